@@ -1,0 +1,44 @@
+# The two commands: `make run` builds and serves at http://localhost:8080,
+# `make test` runs every test. Both start from a fresh clone.
+
+WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) \
+	web/react-router.config.ts web/vite.config.ts web/package-lock.json
+GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
+
+.PHONY: run build test test-go test-web test-e2e typecheck clean
+
+run: build
+	./bin/studio
+
+build: bin/studio
+
+# Front-end packages, installed exactly as the lock file says.
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	@touch $@
+
+# The prerendered site, with .gz and .br beside every text file.
+web/build/client/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && npm run build
+
+bin/studio: web/build/client/index.html $(GO_SOURCES)
+	go build -o bin/studio ./cmd/studio
+
+test: test-go test-web test-e2e
+
+test-go: bin/studio
+	go vet ./...
+	go test -race ./...
+
+typecheck: web/node_modules/.package-lock.json
+	cd web && npm run typecheck
+
+test-web: typecheck
+	cd web && npx vitest run
+
+# Browser tests in Debian's Chromium against a freshly built bin/studio.
+test-e2e: bin/studio
+	cd web && npx playwright test
+
+clean:
+	rm -rf bin web/build web/.react-router

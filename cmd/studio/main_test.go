@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var binary string
+
+// TestMain builds bin/studio once so the tests can run it as a visitor's
+// server runs: a separate process with its own environment.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "studio-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "studio")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// runToExit runs the server with env and returns its exit code and stderr.
+func runToExit(t *testing.T, env ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(binary)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the server did not exit")
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+func TestStartupErrorsAreOneClearLine(t *testing.T) {
+	busy, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+
+	notADir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notADir, []byte("x"), 0o600)
+
+	tests := []struct {
+		name string
+		env  []string
+		want string
+	}{
+		{"port in use", []string{fmt.Sprintf("PORT=%d", busyPort), "DATA_DIR=" + t.TempDir()}, fmt.Sprintf("studio: cannot listen on port %d: bind: address already in use", busyPort)},
+		{"unwritable DATA_DIR", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + notADir}, fmt.Sprintf("studio: DATA_DIR=%q", notADir)},
+		{"bad PORT", []string{"PORT=eighty", "DATA_DIR=" + t.TempDir()}, `studio: PORT="eighty" is not a port number`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stderr := runToExit(t, tt.env...)
+			if code == 0 {
+				t.Fatalf("exit code 0, want non-zero")
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], tt.want) {
+				t.Errorf("stderr = %q, want one line starting %q", stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestGracefulShutdown(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			port := freePort(t)
+			cmd := exec.Command(binary)
+			cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir())
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			url := fmt.Sprintf("http://127.0.0.1:%d/healthz", port)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				resp, err := http.Get(url)
+				if err == nil {
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						t.Fatalf("healthz: %d", resp.StatusCode)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("server never answered: %v", err)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("after %v the server exited with %v, want 0", sig, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module studio
+
+go 1.26

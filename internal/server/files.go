@@ -1,0 +1,100 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"path"
+	"strings"
+)
+
+// file is one response body held in memory with its precompressed
+// variants, read once at start-up.
+type file struct {
+	body        []byte
+	gzip        []byte // nil when no smaller .gz was built
+	brotli      []byte // nil when no smaller .br was built
+	etag        string // quoted hash of body; variants append an encoding suffix
+	contentType string
+}
+
+// contentTypes names the types whose mime.TypeByExtension answer differs
+// between machines (it reads the system's mime tables).
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".json":        "application/json",
+	".txt":         "text/plain; charset=utf-8",
+	".xml":         "application/xml",
+	".webmanifest": "application/manifest+json",
+	".woff2":       "font/woff2",
+	".png":         "image/png",
+	".jpg":         "image/jpeg",
+	".webp":        "image/webp",
+	".avif":        "image/avif",
+	".ico":         "image/x-icon",
+}
+
+func contentTypeOf(name string) string {
+	ext := path.Ext(name)
+	if ct, ok := contentTypes[ext]; ok {
+		return ct
+	}
+	if ct := mime.TypeByExtension(ext); ct != "" {
+		return ct
+	}
+	return "application/octet-stream"
+}
+
+// loadFiles reads every file of the client build into memory, keyed by its
+// path without a leading slash. The .gz and .br siblings written by the
+// build become the variants of their original, not files of their own.
+func loadFiles(fsys fs.FS) (map[string]*file, error) {
+	files := make(map[string]*file)
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") {
+			return nil
+		}
+		body, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(body)
+		f := &file{
+			body:        body,
+			etag:        `"` + hex.EncodeToString(sum[:12]),
+			contentType: contentTypeOf(name),
+		}
+		if f.gzip, err = readOptional(fsys, name+".gz"); err != nil {
+			return err
+		}
+		if f.brotli, err = readOptional(fsys, name+".br"); err != nil {
+			return err
+		}
+		files[name] = f
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("server: load client build: %w", err)
+	}
+	return files, nil
+}
+
+func readOptional(fsys fs.FS, name string) ([]byte, error) {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return b, nil
+}

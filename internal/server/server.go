@@ -1,0 +1,69 @@
+// Package server is bin/studio's HTTP handler: the prerendered pages, the
+// assets and, as they arrive, the API.
+package server
+
+import (
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"studio/internal/catalogue"
+)
+
+// notFoundPage is the home page's content prerendered through the
+// catch-all route (web/app/lib/paths.ts, NOT_FOUND_PATH).
+const notFoundPage = "__not-found/index.html"
+
+// Server holds what the handlers need. Everything in it is read-only after
+// New, so one Server serves any number of requests at once.
+type Server struct {
+	log       *slog.Logger
+	catalogue *catalogue.Catalogue
+	files     map[string]*file // the client build, by path without the leading slash
+	pages     map[string]*file // prerendered pages by URL path: "/", "/products", ...
+	notFound  *file
+}
+
+// New reads the client build into memory and checks that it matches the
+// catalogue, so a stale build fails at start-up rather than in front of a
+// visitor.
+func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue) (*Server, error) {
+	files, err := loadFiles(client)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{log: log, catalogue: cat, files: files, pages: make(map[string]*file)}
+	for name, f := range files {
+		switch {
+		case name == notFoundPage:
+			s.notFound = f
+		case strings.HasPrefix(name, "_"):
+			// build internals (the SPA fallback), not pages of their own
+		case name == "index.html":
+			s.pages["/"] = f
+		case strings.HasSuffix(name, "/index.html"):
+			s.pages["/"+strings.TrimSuffix(name, "/index.html")] = f
+		}
+	}
+	if s.notFound == nil || s.pages["/"] == nil {
+		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
+	}
+	for _, p := range cat.Products {
+		if s.pages[productPath(p.ID)] == nil {
+			return nil, fmt.Errorf("server: product %d is in the catalogue but has no prerendered page: run make build", p.ID)
+		}
+	}
+	return s, nil
+}
+
+func productPath(id int) string {
+	return "/product/" + strconv.Itoa(id)
+}
+
+// Handler is the whole site: every route, wrapped in the middleware.
+func (s *Server) Handler() http.Handler {
+	return chain(s.routes(), recoverPanics(s.log), logRequests(s.log))
+}

@@ -1,0 +1,229 @@
+package server
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"studio/internal/catalogue"
+)
+
+const testSite = `{"name":"Test Studio","phones":[],"social":[]}`
+
+func testCatalogue(t *testing.T, ids ...int) *catalogue.Catalogue {
+	t.Helper()
+	var products []string
+	for _, id := range ids {
+		products = append(products, `{"id":`+strconv.Itoa(id)+`,"name":"P","type":"chair","category":"Seatings","material":["Wood"],"finish":["Walnut"]}`)
+	}
+	cat, err := catalogue.Load(fstest.MapFS{
+		"site.json":      {Data: []byte(testSite)},
+		"catalogue.json": {Data: []byte(`{"products":[` + strings.Join(products, ",") + `]}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// testBuild is a client build as the front end writes it, with
+// precompressed variants beside the home page and the script.
+func testBuild() fstest.MapFS {
+	return fstest.MapFS{
+		"index.html":              {Data: []byte("<h1>home</h1>")},
+		"index.html.gz":           {Data: []byte("GZ-home")},
+		"index.html.br":           {Data: []byte("BR-home")},
+		"products/index.html":     {Data: []byte("<h1>products</h1>")},
+		"product/1/index.html":    {Data: []byte("<h1>product 1</h1>")},
+		"product/2/index.html":    {Data: []byte("<h1>product 2</h1>")},
+		"__not-found/index.html":  {Data: []byte("<h1>home, not found</h1>")},
+		"__spa-fallback.html":     {Data: []byte("<h1>fallback</h1>")},
+		"assets/app-abc123.js":    {Data: []byte("console.log(1)")},
+		"assets/app-abc123.js.gz": {Data: []byte("GZ-js")},
+		"images/hero.svg":         {Data: []byte("<svg/>")},
+	}
+}
+
+func newTestServer(t *testing.T) http.Handler {
+	t.Helper()
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Handler()
+}
+
+func do(h http.Handler, method, target string, header map[string]string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, target, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func TestRoutes(t *testing.T) {
+	h := newTestServer(t)
+	tests := []struct {
+		name         string
+		method       string
+		target       string
+		header       map[string]string
+		wantStatus   int
+		wantBody     string
+		wantLocation string
+		wantCache    string
+		wantType     string
+	}{
+		{name: "home", target: "/", wantStatus: 200, wantBody: "<h1>home</h1>", wantCache: "no-cache", wantType: "text/html; charset=utf-8"},
+		{name: "page with a query is still the page", target: "/products?category=Tables&page=2", wantStatus: 200, wantBody: "<h1>products</h1>", wantCache: "no-cache"},
+		{name: "product of the catalogue", target: "/product/2", wantStatus: 200, wantBody: "<h1>product 2</h1>", wantCache: "no-cache"},
+		{name: "product not in the catalogue", target: "/product/99", wantStatus: 302, wantLocation: "/products"},
+		{name: "product id not a number", target: "/product/chair", wantStatus: 302, wantLocation: "/products"},
+		{name: "product id with a leading zero", target: "/product/01", wantStatus: 302, wantLocation: "/products"},
+		{name: "trailing slash", target: "/products/?page=2", wantStatus: 301, wantLocation: "/products?page=2"},
+		{name: "hashed asset", target: "/assets/app-abc123.js", wantStatus: 200, wantBody: "console.log(1)", wantCache: "public, max-age=31536000, immutable", wantType: "text/javascript; charset=utf-8"},
+		{name: "unhashed image", target: "/images/hero.svg", wantStatus: 200, wantCache: "public, max-age=86400", wantType: "image/svg+xml"},
+		{name: "unknown path shows home with 404", target: "/no/such/page", wantStatus: 404, wantBody: "<h1>home, not found</h1>", wantType: "text/html; charset=utf-8"},
+		{name: "build internals are not served", target: "/__spa-fallback.html", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
+		{name: "the not-found page has no URL of its own", target: "/__not-found", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
+		{name: "missing asset", target: "/assets/gone-123.js", wantStatus: 404, wantBody: "404 page not found\n"},
+		{name: "healthz", target: "/healthz", wantStatus: 200, wantBody: `{"status":"ok"}` + "\n", wantType: "application/json"},
+		{name: "HEAD has no body", method: "HEAD", target: "/", wantStatus: 200, wantBody: ""},
+		{name: "POST to a page", method: "POST", target: "/", wantStatus: 405},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			method := tt.method
+			if method == "" {
+				method = "GET"
+			}
+			rec := do(h, method, tt.target, tt.header)
+			if rec.Code != tt.wantStatus {
+				t.Fatalf("status = %d, want %d", rec.Code, tt.wantStatus)
+			}
+			if tt.wantBody != "" || method == "HEAD" {
+				if got := rec.Body.String(); got != tt.wantBody {
+					t.Errorf("body = %q, want %q", got, tt.wantBody)
+				}
+			}
+			if got := rec.Header().Get("Location"); got != tt.wantLocation {
+				t.Errorf("Location = %q, want %q", got, tt.wantLocation)
+			}
+			if tt.wantCache != "" {
+				if got := rec.Header().Get("Cache-Control"); got != tt.wantCache {
+					t.Errorf("Cache-Control = %q, want %q", got, tt.wantCache)
+				}
+			}
+			if tt.wantType != "" {
+				if got := rec.Header().Get("Content-Type"); got != tt.wantType {
+					t.Errorf("Content-Type = %q, want %q", got, tt.wantType)
+				}
+			}
+		})
+	}
+}
+
+func TestCompressionNegotiation(t *testing.T) {
+	h := newTestServer(t)
+	tests := []struct {
+		acceptEncoding string
+		wantEncoding   string
+		wantBody       string
+	}{
+		{"", "", "<h1>home</h1>"},
+		{"gzip", "gzip", "GZ-home"},
+		{"br", "br", "BR-home"},
+		{"gzip, deflate, br", "br", "BR-home"},
+		{"br;q=0, gzip", "gzip", "GZ-home"},
+		{"br;q=0, gzip;q=0", "", "<h1>home</h1>"},
+		{"*", "br", "BR-home"},
+		{"identity", "", "<h1>home</h1>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.acceptEncoding, func(t *testing.T) {
+			rec := do(h, "GET", "/", map[string]string{"Accept-Encoding": tt.acceptEncoding})
+			if got := rec.Header().Get("Content-Encoding"); got != tt.wantEncoding {
+				t.Errorf("Content-Encoding = %q, want %q", got, tt.wantEncoding)
+			}
+			if got := rec.Body.String(); got != tt.wantBody {
+				t.Errorf("body = %q, want %q", got, tt.wantBody)
+			}
+			if got := rec.Header().Get("Content-Length"); got != strconv.Itoa(len(tt.wantBody)) {
+				t.Errorf("Content-Length = %q, want %d", got, len(tt.wantBody))
+			}
+			if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary = %q, want Accept-Encoding", got)
+			}
+		})
+	}
+	// A file built without a .br variant falls back to gzip.
+	rec := do(h, "GET", "/assets/app-abc123.js", map[string]string{"Accept-Encoding": "br, gzip"})
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Body.String() != "GZ-js" {
+		t.Errorf("asset without .br: encoding %q body %q, want gzip", rec.Header().Get("Content-Encoding"), rec.Body.String())
+	}
+	// A file with no variant at all says nothing of Vary.
+	if rec := do(h, "GET", "/images/hero.svg", map[string]string{"Accept-Encoding": "br"}); rec.Header().Get("Vary") != "" || rec.Header().Get("Content-Encoding") != "" {
+		t.Errorf("uncompressed file: Vary %q Content-Encoding %q", rec.Header().Get("Vary"), rec.Header().Get("Content-Encoding"))
+	}
+}
+
+func TestETagAndNotModified(t *testing.T) {
+	h := newTestServer(t)
+	for _, enc := range []string{"", "gzip", "br"} {
+		t.Run("encoding "+enc, func(t *testing.T) {
+			first := do(h, "GET", "/", map[string]string{"Accept-Encoding": enc})
+			etag := first.Header().Get("ETag")
+			if etag == "" || !strings.HasPrefix(etag, `"`) || !strings.HasSuffix(etag, `"`) {
+				t.Fatalf("ETag = %q, want a quoted validator", etag)
+			}
+			again := do(h, "GET", "/", map[string]string{"Accept-Encoding": enc, "If-None-Match": etag})
+			if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+				t.Fatalf("If-None-Match with the ETag: status %d, %d bytes; want 304 and no body", again.Code, again.Body.Len())
+			}
+			if again.Header().Get("ETag") != etag || again.Header().Get("Cache-Control") != "no-cache" {
+				t.Errorf("304 headers: ETag %q Cache-Control %q", again.Header().Get("ETag"), again.Header().Get("Cache-Control"))
+			}
+			other := do(h, "GET", "/", map[string]string{"Accept-Encoding": enc, "If-None-Match": `"something-else"`})
+			if other.Code != http.StatusOK {
+				t.Errorf("a different ETag: status %d, want 200", other.Code)
+			}
+			weak := do(h, "GET", "/", map[string]string{"Accept-Encoding": enc, "If-None-Match": `"x", W/` + etag})
+			if weak.Code != http.StatusNotModified {
+				t.Errorf("weak ETag in a list: status %d, want 304", weak.Code)
+			}
+		})
+	}
+	// Each encoding is its own representation with its own validator.
+	plain := do(h, "GET", "/", nil).Header().Get("ETag")
+	br := do(h, "GET", "/", map[string]string{"Accept-Encoding": "br"}).Header().Get("ETag")
+	if plain == br {
+		t.Errorf("identity and brotli share the ETag %q", plain)
+	}
+	if rec := do(h, "GET", "/", map[string]string{"Accept-Encoding": "br", "If-None-Match": plain}); rec.Code != http.StatusOK {
+		t.Errorf("the identity ETag answered a brotli request with %d, want 200", rec.Code)
+	}
+	// The 404 page is never answered with 304.
+	notFound := do(h, "GET", "/missing", nil)
+	if notFound.Header().Get("ETag") != "" {
+		t.Errorf("404 page has ETag %q", notFound.Header().Get("ETag"))
+	}
+}
+
+func TestNewRejectsABuildThatDoesNotMatchTheCatalogue(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if _, err := New(log, testBuild(), testCatalogue(t, 1, 2, 3)); err == nil || !strings.Contains(err.Error(), "product 3") {
+		t.Errorf("a product without a page: err = %v, want it named", err)
+	}
+	build := testBuild()
+	delete(build, "__not-found/index.html")
+	if _, err := New(log, build, testCatalogue(t, 1)); err == nil || !strings.Contains(err.Error(), "make build") {
+		t.Errorf("a build without the not-found page: err = %v", err)
+	}
+}

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { mainNav } from "../lib/nav";
+import { site } from "../lib/site";
+import { Icon } from "./Icon";
+import "./Header.css";
+
+// The top bar gains a shadow once the page is scrolled past this (spec, section 4).
+export const HEADER_SHADOW_AFTER_PX = 50;
+
+export function Header() {
+  const [scrolled, setScrolled] = useState(false);
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > HEADER_SHADOW_AFTER_PX);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, []);
+
+  // The mobile menu closes on navigation; focus goes to the new page.
+  useEffect(() => {
+    const menu = menuRef.current;
+    if (menu?.open) {
+      const focusWasInMenu = menu.contains(document.activeElement);
+      menu.open = false;
+      if (focusWasInMenu) document.getElementById("main")?.focus({ preventScroll: true });
+    }
+  }, [pathname]);
+
+  const closeOnEscape = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
+    const menu = menuRef.current;
+    if (event.key === "Escape" && menu?.open) {
+      event.preventDefault();
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    }
+  };
+
+  return (
+    <header className={scrolled ? "site-header site-header--scrolled" : "site-header"}>
+      <div className="site-header__bar container">
+        <Link to="/" className="site-header__brand">
+          <img src="/favicon.svg" alt="" width={32} height={32} />
+          <span>{site.name}</span>
+        </Link>
+
+        <nav className="site-header__nav" aria-label="Main">
+          <ul>
+            {mainNav.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.to === "/"}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="site-header__actions">
+          <button type="button" className="icon-button" aria-label="Search products" data-search-trigger>
+            <Icon name="search" />
+          </button>
+
+          {/* A native disclosure: the menu opens and closes without JavaScript too. */}
+          <details className="mobile-menu" ref={menuRef} onKeyDown={closeOnEscape}>
+            <summary className="icon-button" aria-label="Menu">
+              <span className="mobile-menu__open-icon">
+                <Icon name="menu" />
+              </span>
+              <span className="mobile-menu__close-icon">
+                <Icon name="close" />
+              </span>
+            </summary>
+            <nav className="mobile-menu__panel" aria-label="Mobile">
+              <ul>
+                {mainNav.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} end={item.to === "/"}>
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </details>
+        </div>
+      </div>
+    </header>
+  );
+}

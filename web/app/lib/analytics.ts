@@ -1,0 +1,55 @@
+// Analytics: every event goes through track(), which hands it to GA4's
+// gtag() when the tag is on and does nothing otherwise. The tag is on only
+// when content/site.json names a measurement id.
+
+declare global {
+  interface Window {
+    gtag?: (...args: unknown[]) => void;
+    dataLayer?: unknown[];
+  }
+}
+
+export type EventParams = Record<string, unknown>;
+
+export function track(name: string, params: EventParams = {}): void {
+  if (typeof window === "undefined" || typeof window.gtag !== "function") return;
+  window.gtag("event", name, params);
+}
+
+// Loads GA4's tag for the given id. Page views are sent by the router
+// (usePageAnalytics), so the tag's own automatic page view is off.
+export function loadGoogleTag(measurementId: string): void {
+  if (!measurementId || typeof window.gtag === "function") return;
+  window.dataLayer = window.dataLayer ?? [];
+  window.gtag = function gtag() {
+    // gtag.js reads the arguments object itself, not an array.
+    // eslint-disable-next-line prefer-rest-params
+    window.dataLayer!.push(arguments);
+  };
+  window.gtag("js", new Date());
+  window.gtag("config", measurementId, { send_page_view: false });
+  const script = document.createElement("script");
+  script.async = true;
+  script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
+  document.head.appendChild(script);
+}
+
+export const SCROLL_DEPTH_STEP = 25;
+
+// The scroll depths (25, 50, 75, 100) reached at `percent` that are not yet
+// in `sent`: each is reported once per page view.
+export function newScrollDepths(percent: number, sent: ReadonlySet<number>): number[] {
+  const reached: number[] = [];
+  for (let depth = SCROLL_DEPTH_STEP; depth <= 100; depth += SCROLL_DEPTH_STEP) {
+    if (percent >= depth && !sent.has(depth)) reached.push(depth);
+  }
+  return reached;
+}
+
+// How far down the page the visitor has seen, in percent. A page that fits
+// in the window has been seen whole.
+export function scrollPercent(scrollY: number, viewportHeight: number, documentHeight: number): number {
+  const scrollable = documentHeight - viewportHeight;
+  if (scrollable <= 0) return 100;
+  return Math.min(100, Math.max(0, (scrollY / scrollable) * 100));
+}

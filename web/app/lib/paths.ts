@@ -1,0 +1,17 @@
+// The site's static routes, in one list used by the route table's prerender
+// step (react-router.config.ts) and by the browser tests.
+export const staticPaths = [
+  "/",
+  "/products",
+  "/about",
+  "/bespoke",
+  "/contact-us",
+  "/shipping-policy",
+  "/terms-conditions",
+  "/returns",
+] as const;
+
+// An unknown path shows the home page (spec, section 2). This path is
+// prerendered through the catch-all route; the Go server sends that file,
+// with status 404, for every path it does not know.
+export const NOT_FOUND_PATH = "/__not-found";

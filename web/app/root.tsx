@@ -1,0 +1,56 @@
+import { Links, Meta, Outlet, Scripts, isRouteErrorResponse } from "react-router";
+import type { Route } from "./+types/root";
+import { Header } from "./components/Header";
+import { Footer } from "./components/Footer";
+import { useScrollToTopOnPathChange } from "./lib/useScrollToTop";
+import { usePageAnalytics } from "./lib/usePageAnalytics";
+import "./styles/tokens.css";
+import "./styles/base.css";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en-IN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#23305E" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <Header />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <Footer />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useScrollToTopOnPathChange();
+  usePageAnalytics();
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const heading = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  return (
+    <div className="page-intro">
+      <h1>{heading}</h1>
+      <p>
+        Sorry, this page could not be shown. Try the <a href="/">home page</a> or{" "}
+        <a href="/products">all products</a>.
+      </p>
+    </div>
+  );
+}

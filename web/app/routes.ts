@@ -1,0 +1,16 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+// Every route of the site, in one place.
+export default [
+  index("routes/home.tsx"),
+  route("products", "routes/products.tsx"),
+  route("product/:id", "routes/product.tsx"),
+  route("about", "routes/about.tsx"),
+  route("bespoke", "routes/bespoke.tsx"),
+  route("contact-us", "routes/contact-us.tsx"),
+  route("shipping-policy", "routes/shipping-policy.tsx"),
+  route("terms-conditions", "routes/terms-conditions.tsx"),
+  route("returns", "routes/returns.tsx"),
+  // Any other path shows the home page (the server answers it with 404).
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,15 @@
+import type { Route } from "./+types/not-found";
+import Home from "./home";
+import { pageMeta } from "../lib/meta";
+import { site } from "../lib/site";
+
+// Any unknown path shows the home page (spec, section 2). The server sends
+// it with status 404, and robots are told not to index it.
+export const meta: Route.MetaFunction = () => [
+  ...pageMeta({ title: site.tagline, description: site.description, path: "/" }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function NotFound() {
+  return <Home />;
+}
