@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
 import { Header } from "./components/Header";
@@ -39,6 +40,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   useScrollToTopOnPathChange();
   usePageAnalytics();
+  // A mark for tests and scripts: the prerendered page is now interactive.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return <Outlet />;
 }
 

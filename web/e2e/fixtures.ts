@@ -1,0 +1,58 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+export type TrackedEvent = { name: string; params: Record<string, unknown> };
+
+// Every browser test fails on a console error or warning, or an uncaught
+// page error, in any page it opened. The one error not counted is the
+// browser's own note that a page it navigated to answered 404: the site's
+// unknown paths do that on purpose, and their tests check the status.
+export const test = base.extend<{ problems: string[] }>({
+  problems: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      const watch = (page: Page) => {
+        const notFoundDocuments = new Set<string>();
+        page.on("response", (res) => {
+          if (res.status() === 404 && res.request().isNavigationRequest()) notFoundDocuments.add(res.url());
+        });
+        page.on("console", (msg) => {
+          const documentNotFound =
+            msg.text().includes("status of 404") && notFoundDocuments.has(msg.location().url);
+          if ((msg.type() === "error" || msg.type() === "warning") && !documentNotFound) {
+            problems.push(`console ${msg.type()} on ${page.url()}: ${msg.text()} (${msg.location().url})`);
+          }
+        });
+        page.on("pageerror", (err) => problems.push(`page error on ${page.url()}: ${err.message}`));
+      };
+      context.on("page", watch);
+      context.pages().forEach(watch);
+      await use(problems);
+      expect(problems, "console errors, warnings and page errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+// Replaces window.gtag with a recorder, so tests can read the events the
+// site sends. Call before the first navigation.
+export async function recordAnalytics(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __events: TrackedEvent[]; gtag: (...args: unknown[]) => void };
+    w.__events = [];
+    w.gtag = (command: unknown, name: unknown, params: unknown) => {
+      if (command === "event") w.__events.push({ name: String(name), params: (params ?? {}) as Record<string, unknown> });
+    };
+  });
+}
+
+export async function trackedEvents(page: Page, name?: string): Promise<TrackedEvent[]> {
+  const events = await page.evaluate(() => (window as unknown as { __events: TrackedEvent[] }).__events);
+  return name ? events.filter((e) => e.name === name) : events;
+}
+
+// Waits until React has hydrated the prerendered page.
+export async function hydrated(page: Page): Promise<void> {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}

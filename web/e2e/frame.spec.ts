@@ -1,0 +1,239 @@
+import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
+import { products, site } from "./content";
+import { staticPaths } from "../app/lib/paths";
+
+const routes = [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
+
+test.describe("every route", () => {
+  for (const path of routes) {
+    test(`${path} renders with its own title and description`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await hydrated(page);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page).toHaveTitle(new RegExp(site.name));
+      const description = await page.locator('meta[name="description"]').getAttribute("content");
+      expect(description?.length).toBeGreaterThan(20);
+      await expect(page.getByRole("banner")).toBeVisible();
+      await expect(page.getByRole("contentinfo")).toBeVisible();
+    });
+  }
+
+  test("titles and descriptions are unique", async ({ request }) => {
+    const titles = new Set<string>();
+    const descriptions = new Set<string>();
+    for (const path of routes) {
+      const html = await (await request.get(path)).text();
+      titles.add(html.match(/<title>([^<]*)<\/title>/)?.[1] ?? "");
+      descriptions.add(html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? "");
+    }
+    expect(titles.size).toBe(routes.length);
+    expect(descriptions.size).toBe(routes.length);
+  });
+});
+
+test("an unknown path shows the home page with status 404", async ({ page }) => {
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1, name: site.name })).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  await expect(page).toHaveURL(/\/no-such-page$/);
+});
+
+test("a product id not in the catalogue goes to the products", async ({ page }) => {
+  await page.goto("/product/999");
+  await expect(page).toHaveURL(/\/products$/);
+  await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
+});
+
+test("the top bar offers the five links and a named search button", async ({ page, isMobile }) => {
+  await page.goto("/");
+  await hydrated(page);
+  await expect(page.getByRole("button", { name: "Search products" })).toBeVisible();
+  const nav = isMobile ? page.getByRole("navigation", { name: "Mobile" }) : page.getByRole("navigation", { name: "Main" });
+  if (isMobile) {
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await page.getByRole("group").filter({ has: page.getByLabel("Menu") }).getByLabel("Menu").click();
+  } else {
+    await expect(page.getByLabel("Menu")).toBeHidden();
+  }
+  for (const name of ["Home", "Products", "About us", "Bespoke", "Contact us"]) {
+    await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
+  }
+});
+
+test.describe("mobile menu", () => {
+  test.skip(({ isMobile }) => !isMobile, "the collapsible menu is the small-screen top bar");
+
+  test("opens, closes on Escape with focus back on its button, and closes on navigation", async ({ page }) => {
+    await page.goto("/");
+    await hydrated(page);
+    const toggle = page.getByLabel("Menu");
+    const panel = page.getByRole("navigation", { name: "Mobile" });
+    await expect(panel).toBeHidden();
+
+    await toggle.click();
+    await expect(panel).toBeVisible();
+    const box = await panel.boundingBox();
+    expect(box!.height).toBeLessThanOrEqual(24 * 16);
+
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(toggle).toBeFocused();
+
+    await toggle.click();
+    await panel.getByRole("link", { name: "Bespoke" }).click();
+    await expect(page).toHaveURL(/\/bespoke$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Bespoke Solution" })).toBeVisible();
+    await expect(panel).toBeHidden();
+  });
+});
+
+test("the skip link is the first stop and moves focus to the content", async ({ page }) => {
+  await page.goto("/about");
+  await hydrated(page);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});
+
+test("focused controls show a visible focus ring", async ({ page }) => {
+  await page.goto("/");
+  await hydrated(page);
+  await page.keyboard.press("Tab"); // skip link
+  await page.keyboard.press("Tab"); // the studio's name
+  const outline = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    return { tag: el.tagName, style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  expect(outline.tag).toBe("A");
+  expect(outline.style).not.toBe("none");
+  expect(outline.width).toBeGreaterThanOrEqual(2);
+});
+
+test("the top bar gains a shadow once the page is scrolled past 50 px", async ({ page }) => {
+  await page.goto("/products");
+  await hydrated(page);
+  const header = page.getByRole("banner");
+  const shadow = () => header.evaluate((el) => getComputedStyle(el).boxShadow);
+  expect(await shadow()).toBe("none");
+  await page.evaluate(() => window.scrollTo(0, 40));
+  await page.waitForTimeout(100);
+  expect(await shadow()).toBe("none");
+  await page.evaluate(() => window.scrollTo(0, 60));
+  await expect.poll(shadow).not.toBe("none");
+});
+
+test.describe("scroll to top on every path change", () => {
+  test("smoothly", async ({ page }) => {
+    await page.goto("/products");
+    await hydrated(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.getByRole("contentinfo").getByRole("link", { name: "Bespoke" }).click();
+    await expect(page).toHaveURL(/\/bespoke$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test("at once under reduced motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/products");
+    await hydrated(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    await page.getByRole("contentinfo").getByRole("link", { name: "About us" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    // Instant: already at the top on the next frame, no animation to wait for.
+    expect(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.scrollY))))).toBe(0);
+  });
+});
+
+test("the footer has the quick, policy and social links", async ({ page }) => {
+  await page.goto("/");
+  const footer = page.getByRole("contentinfo");
+  for (const name of ["Products", "Bespoke", "About us", "Contact us", "Terms of use", "Shipping policy", "Return & Refund policy"]) {
+    await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
+  }
+  for (const s of site.social) {
+    const link = footer.getByRole("link", { name: `${s.platform} (opens in a new tab)` });
+    await expect(link).toHaveAttribute("href", s.url);
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+  }
+  await expect(footer.getByRole("textbox", { name: "Your e-mail" })).toBeVisible();
+  await expect(footer).toContainText(`© ${site.copyrightYear} ${site.name}`);
+});
+
+test.describe("analytics", () => {
+  test("page views, navigation, scroll depth once each, and social clicks", async ({ page, context }) => {
+    await context.route(/instagram\.com/, (route) => route.fulfill({ body: "ok" }));
+    await recordAnalytics(page);
+    await page.goto("/products");
+    await hydrated(page);
+    expect((await trackedEvents(page, "page_view")).map((e) => e.params.page_path)).toEqual(["/products"]);
+
+    for (let i = 0; i < 2; i++) {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForTimeout(150);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(150);
+    }
+    expect((await trackedEvents(page, "scroll_depth")).map((e) => e.params.percent)).toEqual([25, 50, 75, 100]);
+
+    await page.getByRole("contentinfo").getByRole("link", { name: "About us" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect.poll(async () => (await trackedEvents(page, "page_view")).map((e) => e.params.page_path)).toEqual(["/products", "/about"]);
+    expect((await trackedEvents(page, "page_navigation")).map((e) => e.params)).toEqual([{ from: "/products", to: "/about" }]);
+
+    const popup = page.waitForEvent("popup");
+    await page.getByRole("link", { name: "Instagram (opens in a new tab)" }).click();
+    await (await popup).close();
+    expect((await trackedEvents(page, "social_click")).map((e) => e.params)).toEqual([{ platform: "Instagram", location: "footer" }]);
+  });
+
+  test("time on page is sent when the page unloads", async ({ page }) => {
+    await recordAnalytics(page);
+    await page.goto("/about");
+    await hydrated(page);
+    const seconds = await page.evaluate(async () => {
+      await new Promise((r) => setTimeout(r, 1100));
+      window.dispatchEvent(new PageTransitionEvent("pagehide"));
+      const events = (window as unknown as { __events: { name: string; params: { seconds: number } }[] }).__events;
+      return events.filter((e) => e.name === "time_on_page").map((e) => e.params.seconds);
+    });
+    expect(seconds).toHaveLength(1);
+    expect(seconds[0]).toBeGreaterThanOrEqual(1);
+  });
+
+  test("without a measurement id no third-party script loads", async ({ page }) => {
+    const foreign: string[] = [];
+    page.on("request", (req) => {
+      const url = new URL(req.url());
+      if (url.hostname !== "127.0.0.1") foreign.push(req.url());
+    });
+    await page.goto("/");
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+    expect(site.ga4MeasurementId).toBe("");
+    expect(foreign).toEqual([]);
+  });
+});
+
+test.describe("with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("pages are readable and the mobile menu still opens", async ({ page, isMobile }) => {
+    for (const path of routes) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    }
+    if (isMobile) {
+      await page.getByLabel("Menu").click();
+      await expect(page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Products" })).toBeVisible();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { defineConfig } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// The browser tests run Debian's Chromium (Playwright's own browser download
+// cannot reach its host here) against bin/studio, built by `make`.
+// The port is chosen once, in the main process; the workers inherit it.
+process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
+const port = Number(process.env.E2E_PORT);
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    trace: "off",
+  },
+  projects: [
+    { name: "desktop", use: { viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+  ],
+  webServer: {
+    command: "../bin/studio",
+    url: `http://127.0.0.1:${port}/healthz`,
+    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR },
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
