@@ -53,3 +53,15 @@ export function scrollPercent(scrollY: number, viewportHeight: number, documentH
   if (scrollable <= 0) return 100;
   return Math.min(100, Math.max(0, (scrollY / scrollable) * 100));
 }
+
+type ItemLike = { id: number; name: string; category: string };
+
+// GA4's shape for item events (view_item, select_item, quote_request):
+// prices do not exist, the currency is the studio's.
+export function itemEventParams(product: ItemLike, extra: EventParams = {}): EventParams {
+  return {
+    currency: "INR",
+    items: [{ item_id: String(product.id), item_name: product.name, item_category: product.category }],
+    ...extra,
+  };
+}
