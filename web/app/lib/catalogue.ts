@@ -21,3 +21,9 @@ export function productById(id: number): Product | undefined {
 // Every product image is drawn at this size; photographs swapped in later
 // are cropped to the same 4:5 frame, so nothing shifts while they load.
 export const PRODUCT_IMAGE = { width: 800, height: 1000 } as const;
+
+// Products of the same category, the product itself excluded, at most 12
+// (spec, section 9).
+export function similarProducts(all: readonly Product[], product: Product, max = 12): Product[] {
+  return all.filter((p) => p.category === product.category && p.id !== product.id).slice(0, max);
+}

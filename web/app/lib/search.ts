@@ -1,0 +1,16 @@
+import type { Product } from "./catalogue";
+
+// Search (spec, section 5): the trimmed text, case-insensitively, as a
+// substring of the name, type, category, any material or any finish. An
+// empty text matches nothing.
+export function searchProducts(products: readonly Product[], text: string): Product[] {
+  const term = text.trim().toLowerCase();
+  if (!term) return [];
+  return products.filter((p) =>
+    [p.name, p.type, p.category, ...p.material, ...p.finish].some((field) => field.toLowerCase().includes(term)),
+  );
+}
+
+export function resultCountText(count: number): string {
+  return count === 0 ? "No results found" : `${count} result${count === 1 ? "" : "s"} found`;
+}
