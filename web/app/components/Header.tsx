@@ -1,15 +1,22 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { mainNav } from "../lib/nav";
 import { site } from "../lib/site";
 import { Icon } from "./Icon";
 import "./Header.css";
 
+// The search overlay's code loads on demand: when the visitor reaches for
+// the button, or at the latest when it is pressed.
+const loadSearchOverlay = () => import("./search/SearchOverlay");
+const SearchOverlay = lazy(loadSearchOverlay);
+
 // The top bar gains a shadow once the page is scrolled past this (spec, section 4).
 export const HEADER_SHADOW_AFTER_PX = 50;
 
 export function Header() {
   const [scrolled, setScrolled] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [searchLoaded, setSearchLoaded] = useState(false);
   const menuRef = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 
@@ -60,9 +67,25 @@ export function Header() {
         </nav>
 
         <div className="site-header__actions">
-          <button type="button" className="icon-button" aria-label="Search products" data-search-trigger>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Search products"
+            aria-haspopup="dialog"
+            onPointerEnter={loadSearchOverlay}
+            onFocus={loadSearchOverlay}
+            onClick={() => {
+              setSearchLoaded(true);
+              setSearchOpen(true);
+            }}
+          >
             <Icon name="search" />
           </button>
+          {searchLoaded && (
+            <Suspense fallback={null}>
+              <SearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} />
+            </Suspense>
+          )}
 
           {/* A native disclosure: the menu opens and closes without JavaScript too. */}
           <details className="mobile-menu" ref={menuRef} onKeyDown={closeOnEscape}>

@@ -14,6 +14,16 @@ export type Product = {
 
 export const products: readonly Product[] = data.products;
 
+// The home page's picks (spec, section 9): What's Hot, and the product the
+// "Fresh from" banner opens.
+export const featured = {
+  whatsHot: data.featured.whatsHot.map((id) => productById(id)!),
+  fresh: productById(data.featured.fresh)!,
+};
+
+// What every product page states: made to any size, and its warranty.
+export const productDetails: { dimensions: string; warranty: string } = data.details;
+
 export function productById(id: number): Product | undefined {
   return products.find((p) => p.id === id);
 }

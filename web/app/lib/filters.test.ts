@@ -15,7 +15,7 @@ import {
 } from "./filters";
 
 const ids = (list: Product[]) => list.map((p) => p.id);
-const none = { category: "All", materials: [], finishes: [] } as const;
+const none: Omit<ListState, "page"> = { category: "All", materials: [], finishes: [] };
 
 const make = (id: number, category: string, material: string[], finish: string[]): Product => ({
   id,

@@ -1,30 +1,160 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
+import { Icon } from "../components/Icon";
+import { Marquee } from "../components/Marquee";
+import { ProductCard } from "../components/ProductCard";
+import { featured, PRODUCT_IMAGE } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import "../components/home/home.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({ title: site.tagline, description: site.description, path: "/" });
 
+const disciplines = [
+  {
+    title: "Furniture Design",
+    image: "/images/furniture-design.svg",
+    alt: "A chair on a workbench beside its joinery details",
+    text: "Chairs, tables and screens drawn in the studio and made by hand: solid wood, honest joints, forms that come from use.",
+    link: { to: "/products", label: "See the furniture" },
+  },
+  {
+    title: "Interior Design",
+    image: "/images/interior-design.svg",
+    alt: "A room elevation with arches and a jali screen",
+    text: "Homes, hotels and cafés planned around light and air, with the arches, screens and courtyards of Rajasthan in a calm, modern voice.",
+    link: { to: "/bespoke", label: "Plan a space with us" },
+  },
+  {
+    title: "Lighting Design",
+    image: "/images/lighting-design.svg",
+    alt: "A cluster of brass pendant lamps casting cones of light",
+    text: "Lamps in brass, cane and stone that give a room its evening: warm, low and soft, made to be lived under.",
+    link: { to: "/contact-us", label: "Ask about lighting" },
+  },
+];
+
+const showcases = [
+  { image: "/images/showcase-1.svg", title: "Living rooms", text: "Low seating, warm wood and a lamp for every corner." },
+  { image: "/images/showcase-2.svg", title: "Dining spaces", text: "A table for long meals, in stone and metal." },
+  { image: "/images/showcase-3.svg", title: "Workspaces", text: "Quiet desks and chairs for long, good days." },
+];
+
 export default function Home() {
+  const fresh = featured.fresh;
   return (
     <>
-      <section className="container">
+      <section className="hero" aria-labelledby="hero-heading">
         <img
+          className="hero__image"
           src="/images/hero.svg"
           alt="A sandstone room with an arched window, a lounge chair, a side table and a brass pendant lamp"
           width={1600}
           height={900}
           fetchPriority="high"
         />
+        <div className="hero__text container">
+          <h1 id="hero-heading">{site.name}</h1>
+          <p>{site.tagline}.</p>
+          <Link to="/products" className="button">
+            Explore the collection
+          </Link>
+        </div>
       </section>
-      <div className="page-intro">
-        <h1>{site.name}</h1>
-        <p>
-          {site.tagline}. A studio in {site.city} designing furniture, interiors and light in one language.{" "}
-          <Link to="/products">See all products</Link>.
-        </p>
-      </div>
+
+      {disciplines.map((d, i) => (
+        <section key={d.title} className={`discipline container${i % 2 ? " discipline--reverse" : ""}`} aria-labelledby={`discipline-${i}`}>
+          <div className="discipline__frame">
+            <img className="discipline__image" src={d.image} alt={d.alt} width={1200} height={800} loading="lazy" decoding="async" />
+          </div>
+          <div className="discipline__text">
+            <h2 id={`discipline-${i}`}>{d.title}</h2>
+            <p>{d.text}</p>
+            <Link to={d.link.to}>{d.link.label}</Link>
+          </div>
+        </section>
+      ))}
+
+      <section className="intention" aria-labelledby="intention-heading">
+        <div className="intention__text container">
+          <h2 id="intention-heading">Our intention</h2>
+          <p>
+            To make fewer, better things: pieces that carry the hand of the craftsman and the memory of a place, and that
+            are still loved in thirty years.
+          </p>
+        </div>
+      </section>
+
+      <section className="values container" aria-label="What we stand for">
+        <div className="values__item">
+          <h2>Minimum Hardware</h2>
+          <p>Smart joinery, cleaner lines. Our pieces hold together by the way they are cut, not by screws and brackets.</p>
+        </div>
+        <div className="values__item">
+          <h2>Maximum transparency</h2>
+          <p>What it is made of, who made it and how long it takes: we tell you before you ask, and the quote says it in writing.</p>
+        </div>
+      </section>
+
+      <section className="whats-hot container" aria-labelledby="whats-hot-heading">
+        <div className="whats-hot__header">
+          <h2 id="whats-hot-heading">What's Hot</h2>
+          <Link to="/products" className="whats-hot__all">
+            All products
+            <Icon name="arrowRight" size={20} />
+          </Link>
+        </div>
+        <ul className="whats-hot__grid">
+          {featured.whatsHot.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} headingLevel="h3" />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="fresh" aria-labelledby="fresh-heading">
+        <div className="fresh__inner container">
+          <img className="fresh__image" src={fresh.image} alt={`${fresh.name}, ${fresh.type}`} width={PRODUCT_IMAGE.width} height={PRODUCT_IMAGE.height} loading="lazy" />
+          <div className="fresh__text">
+            <p className="fresh__eyebrow">New this season</p>
+            <h2 id="fresh-heading">Fresh from {site.name}</h2>
+            <p>{fresh.description}</p>
+            <Link to={`/product/${fresh.id}`} className="button">
+              Discover {fresh.name}
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <Marquee text="Furniture . Light . Space. One language - ours." />
+
+      <section className="craft container" aria-labelledby="craft-heading">
+        <img className="craft__image" src="/images/craft.svg" alt="A chisel, a mallet and a carved wooden panel with a block-print motif" width={1200} height={800} loading="lazy" />
+        <div className="craft__text">
+          <h2 id="craft-heading">Our Craft and Creation</h2>
+          <p>
+            Every piece begins as a drawing in our {site.city} studio and is made by craftsmen whose families have worked wood,
+            stone and metal for generations. We design with them, not for them: the joint, the carving and the finish are
+            decided at the bench.
+          </p>
+          <Link to="/about">Meet the studio</Link>
+        </div>
+      </section>
+
+      <section className="showcase container" aria-labelledby="showcase-heading">
+        <h2 id="showcase-heading">Spaces we have shaped</h2>
+        <ul className="showcase__grid">
+          {showcases.map((s) => (
+            <li key={s.title} className="showcase__item">
+              <img src={s.image} alt="" width={1200} height={800} loading="lazy" decoding="async" />
+              <h3>{s.title}</h3>
+              <p>{s.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
     </>
   );
 }

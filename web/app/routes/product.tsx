@@ -1,7 +1,15 @@
-import { Navigate } from "react-router";
+import { useEffect, useState } from "react";
+import { Link, Navigate, useLocation } from "react-router";
 import type { Route } from "./+types/product";
-import { PRODUCT_IMAGE, productById } from "../lib/catalogue";
+import { Icon } from "../components/Icon";
+import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
+import { Gallery } from "../components/product/Gallery";
+import { SimilarProducts } from "../components/product/SimilarProducts";
+import { itemEventParams, track } from "../lib/analytics";
+import { productById, productDetails, products, similarProducts } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
+import { useHydrated } from "../lib/useHydrated";
+import "../components/product/product.css";
 
 // The product is looked up by the id in the path, so a shared link or a
 // reload works. An unknown id goes to the list (the server redirects too).
@@ -19,12 +27,95 @@ export const meta: Route.MetaFunction = ({ params }) => {
 export default function ProductPage({ params }: Route.ComponentProps) {
   const product = productById(Number(params.id));
   if (!product) return <Navigate to="/products" replace />;
+  // A fresh component per product, so the gallery and options start over.
+  return <ProductDetail key={product.id} id={product.id} />;
+}
+
+function ProductDetail({ id }: { id: number }) {
+  const product = productById(id)!;
+  const [material, setMaterial] = useState(product.material[0]!);
+  const [finish, setFinish] = useState(product.finish[0]!);
+  const location = useLocation();
+  const hydrated = useHydrated();
+  // Back to the list the visitor came from, with its filters and page.
+  const from = hydrated && typeof location.state?.from === "string" ? (location.state.from as string) : "/products";
+
+  useEffect(() => {
+    track("view_item", itemEventParams(product));
+  }, [product]);
+
   return (
-    <article className="container">
-      <h1>{product.name}</h1>
-      <p>{product.type}</p>
-      <img src={product.image} alt={`${product.name}, ${product.type}`} width={PRODUCT_IMAGE.width} height={PRODUCT_IMAGE.height} />
-      <p>{product.description}</p>
-    </article>
+    <div className="product-page container">
+      <Link to={from} className="product-page__back">
+        <Icon name="arrowLeft" size={20} />
+        Back to Products
+      </Link>
+
+      <div className="product-page__main">
+        <Gallery product={product} />
+
+        <div className="product-page__info">
+          <h1>{product.name}</h1>
+          <p className="product-page__type">{product.type}</p>
+          <p className="product-page__description">{product.description}</p>
+
+          <OptionGroup legend="Material" options={product.material} value={material} onChange={setMaterial} />
+          <OptionGroup legend="Finish" options={product.finish} value={finish} onChange={setFinish} />
+
+          <dl className="product-page__specs">
+            <div>
+              <dt>Category</dt>
+              <dd>{product.category}</dd>
+            </div>
+            <div>
+              <dt>Type</dt>
+              <dd>{product.type}</dd>
+            </div>
+            <div>
+              <dt>Dimensions</dt>
+              <dd>{productDetails.dimensions}</dd>
+            </div>
+            <div>
+              <dt>Warranty</dt>
+              <dd>{productDetails.warranty}</dd>
+            </div>
+          </dl>
+
+          <div className="product-page__actions">
+            <QuoteDialogTrigger kind="quote" product={product} material={material} finish={finish}>
+              Get Quote
+            </QuoteDialogTrigger>
+            <QuoteDialogTrigger kind="customize" product={product} material={material} finish={finish} className="button button--ghost">
+              Customize
+            </QuoteDialogTrigger>
+          </div>
+        </div>
+      </div>
+
+      <SimilarProducts items={similarProducts(products, product)} />
+    </div>
+  );
+}
+
+type OptionGroupProps = {
+  legend: string;
+  options: string[];
+  value: string;
+  onChange: (value: string) => void;
+};
+
+function OptionGroup({ legend, options, value, onChange }: OptionGroupProps) {
+  return (
+    <fieldset className="option-group">
+      <legend>{legend}</legend>
+      <div className="option-group__options">
+        {options.map((option) => (
+          <label key={option} className="option-group__option">
+            <input type="radio" name={legend} value={option} checked={option === value} onChange={() => onChange(option)} />
+            <span>{option}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

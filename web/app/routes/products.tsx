@@ -1,9 +1,27 @@
-import { Link } from "react-router";
+import { useSearchParams } from "react-router";
 import type { Route } from "./+types/products";
-import { PageIntro } from "../components/PageIntro";
-import { PRODUCT_IMAGE, products } from "../lib/catalogue";
+import { ProductCard } from "../components/ProductCard";
+import { CategoryTabs, tabId } from "../components/products/CategoryTabs";
+import { FilterMenu } from "../components/products/FilterMenu";
+import { Pagination } from "../components/products/Pagination";
+import { itemEventParams, track } from "../lib/analytics";
+import { products } from "../lib/catalogue";
+import {
+  DEFAULT_LIST_STATE,
+  FINISHES,
+  MATERIALS,
+  filterProducts,
+  listStateToParams,
+  paginate,
+  parseListState,
+  toggle,
+  type ListState,
+} from "../lib/filters";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import { useHydrated } from "../lib/useHydrated";
+import { prefersReducedMotion } from "../lib/useScrollToTop";
+import "../components/products/products.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
@@ -12,23 +30,78 @@ export const meta: Route.MetaFunction = () =>
     path: "/products",
   });
 
+const RESULTS_ID = "product-results";
+
 export default function Products() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  // The prerendered page is page 1 of All; the URL's own state follows
+  // once hydrated.
+  const hydrated = useHydrated();
+  const state = hydrated ? parseListState(searchParams) : DEFAULT_LIST_STATE;
+  const matching = filterProducts(products, state);
+  const { items, page, pageCount } = paginate(matching, state.page);
+
+  // Every change is a history entry, so Back steps through them.
+  const update = (next: ListState) => setSearchParams(listStateToParams(next), { preventScrollReset: true });
+
+  const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
+    track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next).length });
+    update({ ...next, page: 1 });
+  };
+
+  const goToPage = (n: number) => {
+    update({ ...state, page: n });
+    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+  };
+
+  const from = `/products${hydrated && searchParams.size > 0 ? `?${searchParams}` : ""}`;
+
   return (
-    <>
-      <PageIntro title="All Products">
-        Every piece is drawn in our studio and made by hand in {site.city}. Ask for a quote, or for any piece made to
-        your size and finish.
-      </PageIntro>
-      <ul className="container">
-        {products.map((p) => (
-          <li key={p.id}>
-            <Link to={`/product/${p.id}`}>
-              <img src={p.image} alt="" width={PRODUCT_IMAGE.width / 4} height={PRODUCT_IMAGE.height / 4} loading="lazy" />
-              {p.name}, {p.type}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </>
+    <div className="products-page container">
+      <header className="products-page__header">
+        <h1>All Products</h1>
+        <p>Every piece is drawn in our studio and made by hand in {site.city}. Ask for a quote, or for any piece made to your size and finish.</p>
+      </header>
+
+      <div className="products-page__controls">
+        <CategoryTabs
+          selected={state.category}
+          panelId={RESULTS_ID}
+          onSelect={(category) => category !== state.category && changeFilter("category", category, { ...state, category })}
+        />
+        <FilterMenu
+          materials={state.materials}
+          finishes={state.finishes}
+          onToggleMaterial={(m) => changeFilter("material", m, { ...state, materials: toggle(MATERIALS, state.materials, m) })}
+          onToggleFinish={(f) => changeFilter("finish", f, { ...state, finishes: toggle(FINISHES, state.finishes, f) })}
+        />
+      </div>
+
+      <section id={RESULTS_ID} role="tabpanel" aria-labelledby={tabId(state.category)} className="products-page__results">
+        <p className="visually-hidden" role="status">
+          {matching.length} {matching.length === 1 ? "product" : "products"}
+        </p>
+        {items.length === 0 ? (
+          <p className="products-page__empty">No products found matching your filters.</p>
+        ) : (
+          <ul className="product-grid">
+            {items.map((product, index) => (
+              <li key={product.id}>
+                <ProductCard
+                  product={product}
+                  eager={index < 3}
+                  from={from}
+                  onSelect={() =>
+                    track("select_item", itemEventParams(product, { item_list_name: "All Products", index: index + 1 }))
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {matching.length > 0 && <Pagination page={page} pageCount={pageCount} onPage={goToPage} />}
+    </div>
   );
 }

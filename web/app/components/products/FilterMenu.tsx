@@ -1,0 +1,65 @@
+import { useEffect, useRef } from "react";
+import { FINISHES, MATERIALS, type Finish, type Material } from "../../lib/filters";
+import { Icon } from "../Icon";
+
+type Props = {
+  materials: readonly Material[];
+  finishes: readonly Finish[];
+  onToggleMaterial: (material: Material) => void;
+  onToggleFinish: (finish: Finish) => void;
+};
+
+// The Sort drop-down with the Material and Finish checkboxes: a native
+// disclosure that also closes on Escape and on a click elsewhere.
+export function FilterMenu({ materials, finishes, onToggleMaterial, onToggleFinish }: Props) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const active = materials.length + finishes.length;
+
+  useEffect(() => {
+    const closeOnOutsideClick = (event: MouseEvent) => {
+      const menu = ref.current;
+      if (menu?.open && !menu.contains(event.target as Node)) menu.open = false;
+    };
+    document.addEventListener("click", closeOnOutsideClick);
+    return () => document.removeEventListener("click", closeOnOutsideClick);
+  }, []);
+
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    const menu = ref.current;
+    if (event.key === "Escape" && menu?.open) {
+      event.preventDefault();
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    }
+  };
+
+  return (
+    <details className="filter-menu" ref={ref} onKeyDown={onKeyDown}>
+      <summary className="button button--ghost">
+        Sort
+        {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
+        <Icon name="chevronDown" size={18} />
+      </summary>
+      <div className="filter-menu__panel">
+        <fieldset>
+          <legend>Material</legend>
+          {MATERIALS.map((m) => (
+            <label key={m} className="filter-menu__option">
+              <input type="checkbox" checked={materials.includes(m)} onChange={() => onToggleMaterial(m)} />
+              {m}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Finish</legend>
+          {FINISHES.map((f) => (
+            <label key={f} className="filter-menu__option">
+              <input type="checkbox" checked={finishes.includes(f)} onChange={() => onToggleFinish(f)} />
+              {f}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+    </details>
+  );
+}

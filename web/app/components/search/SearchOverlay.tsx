@@ -1,0 +1,124 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { track } from "../../lib/analytics";
+import { PRODUCT_IMAGE, products, type Product } from "../../lib/catalogue";
+import { resultCountText, searchProducts } from "../../lib/search";
+import { Dialog } from "../Dialog";
+import { Icon } from "../Icon";
+import "./SearchOverlay.css";
+
+// A term counts as searched once the visitor stops typing for this long;
+// the search event is sent once per settled term, not per keystroke.
+const SETTLE_MS = 800;
+
+type Props = { open: boolean; onClose: () => void };
+
+// The full-screen search overlay (spec, section 4), as the combobox
+// pattern: the input owns a listbox of results, arrow keys move through
+// them, Enter opens the active one (or the first).
+export default function SearchOverlay({ open, onClose }: Props) {
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(-1);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const lastTracked = useRef("");
+  const navigate = useNavigate();
+  const id = useId();
+  const listId = `${id}-results`;
+  const term = text.trim();
+  const results = searchProducts(products, text);
+
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open]);
+
+  useEffect(() => {
+    if (!term || term === lastTracked.current) return;
+    const timer = setTimeout(() => {
+      lastTracked.current = term;
+      track("search", { search_term: term, result_count: results.length, location: "navbar" });
+    }, SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [term, results.length]);
+
+  const choose = (product: Product, position: number) => {
+    track("search_result_click", {
+      search_term: term,
+      item_id: String(product.id),
+      item_name: product.name,
+      position: position + 1,
+    });
+    setText("");
+    setActive(-1);
+    onClose();
+    navigate(`/product/${product.id}`);
+  };
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
+    if (results.length === 0) return;
+    if (event.key === "ArrowDown") setActive((a) => (a + 1) % results.length);
+    else if (event.key === "ArrowUp") setActive((a) => (a <= 0 ? results.length - 1 : a - 1));
+    else return;
+    event.preventDefault();
+  };
+
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const index = active >= 0 && active < results.length ? active : 0;
+    if (results[index]) choose(results[index], index);
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} label="Search products" className="search-overlay" closeLabel="Close search">
+      <form role="search" className="search-overlay__form" onSubmit={onSubmit}>
+        <Icon name="search" />
+        <input
+          ref={inputRef}
+          type="search"
+          className="search-overlay__input"
+          placeholder="Search chairs, tables, walnut, marble…"
+          aria-label="Search products"
+          role="combobox"
+          aria-expanded={term.length > 0 && results.length > 0}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
+          autoComplete="off"
+          enterKeyHint="search"
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setActive(-1);
+          }}
+          onKeyDown={onKeyDown}
+        />
+      </form>
+      <div className="search-overlay__results">
+        <p role="status" className={term ? "search-overlay__count" : "visually-hidden"}>
+          {term ? resultCountText(results.length) : ""}
+        </p>
+        {term && results.length === 0 && <p className="search-overlay__hint">Try searching with different keywords</p>}
+        <ul id={listId} role="listbox" aria-label="Products found" className="search-overlay__list" hidden={results.length === 0}>
+          {results.map((product, i) => (
+            <li
+              key={product.id}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className="search-overlay__option"
+              onClick={() => choose(product, i)}
+              onMouseMove={() => setActive(i)}
+            >
+              <img src={product.image} alt="" width={PRODUCT_IMAGE.width / 16} height={PRODUCT_IMAGE.height / 16} loading="lazy" />
+              <span>
+                <span className="search-overlay__name">{product.name}</span>
+                <span className="search-overlay__type">
+                  {product.type} · {product.category}
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </Dialog>
+  );
+}
