@@ -73,7 +73,8 @@ export default function SearchOverlay({ open, onClose }: Props) {
         <Icon name="search" />
         <input
           ref={inputRef}
-          type="search"
+          type="text"
+          inputMode="search"
           className="search-overlay__input"
           placeholder="Search chairs, tables, walnut, marble…"
           aria-label="Search products"
