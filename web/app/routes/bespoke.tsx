@@ -11,10 +11,10 @@ export const meta: Route.MetaFunction = () =>
     title: "Bespoke Solution",
     description: `Bespoke furniture, interiors and lighting by ${site.name}: no blueprint, craft over compromise, design that breathes you.`,
     path: "/bespoke",
-    image: "/images/bespoke.svg",
+    image: pages.bespoke.hero.image,
   });
 
-const { pillars, disciplines } = pages.bespoke;
+const { hero, pillars, disciplines } = pages.bespoke;
 
 export default function Page() {
   return (
@@ -22,8 +22,8 @@ export default function Page() {
       <section className="bespoke-hero" aria-labelledby="bespoke-heading">
         <img
           className="bespoke-hero__image"
-          src="/images/bespoke.svg"
-          alt=""
+          src={hero.image}
+          alt={hero.alt}
           width={1600}
           height={700}
           fetchPriority="high"
