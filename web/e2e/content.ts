@@ -7,3 +7,13 @@ const read = (name: string) => JSON.parse(readFileSync(new URL(`../../content/${
 
 export const site: Site = read("site.json");
 export const products: Product[] = read("catalogue.json").products;
+
+// Service facts (delivery, returns, warranty) and the studio pages' data.
+export const service: typeof import("../../content/service.json") = read("service.json");
+export const pages: typeof import("../../content/pages.json") = read("pages.json");
+// A policy's front matter (title, updated), from content/policies/NAME.md.
+export function policyMeta(name: string): Record<string, string> {
+  const text = readFileSync(new URL(`../../content/policies/${name}.md`, import.meta.url), "utf8");
+  const block = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? "";
+  return Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]));
+}

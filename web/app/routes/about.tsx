@@ -1,7 +1,10 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/about";
-import { PageIntro } from "../components/PageIntro";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import pages from "../../../content/pages.json";
+import story from "../../../content/pages/about.md";
+import "./about.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
@@ -10,6 +13,63 @@ export const meta: Route.MetaFunction = () =>
     path: "/about",
   });
 
+const { founders, craftsmen, projects } = pages.about;
+
 export default function Page() {
-  return <PageIntro title="About us">{site.name} designs furniture, interiors and light in one language, made by hand with craftsmen in {site.city}.</PageIntro>;
+  return (
+    <>
+      <section className="about-story" aria-labelledby="about-heading">
+        <h1 id="about-heading">About us</h1>
+        <div className="prose about-story__text" dangerouslySetInnerHTML={{ __html: story.html }} />
+      </section>
+
+      <section className="about-team container" aria-labelledby="team-heading">
+        <h2 id="team-heading">The team</h2>
+        <ul className="about-team__list">
+          {founders.map((person) => (
+            <li key={person.name} className="about-team__member">
+              <img src={person.image} alt={person.alt} width={600} height={600} loading="lazy" />
+              <h3>{person.name}</h3>
+              <p className="about-team__role">{person.role}</p>
+              <p>{person.text}</p>
+            </li>
+          ))}
+          <li className="about-team__member">
+            <img src={craftsmen.image} alt={craftsmen.alt} width={600} height={600} loading="lazy" />
+            <h3>{craftsmen.title}</h3>
+            <p className="about-team__role">The workshop</p>
+            <p>{craftsmen.text}</p>
+          </li>
+        </ul>
+      </section>
+
+      <section className="about-glimpses container" aria-labelledby="glimpses-heading">
+        <h2 id="glimpses-heading">Glimpses</h2>
+        <p className="about-glimpses__intro">Three projects we have delivered.</p>
+        <ul className="about-glimpses__list">
+          {projects.map((project) => (
+            <li key={project.image}>
+              <figure>
+                <img src={project.image} alt={project.alt} width={1200} height={800} loading="lazy" />
+                <figcaption>
+                  <h3>
+                    {project.title}, {project.place}
+                  </h3>
+                  <p>{project.text}</p>
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="about-contact container" aria-labelledby="about-contact-heading">
+        <h2 id="about-contact-heading">Work with us</h2>
+        <p>Tell us about your room, your project or the piece you have in mind.</p>
+        <Link to="/contact-us" className="button">
+          Contact us
+        </Link>
+      </section>
+    </>
+  );
 }

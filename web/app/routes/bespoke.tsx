@@ -1,15 +1,73 @@
 import type { Route } from "./+types/bespoke";
-import { PageIntro } from "../components/PageIntro";
+import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import pages from "../../../content/pages.json";
+import intro from "../../../content/pages/bespoke.md";
+import "./bespoke.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
     title: "Bespoke Solution",
     description: `Bespoke furniture, interiors and lighting by ${site.name}: no blueprint, craft over compromise, design that breathes you.`,
     path: "/bespoke",
+    image: pages.bespoke.hero.image,
   });
 
+const { hero, pillars, disciplines } = pages.bespoke;
+
 export default function Page() {
-  return <PageIntro title="Bespoke Solution">Furniture, interiors and light drawn for one place and one person, made by hand in {site.city}.</PageIntro>;
+  return (
+    <>
+      <section className="bespoke-hero" aria-labelledby="bespoke-heading">
+        <img
+          className="bespoke-hero__image"
+          src={hero.image}
+          alt={hero.alt}
+          width={1600}
+          height={700}
+          fetchPriority="high"
+        />
+        <div className="bespoke-hero__text container">
+          <h1 id="bespoke-heading">Bespoke Solution</h1>
+          <p>Furniture, interiors and light drawn for one place and one person, made by hand in {site.city}.</p>
+        </div>
+      </section>
+
+      <section className="bespoke-intro" aria-label="How bespoke work goes">
+        <div className="prose" dangerouslySetInnerHTML={{ __html: intro.html }} />
+      </section>
+
+      <section className="bespoke-pillars container" aria-labelledby="pillars-heading">
+        <h2 id="pillars-heading">How we work</h2>
+        <ol className="bespoke-pillars__list">
+          {pillars.map((pillar) => (
+            <li key={pillar.title}>
+              <h3>{pillar.title}</h3>
+              <p>{pillar.text}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="bespoke-disciplines container" aria-labelledby="disciplines-heading">
+        <h2 id="disciplines-heading">What we make</h2>
+        <ul className="bespoke-disciplines__list">
+          {disciplines.map((d) => (
+            <li key={d.title}>
+              <img src={d.image} alt={d.alt} width={1200} height={800} loading="lazy" />
+              <h3>{d.title}</h3>
+              <p>{d.text}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="bespoke-begin container" aria-labelledby="begin-heading">
+        <h2 id="begin-heading">Have something in mind?</h2>
+        <p>Tell us about the space and the piece, and we will come back with ideas, drawings and a quote.</p>
+        <QuoteDialogTrigger kind="customize">Let's begin</QuoteDialogTrigger>
+      </section>
+    </>
+  );
 }

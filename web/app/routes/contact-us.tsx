@@ -1,7 +1,13 @@
 import type { Route } from "./+types/contact-us";
-import { PageIntro } from "../components/PageIntro";
+import { ContactForm } from "../components/ContactForm";
+import { ContactDetails } from "../components/ContactDetails";
+import { Faq } from "../components/Faq";
+import { Marquee } from "../components/Marquee";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import service from "../../../content/service.json";
+import faq from "../../../content/pages/faq.md";
+import "./contact-us.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
@@ -11,5 +17,27 @@ export const meta: Route.MetaFunction = () =>
   });
 
 export default function Page() {
-  return <PageIntro title="Get in touch">Ask about a piece, a quote or a project. We answer e-mails within a day on business days.</PageIntro>;
+  return (
+    <>
+      <div className="page-intro">
+        <h1>Get in touch</h1>
+        <p>
+          Ask about a piece, a quote or a project. We answer e-mails within {service.emailReplyHours} hours on business
+          days.
+        </p>
+      </div>
+
+      <div className="contact container">
+        <section className="contact__form" aria-labelledby="contact-form-heading">
+          <h2 id="contact-form-heading">Send us a message</h2>
+          <ContactForm />
+        </section>
+        <ContactDetails />
+      </div>
+
+      <Marquee text={site.marquee} />
+
+      <Faq id="faq" title="Frequently asked questions" items={faq.sections} />
+    </>
+  );
 }

@@ -1,15 +1,16 @@
 import type { Route } from "./+types/returns";
-import { PageIntro } from "../components/PageIntro";
+import { PolicyPage } from "../components/PolicyPage";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import doc from "../../../content/policies/returns.md";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
-    title: "Returns and Refund",
+    title: doc.meta.title!,
     description: `Returns, refunds, replacements and warranty at ${site.name}.`,
     path: "/returns",
   });
 
 export default function Page() {
-  return <PageIntro title="Returns and Refund">What happens if a piece arrives damaged, develops a defect, or is out of stock.</PageIntro>;
+  return <PolicyPage doc={doc} />;
 }

@@ -1,15 +1,16 @@
 import type { Route } from "./+types/shipping-policy";
-import { PageIntro } from "../components/PageIntro";
+import { PolicyPage } from "../components/PolicyPage";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import doc from "../../../content/policies/shipping.md";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
-    title: "Shipping Policy",
+    title: doc.meta.title!,
     description: `How ${site.name} ships across India: processing, delivery times, delivery attempts, charges and tracking.`,
     path: "/shipping-policy",
   });
 
 export default function Page() {
-  return <PageIntro title="Shipping Policy">How we pack, ship and deliver your order across India.</PageIntro>;
+  return <PolicyPage doc={doc} />;
 }

@@ -1,15 +1,16 @@
 import type { Route } from "./+types/terms-conditions";
-import { PageIntro } from "../components/PageIntro";
+import { PolicyPage } from "../components/PolicyPage";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import doc from "../../../content/policies/terms.md";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({
-    title: "Terms and Conditions",
-    description: `The terms of use of the ${site.name} website.`,
+    title: doc.meta.title!,
+    description: `The terms of use of the ${site.name} website: accounts, communication, warranties, links, copyright and acceptable use.`,
     path: "/terms-conditions",
   });
 
 export default function Page() {
-  return <PageIntro title="Terms and Conditions">The terms on which you use the {site.name} website.</PageIntro>;
+  return <PolicyPage doc={doc} />;
 }

@@ -1,0 +1,74 @@
+import { track } from "../lib/analytics";
+import { site } from "../lib/site";
+import { Icon } from "./Icon";
+import "./ContactDetails.css";
+
+const a = site.address;
+const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
+
+// The studio's phones, e-mail, address and map, all from content/site.json.
+export function ContactDetails() {
+  return (
+    <section className="contact-details" aria-labelledby="contact-details-heading">
+      <h2 id="contact-details-heading">Call, write or visit</h2>
+      <dl className="contact-details__list">
+        <div>
+          <dt>
+            <Icon name="phone" size={20} /> Phone
+          </dt>
+          {site.phones.map((p) => (
+            <dd key={p.tel}>
+              <a href={`tel:${p.tel}`} onClick={() => track("contact_attempt", { method: "phone", location: "contact_page" })}>
+                {p.display}
+              </a>{" "}
+              <span className="contact-details__label">({p.label})</span>
+            </dd>
+          ))}
+        </div>
+        <div>
+          <dt>
+            <Icon name="mail" size={20} /> E-mail
+          </dt>
+          <dd>
+            <a href={`mailto:${site.email}`} onClick={() => track("contact_attempt", { method: "email", location: "contact_page" })}>
+              {site.email}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>Studio</dt>
+          <dd>
+            <address>
+              <a href={site.map.linkUrl} target="_blank" rel="noopener noreferrer">
+                {site.name}
+                {addressLines.map((line) => (
+                  <span key={line}>
+                    <br />
+                    {line}
+                  </span>
+                ))}
+                <span className="visually-hidden"> (map, opens in a new tab)</span>
+              </a>
+            </address>
+          </dd>
+        </div>
+      </dl>
+
+      <figure className="contact-details__map">
+        <iframe
+          src={site.map.embedUrl}
+          title={`Map showing ${site.name}, ${a.street}, ${a.locality}`}
+          loading="lazy"
+          width={600}
+          height={400}
+          referrerPolicy="no-referrer-when-downgrade"
+        />
+        <figcaption>
+          <a href={site.map.linkUrl} target="_blank" rel="noopener noreferrer">
+            Open the map<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </figcaption>
+      </figure>
+    </section>
+  );
+}

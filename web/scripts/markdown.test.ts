@@ -1,0 +1,74 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { fillFacts, loadFacts, renderMarkdown, slugify } from "./markdown";
+
+const contentDir = fileURLToPath(new URL("../../content", import.meta.url));
+const facts = loadFacts(contentDir);
+
+describe("fillFacts", () => {
+  it("fills a fact from the content file it names", () => {
+    expect(fillFacts("Write to {{ site.email }}.", { site: { email: "a@b.in" } })).toBe("Write to a@b.in.");
+    expect(fillFacts("{{service.delivery.attempts}} attempts", { service: { delivery: { attempts: 3 } } })).toBe("3 attempts");
+  });
+
+  it("fails the build on a fact that does not exist, or is not text", () => {
+    expect(() => fillFacts("{{site.fax}}", { site: {} }, "x.md")).toThrow("x.md: {{site.fax}} names no fact");
+    expect(() => fillFacts("{{site}}", { site: {} })).toThrow(/names no fact/);
+  });
+});
+
+describe("loadFacts", () => {
+  it("reads every content JSON file and builds the contact links from the site facts", () => {
+    const site = facts.site as { email: string; phones: { tel: string; display: string }[] };
+    const contact = facts.contact as Record<string, string>;
+    expect(contact.email).toBe(`[${site.email}](mailto:${site.email})`);
+    for (const p of site.phones) expect(contact.phones).toContain(`[${p.display}](tel:${p.tel})`);
+    expect(facts.service).toBeTypeOf("object");
+  });
+});
+
+describe("renderMarkdown", () => {
+  const doc = renderMarkdown(
+    ["---", "title: Shipping Policy", "updated: 2026-03-05", "---", "", "Intro.", "", "## 1. Introduction", "", "Write to {{contact.email}}.", "", "### 1.1 Scope", "", "Text.", "", "## 2. Orders", "", "- **2.1** one", ""].join("\n"),
+    facts,
+  );
+
+  it("reads the front matter and writes the date out", () => {
+    expect(doc.meta).toMatchObject({ title: "Shipping Policy", updated: "2026-03-05", updatedText: "5 March 2026" });
+  });
+
+  it("gives numbered headings ids and self-links, and lists them in the contents", () => {
+    expect(doc.html).toContain('<h2 id="1-introduction"><a class="heading-anchor" href="#1-introduction">1. Introduction</a></h2>');
+    expect(doc.toc).toEqual([
+      { depth: 2, id: "1-introduction", text: "1. Introduction" },
+      { depth: 3, id: "1-1-scope", text: "1.1 Scope" },
+      { depth: 2, id: "2-orders", text: "2. Orders" },
+    ]);
+  });
+
+  it("fills facts and renders their links", () => {
+    const site = facts.site as { email: string };
+    expect(doc.html).toContain(`<a href="mailto:${site.email}">${site.email}</a>`);
+    expect(doc.html).not.toMatch(/\{\{|\[/);
+  });
+
+  it("splits the text into sections at each h2", () => {
+    expect(doc.sections.map((s) => [s.id, s.title])).toEqual([
+      ["1-introduction", "1. Introduction"],
+      ["2-orders", "2. Orders"],
+    ]);
+    expect(doc.sections[1]!.html).toBe("<ul>\n<li><strong>2.1</strong> one</li>\n</ul>\n");
+  });
+
+  it("keeps repeated headings' ids unique", () => {
+    const twice = renderMarkdown("## Notes\n\n## Notes\n", facts);
+    expect(twice.toc.map((t) => t.id)).toEqual(["notes", "notes-2"]);
+  });
+});
+
+describe("slugify", () => {
+  it("keeps the numbers of numbered headings", () => {
+    expect(slugify("9.3 Conduct you must avoid")).toBe("9-3-conduct-you-must-avoid");
+    expect(slugify("10. Contact")).toBe("10-contact");
+  });
+});
