@@ -1,4 +1,5 @@
 import data from "../../../content/catalogue.json";
+import service from "../../../content/service.json";
 
 // The catalogue is data (content/catalogue.json), shared with the Go server.
 export type Product = {
@@ -21,8 +22,9 @@ export const featured = {
   fresh: productById(data.featured.fresh)!,
 };
 
-// What every product page states: made to any size, and its warranty.
-export const productDetails: { dimensions: string; warranty: string } = data.details;
+// What every product page states: made to any size, and its warranty (the
+// same warranty the returns policy and the chat name).
+export const productDetails = { dimensions: data.details.dimensions, warranty: service.warranty.label };
 
 export function productById(id: number): Product | undefined {
   return products.find((p) => p.id === id);

@@ -128,7 +128,7 @@ export default function Home() {
         </div>
       </section>
 
-      <Marquee text="Furniture . Light . Space. One language - ours." />
+      <Marquee text={site.marquee} />
 
       <section className="craft container" aria-labelledby="craft-heading">
         <img className="craft__image" src="/images/craft.svg" alt="A chisel, a mallet and a carved wooden panel with a block-print motif" width={1200} height={800} loading="lazy" />

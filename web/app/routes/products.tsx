@@ -41,8 +41,9 @@ export default function Products() {
   const matching = filterProducts(products, state);
   const { items, page, pageCount } = paginate(matching, state.page);
 
-  // Every change is a history entry, so Back steps through them.
-  const update = (next: ListState) => setSearchParams(listStateToParams(next), { preventScrollReset: true });
+  // Every change is a history entry, so Back steps through them. flushSync:
+  // a checkbox shows its new state at once, not after a transition.
+  const update = (next: ListState) => setSearchParams(listStateToParams(next), { preventScrollReset: true, flushSync: true });
 
   const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next).length });
