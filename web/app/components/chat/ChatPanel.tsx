@@ -7,7 +7,7 @@ import { ChatSession } from "../../lib/chat/session";
 import { Icon } from "../Icon";
 import "./ChatPanel.css";
 
-type ChatPanelProps = {
+export type ChatPanelProps = {
   id: string;
   open: boolean;
   onClose: () => void;
@@ -135,7 +135,7 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
         )}
       </ol>
       {/* Announces each new bot message once: a new node per message. */}
-      <div className="visually-hidden" aria-live="polite">
+      <div className="visually-hidden" role="status">
         {lastBotMessage && open && <p key={lastBotMessage.id}>{lastBotMessage.text}</p>}
       </div>
     </section>

@@ -1,19 +1,21 @@
-import { Suspense, lazy, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import { track } from "../../lib/analytics";
+import type { ChatPanelProps } from "./ChatPanel";
 import "./ChatWidget.css";
 
 // The chat launcher, on every page and in the prerendered HTML. The panel,
 // the conversation machine and the script are a separate chunk, fetched
 // when the browser is idle after load or on the first open, so none of it
 // weighs on the first paint.
+// (A plain import() rather than React.lazy: no Suspense fallback to throttle.)
 const loadPanel = () => import("./ChatPanel");
-const ChatPanel = lazy(loadPanel);
 
 export const CHAT_PANEL_ID = "chat-panel";
 
 export function ChatWidget() {
   const [open, setOpen] = useState(false);
-  const [started, setStarted] = useState(false); // the panel has been opened once, so it stays mounted
+  // Once loaded, the panel stays mounted (hidden when closed), so the conversation survives closing.
+  const [Panel, setPanel] = useState<ComponentType<ChatPanelProps> | null>(null);
   const [empty, setEmpty] = useState(true);
   const launcherRef = useRef<HTMLButtonElement>(null);
 
@@ -32,8 +34,13 @@ export function ChatWidget() {
   }, []);
 
   const openChat = () => {
-    setStarted(true);
     setOpen(true);
+    if (!Panel) {
+      loadPanel().then(
+        (module) => setPanel(() => module.default),
+        () => setOpen(false), // offline: the launcher stays as it was
+      );
+    }
     track("chatbot_interaction", { action: "open" });
   };
 
@@ -51,7 +58,7 @@ export function ChatWidget() {
         className="chat-launcher"
         aria-label="Chat with us"
         aria-expanded={open}
-        aria-controls={started ? CHAT_PANEL_ID : undefined}
+        aria-controls={Panel ? CHAT_PANEL_ID : undefined}
         onClick={open ? closeChat : openChat}
         onKeyDown={(event) => {
           if (event.key === "Escape" && open) closeChat();
@@ -62,11 +69,7 @@ export function ChatWidget() {
         </svg>
         {!open && empty && <span className="chat-launcher__dot" aria-hidden="true" />}
       </button>
-      {started && (
-        <Suspense fallback={null}>
-          <ChatPanel id={CHAT_PANEL_ID} open={open} onClose={closeChat} onEmptyChange={setEmpty} />
-        </Suspense>
-      )}
+      {Panel && <Panel id={CHAT_PANEL_ID} open={open} onClose={closeChat} onEmptyChange={setEmpty} />}
     </>
   );
 }

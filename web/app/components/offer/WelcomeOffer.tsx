@@ -1,12 +1,11 @@
 import { useEffect, useState, type ComponentType } from "react";
 import { useLocation } from "react-router";
 import type { OfferDialogProps } from "./OfferDialog";
+import { OFFER_DELAY_MS, OFFER_SEEN_KEY } from "./timing";
 
 // The welcome offer: shown once per browser session, 1 s after the first
 // visit to the home page (spec, sections 2 and 9). Its code is fetched only
 // then, after hydration, so the first paint carries none of it.
-export const OFFER_DELAY_MS = 1000;
-export const OFFER_SEEN_KEY = "studio.offerSeen";
 
 export function WelcomeOffer() {
   const { pathname } = useLocation();

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import raw from "../../../../content/chat.json";
 import { site } from "../site";
-import { MAIN_MENU, buildScript, chatScript, fillFacts, scriptFacts } from "./script";
+import { MAIN_MENU, buildScript, fillFacts, scriptFacts } from "./compile";
+import { chatScript } from "./script";
 
 // The script in content/chat.json: complete, consistent, and free of typed
 // copies of the studio's facts.
