@@ -99,17 +99,6 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
               <span className="visually-hidden">{m.from === "bot" ? "Assistant: " : "You: "}</span>
               {m.text}
             </p>
-            {m.choices.length > 0 && (
-              <ul className="chat-message__choices">
-                {m.choices.map((c) => (
-                  <li key={`${c.kind}:${c.id}`}>
-                    <button type="button" className={`chat-choice chat-choice--${c.kind}`} onClick={() => choose(c)}>
-                      {c.label}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
             {m.showWhatsApp && (
               <a
                 className="button chat-message__whatsapp"
@@ -122,6 +111,17 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
                 {chatScript.messages.whatsappButton}
                 <span className="visually-hidden"> (opens in a new tab)</span>
               </a>
+            )}
+            {m.choices.length > 0 && (
+              <ul className="chat-message__choices">
+                {m.choices.map((c) => (
+                  <li key={`${c.kind}:${c.id}`}>
+                    <button type="button" className={`chat-choice chat-choice--${c.kind}`} onClick={() => choose(c)}>
+                      {c.label}
+                    </button>
+                  </li>
+                ))}
+              </ul>
             )}
           </li>
         ))}
