@@ -74,10 +74,15 @@ test("a click inside keeps it open; a click on the backdrop closes it", async ({
 });
 
 test("keeps focus inside, closes on Escape and gives focus back", async ({ page }) => {
+  const start = new Date("2026-03-02T10:00:00+05:30");
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(new Date(start.getTime() + 60_000)); // the offer waits until the focus is placed
   await page.goto("/");
   await hydrated(page);
   await page.getByRole("link", { name: "Skip to content" }).focus();
+  await page.clock.runFor(OFFER_DELAY_MS);
   await expect(offer(page)).toBeVisible();
+  await page.clock.resume();
   const close = offer(page).getByRole("button", { name: "Close the welcome note" });
   const discover = offer(page).getByRole("link", { name: /Discover with us/ });
   await expect(close).toBeFocused();
