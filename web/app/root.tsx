@@ -3,6 +3,8 @@ import { Links, Meta, Outlet, Scripts, isRouteErrorResponse } from "react-router
 import type { Route } from "./+types/root";
 import { Header } from "./components/Header";
 import { Footer } from "./components/Footer";
+import { ChatWidget } from "./components/chat/ChatWidget";
+import { WelcomeOffer } from "./components/offer/WelcomeOffer";
 import { useScrollToTopOnPathChange } from "./lib/useScrollToTop";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
 import "./styles/tokens.css";
@@ -31,6 +33,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <Footer />
+        <ChatWidget />
+        <WelcomeOffer />
         <Scripts />
       </body>
     </html>

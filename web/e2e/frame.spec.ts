@@ -147,6 +147,8 @@ test.describe("scroll to top on every path change", () => {
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
     await page.getByRole("contentinfo").getByRole("link", { name: "About us" }).click();
     await expect(page).toHaveURL(/\/about$/);
+    // The URL changes before the new page renders; wait for the render (and its scroll effect).
+    await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toHaveCount(0);
     // Instant: already at the top on the next frame, no animation to wait for.
     expect(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.scrollY))))).toBe(0);
   });

@@ -1,0 +1,143 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { track } from "../../lib/analytics";
+import { site, whatsappUrl } from "../../lib/site";
+import { isTyping, type Choice } from "../../lib/chat/machine";
+import { chatScript } from "../../lib/chat/script";
+import { ChatSession } from "../../lib/chat/session";
+import { Icon } from "../Icon";
+import "./ChatPanel.css";
+
+export type ChatPanelProps = {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  onEmptyChange: (empty: boolean) => void;
+};
+
+// The chat panel: renders the conversation that ChatSession runs. It is a
+// non-modal dialog: the page stays usable beside it, so focus is not
+// trapped; focus moves into it on open and Escape closes it.
+export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPanelProps) {
+  const [session] = useState(() => new ChatSession());
+  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  const panelRef = useRef<HTMLElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const titleId = useId();
+  const typing = isTyping(state);
+  const empty = state.messages.length === 0;
+  const lastBotMessage = state.messages.filter((m) => m.from === "bot").at(-1);
+
+  useEffect(() => {
+    session.resume();
+    return () => session.dispose();
+  }, [session]);
+
+  useEffect(() => {
+    session.dispatch({ type: open ? "open" : "close" });
+    if (open) panelRef.current?.focus();
+  }, [open, session]);
+
+  useEffect(() => onEmptyChange(empty), [empty, onEmptyChange]);
+
+  // The newest message is always in view.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [state.messages.length, typing]);
+
+  const restartFocus = () => panelRef.current?.focus(); // the focused option is gone with the messages
+
+  const choose = (choice: Choice) => {
+    if (choice.kind === "question") {
+      track("chatbot_interaction", { action: "question", option_id: choice.id, question: choice.label });
+    } else if (choice.kind === "topic") {
+      track("chatbot_interaction", { action: "topic", topic_id: choice.id });
+    } else {
+      track("chatbot_interaction", { action: "main_menu" });
+      restartFocus();
+    }
+    session.dispatch({ type: "choose", choice });
+  };
+
+  const reset = () => {
+    track("chatbot_interaction", { action: "reset" });
+    session.dispatch({ type: "reset" });
+    restartFocus();
+  };
+
+  return (
+    <section
+      id={id}
+      ref={panelRef}
+      className="chat-panel"
+      role="dialog"
+      aria-labelledby={titleId}
+      hidden={!open}
+      tabIndex={-1}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <header className="chat-panel__header">
+        <h2 id={titleId} className="chat-panel__title">
+          Chat with {site.name}
+        </h2>
+        <button type="button" className="chat-panel__reset" onClick={reset}>
+          Reset
+        </button>
+        <button type="button" className="icon-button chat-panel__close" aria-label="Close chat" onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      </header>
+      <ol ref={listRef} className="chat-panel__messages" aria-label="Conversation">
+        {state.messages.map((m) => (
+          <li key={m.id} className={`chat-message chat-message--${m.from}`}>
+            <p className="chat-message__text">
+              <span className="visually-hidden">{m.from === "bot" ? "Assistant: " : "You: "}</span>
+              {m.text}
+            </p>
+            {m.showWhatsApp && (
+              <a
+                className="button chat-message__whatsapp"
+                href={whatsappUrl(chatScript.messages.whatsappText)}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={() => track("contact_attempt", { method: "whatsapp", location: "chatbot" })}
+              >
+                <Icon name="whatsapp" size={20} />
+                {chatScript.messages.whatsappButton}
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            )}
+            {m.choices.length > 0 && (
+              <ul className="chat-message__choices">
+                {m.choices.map((c) => (
+                  <li key={`${c.kind}:${c.id}`}>
+                    <button type="button" className={`chat-choice chat-choice--${c.kind}`} onClick={() => choose(c)}>
+                      {c.label}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+        {typing && (
+          <li className="chat-message chat-message--bot chat-typing">
+            <span className="visually-hidden">The assistant is typing</span>
+            <span className="chat-typing__dot" aria-hidden="true" />
+            <span className="chat-typing__dot" aria-hidden="true" />
+            <span className="chat-typing__dot" aria-hidden="true" />
+          </li>
+        )}
+      </ol>
+      {/* Announces each new bot message once: a new node per message. */}
+      <div className="visually-hidden" role="status">
+        {lastBotMessage && open && <p key={lastBotMessage.id}>{lastBotMessage.text}</p>}
+      </div>
+    </section>
+  );
+}

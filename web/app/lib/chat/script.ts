@@ -1,0 +1,8 @@
+import data from "../../../../content/chat.json";
+import { site } from "../site";
+import { buildScript, type ChatScript } from "./compile";
+
+// The chat assistant's script (content/chat.json) with the studio's facts filled in.
+export const chatScript: ChatScript = buildScript(data, site);
+
+export { MAIN_MENU, type ChatScript } from "./compile";

@@ -1,0 +1,230 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
+import { site } from "./content";
+import { buildScript } from "../app/lib/chat/compile";
+
+const script = buildScript(JSON.parse(readFileSync(new URL("../../content/chat.json", import.meta.url), "utf8")), site);
+
+// The chat assistant in the browser, on the page's own clock: the clock is
+// paused once the page has loaded, and each delay of the spec is run to the
+// millisecond (greeting 500 ms, replies 1000 ms, follow-ups 1000 ms).
+
+const topic = (id: string) => script.topics.find((t) => t.id === id)!.title;
+const option = (id: string) => script.options[id]!;
+
+async function openPage(page: Page, path = "/about") {
+  await recordAnalytics(page);
+  await page.clock.install({ time: new Date("2026-03-02T10:00:00+05:30") });
+  await page.goto(path);
+  await hydrated(page);
+  await page.clock.pauseAt(new Date("2026-03-02T10:01:00+05:30"));
+  const launcher = page.getByRole("button", { name: "Chat with us" });
+  const chat = page.getByRole("dialog", { name: `Chat with ${site.name}` });
+  const conversation = chat.getByRole("list", { name: "Conversation" });
+  return { launcher, chat, conversation };
+}
+
+// Opens the chat and runs the clock to the greeting.
+async function openAndGreet(page: Page) {
+  const parts = await openPage(page);
+  await parts.launcher.click();
+  await expect(parts.chat.getByText("The assistant is typing")).toBeAttached();
+  await page.clock.runFor(500);
+  await expect(parts.conversation.getByText(script.messages.greeting)).toBeVisible();
+  return parts;
+}
+
+test("the launcher is on every page, with a pulsing dot while the chat is closed and empty", async ({ page }) => {
+  const { launcher, chat } = await openPage(page, "/products");
+  await expect(launcher).toBeVisible();
+  await expect(launcher).toHaveAttribute("aria-expanded", "false");
+  const dot = launcher.locator(".chat-launcher__dot");
+  await expect(dot).toBeVisible();
+  await launcher.click();
+  await expect(chat).toBeVisible();
+  await expect(dot).toBeHidden();
+  await page.clock.runFor(500);
+  await page.keyboard.press("Escape");
+  await expect(chat).toBeHidden();
+  await expect(dot).toBeHidden(); // closed, but no longer empty
+});
+
+test("the panel's code is not part of the first load", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  expect(html).toContain('aria-label="Chat with us"');
+  expect(html).not.toMatch(/ChatPanel|OfferDialog/);
+});
+
+test("opening greets after 500 ms with the topics; focus moves in and back; Escape closes", async ({ page }) => {
+  const { launcher, chat, conversation } = await openPage(page);
+  await launcher.click();
+  await expect(chat).toBeVisible();
+  await expect(chat).toBeFocused();
+  await expect(launcher).toHaveAttribute("aria-expanded", "true");
+
+  await expect(chat.getByText("The assistant is typing")).toBeAttached();
+  await page.clock.runFor(499);
+  await expect(conversation.getByText(script.messages.greeting)).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(conversation.getByText("Hi there! How can we help you today? 👋 Please choose from the options below:")).toBeVisible();
+  for (const id of ["products-services", "bespoke-solutions", "order-delivery", "contact-support"]) {
+    await expect(conversation.getByRole("button", { name: topic(id) })).toBeVisible();
+  }
+  // The greeting is announced through the polite live region.
+  await expect(chat.getByRole("status")).toHaveText(script.messages.greeting);
+
+  await conversation.getByRole("button", { name: topic("order-delivery") }).focus();
+  await page.keyboard.press("Escape");
+  await expect(chat).toBeHidden();
+  await expect(launcher).toBeFocused();
+
+  // Reopening keeps the conversation and does not greet again.
+  await launcher.press("Enter");
+  await expect(chat).toBeFocused();
+  await page.clock.runFor(2000);
+  await expect(conversation.getByText(script.messages.greeting)).toHaveCount(1);
+  await chat.getByRole("button", { name: "Close chat" }).click();
+  await expect(chat).toBeHidden();
+  await expect(launcher).toBeFocused();
+
+  expect((await trackedEvents(page, "chatbot_interaction")).map((e) => e.params.action)).toEqual(["open", "close", "open", "close"]);
+});
+
+test("a topic, a question and its follow-up, each after its delay", async ({ page }) => {
+  const { chat, conversation } = await openAndGreet(page);
+
+  await conversation.getByRole("button", { name: topic("order-delivery") }).click();
+  await expect(conversation.locator(".chat-message--user").last()).toHaveText(`You: ${topic("order-delivery")}`);
+  await page.clock.runFor(999);
+  await expect(conversation.getByRole("button", { name: option("track-order").question })).toHaveCount(0);
+  await page.clock.runFor(1);
+  for (const id of ["track-order", "order-summary", "shipping-charges", "assembly-delivery", "payment-methods"]) {
+    await expect(conversation.getByRole("button", { name: option(id).question })).toBeVisible();
+  }
+  await expect(conversation.getByRole("button", { name: "Go Back to Main Menu" })).toBeVisible();
+
+  await conversation.getByRole("button", { name: option("assembly-delivery").question }).click();
+  await expect(conversation.locator(".chat-message--user").last()).toHaveText(`You: ${option("assembly-delivery").question}`);
+  await page.clock.runFor(999);
+  await expect(conversation.getByText(option("assembly-delivery").answer)).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(conversation.getByText(option("assembly-delivery").answer)).toBeVisible();
+  await expect(conversation.getByText(/15-20 days.*45-60 days.*up to 3 delivery attempts/)).toBeVisible();
+  await expect(chat.getByRole("status")).toHaveText(option("assembly-delivery").answer);
+
+  await page.clock.runFor(999);
+  await expect(conversation.getByText("Is there anything else I can help you with?")).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(conversation.getByText("Is there anything else I can help you with?")).toBeVisible();
+  const followUp = conversation.locator(".chat-message").last();
+  await expect(followUp.getByRole("button")).toHaveText([option("track-order").question, "Go Back to Main Menu"]);
+
+  // A follow-up option is answered like any question.
+  await followUp.getByRole("button", { name: option("track-order").question }).click();
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(option("track-order").answer)).toBeVisible();
+
+  const events = await trackedEvents(page, "chatbot_interaction");
+  expect(events.filter((e) => e.params.action === "question").map((e) => e.params.option_id)).toEqual(["assembly-delivery", "track-order"]);
+});
+
+test("answers give the studio's facts from the site's content", async ({ page }) => {
+  const { conversation } = await openAndGreet(page);
+  await conversation.getByRole("button", { name: topic("contact-support") }).click();
+  await page.clock.runFor(1000);
+  await conversation.getByRole("button", { name: option("email-us").question }).click();
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(`Write to us at ${site.email}. We reply within 24 hours on business days.`)).toBeVisible();
+});
+
+test("the fifth question gets the handover and a button to continue on the messaging app", async ({ page, context }) => {
+  await context.route(/wa\.me/, (route) => route.fulfill({ body: "ok" }));
+  const { conversation } = await openAndGreet(page);
+  await conversation.getByRole("button", { name: topic("contact-support") }).click();
+  await page.clock.runFor(1000);
+  const asked = ["request-callback", "warranty-claim", "damaged-missing", "email-us"];
+  for (const id of asked) {
+    await conversation.getByRole("button", { name: option(id).question }).last().click();
+    await page.clock.runFor(1000);
+    await expect(conversation.getByText(option(id).answer)).toBeVisible();
+    await page.clock.runFor(1000);
+  }
+  // The fifth: the first question again, offered as the fourth answer's follow-up.
+  const fifth = option("email-us").followUp[0]!;
+  expect(fifth).toBe(asked[0]);
+  await conversation.getByRole("button", { name: option(fifth).question }).last().click();
+  await page.clock.runFor(999);
+  await expect(conversation.getByText(script.messages.handover)).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(conversation.getByText(/Our team will reply to you shortly.*'Main Menu' or 'Talk to Support'/)).toBeVisible();
+  await expect(conversation.getByText(option(fifth).answer)).toHaveCount(1); // from the first time only
+  await page.clock.runFor(5000);
+  await expect(conversation.getByText("Is there anything else I can help you with?")).toHaveCount(asked.length);
+
+  const whatsapp = conversation.getByRole("link", { name: "Continue on WhatsApp (opens in a new tab)" });
+  const href = new URL((await whatsapp.getAttribute("href"))!);
+  expect(href.origin + href.pathname).toBe(`https://wa.me/${site.whatsapp}`);
+  expect(href.searchParams.get("text")).toMatch(/chatting with the assistant.*need more help/);
+  await expect(whatsapp).toHaveAttribute("target", "_blank");
+  const popup = page.waitForEvent("popup");
+  await whatsapp.click();
+  await (await popup).close();
+  expect((await trackedEvents(page, "contact_attempt")).map((e) => e.params)).toEqual([{ method: "whatsapp", location: "chatbot" }]);
+});
+
+test("Reset clears the messages and the click counter and greets again", async ({ page }) => {
+  const { chat, conversation } = await openAndGreet(page);
+  await conversation.getByRole("button", { name: topic("contact-support") }).click();
+  await page.clock.runFor(1000);
+  for (const id of ["request-callback", "warranty-claim", "damaged-missing", "email-us", "live-chat"]) {
+    await conversation.getByRole("button", { name: option(id).question }).last().click();
+    await page.clock.runFor(2000);
+  }
+  await expect(conversation.getByText(script.messages.handover)).toBeVisible();
+
+  // A reply still owed when Reset is pressed never arrives.
+  await conversation.getByRole("button", { name: "Go Back to Main Menu" }).last().focus();
+  await chat.getByRole("button", { name: "Reset" }).click();
+  await expect(conversation.getByRole("listitem")).toHaveCount(1); // the typing indicator only
+  await expect(chat).toBeFocused();
+  await page.clock.runFor(499);
+  await expect(conversation.getByText(script.messages.greeting)).toHaveCount(0);
+  await page.clock.runFor(1);
+  await expect(conversation.getByText(script.messages.greeting)).toBeVisible();
+
+  // The counter starts again: the next question is answered.
+  await conversation.getByRole("button", { name: topic("contact-support") }).click();
+  await page.clock.runFor(1000);
+  await conversation.getByRole("button", { name: option("email-us").question }).click();
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(option("email-us").answer)).toBeVisible();
+  expect((await trackedEvents(page, "chatbot_interaction")).filter((e) => e.params.action === "reset")).toHaveLength(1);
+});
+
+test("'Go Back to Main Menu' clears everything and restarts", async ({ page }) => {
+  const { chat, conversation } = await openAndGreet(page);
+  await conversation.getByRole("button", { name: topic("bespoke-solutions") }).click();
+  await page.clock.runFor(1000);
+  await conversation.getByRole("button", { name: option("custom-furniture").question }).click();
+  await page.clock.runFor(2000);
+  await conversation.getByRole("button", { name: "Go Back to Main Menu" }).last().click();
+  await expect(conversation.getByText(option("custom-furniture").answer)).toHaveCount(0);
+  await expect(chat).toBeFocused();
+  await page.clock.runFor(500);
+  await expect(conversation.locator(".chat-message")).toHaveCount(1);
+  await expect(conversation.getByText(script.messages.greeting)).toBeVisible();
+});
+
+test("no message arrives while the chat is closed", async ({ page }) => {
+  const { launcher, chat, conversation } = await openAndGreet(page);
+  await conversation.getByRole("button", { name: topic("order-delivery") }).click();
+  await page.clock.runFor(1000);
+  await conversation.getByRole("button", { name: option("payment-methods").question }).click();
+  await chat.getByRole("button", { name: "Close chat" }).click();
+  await page.clock.runFor(5000);
+  await launcher.click();
+  await expect(conversation.getByText(option("payment-methods").answer)).toHaveCount(0);
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(option("payment-methods").answer)).toBeVisible();
+});
