@@ -116,6 +116,9 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 		return
 	}
 	err := w.send(Compose(w.Config, m.Enquiry, now))
+	// The outcome is recorded even while shutting down: a sent mail must not
+	// be sent again, a failed one must not wait out its lease.
+	ctx = context.WithoutCancel(ctx)
 	if err == nil {
 		if err := w.Outbox.MailSent(ctx, m.ID, time.Now()); err != nil {
 			w.Log.Error("mail: record sent", "mail", m.ID, "err", err)

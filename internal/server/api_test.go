@@ -225,7 +225,7 @@ func TestClientIP(t *testing.T) {
 		if tt.xff != "" {
 			r.Header.Set("X-Forwarded-For", tt.xff)
 		}
-		if got := clientIP(r, trusted); got != tt.want {
+		if got := ClientIP(r, trusted); got != tt.want {
 			t.Errorf("clientIP(%s, XFF %q) = %s, want %s", tt.remote, tt.xff, got, tt.want)
 		}
 	}
@@ -294,15 +294,30 @@ func TestAPIWithoutStore(t *testing.T) {
 	}
 }
 
-func TestLimiter(t *testing.T) {
-	l := newLimiter(2, time.Minute)
-	t0 := time.Unix(0, 0)
-	for i, c := range []struct {
-		at   time.Duration
-		want bool
-	}{{0, true}, {10 * time.Second, true}, {20 * time.Second, false}, {60 * time.Second, true}, {65 * time.Second, false}, {70 * time.Second, true}} {
-		if ok, _ := l.allow("k", t0.Add(c.at)); ok != c.want {
-			t.Errorf("event %d at %v: %v, want %v", i, c.at, ok, c.want)
+type fakeStudio struct{}
+
+func (fakeStudio) Inbox(w http.ResponseWriter, r *http.Request)       { w.Write([]byte("inbox")) }
+func (fakeStudio) Login(w http.ResponseWriter, r *http.Request)       {}
+func (fakeStudio) Logout(w http.ResponseWriter, r *http.Request)      {}
+func (fakeStudio) MarkHandled(w http.ResponseWriter, r *http.Request) {}
+func (fakeStudio) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("csv"))
+}
+func (fakeStudio) NewsletterCSV(w http.ResponseWriter, r *http.Request) {}
+
+func TestStudioRoutesOnlyWithStudio(t *testing.T) {
+	off, _ := newAPI(t)
+	on, _ := newAPI(t, WithStudio(fakeStudio{}))
+	for _, path := range []string{"/studio", "/studio/enquiries.csv"} {
+		w := httptest.NewRecorder()
+		off.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 404 {
+			t.Errorf("without a password %s = %d, want 404", path, w.Code)
+		}
+		w = httptest.NewRecorder()
+		on.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 {
+			t.Errorf("with the studio %s = %d, want 200", path, w.Code)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"studio/internal/catalogue"
+	"studio/internal/ratelimit"
 )
 
 // notFoundPage is the home page's content prerendered through the
@@ -36,8 +37,8 @@ type Server struct {
 	studio          Studio
 	now             func() time.Time
 	crossOrigin     *http.CrossOriginProtection
-	enquiryLimit    *limiter
-	newsletterLimit *limiter
+	enquiryLimit    *ratelimit.Limiter
+	newsletterLimit *ratelimit.Limiter
 }
 
 // New reads the client build into memory and checks that it matches the
@@ -50,7 +51,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	}
 	s := &Server{log: log, catalogue: cat, files: files, pages: make(map[string]*file),
 		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
-		enquiryLimit: newLimiter(enquiriesPerWindow, limitWindow), newsletterLimit: newLimiter(enquiriesPerWindow, limitWindow)}
+		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
 	for _, o := range options {
 		o(s)
 	}

@@ -46,14 +46,15 @@ func (s *Store) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool)
 type EnquiryFilter struct {
 	Kind     enquiry.Kind // "" for every kind
 	Spam     bool         // list the spam instead of the rest
+	AllSpam  bool         // list spam and the rest together (exports)
 	BeforeID int64        // 0 for the newest; else only ids below it
 	Limit    int          // 0 for all
 }
 
 // Enquiries lists enquiries newest first.
 func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enquiry, error) {
-	query := `SELECT ` + enquiryColumns + ` FROM enquiries WHERE spam = ?`
-	args := []any{f.Spam}
+	query := `SELECT ` + enquiryColumns + ` FROM enquiries WHERE (spam = ? OR ?)`
+	args := []any{f.Spam, f.AllSpam}
 	if f.Kind != "" {
 		query += ` AND kind = ?`
 		args = append(args, string(f.Kind))

@@ -126,8 +126,9 @@ func TestEnquiries(t *testing.T) {
 		quotes, _ := s.Enquiries(ctx, EnquiryFilter{Kind: enquiry.Quote})
 		spamOnly, _ := s.Enquiries(ctx, EnquiryFilter{Spam: true})
 		page, _ := s.Enquiries(ctx, EnquiryFilter{BeforeID: ids[2], Limit: 1})
+		every, _ := s.Enquiries(ctx, EnquiryFilter{AllSpam: true})
 		for _, c := range []struct{ got, want string }{
-			{enquiryNames(quotes), "B"}, {enquiryNames(spamOnly), "Bot"}, {enquiryNames(page), "B"},
+			{enquiryNames(quotes), "B"}, {enquiryNames(spamOnly), "Bot"}, {enquiryNames(page), "B"}, {enquiryNames(every), "Bot,C,B,A"},
 		} {
 			if c.got != c.want {
 				t.Errorf("filtered = %s, want %s", c.got, c.want)
