@@ -1,4 +1,5 @@
 import type { Route } from "./+types/contact-us";
+import { ContactForm } from "../components/ContactForm";
 import { PageIntro } from "../components/PageIntro";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
@@ -11,5 +12,12 @@ export const meta: Route.MetaFunction = () =>
   });
 
 export default function Page() {
-  return <PageIntro title="Get in touch">Ask about a piece, a quote or a project. We answer e-mails within a day on business days.</PageIntro>;
+  return (
+    <>
+      <PageIntro title="Get in touch">Ask about a piece, a quote or a project. We answer e-mails within a day on business days.</PageIntro>
+      <div className="container">
+        <ContactForm />
+      </div>
+    </>
+  );
 }

@@ -1,5 +1,6 @@
 import { Navigate } from "react-router";
 import type { Route } from "./+types/product";
+import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { PRODUCT_IMAGE, productById } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
 
@@ -25,6 +26,14 @@ export default function ProductPage({ params }: Route.ComponentProps) {
       <p>{product.type}</p>
       <img src={product.image} alt={`${product.name}, ${product.type}`} width={PRODUCT_IMAGE.width} height={PRODUCT_IMAGE.height} />
       <p>{product.description}</p>
+      <p>
+        <QuoteDialogTrigger kind="quote" product={product} material={product.material[0]} finish={product.finish[0]}>
+          Get Quote
+        </QuoteDialogTrigger>{" "}
+        <QuoteDialogTrigger kind="customize" product={product} material={product.material[0]} finish={product.finish[0]} className="button button--ghost">
+          Customize
+        </QuoteDialogTrigger>
+      </p>
     </article>
   );
 }
