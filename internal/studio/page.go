@@ -65,7 +65,7 @@ const pageHTML = `<!doctype html>
       {{if .Material}}<dt>Material</dt><dd>{{.Material}}</dd>{{end}}
       {{if .Finish}}<dt>Finish</dt><dd>{{.Finish}}</dd>{{end}}
       <dt>E-mail</dt><dd><a href="mailto:{{.Email}}">{{.Email}}</a></dd>
-      {{if .Phone}}<dt>Phone</dt><dd><a href="tel:{{.Phone}}">{{.Phone}}</a></dd>{{end}}
+      {{if .Phone}}<dt>Phone</dt><dd><a href="{{telURL .Phone}}">{{.Phone}}</a></dd>{{end}}
     </dl>
     {{if .Message}}<p class="message">{{.Message}}</p>{{end}}
     {{if .HandledAt}}<p>Handled {{when .HandledAt}}</p>{{else}}

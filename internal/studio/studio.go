@@ -238,4 +238,14 @@ var kindLabels = map[enquiry.Kind]string{enquiry.Contact: "Message", enquiry.Quo
 var pageTemplate = template.Must(template.New("studio").Funcs(template.FuncMap{
 	"kindLabel": func(k enquiry.Kind) string { return kindLabels[k] },
 	"when":      func(t time.Time) string { return t.UTC().Format("2 Jan 2006, 15:04 UTC") },
+	// html/template allows only http(s) and mailto links; a phone number
+	// holds nothing but digits and +, so its tel: link is built from those.
+	"telURL": func(phone string) template.URL {
+		return template.URL("tel:" + strings.Map(func(r rune) rune {
+			if r == '+' || (r >= '0' && r <= '9') {
+				return r
+			}
+			return -1
+		}, phone))
+	},
 }).Parse(pageHTML))

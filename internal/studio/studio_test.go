@@ -171,6 +171,9 @@ func TestInbox(t *testing.T) {
 			t.Errorf("inbox lacks %q", want)
 		}
 	}
+	if !strings.Contains(body, `href="tel:&#43;911234"`) && !strings.Contains(body, `href="tel:+911234"`) {
+		t.Error("the phone number is not a tel: link")
+	}
 	if strings.Contains(body, "<script>") || strings.Contains(body, "<b>bold") {
 		t.Error("visitor text shown unescaped")
 	}

@@ -69,7 +69,6 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
       setState("idle");
       start.reset();
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, material, finish]);
 
   const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
