@@ -37,8 +37,8 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 	}
 
 	if cfg.StudioPassword != "" {
-		clientIP := func(r *http.Request) string { return server.ClientIP(r, cfg.TrustedProxies) }
-		options = append(options, server.WithStudio(studio.New(st, cfg.StudioPassword, log, clientIP)))
+		visitor := func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) }
+		options = append(options, server.WithStudio(studio.New(st, cfg.StudioPassword, log, visitor)))
 	} else {
 		log.Info("studio inbox off: STUDIO_PASSWORD is not set, so /studio answers 404")
 	}

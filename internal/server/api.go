@@ -128,7 +128,7 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if ok, wait := s.enquiryLimit.Allow(s.clientIP(r), now); !ok {
+	if ok, wait := s.enquiryLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
 		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait,
 			message: "You have sent many enquiries in a short time. Please wait a few minutes, or call or e-mail us."}
 	}
@@ -161,7 +161,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.now()
-	if ok, wait := s.newsletterLimit.Allow(s.clientIP(r), now); !ok {
+	if ok, wait := s.newsletterLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
 		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many sign-ups from your address. Please try again later."}
 	}
 	created, err := s.store.Subscribe(r.Context(), email, now)

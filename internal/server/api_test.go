@@ -231,6 +231,21 @@ func TestClientIP(t *testing.T) {
 	}
 }
 
+func TestVisitorKey(t *testing.T) {
+	for remote, want := range map[string]string{
+		"203.0.113.5:1":            "203.0.113.5",
+		"[2001:db8:1:2:aaaa::1]:1": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:bbbb::9]:1": "2001:db8:1:2::/64",
+		"[::ffff:203.0.113.5]:1":   "203.0.113.5",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		if got := VisitorKey(r, nil); got != want {
+			t.Errorf("VisitorKey(%s) = %s, want %s", remote, got, want)
+		}
+	}
+}
+
 func TestNewsletter(t *testing.T) {
 	h, st := newAPI(t)
 	tests := []struct {

@@ -13,14 +13,9 @@ const (
 	limitWindow        = 10 * time.Minute
 )
 
-// clientIP is the address of the visitor: the connection's, or, when the
+// ClientIP is the address of the visitor: the connection's, or, when the
 // connection comes from a trusted proxy, the last address in
 // X-Forwarded-For that is not itself a trusted proxy.
-func (s *Server) clientIP(r *http.Request) string {
-	return ClientIP(r, s.trusted)
-}
-
-// ClientIP is the client's address for a server that trusts these proxies.
 func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
@@ -53,4 +48,16 @@ func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 		}
 	}
 	return ip.String()
+}
+
+// VisitorKey is what the rate limits count by: the client's address, or
+// for IPv6 its /64, which one household or one server holds whole.
+func VisitorKey(r *http.Request, trusted []netip.Prefix) string {
+	ip := ClientIP(r, trusted)
+	a, err := netip.ParseAddr(ip)
+	if err != nil || !a.Is6() || a.Is4In6() {
+		return ip
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
