@@ -32,7 +32,7 @@ func TestAcknowledgedEnquiriesSurviveSIGKILL(t *testing.T) {
 	const (
 		clients   = 8
 		wantAcked = 1200
-		minKills  = 8
+		minKills  = 20
 	)
 	dataDir := t.TempDir()
 	port := freePort(t)

@@ -3,13 +3,16 @@ package server
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,15 +23,49 @@ import (
 
 // BenchmarkEnquiries reports how many enquiries per second the server
 // accepts (201, on disk) from 16 concurrent clients over real HTTP, with
-// SQLite in its durable settings (WAL, synchronous=FULL). Run it with
+// SQLite in its durable settings (WAL, synchronous=FULL), and with
+// PostgreSQL when STUDIO_TEST_DATABASE_URL names one. Run it with
 // `make bench-enquiries`.
 func BenchmarkEnquiries(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "studio.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		benchmarkEnquiries(b, st)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		url := os.Getenv("STUDIO_TEST_DATABASE_URL")
+		if url == "" {
+			b.Skip("set STUDIO_TEST_DATABASE_URL to measure PostgreSQL too")
+		}
+		// A schema of its own, dropped after.
+		schema := fmt.Sprintf("bench_%d", time.Now().UnixNano())
+		admin, err := sql.Open("pgx", url)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer admin.Close()
+		if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+			b.Fatal(err)
+		}
+		defer admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		st, err := store.OpenPostgres(context.Background(), url+sep+"search_path="+schema)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		benchmarkEnquiries(b, st)
+	})
+}
+
+func benchmarkEnquiries(b *testing.B, st *store.Store) {
 	const clients = 16
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "studio.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
 	cat := testCatalogue(b, 1, 2)
 	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), cat, WithStore(st),
 		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}))

@@ -17,29 +17,40 @@ const enquiryColumns = `id, kind, name, email, phone, message, product_id, produ
 // same transaction: the enquiry and its mail are stored together or not at
 // all. It returns once the transaction is committed, that is, on disk.
 func (s *Store) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error) {
-	var id int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var product sql.NullInt64
-		if e.ProductID != 0 {
-			product = sql.NullInt64{Int64: int64(e.ProductID), Valid: true}
-		}
-		var err error
-		id, err = s.insertID(ctx, tx,
-			`INSERT INTO enquiries (kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			string(e.Kind), e.Name, e.Email, e.Phone, e.Message, product, e.ProductName, e.Material, e.Finish, e.Spam, e.CreatedAt.UTC())
-		if err != nil {
+	var (
+		id  int64
+		err error
+	)
+	if s.batch != nil {
+		id, err = s.batch.create(ctx, e, mail)
+	} else {
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			id, err = s.insertEnquiry(ctx, tx, e, mail)
 			return err
-		}
-		if mail {
-			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, next_attempt_ms) VALUES (?, ?)`), id, millis(e.CreatedAt))
-		}
-		return err
-	})
+		})
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store: insert enquiry: %w", err)
 	}
 	return id, nil
+}
+
+func (s *Store) insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry, mail bool) (int64, error) {
+	var product sql.NullInt64
+	if e.ProductID != 0 {
+		product = sql.NullInt64{Int64: int64(e.ProductID), Valid: true}
+	}
+	id, err := s.insertID(ctx, tx,
+		`INSERT INTO enquiries (kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		string(e.Kind), e.Name, e.Email, e.Phone, e.Message, product, e.ProductName, e.Material, e.Finish, e.Spam, e.CreatedAt.UTC())
+	if err != nil {
+		return 0, err
+	}
+	if mail {
+		_, err = tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, next_attempt_ms) VALUES (?, ?)`), id, millis(e.CreatedAt))
+	}
+	return id, err
 }
 
 // EnquiryFilter chooses the enquiries the inbox lists.

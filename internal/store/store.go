@@ -35,6 +35,7 @@ type Store struct {
 	// For PostgreSQL both are the same pool.
 	write *sql.DB
 	read  *sql.DB
+	batch *batcher // SQLite: enquiries are committed in groups (batch.go)
 }
 
 // Open opens PostgreSQL when databaseURL is set and the SQLite file
@@ -74,6 +75,7 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	s.batch = newBatcher(s)
 	return s, nil
 }
 
@@ -111,6 +113,9 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.batch != nil {
+		s.batch.close()
+	}
 	err := s.write.Close()
 	if s.read != s.write {
 		if rerr := s.read.Close(); err == nil {

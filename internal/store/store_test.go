@@ -299,3 +299,30 @@ func TestPing(t *testing.T) {
 		}
 	})
 }
+
+func TestCreateEnquiryRespectsContextAndClose(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := s.CreateEnquiry(ctx, sample(enquiry.Contact, "Gone"), false); !errors.Is(err, context.Canceled) {
+			t.Errorf("with a cancelled context: %v, want context.Canceled", err)
+		}
+		if list, _ := s.Enquiries(context.Background(), EnquiryFilter{}); len(list) != 0 {
+			t.Errorf("a cancelled enquiry was stored: %+v", list)
+		}
+		s.Close()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.CreateEnquiry(context.Background(), sample(enquiry.Contact, "Late"), false)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("stored into a closed store")
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("CreateEnquiry on a closed store hangs")
+		}
+	})
+}
