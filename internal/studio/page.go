@@ -43,6 +43,7 @@ const pageHTML = `<!doctype html>
 {{if .Problem}}<p class="problem" role="alert">{{.Problem}}</p>{{end}}
 {{if .Login}}
   <form class="login" method="post" action="/studio/login">
+    <input type="text" name="username" value="studio" autocomplete="username" hidden readonly>
     <label for="password">Password</label>
     <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
     <button>Sign in</button>
