@@ -209,7 +209,7 @@ test.describe("quote dialog", () => {
     });
     await expect(dialog.getByRole("status")).toContainText("Your request has reached the studio");
     expect(await trackedEvents(page, "form_submit")).toHaveLength(1);
-    await dialog.getByRole("button", { name: "Close" }).last().click();
+    await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
     await expect(trigger).toBeFocused();
 

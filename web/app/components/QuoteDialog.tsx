@@ -143,7 +143,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
               {kind === "quote" ? "a quote" : "ideas and a quote"}.
             </p>
             <button type="button" className="button" onClick={onClose}>
-              Close
+              Done
             </button>
           </div>
         ) : (
