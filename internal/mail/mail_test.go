@@ -189,6 +189,8 @@ func TestSendsEnquiry(t *testing.T) {
 		}
 	}
 	waitFor(t, "sent recorded", func() bool { _, sent, _ := status(st); return sent == 1 })
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
 	if len(srv.authed) != 1 {
 		t.Errorf("authenticated %d times, want 1", len(srv.authed))
 	}
