@@ -5,7 +5,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build test test-go test-web test-e2e typecheck clean
+.PHONY: run build test test-go test-web test-e2e typecheck clean bench-enquiries
 
 run: build
 	./bin/studio
@@ -39,6 +39,10 @@ test-web: typecheck
 # Browser tests in Debian's Chromium against a freshly built bin/studio.
 test-e2e: bin/studio
 	cd web && npx playwright test
+
+# Enquiries accepted per second from 16 concurrent clients, SQLite durable.
+bench-enquiries:
+	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
 
 clean:
 	rm -rf bin web/build web/.react-router

@@ -8,6 +8,9 @@ import { join } from "node:path";
 // The port is chosen once, in the main process; the workers inherit it.
 process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
+// The inbox is on for the enquiry tests; tests name themselves as distinct
+// visitors through X-Forwarded-For, which the server believes from loopback.
+process.env.E2E_STUDIO_PASSWORD ??= "e2e studio password";
 const port = Number(process.env.E2E_PORT);
 
 export const CHROMIUM_ARGS = [
@@ -39,7 +42,12 @@ export default defineConfig({
   webServer: {
     command: "../bin/studio",
     url: `http://127.0.0.1:${port}/healthz`,
-    env: { PORT: String(port), DATA_DIR: process.env.E2E_DATA_DIR },
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      STUDIO_PASSWORD: process.env.E2E_STUDIO_PASSWORD,
+      TRUSTED_PROXIES: "127.0.0.1,::1",
+    },
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

@@ -18,6 +18,7 @@ import (
 	"studio/internal/catalogue"
 	"studio/internal/config"
 	"studio/internal/server"
+	"studio/internal/store"
 	"studio/web"
 )
 
@@ -42,7 +43,18 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(log, web.Client(), cat)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	st, err := store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	options, stopWorkers := enquiryOptions(ctx, log, cfg, cat, st)
+	defer stopWorkers()
+
+	srv, err := server.New(log, web.Client(), cat, options...)
 	if err != nil {
 		return err
 	}
@@ -61,12 +73,9 @@ func run() error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- httpServer.Serve(listener) }()
-	log.Info("serving", "addr", listener.Addr().String(), "data_dir", cfg.AbsDataDir(), "products", len(cat.Products))
+	log.Info("serving", "addr", listener.Addr().String(), "data_dir", cfg.AbsDataDir(), "products", len(cat.Products), "database", string(st.Dialect()))
 
 	select {
 	case err := <-serveErr:

@@ -83,6 +83,8 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 		{"port in use", []string{fmt.Sprintf("PORT=%d", busyPort), "DATA_DIR=" + t.TempDir()}, fmt.Sprintf("studio: cannot listen on port %d: bind: address already in use", busyPort)},
 		{"unwritable DATA_DIR", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + notADir}, fmt.Sprintf("studio: DATA_DIR=%q", notADir)},
 		{"bad PORT", []string{"PORT=eighty", "DATA_DIR=" + t.TempDir()}, `studio: PORT="eighty" is not a port number`},
+		{"database unreachable", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "DATABASE_URL=postgres://studio@127.0.0.1:1/studio?sslmode=disable&connect_timeout=2"}, "studio: store: ping postgres:"},
+		{"short studio password", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "STUDIO_PASSWORD=secret"}, "studio: STUDIO_PASSWORD is too short"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -23,6 +25,16 @@ func TestFromEnv(t *testing.T) {
 		{"port not a number", map[string]string{"PORT": "http"}, Config{}, `PORT="http" is not a port number`},
 		{"port zero", map[string]string{"PORT": "0"}, Config{}, `PORT="0" is not a port number`},
 		{"port too big", map[string]string{"PORT": "70000"}, Config{}, `PORT="70000" is not a port number`},
+		{"database, studio, proxies", map[string]string{"DATABASE_URL": "postgres://db/studio", "STUDIO_PASSWORD": "correct horse battery", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1"},
+			Config{Port: 8080, DataDir: "data", DatabaseURL: "postgres://db/studio", StudioPassword: "correct horse battery",
+				TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32")}}, ""},
+		{"short studio password", map[string]string{"STUDIO_PASSWORD": "secret"}, Config{}, "STUDIO_PASSWORD is too short"},
+		{"bad proxy", map[string]string{"TRUSTED_PROXIES": "proxy.local"}, Config{}, `"proxy.local" is neither`},
+		{"smtp", map[string]string{"SMTP_HOST": "mail.example.com", "SMTP_PORT": "2525", "SMTP_FROM": "site@example.com", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"},
+			Config{Port: 8080, DataDir: "data", SMTP: SMTP{Host: "mail.example.com", Port: 2525, From: "site@example.com", Username: "u", Password: "p"}}, ""},
+		{"smtp without from", map[string]string{"SMTP_HOST": "mail.example.com"}, Config{}, "SMTP_FROM is required"},
+		{"smtp bad to", map[string]string{"SMTP_HOST": "m", "SMTP_FROM": "a@b.in", "SMTP_TO": "studio\r\nBcc: x@y.z"}, Config{}, "SMTP_TO"},
+		{"smtp bad port", map[string]string{"SMTP_PORT": "smtp"}, Config{}, `SMTP_PORT="smtp"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,7 +48,7 @@ func TestFromEnv(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 		})

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // page serves a prerendered page, a file of the client build, or, for a
@@ -49,10 +51,19 @@ func (s *Server) product(w http.ResponseWriter, r *http.Request) {
 	send(w, r, s.pages[productPath(id)], http.StatusOK, cacheHTML)
 }
 
+// healthz answers 200 while the server can do its work, which includes
+// reaching its database.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(`{"status":"ok"}` + "\n"))
+	if s.store != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.store.Ping(ctx); err != nil {
+			s.log.Error("healthz", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, path string, status int) {

@@ -6,6 +6,17 @@ import "net/http"
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
+	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
+	if s.studio != nil {
+		// Without STUDIO_PASSWORD none of these exist: /studio is a 404 page.
+		mux.HandleFunc("GET /studio", s.studio.Inbox)
+		mux.HandleFunc("POST /studio/login", s.studio.Login)
+		mux.HandleFunc("POST /studio/logout", s.studio.Logout)
+		mux.HandleFunc("POST /studio/enquiries/{id}/handled", s.studio.MarkHandled)
+		mux.HandleFunc("GET /studio/enquiries.csv", s.studio.EnquiriesCSV)
+		mux.HandleFunc("GET /studio/newsletter.csv", s.studio.NewsletterCSV)
+	}
 	mux.HandleFunc("GET /product/{id}", s.product)
 	mux.HandleFunc("GET /{path...}", s.page)
 	return mux

@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 
 	"studio/internal/catalogue"
+	"studio/internal/ratelimit"
 )
 
 // notFoundPage is the home page's content prerendered through the
@@ -25,17 +28,33 @@ type Server struct {
 	files     map[string]*file // the client build, by path without the leading slash
 	pages     map[string]*file // prerendered pages by URL path: "/", "/products", ...
 	notFound  *file
+
+	// The API and the inbox (options.go); without a store the API answers 503.
+	store           Enquiries
+	mail            bool
+	wakeMail        func()
+	trusted         []netip.Prefix
+	studio          Studio
+	now             func() time.Time
+	crossOrigin     *http.CrossOriginProtection
+	enquiryLimit    *ratelimit.Limiter
+	newsletterLimit *ratelimit.Limiter
 }
 
 // New reads the client build into memory and checks that it matches the
 // catalogue, so a stale build fails at start-up rather than in front of a
 // visitor.
-func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue) (*Server, error) {
+func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Option) (*Server, error) {
 	files, err := loadFiles(client)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{log: log, catalogue: cat, files: files, pages: make(map[string]*file)}
+	s := &Server{log: log, catalogue: cat, files: files, pages: make(map[string]*file),
+		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
+		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
+	for _, o := range options {
+		o(s)
+	}
 	for name, f := range files {
 		switch {
 		case name == notFoundPage:

@@ -1,17 +1,34 @@
 import { useId, useState } from "react";
 import { track } from "../lib/analytics";
+import { subscribe } from "../lib/enquiries";
 
-// The footer's newsletter box. Submitting does not reload the page.
+// The footer's newsletter box. It posts without reloading the page, clears
+// the input and says so when the address is on the list.
 export function NewsletterForm() {
   const inputId = useId();
   const [email, setEmail] = useState("");
+  const [state, setState] = useState<"idle" | "sending" | "done" | "failed">("idle");
+  const [note, setNote] = useState("");
 
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = email.trim();
-    if (!value) return;
-    track("newsletter_signup", { location: "footer" });
-    setEmail("");
+    if (!value || state === "sending") return;
+    setState("sending");
+    const result = await subscribe(value);
+    if (result.outcome === "sent") {
+      track("newsletter_signup", { location: "footer" });
+      setEmail("");
+      setState("done");
+      setNote(result.status === 201 ? "Thank you: you are on the list." : "You were already on the list. Thank you.");
+    } else {
+      setState("failed");
+      setNote(
+        result.outcome === "invalid"
+          ? (result.fields.email ?? result.message)
+          : "We could not add you just now. Please try again in a moment.",
+      );
+    }
   };
 
   return (
@@ -24,13 +41,22 @@ export function NewsletterForm() {
           name="email"
           required
           autoComplete="email"
+          maxLength={254}
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={state === "failed" || undefined}
+          aria-describedby={`${inputId}-note`}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            if (state !== "sending") setState("idle");
+          }}
         />
-        <button type="submit" className="button">
+        <button type="submit" className="button" aria-disabled={state === "sending" || undefined}>
           Subscribe
         </button>
       </div>
+      <p id={`${inputId}-note`} className="newsletter__note" role="status">
+        {state === "done" || state === "failed" ? note : ""}
+      </p>
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { Product } from "../lib/catalogue";
 
@@ -13,25 +14,39 @@ type Props = {
   children: React.ReactNode;
 };
 
+// The dialog's code loads on the first click, so pages that offer it carry
+// none of it in their first load.
+const QuoteDialog = lazy(() => import("./QuoteDialog"));
+
 // The button that starts a quote or customisation request. It tracks
 // quote_request: the product, with [material, finish] for a quote or
-// 'Custom Request' for a customisation.
-// TODO(enquiries issue): open the quote dialog, prefilled, and post it.
+// 'Custom Request' for a customisation; then it opens the quote dialog,
+// prefilled.
 export function QuoteDialogTrigger({ kind, product, material, finish, className = "button", children }: Props) {
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+
   const onClick = () => {
-    if (!product) return;
+    const options = kind === "quote" ? [material, finish] : "Custom Request";
     track(
       "quote_request",
-      itemEventParams(product, {
-        product_id: product.id,
-        product_name: product.name,
-        options: kind === "quote" ? [material, finish] : "Custom Request",
-      }),
+      product
+        ? itemEventParams(product, { product_id: product.id, product_name: product.name, options })
+        : { currency: "INR", options },
     );
+    setWanted(true);
+    setOpen(true);
   };
   return (
-    <button type="button" className={className} onClick={onClick}>
-      {children}
-    </button>
+    <>
+      <button type="button" className={className} aria-haspopup="dialog" onClick={onClick}>
+        {children}
+      </button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"studio/internal/store"
+)
+
+// TestAcknowledgedEnquiriesSurviveSIGKILL runs the server as a child
+// process, sends enquiries from several clients at once, and kills the
+// server with SIGKILL at random moments, restarting it each time. Every
+// enquiry that was answered 201 must be in the database afterwards,
+// exactly once, under the id the answer gave.
+func TestAcknowledgedEnquiriesSurviveSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and restarts a server many times")
+	}
+	const (
+		clients   = 8
+		wantAcked = 1200
+		minKills  = 20
+	)
+	dataDir := t.TempDir()
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	// Each request names its own visitor through X-Forwarded-For, which the
+	// server believes from loopback, so the per-visitor limit stays out of
+	// the way of this many enquiries.
+	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "TRUSTED_PROXIES=127.0.0.1,::1",
+		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=")
+
+	start := func() *exec.Cmd {
+		cmd := exec.Command(binary)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			resp, err := http.Get(base + "/healthz")
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					return cmd
+				}
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the server did not come up: %v\n%s", err, stderr.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+
+	var (
+		mu      sync.Mutex
+		acked   = map[string]int64{} // marker → id
+		nAcked  atomic.Int64
+		stop    atomic.Bool
+		ipSeq   atomic.Uint32
+		clientW sync.WaitGroup
+	)
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	for c := 0; c < clients; c++ {
+		clientW.Go(func() {
+			for seq := 0; !stop.Load(); seq++ {
+				// A fresh marker per attempt: an attempt whose answer was lost
+				// may or may not be stored, and is never sent again.
+				marker := fmt.Sprintf("durability c%d s%d", c, seq)
+				body, _ := json.Marshal(map[string]any{"kind": "contact", "name": "Durable", "email": "d@example.com", "message": marker, "fillMs": 5000})
+				req, _ := http.NewRequest("POST", base+"/api/enquiries", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				n := ipSeq.Add(1)
+				req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255))
+				resp, err := client.Do(req)
+				if err != nil {
+					time.Sleep(2 * time.Millisecond) // the server is down: try again soon
+					continue
+				}
+				var got struct{ ID int64 }
+				json.NewDecoder(resp.Body).Decode(&got)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusCreated {
+					mu.Lock()
+					acked[marker] = got.ID
+					mu.Unlock()
+					nAcked.Add(1)
+				} else if resp.StatusCode != http.StatusServiceUnavailable {
+					t.Errorf("%s: status %d", marker, resp.StatusCode)
+				}
+			}
+		})
+	}
+
+	cmd := start()
+	kills := 0
+	deadline := time.Now().Add(40 * time.Second)
+	for nAcked.Load() < wantAcked || kills < minKills {
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Duration(20+rand.IntN(150)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		kills++
+		cmd = start()
+	}
+	stop.Store(true)
+	clientW.Wait()
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	if n := nAcked.Load(); n < wantAcked || kills < minKills {
+		t.Fatalf("only %d acknowledged enquiries across %d kills in the time allowed; want %d across %d", n, kills, wantAcked, minKills)
+	}
+
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(dataDir, "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	all, err := st.Enquiries(context.Background(), store.EnquiryFilter{AllSpam: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string][]int64{}
+	for _, e := range all {
+		if strings.HasPrefix(e.Message, "durability ") {
+			stored[e.Message] = append(stored[e.Message], e.ID)
+		}
+	}
+	lost, doubled := 0, 0
+	for marker, id := range acked {
+		ids := stored[marker]
+		switch {
+		case len(ids) == 0:
+			lost++
+			if lost <= 5 {
+				t.Errorf("%s was acknowledged as #%d but is not stored", marker, id)
+			}
+		case len(ids) > 1 || ids[0] != id:
+			doubled++
+			t.Errorf("%s was acknowledged as #%d but is stored as %v", marker, id, ids)
+		}
+	}
+	t.Logf("%d enquiries acknowledged across %d SIGKILLs; %d stored (unacknowledged attempts may be stored too); %d lost, %d wrong",
+		len(acked), kills, len(all), lost, doubled)
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+
+	"studio/internal/catalogue"
+	"studio/internal/config"
+	"studio/internal/mail"
+	"studio/internal/server"
+	"studio/internal/store"
+	"studio/internal/studio"
+)
+
+// enquiryOptions turns on the parts the configuration asks for: the API
+// always, mail to the studio with SMTP settings, the inbox with a
+// password. stop ends the background work and waits for it.
+func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
+	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies)}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+
+	if cfg.SMTP.Enabled() {
+		to := cfg.SMTP.To
+		if to == "" {
+			to = cat.Site.Email
+		}
+		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, SiteName: cat.Site.Name}, st, log)
+		wg.Go(func() { worker.Run(ctx) })
+		options = append(options, server.WithMail(worker.Wake))
+		log.Info("mail: new enquiries are mailed", "to", to, "smtp", cfg.SMTP.Host)
+	} else {
+		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
+	}
+
+	if cfg.StudioPassword != "" {
+		visitor := func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) }
+		options = append(options, server.WithStudio(studio.New(st, cfg.StudioPassword, log, visitor)))
+	} else {
+		log.Info("studio inbox off: STUDIO_PASSWORD is not set, so /studio answers 404")
+	}
+	return options, func() { cancel(); wg.Wait() }
+}

@@ -1,0 +1,242 @@
+// Package enquiry is the domain of the studio's enquiries: what a visitor
+// sends (a contact message, a quote or customisation request, a newsletter
+// address), the rules it must meet, and how spam is told apart.
+package enquiry
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"studio/internal/catalogue"
+)
+
+// Kind says what an enquiry asks for.
+type Kind string
+
+const (
+	Contact   Kind = "contact"
+	Quote     Kind = "quote"
+	Customize Kind = "customize"
+)
+
+// Kinds lists every kind, in the order the inbox shows them.
+var Kinds = []Kind{Contact, Quote, Customize}
+
+// Limits on what a visitor may send.
+const (
+	MaxName    = 120
+	MaxEmail   = 254
+	MaxMessage = 5000
+	MaxPhone   = 20
+	// MinFillTime is how long a person needs at least to fill in a form;
+	// a faster submission is a robot's and is stored as spam.
+	MinFillTime = 3 * time.Second
+)
+
+// Input is an enquiry as the API receives it. Website and FillMS are the
+// spam traps: Website is a field hidden from people (a honeypot), FillMS the
+// milliseconds between the form appearing and its submission.
+type Input struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Phone     string `json:"phone,omitempty"`
+	Message   string `json:"message"`
+	ProductID *int   `json:"productId,omitempty"`
+	Material  string `json:"material,omitempty"`
+	Finish    string `json:"finish,omitempty"`
+	Website   string `json:"website,omitempty"`
+	FillMS    *int64 `json:"fillMs,omitempty"`
+}
+
+// Enquiry is a checked enquiry, as it is stored.
+type Enquiry struct {
+	ID          int64
+	Kind        Kind
+	Name        string
+	Email       string
+	Phone       string
+	Message     string
+	ProductID   int // 0: none
+	ProductName string
+	Material    string
+	Finish      string
+	Spam        bool
+	CreatedAt   time.Time
+	HandledAt   *time.Time
+}
+
+// Subscriber is one address on the newsletter list.
+type Subscriber struct {
+	Email     string
+	CreatedAt time.Time
+}
+
+// ValidationError holds every field's problem at once, keyed by the JSON
+// field name.
+type ValidationError struct {
+	Fields map[string]string
+}
+
+func (e *ValidationError) Error() string {
+	return fmt.Sprintf("enquiry: %d field(s) invalid", len(e.Fields))
+}
+
+// Products finds a product of the catalogue by id.
+type Products interface {
+	Product(id int) (catalogue.Product, bool)
+}
+
+var phonePattern = regexp.MustCompile(`^[0-9 +\-()]*$`)
+
+// Check validates in and returns the enquiry to store, or a
+// *ValidationError naming every field that is wrong.
+func Check(in Input, products Products, now time.Time) (Enquiry, error) {
+	e := Enquiry{
+		Kind:      Kind(strings.TrimSpace(in.Kind)),
+		Name:      singleLine(in.Name),
+		Email:     singleLine(in.Email),
+		Phone:     singleLine(in.Phone),
+		Message:   multiLine(in.Message),
+		Material:  singleLine(in.Material),
+		Finish:    singleLine(in.Finish),
+		CreatedAt: now.UTC(),
+	}
+	fields := map[string]string{}
+	switch e.Kind {
+	case Contact, Quote, Customize:
+	default:
+		fields["kind"] = "Choose contact, quote or customize."
+	}
+	switch n := utf8.RuneCountInString(e.Name); {
+	case n == 0:
+		fields["name"] = "Please tell us your name."
+	case n > MaxName:
+		fields["name"] = fmt.Sprintf("Please keep your name under %d characters.", MaxName+1)
+	}
+	if msg := emailProblem(e.Email); msg != "" {
+		fields["email"] = msg
+	}
+	if utf8.RuneCountInString(e.Phone) > MaxPhone || !phonePattern.MatchString(e.Phone) {
+		fields["phone"] = fmt.Sprintf("A phone number has at most %d digits, spaces, +, - and brackets.", MaxPhone)
+	}
+	switch n := utf8.RuneCountInString(e.Message); {
+	case n == 0 && e.Kind == Contact:
+		fields["message"] = "Please write a message."
+	case n > MaxMessage:
+		fields["message"] = fmt.Sprintf("Please keep your message under %d characters.", MaxMessage+1)
+	}
+
+	if in.ProductID != nil {
+		p, ok := products.Product(*in.ProductID)
+		if !ok {
+			fields["productId"] = "There is no such product."
+		} else {
+			e.ProductID, e.ProductName = p.ID, p.Name
+			if e.Material != "" && !contains(p.Material, e.Material) {
+				fields["material"] = fmt.Sprintf("%s is not made in %s.", p.Name, e.Material)
+			}
+			if e.Finish != "" && !contains(p.Finish, e.Finish) {
+				fields["finish"] = fmt.Sprintf("%s is not made with a %s finish.", p.Name, e.Finish)
+			}
+		}
+	} else {
+		if e.Kind == Quote {
+			fields["productId"] = "A quote is for a product: say which."
+		}
+		if e.Material != "" {
+			fields["material"] = "A material belongs to a product: say which."
+		}
+		if e.Finish != "" {
+			fields["finish"] = "A finish belongs to a product: say which."
+		}
+	}
+	if len(fields) > 0 {
+		return Enquiry{}, &ValidationError{Fields: fields}
+	}
+	e.Spam = IsSpam(in.Website, in.FillMS)
+	return e, nil
+}
+
+// IsSpam is true for a submission that filled in the hidden honeypot field
+// or came faster than a person can type (or without saying how fast).
+func IsSpam(honeypot string, fillMS *int64) bool {
+	return strings.TrimSpace(honeypot) != "" || fillMS == nil || time.Duration(*fillMS)*time.Millisecond < MinFillTime
+}
+
+// CheckEmail validates a newsletter address and returns it cleaned.
+func CheckEmail(email string) (string, error) {
+	email = singleLine(email)
+	if msg := emailProblem(email); msg != "" {
+		return "", &ValidationError{Fields: map[string]string{"email": msg}}
+	}
+	return email, nil
+}
+
+// EmailKey is the form in which two addresses are compared: case does not
+// make a different subscriber.
+func EmailKey(email string) string {
+	return strings.ToLower(email)
+}
+
+func emailProblem(email string) string {
+	switch {
+	case email == "":
+		return "Please give your e-mail address."
+	case len(email) > MaxEmail:
+		return fmt.Sprintf("An e-mail address has at most %d characters.", MaxEmail)
+	}
+	addr, err := mail.ParseAddress(email)
+	at := strings.LastIndexByte(email, '@')
+	if err != nil || addr.Address != email || addr.Name != "" || at < 1 || !strings.Contains(email[at+1:], ".") ||
+		strings.ContainsAny(email, " <>\"") {
+		return "Please check your e-mail address: it looks like name@example.com."
+	}
+	return ""
+}
+
+// singleLine trims a one-line field and drops every control character
+// (newlines included), so nothing typed can break a header or a CSV row.
+func singleLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// multiLine keeps newlines and tabs in a message and drops other control
+// characters.
+func multiLine(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' {
+			return r
+		}
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNotFound is returned for an enquiry that does not exist.
+var ErrNotFound = errors.New("enquiry: not found")

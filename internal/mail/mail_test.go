@@ -1,0 +1,292 @@
+package mail
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/mail"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// smtpServer is a small SMTP server for the tests: it keeps every message
+// and answers MAIL FROM with a failure while failures > 0.
+type smtpServer struct {
+	addr     *net.TCPAddr
+	mu       sync.Mutex
+	failures int
+	failCode string
+	messages []string
+	authed   []string
+}
+
+func startSMTP(t *testing.T) *smtpServer {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	s := &smtpServer{addr: l.Addr().(*net.TCPAddr), failCode: "451 4.3.0 try again later"}
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go s.serve(conn)
+		}
+	}()
+	return s
+}
+
+func (s *smtpServer) serve(conn net.Conn) {
+	defer conn.Close()
+	r := bufio.NewReader(conn)
+	say := func(line string) { io.WriteString(conn, line+"\r\n") }
+	say("220 test ESMTP")
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		cmd := strings.ToUpper(strings.TrimSpace(line))
+		switch {
+		case strings.HasPrefix(cmd, "EHLO"):
+			say("250-test")
+			say("250-AUTH PLAIN")
+			say("250 8BITMIME")
+		case strings.HasPrefix(cmd, "AUTH PLAIN"):
+			s.mu.Lock()
+			s.authed = append(s.authed, strings.TrimSpace(line[len("AUTH PLAIN"):]))
+			s.mu.Unlock()
+			say("235 ok")
+		case strings.HasPrefix(cmd, "MAIL FROM"):
+			s.mu.Lock()
+			fail := s.failures > 0
+			if fail {
+				s.failures--
+			}
+			s.mu.Unlock()
+			if fail {
+				say(s.failCode)
+			} else {
+				say("250 ok")
+			}
+		case strings.HasPrefix(cmd, "RCPT TO"), cmd == "RSET", cmd == "NOOP":
+			say("250 ok")
+		case cmd == "DATA":
+			say("354 go on")
+			var msg strings.Builder
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if l == ".\r\n" {
+					break
+				}
+				msg.WriteString(strings.TrimPrefix(l, "."))
+			}
+			s.mu.Lock()
+			s.messages = append(s.messages, msg.String())
+			s.mu.Unlock()
+			say("250 queued")
+		case cmd == "QUIT":
+			say("221 bye")
+			return
+		default:
+			say("502 unknown")
+		}
+	}
+}
+
+func (s *smtpServer) received() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.messages...)
+}
+
+func openStore(t *testing.T, path string) *store.Store {
+	t.Helper()
+	st, err := store.OpenSQLite(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func testWorker(st *store.Store, srv *smtpServer) *Worker {
+	w := NewWorker(Config{Host: "127.0.0.1", Port: srv.addr.Port, Username: "site", Password: "pw", From: "site@jharokha.test",
+		To: "studio@jharokha.test", SiteName: "Jharokha Studio"}, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w.Poll, w.BaseDelay, w.MaxDelay, w.Timeout = 20*time.Millisecond, 10*time.Millisecond, 40*time.Millisecond, 5*time.Second
+	return w
+}
+
+func run(t *testing.T, w *Worker) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.Run(ctx); close(done) }()
+	return func() { cancel(); <-done }
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func status(st *store.Store) (pending, sent, failed int) {
+	pending, sent, failed, _ = st.MailStatus(context.Background())
+	return
+}
+
+var visitor = enquiry.Enquiry{Kind: enquiry.Quote, Name: "Asha Rao", Email: "asha@example.com", Phone: "+91 98290 41752",
+	Message: "Could it be 10 cm lower?\n.\nThanks", ProductID: 1, ProductName: "Perennial", Material: "Wood", Finish: "Walnut",
+	CreatedAt: time.Now()}
+
+func TestSendsEnquiry(t *testing.T) {
+	srv := startSMTP(t)
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	w := testWorker(st, srv)
+	defer run(t, w)()
+	id, err := st.CreateEnquiry(context.Background(), visitor, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Wake()
+	waitFor(t, "the mail", func() bool { return len(srv.received()) == 1 })
+	msg, err := mail.ReadMessage(strings.NewReader(srv.received()[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if want := "Quote request #" + itoa(id) + " from Asha Rao: Perennial"; subject != want {
+		t.Errorf("Subject = %q, want %q", subject, want)
+	}
+	if rt, err := mail.ParseAddress(msg.Header.Get("Reply-To")); err != nil || rt.Address != visitor.Email {
+		t.Errorf("Reply-To = %q", msg.Header.Get("Reply-To"))
+	}
+	body, _ := io.ReadAll(qpReader(msg.Body))
+	for _, want := range []string{"Perennial (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	waitFor(t, "sent recorded", func() bool { _, sent, _ := status(st); return sent == 1 })
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.authed) != 1 {
+		t.Errorf("authenticated %d times, want 1", len(srv.authed))
+	}
+}
+
+func TestHeaderInjectionIsImpossible(t *testing.T) {
+	e := visitor
+	e.ID = 7
+	e.Name = "Asha\r\nBcc: victim@example.net\r\nX-Evil: 1"
+	e.Email = "asha@example.com\r\nCc: other@example.net"
+	e.ProductName = "Perennial\nSubject: free"
+	raw := Compose(Config{From: "site@jharokha.test", To: "studio@jharokha.test", SiteName: "Studio"}, e, time.Now())
+	msg, err := mail.ReadMessage(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"Bcc", "Cc", "X-Evil"} {
+		if v := msg.Header.Get(h); v != "" {
+			t.Errorf("header %s was injected: %q", h, v)
+		}
+	}
+	if n := len(msg.Header["Subject"]); n != 1 {
+		t.Errorf("%d Subject headers", n)
+	}
+	if to := msg.Header.Get("To"); to != "<studio@jharokha.test>" {
+		t.Errorf("To = %q", to)
+	}
+}
+
+func TestRetriesWithBackoff(t *testing.T) {
+	srv := startSMTP(t)
+	srv.failures = 3
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	defer run(t, testWorker(st, srv))()
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the mail after three failures", func() bool { _, sent, _ := status(st); return sent == 1 })
+	if n := len(srv.received()); n != 1 {
+		t.Errorf("received %d mails, want 1", n)
+	}
+}
+
+func TestGivesUpAfterMaxAttempts(t *testing.T) {
+	srv := startSMTP(t)
+	srv.failures, srv.failCode = 1000, "550 5.7.1 refused"
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	w := testWorker(st, srv)
+	w.MaxAttempts = 3
+	defer run(t, w)()
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "giving up", func() bool { _, _, failed := status(st); return failed == 1 })
+	if list, _ := st.Enquiries(context.Background(), store.EnquiryFilter{}); len(list) != 1 {
+		t.Error("the enquiry went with its mail")
+	}
+}
+
+func TestPendingMailSurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "studio.db")
+	// The mail server is down while the first server runs.
+	down, _ := net.Listen("tcp", "127.0.0.1:0")
+	downPort := down.Addr().(*net.TCPAddr).Port
+	down.Close()
+	st := openStore(t, path)
+	w := testWorker(st, &smtpServer{addr: &net.TCPAddr{Port: downPort}})
+	stop := run(t, w)
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	w.Wake()
+	waitFor(t, "a failed attempt", func() bool {
+		due, _ := st.DueMails(context.Background(), time.Now().Add(time.Hour), 10)
+		return len(due) == 1 && due[0].Attempts >= 1
+	})
+	stop()
+	st.Close()
+
+	// Restarted, with the mail server up: the mail goes.
+	srv := startSMTP(t)
+	st = openStore(t, path)
+	defer st.Close()
+	defer run(t, testWorker(st, srv))()
+	waitFor(t, "the mail after the restart", func() bool { return len(srv.received()) == 1 })
+	waitFor(t, "sent recorded", func() bool { pending, sent, _ := status(st); return pending == 0 && sent == 1 })
+}
+
+func TestBackoff(t *testing.T) {
+	w := NewWorker(Config{}, nil, nil)
+	w.BaseDelay, w.MaxDelay = time.Second, 10*time.Second
+	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second, 30: 10 * time.Second} {
+		if got := w.backoff(n); got != want {
+			t.Errorf("backoff(%d) = %v, want %v", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"studio/internal/enquiry"
+)
+
+// maxBody is the largest request body the API reads.
+const maxBody = 64 << 10
+
+// apiError is an answer other than success, with the status it maps to.
+type apiError struct {
+	status     int
+	message    string
+	fields     map[string]string
+	retryAfter time.Duration
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.status, e.message) }
+
+// errorBody is the JSON of every API error: {"error": "...", "fields": {...}}.
+type errorBody struct {
+	Error  string            `json:"error"`
+	Fields map[string]string `json:"fields,omitempty"`
+}
+
+// api adapts a handler that returns an error: the one place where domain
+// errors become statuses and JSON bodies.
+func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := h(w, r)
+		if err == nil {
+			return
+		}
+		var (
+			ve     *enquiry.ValidationError
+			ae     *apiError
+			tooBig *http.MaxBytesError
+			status = http.StatusInternalServerError
+			body   = errorBody{Error: "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us."}
+		)
+		switch {
+		case errors.As(err, &ve):
+			status, body = http.StatusUnprocessableEntity, errorBody{Error: "Some fields need another look.", Fields: ve.Fields}
+		case errors.As(err, &tooBig):
+			status, body = http.StatusRequestEntityTooLarge, errorBody{Error: fmt.Sprintf("The request is larger than %d KiB.", maxBody>>10)}
+		case errors.As(err, &ae):
+			status, body = ae.status, errorBody{Error: ae.message, Fields: ae.fields}
+			if ae.retryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int((ae.retryAfter+time.Second-1)/time.Second)))
+			}
+		default:
+			s.log.Error("api", "path", r.URL.Path, "err", err)
+		}
+		writeJSON(w, status, body)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// readJSON checks where a request comes from and what it carries, and
+// decodes its JSON body into v, refusing fields v does not have.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if err := s.crossOrigin.Check(r); err != nil {
+		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
+	}
+	if s.store == nil {
+		return &apiError{status: http.StatusServiceUnavailable, message: "Enquiries are not being accepted right now."}
+	}
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "application/json" {
+		return &apiError{status: http.StatusUnsupportedMediaType, message: "Send JSON, with Content-Type: application/json."}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		// One JSON value and nothing after it.
+		var next json.RawMessage
+		if extra := dec.Decode(&next); !errors.Is(extra, io.EOF) {
+			err = extra
+			if err == nil {
+				err = errors.New("more than one JSON value")
+			}
+		}
+	}
+	var (
+		tooBig    *http.MaxBytesError
+		typeError *json.UnmarshalTypeError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &tooBig):
+		return err
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return &apiError{status: http.StatusBadRequest, message: "The request has a field this API does not know.", fields: map[string]string{field: "Unknown field."}}
+	case errors.As(err, &typeError) && typeError.Field != "":
+		return &apiError{status: http.StatusBadRequest, message: "A field has the wrong type.", fields: map[string]string{typeError.Field: "Wrong type: expected " + typeError.Type.String() + "."}}
+	default:
+		return &apiError{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+	}
+}
+
+// createEnquiry is POST /api/enquiries.
+func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
+	var in enquiry.Input
+	if err := s.readJSON(w, r, &in); err != nil {
+		return err
+	}
+	now := s.now()
+	e, err := enquiry.Check(in, s.catalogue, now)
+	if err != nil {
+		return err
+	}
+	if ok, wait := s.enquiryLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
+		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait,
+			message: "You have sent many enquiries in a short time. Please wait a few minutes, or call or e-mail us."}
+	}
+	mail := s.mail && !e.Spam
+	id, err := s.store.CreateEnquiry(r.Context(), e, mail)
+	if err != nil {
+		return err
+	}
+	if mail && s.wakeMail != nil {
+		s.wakeMail()
+	}
+	if e.Spam {
+		s.log.Info("enquiry stored as spam", "id", id)
+	}
+	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
+	return nil
+}
+
+// subscribe is POST /api/newsletter: 201 for a new address, 200 for one
+// already on the list.
+func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if err := s.readJSON(w, r, &in); err != nil {
+		return err
+	}
+	email, err := enquiry.CheckEmail(in.Email)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	if ok, wait := s.newsletterLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
+		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many sign-ups from your address. Please try again later."}
+	}
+	created, err := s.store.Subscribe(r.Context(), email, now)
+	if err != nil {
+		return err
+	}
+	if created {
+		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})
+	} else {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "already subscribed"})
+	}
+	return nil
+}

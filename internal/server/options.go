@@ -1,0 +1,51 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"studio/internal/enquiry"
+)
+
+// Enquiries is the storage the API needs (a *store.Store).
+type Enquiries interface {
+	CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error)
+	Subscribe(ctx context.Context, email string, at time.Time) (bool, error)
+	Ping(ctx context.Context) error
+}
+
+// Studio is the studio's inbox (a *studio.Handler): its pages, registered
+// in routes.go.
+type Studio interface {
+	Inbox(w http.ResponseWriter, r *http.Request)
+	Login(w http.ResponseWriter, r *http.Request)
+	Logout(w http.ResponseWriter, r *http.Request)
+	MarkHandled(w http.ResponseWriter, r *http.Request)
+	EnquiriesCSV(w http.ResponseWriter, r *http.Request)
+	NewsletterCSV(w http.ResponseWriter, r *http.Request)
+}
+
+// Option adds an optional part to the Server.
+type Option func(*Server)
+
+// WithStore turns the API on: enquiries and subscribers go to st.
+func WithStore(st Enquiries) Option { return func(s *Server) { s.store = st } }
+
+// WithMail says that enquiries are mailed to the studio: each non-spam
+// enquiry is queued for mail with it, and wake is called after, so the
+// mail worker does not wait for its next round.
+func WithMail(wake func()) Option {
+	return func(s *Server) { s.mail = true; s.wakeMail = wake }
+}
+
+// WithTrustedProxies names the reverse proxies whose X-Forwarded-For
+// header is believed.
+func WithTrustedProxies(p []netip.Prefix) Option { return func(s *Server) { s.trusted = p } }
+
+// WithStudio serves the studio's inbox under /studio.
+func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }
+
+// WithClock replaces the clock, for tests.
+func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }

@@ -1,0 +1,229 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { track } from "../lib/analytics";
+import type { Product } from "../lib/catalogue";
+import { checkContact, LIMITS, onlyMissing, sendEnquiry } from "../lib/enquiries";
+import { site, whatsappUrl } from "../lib/site";
+import { Dialog } from "./Dialog";
+import { FailureNotice, Honeypot, trackContactAttempt, useFormStart } from "./EnquiryParts";
+import { Field } from "./Field";
+import { Icon } from "./Icon";
+import type { QuoteKind } from "./QuoteDialogTrigger";
+import "./Field.css";
+import "./QuoteDialog.css";
+
+type Props = {
+  open: boolean;
+  onClose: () => void;
+  kind: QuoteKind;
+  product?: Product;
+  material?: string;
+  finish?: string;
+};
+
+type Values = { name: string; email: string; phone: string; message: string; material: string; finish: string };
+
+function title(kind: QuoteKind, product?: Product): string {
+  if (kind === "quote") return product ? `Get a quote for ${product.name}` : "Get a quote";
+  return product ? `Customize ${product.name}` : "Begin a bespoke piece";
+}
+
+function whatsappText(kind: QuoteKind, product: Product | undefined, v: Values): string {
+  if (!product) return `Hello ${site.name}, I would like to talk about a bespoke piece.`;
+  const options = [v.material, v.finish && `${v.finish} finish`].filter(Boolean).join(", ");
+  const what = `${product.name} (${product.type}${options ? `, ${options}` : ""})`;
+  return kind === "quote"
+    ? `Hello ${site.name}, I would like a quote for ${what}.`
+    : `Hello ${site.name}, I would like to customize ${what}.`;
+}
+
+// The quote dialog: a quote or customisation request for a product, with
+// its material and finish, or a bespoke request from no product. Loaded
+// on demand by QuoteDialogTrigger.
+export default function QuoteDialog({ open, onClose, kind, product, material, finish }: Props) {
+  const headingId = useId();
+  const initial = (): Values => ({
+    name: "",
+    email: "",
+    phone: "",
+    message: "",
+    material: material ?? product?.material[0] ?? "",
+    finish: finish ?? product?.finish[0] ?? "",
+  });
+  const [values, setValues] = useState<Values>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [state, setState] = useState<"idle" | "sending" | "sent" | "failed">("idle");
+  const [failure, setFailure] = useState("");
+  const formRef = useRef<HTMLFormElement>(null);
+  const openedAt = useRef(0);
+  const formName = kind;
+  const start = useFormStart(formName);
+
+  // Each opening starts the fill time again and shows the page's current
+  // material and finish; what was typed stays unless it was sent.
+  useEffect(() => {
+    if (!open) return;
+    openedAt.current = performance.now();
+    setValues((v) => ({ ...v, material: material ?? v.material, finish: finish ?? v.finish }));
+    if (state === "sent") {
+      setValues(initial());
+      setState("idle");
+      start.reset();
+    }
+  }, [open, material, finish]);
+
+  const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
+    start.edited();
+    setValues((v) => ({ ...v, [field]: event.target.value }));
+    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  const focusFirstError = (fields: Record<string, string>) => {
+    const first = (["name", "email", "phone", "material", "finish", "message"] as const).find((f) => fields[f]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  };
+
+  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (state === "sending") return;
+    const found = checkContact(values, false);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      track("validation_error", {
+        form_name: formName,
+        error_message: onlyMissing(values, found) ? "Missing required fields" : "Invalid fields",
+        fields: Object.keys(found),
+      });
+      focusFirstError(found);
+      return;
+    }
+    setState("sending");
+    const honeypot = new FormData(event.currentTarget).get("website");
+    const result = await sendEnquiry({
+      kind,
+      name: values.name.trim(),
+      email: values.email.trim(),
+      phone: values.phone.trim() || undefined,
+      message: values.message.trim(),
+      productId: product?.id,
+      material: product ? values.material : undefined,
+      finish: product ? values.finish : undefined,
+      website: typeof honeypot === "string" ? honeypot : "",
+      fillMs: Math.round(performance.now() - openedAt.current),
+    });
+    if (result.outcome === "sent") {
+      setState("sent");
+      setErrors({});
+      track("form_submit", { form_name: formName, product_id: product?.id });
+    } else if (result.outcome === "invalid") {
+      setErrors(result.fields);
+      setState("idle");
+      track("form_error", { form_name: formName, error_message: result.message, fields: Object.keys(result.fields) });
+      focusFirstError(result.fields);
+    } else {
+      setFailure(result.message);
+      setState("failed");
+      track("submission_error", { form_name: formName, error_message: result.message });
+    }
+  };
+
+  const heading = title(kind, product);
+  return (
+    <Dialog open={open} onClose={onClose} labelledBy={headingId} className="quote-dialog">
+      <div className="quote-dialog__content">
+        <h2 id={headingId}>{heading}</h2>
+        {product && (
+          <p className="quote-dialog__product">
+            {product.name}, {product.type}
+          </p>
+        )}
+        {state === "sent" ? (
+          <div className="quote-dialog__sent" role="status">
+            <p>
+              Thank you. Your request has reached the studio, and we will write back to {values.email.trim()} with{" "}
+              {kind === "quote" ? "a quote" : "ideas and a quote"}.
+            </p>
+            <button type="button" className="button" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        ) : (
+          <form ref={formRef} className="quote-dialog__form" noValidate onSubmit={onSubmit} aria-label={heading}>
+            {product && (
+              <div className="quote-dialog__options">
+                <div className="field">
+                  <label htmlFor={`${headingId}-material`}>Material</label>
+                  <select id={`${headingId}-material`} name="material" value={values.material} onChange={change("material")}>
+                    {product.material.map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor={`${headingId}-finish`}>Finish</label>
+                  <select id={`${headingId}-finish`} name="finish" value={values.finish} onChange={change("finish")}>
+                    {product.finish.map((f) => (
+                      <option key={f}>{f}</option>
+                    ))}
+                  </select>
+                </div>
+              </div>
+            )}
+            <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} value={values.name} onChange={change("name")} error={errors.name} />
+            <Field
+              label="Your Email"
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              maxLength={LIMITS.email}
+              value={values.email}
+              onChange={change("email")}
+              error={errors.email}
+            />
+            <Field
+              label="Phone"
+              optional
+              name="phone"
+              type="tel"
+              autoComplete="tel"
+              maxLength={LIMITS.phone}
+              value={values.phone}
+              onChange={change("phone")}
+              error={errors.phone}
+            />
+            <Field
+              label="Message"
+              optional
+              multiline
+              name="message"
+              rows={4}
+              maxLength={LIMITS.message}
+              hint={kind === "quote" ? "Size, quantity, where it will go." : "What would you change: size, material, finish, use?"}
+              value={values.message}
+              onChange={change("message")}
+              error={errors.message ?? errors.productId}
+            />
+            <Honeypot />
+            {state === "failed" && <FailureNotice message={failure} location="quote_dialog" />}
+            <div className="quote-dialog__actions">
+              <button type="submit" className="button" aria-disabled={state === "sending" || undefined}>
+                {state === "sending" ? "Sending…" : kind === "quote" ? "Request a quote" : "Send request"}
+              </button>
+              <a
+                className="button button--ghost"
+                href={whatsappUrl(whatsappText(kind, product, values))}
+                target="_blank"
+                rel="noopener noreferrer"
+                onClick={() => trackContactAttempt("whatsapp", "quote_dialog")}
+              >
+                <Icon name="whatsapp" />
+                Message us on WhatsApp
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </div>
+          </form>
+        )}
+      </div>
+    </Dialog>
+  );
+}

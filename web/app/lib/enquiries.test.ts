@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkContact, onlyMissing, sendEnquiry, subscribe } from "./enquiries";
+
+const payload = { kind: "contact" as const, name: "Asha", email: "asha@example.com", message: "Hello", fillMs: 5000 };
+
+function answer(status: number, body: unknown) {
+  return vi.fn(async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status }));
+}
+
+describe("sendEnquiry", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("posts JSON to the API and reports a 201 as sent", async () => {
+    const fetch = answer(201, { id: 7 });
+    vi.stubGlobal("fetch", fetch);
+    expect(await sendEnquiry(payload)).toEqual({ outcome: "sent", status: 201 });
+    const [path, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(path).toBe("/api/enquiries");
+    expect(init.method).toBe("POST");
+    expect((init.headers as Record<string, string>)["Content-Type"]).toBe("application/json");
+    expect(JSON.parse(init.body as string)).toEqual(payload);
+  });
+
+  it("hands the server's field messages back", async () => {
+    vi.stubGlobal("fetch", answer(422, { error: "Some fields need another look.", fields: { email: "Check it." } }));
+    expect(await sendEnquiry(payload)).toEqual({ outcome: "invalid", message: "Some fields need another look.", fields: { email: "Check it." } });
+  });
+
+  it.each([
+    ["a server error", answer(500, { error: "internal detail" })],
+    ["an HTML error page", answer(502, "<html>bad gateway</html>")],
+    ["a network failure", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch")))],
+  ])("reports %s as failed, without the server's details", async (_, fetch) => {
+    vi.stubGlobal("fetch", fetch);
+    const result = await sendEnquiry(payload);
+    expect(result.outcome).toBe("failed");
+    expect(JSON.stringify(result)).not.toContain("internal detail");
+  });
+
+  it("passes on the rate limit's message", async () => {
+    vi.stubGlobal("fetch", answer(429, { error: "Please wait a few minutes." }));
+    expect(await sendEnquiry(payload)).toEqual({ outcome: "failed", message: "Please wait a few minutes." });
+  });
+});
+
+describe("subscribe", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("tells a new subscriber (201) from one already on the list (200)", async () => {
+    vi.stubGlobal("fetch", answer(201, { status: "subscribed" }));
+    expect(await subscribe("a@b.in")).toEqual({ outcome: "sent", status: 201 });
+    vi.stubGlobal("fetch", answer(200, { status: "already subscribed" }));
+    expect(await subscribe("a@b.in")).toEqual({ outcome: "sent", status: 200 });
+  });
+});
+
+describe("checkContact", () => {
+  it("names every missing field at once", () => {
+    const values = { name: " ", email: "", message: "" };
+    const errors = checkContact(values, true);
+    expect(Object.keys(errors).sort()).toEqual(["email", "message", "name"]);
+    expect(onlyMissing(values, errors)).toBe(true);
+  });
+
+  it("tells a wrong address from a missing one", () => {
+    const values = { name: "Asha", email: "asha.example.com", message: "Hi" };
+    const errors = checkContact(values, true);
+    expect(Object.keys(errors)).toEqual(["email"]);
+    expect(onlyMissing(values, errors)).toBe(false);
+  });
+
+  it("leaves the message optional when asked", () => {
+    expect(checkContact({ name: "Asha", email: "asha@example.com", message: "" }, false)).toEqual({});
+  });
+});
