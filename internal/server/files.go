@@ -19,6 +19,7 @@ type file struct {
 	brotli      []byte // nil when no smaller .br was built
 	etag        string // quoted hash of body; variants append an encoding suffix
 	contentType string
+	csp         string // a page's own Content-Security-Policy; empty for other files
 }
 
 // contentTypes names the types whose mime.TypeByExtension answer differs

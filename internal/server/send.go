@@ -27,6 +27,9 @@ func send(w http.ResponseWriter, r *http.Request, f *file, status int, cacheCont
 
 	h := w.Header()
 	h.Set("Cache-Control", cacheControl)
+	if f.csp != "" {
+		h.Set("Content-Security-Policy", f.csp)
+	}
 	if f.brotli != nil || f.gzip != nil {
 		h.Set("Vary", "Accept-Encoding")
 	}
