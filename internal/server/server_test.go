@@ -15,7 +15,7 @@ import (
 
 const testSite = `{"name":"Test Studio","baseUrl":"https://studio.example","phones":[],"social":[]}`
 
-func testCatalogue(t *testing.T, ids ...int) *catalogue.Catalogue {
+func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 	t.Helper()
 	var products []string
 	for _, id := range ids {
