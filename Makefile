@@ -5,7 +5,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build test test-go test-web test-budgets test-e2e typecheck clean
+.PHONY: run build test test-go test-web test-budgets test-e2e typecheck bench lighthouse clean
 
 run: build
 	./bin/studio
@@ -43,6 +43,13 @@ test-budgets: web/build/client/index.html
 # Browser tests in Debian's Chromium against a freshly built bin/studio.
 test-e2e: bin/studio
 	cd web && npx playwright test
+
+# Figures, not tests: see the README's benchmarks.
+bench:
+	scripts/bench.sh
+
+lighthouse: build
+	scripts/lighthouse.sh
 
 clean:
 	rm -rf bin web/build web/.react-router

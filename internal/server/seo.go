@@ -3,8 +3,6 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/xml"
 	"fmt"
 	"net/url"
@@ -58,15 +56,13 @@ func comparePaths(a, b string) int {
 }
 
 // generatedFile is a file made at start-up, compressed once there.
-func generatedFile(contentType string, body []byte) *file {
+func generatedFile(name string, body []byte) *file {
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(body)
 	zw.Close()
-	sum := sha256.Sum256(body)
-	f := &file{body: body, etag: `"` + hex.EncodeToString(sum[:12]), contentType: contentType}
-	if gz.Len() < len(body) {
-		f.gzip = gz.Bytes()
+	if gz.Len() >= len(body) {
+		return newFile(name, body, nil, nil)
 	}
-	return f
+	return newFile(name, body, gz.Bytes(), nil)
 }

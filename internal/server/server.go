@@ -51,7 +51,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue) (*Server, err
 	policy := newContentPolicy(cat)
 	for name, f := range files {
 		if strings.HasSuffix(name, ".html") {
-			f.csp = policy.forPage(inlineScriptHashes(f.body))
+			f.csp = []string{policy.forPage(inlineScriptHashes(f.body))}
 		}
 	}
 	if s.notFound == nil || s.pages["/"] == nil {
@@ -61,8 +61,8 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue) (*Server, err
 	for p := range s.pages {
 		pagePaths = append(pagePaths, p)
 	}
-	s.files["sitemap.xml"] = generatedFile("application/xml", sitemap(cat.Site.BaseURL, pagePaths))
-	s.files["robots.txt"] = generatedFile("text/plain; charset=utf-8", robotsTxt(cat.Site.BaseURL))
+	s.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(cat.Site.BaseURL, pagePaths))
+	s.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(cat.Site.BaseURL))
 	for _, p := range cat.Products {
 		if s.pages[productPath(p.ID)] == nil {
 			return nil, fmt.Errorf("server: product %d is in the catalogue but has no prerendered page: run make build", p.ID)
