@@ -5,7 +5,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build test test-go test-web test-e2e typecheck clean bench-enquiries
+.PHONY: run build test test-go test-web test-budgets test-e2e typecheck bench bench-enquiries lighthouse clean
 
 run: build
 	./bin/studio
@@ -24,7 +24,7 @@ web/build/client/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 bin/studio: web/build/client/index.html $(GO_SOURCES)
 	go build -o bin/studio ./cmd/studio
 
-test: test-go test-web test-e2e
+test: test-go test-web test-budgets test-e2e
 
 test-go: bin/studio
 	go vet ./...
@@ -36,13 +36,24 @@ typecheck: web/node_modules/.package-lock.json
 test-web: typecheck
 	cd web && npx vitest run
 
+# Size budgets of the build output (web/scripts/budgets.mjs).
+test-budgets: web/build/client/index.html
+	cd web && npm run --silent budgets
+
 # Browser tests in Debian's Chromium against a freshly built bin/studio.
 test-e2e: bin/studio
 	cd web && npx playwright test
 
+# Figures, not tests: see the README's benchmarks.
+bench:
+	scripts/bench.sh
+
 # Enquiries accepted per second from 16 concurrent clients, SQLite durable.
 bench-enquiries:
 	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
+
+lighthouse: build
+	scripts/lighthouse.sh
 
 clean:
 	rm -rf bin web/build web/.react-router

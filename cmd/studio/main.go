@@ -30,7 +30,9 @@ func main() {
 }
 
 func run() error {
-	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
+	logOut := newLogWriter(os.Stdout, 250*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(slog.NewJSONHandler(logOut, nil))
 
 	cfg, err := config.FromEnv(os.Getenv)
 	if err != nil {

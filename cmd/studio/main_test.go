@@ -103,33 +103,97 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 func TestGracefulShutdown(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			port := freePort(t)
-			cmd := exec.Command(binary)
-			cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir())
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			url := fmt.Sprintf("http://127.0.0.1:%d/healthz", port)
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				resp, err := http.Get(url)
-				if err == nil {
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						t.Fatalf("healthz: %d", resp.StatusCode)
-					}
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("server never answered: %v", err)
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+			_, cmd := startServer(t)
 			cmd.Process.Signal(sig)
 			if err := cmd.Wait(); err != nil {
 				t.Fatalf("after %v the server exited with %v, want 0", sig, err)
 			}
 		})
+	}
+}
+
+// startServer runs bin/studio on a free port until the test ends and
+// returns its base URL once it answers.
+func startServer(t *testing.T) (string, *exec.Cmd) {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(binary)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil { // still running: the test did not stop it
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return base, cmd
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server never answered: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Clients that send their headers a byte at a time do not hold the server:
+// others are answered meanwhile, and the slow ones are cut off once the
+// header timeout has passed.
+func TestSlowClientsAreDropped(t *testing.T) {
+	base, _ := startServer(t)
+	addr := strings.TrimPrefix(base, "http://")
+
+	const slowClients = 50
+	dropped := make(chan time.Duration, slowClients)
+	start := time.Now()
+	for i := 0; i < slowClients; i++ {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		go func() {
+			request := "GET / HTTP/1.1\r\nHost: studio\r\nX-Slow: " + strings.Repeat("a", 200)
+			for i := 0; i < len(request); i++ {
+				if _, err := conn.Write([]byte{request[i]}); err != nil {
+					dropped <- time.Since(start)
+					return
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			dropped <- -1 // sent everything without being cut off
+		}()
+	}
+
+	// Meanwhile ordinary visitors are served.
+	client := &http.Client{Timeout: 3 * time.Second}
+	for i := 0; i < 20; i++ {
+		resp, err := client.Get(base + "/products")
+		if err != nil {
+			t.Fatalf("a normal request failed while slow clients were connected: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	for i := 0; i < slowClients; i++ {
+		select {
+		case after := <-dropped:
+			if after < 0 {
+				t.Fatal("a slow client sent its whole request without being cut off")
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("slow clients were still connected 30 s later")
+		}
 	}
 }

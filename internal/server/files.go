@@ -14,11 +14,28 @@ import (
 // file is one response body held in memory with its precompressed
 // variants, read once at start-up.
 type file struct {
-	body        []byte
-	gzip        []byte // nil when no smaller .gz was built
-	brotli      []byte // nil when no smaller .br was built
-	etag        string // quoted hash of body; variants append an encoding suffix
-	contentType string
+	body        []byte   // the original, for start-up work (hashes, tests)
+	identity    *variant // the body as it is
+	gzip        *variant // nil when no smaller .gz was built
+	brotli      *variant // nil when no smaller .br was built
+	contentType []string
+	csp         []string // a page's own Content-Security-Policy; nil for other files
+}
+
+// newFile makes a file from its body and the compressed bodies the build
+// wrote (nil when there are none). Each encoding is its own representation
+// with its own validator: the body's hash, plus a suffix.
+func newFile(name string, body, gz, br []byte) *file {
+	sum := sha256.Sum256(body)
+	tag := hex.EncodeToString(sum[:12])
+	f := &file{body: body, identity: newVariant(body, `"`+tag+`"`, ""), contentType: []string{contentTypeOf(name)}}
+	if gz != nil {
+		f.gzip = newVariant(gz, `"`+tag+`-gz"`, "gzip")
+	}
+	if br != nil {
+		f.brotli = newVariant(br, `"`+tag+`-br"`, "br")
+	}
+	return f
 }
 
 // contentTypes names the types whose mime.TypeByExtension answer differs
@@ -67,19 +84,15 @@ func loadFiles(fsys fs.FS) (map[string]*file, error) {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(body)
-		f := &file{
-			body:        body,
-			etag:        `"` + hex.EncodeToString(sum[:12]),
-			contentType: contentTypeOf(name),
-		}
-		if f.gzip, err = readOptional(fsys, name+".gz"); err != nil {
+		gz, err := readOptional(fsys, name+".gz")
+		if err != nil {
 			return err
 		}
-		if f.brotli, err = readOptional(fsys, name+".br"); err != nil {
+		br, err := readOptional(fsys, name+".br")
+		if err != nil {
 			return err
 		}
-		files[name] = f
+		files[name] = newFile(name, body, gz, br)
 		return nil
 	})
 	if err != nil {

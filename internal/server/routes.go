@@ -18,6 +18,7 @@ func (s *Server) routes() *http.ServeMux {
 		mux.HandleFunc("GET /studio/newsletter.csv", s.studio.NewsletterCSV)
 	}
 	mux.HandleFunc("GET /product/{id}", s.product)
+	// Pages, assets, and /sitemap.xml and /robots.txt (made at start-up).
 	mux.HandleFunc("GET /{path...}", s.page)
 	return mux
 }

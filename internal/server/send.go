@@ -13,38 +13,81 @@ const (
 	cachePublic    = "public, max-age=86400"               // unhashed files (images, favicon): a day, then revalidated
 )
 
+// variant is one encoding of a file, with its header values made once, at
+// start-up: the hot path assigns them without formatting or allocating.
+type variant struct {
+	body     []byte
+	etag     string   // quoted
+	headers  []string // ETag value
+	length   []string // Content-Length value
+	encoding []string // Content-Encoding value; nil for identity
+}
+
+func newVariant(body []byte, etag, encoding string) *variant {
+	v := &variant{body: body, etag: etag, headers: []string{etag}, length: []string{strconv.Itoa(len(body))}}
+	if encoding != "" {
+		v.encoding = []string{encoding}
+	}
+	return v
+}
+
+var (
+	varyAcceptEncoding   = []string{"Accept-Encoding"}
+	cacheImmutableHeader = []string{cacheImmutable}
+	cacheHTMLHeader      = []string{cacheHTML}
+	cachePublicHeader    = []string{cachePublic}
+)
+
+func cacheHeader(policy string) []string {
+	switch policy {
+	case cacheImmutable:
+		return cacheImmutableHeader
+	case cacheHTML:
+		return cacheHTMLHeader
+	case cachePublic:
+		return cachePublicHeader
+	}
+	return []string{policy}
+}
+
 // send writes f with the best encoding the client accepts, answering a
 // matching If-None-Match with 304. Bodies are never compressed here: the
-// variants were made at build time.
+// variants were made at build time (or, for the few generated files, at
+// start-up).
 func send(w http.ResponseWriter, r *http.Request, f *file, status int, cacheControl string) {
-	body, encoding, etag := f.body, "", f.etag+`"`
+	v := f.identity
 	switch accepts := parseAcceptEncoding(r.Header.Get("Accept-Encoding")); {
 	case f.brotli != nil && accepts.br:
-		body, encoding, etag = f.brotli, "br", f.etag+`-br"`
+		v = f.brotli
 	case f.gzip != nil && accepts.gzip:
-		body, encoding, etag = f.gzip, "gzip", f.etag+`-gz"`
+		v = f.gzip
 	}
 
+	// Canonical keys assigned directly: http.Header.Set would canonicalise
+	// and allocate on every request.
 	h := w.Header()
-	h.Set("Cache-Control", cacheControl)
+	h["Cache-Control"] = cacheHeader(cacheControl)
+	if f.csp != nil {
+		h["Content-Security-Policy"] = f.csp
+	}
 	if f.brotli != nil || f.gzip != nil {
-		h.Set("Vary", "Accept-Encoding")
+		h["Vary"] = varyAcceptEncoding
 	}
 	if status == http.StatusOK {
-		h.Set("ETag", etag)
-		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		h["Etag"] = v.headers
+		if etagMatches(r.Header.Get("If-None-Match"), v.etag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	h.Set("Content-Type", f.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	if encoding != "" {
-		h.Set("Content-Encoding", encoding)
+	h["Content-Type"] = f.contentType
+	h["Content-Length"] = v.length
+	if v.encoding != nil {
+		h["Content-Encoding"] = v.encoding
 	}
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
-		w.Write(body)
+		w.Write(v.body)
 	}
 }
 
@@ -54,17 +97,19 @@ type acceptedEncodings struct{ br, gzip bool }
 // coding with q=0 is refused, and * stands for both.
 func parseAcceptEncoding(header string) acceptedEncodings {
 	var a acceptedEncodings
-	for _, part := range strings.Split(header, ",") {
+	for header != "" {
+		var part string
+		part, header, _ = strings.Cut(header, ",")
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if refusedByQuality(params) {
 			continue
 		}
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "br":
+		switch coding = strings.TrimSpace(coding); {
+		case strings.EqualFold(coding, "br"):
 			a.br = true
-		case "gzip", "x-gzip":
+		case strings.EqualFold(coding, "gzip"), strings.EqualFold(coding, "x-gzip"):
 			a.gzip = true
-		case "*":
+		case coding == "*":
 			a.br, a.gzip = true, true
 		}
 	}
@@ -72,7 +117,9 @@ func parseAcceptEncoding(header string) acceptedEncodings {
 }
 
 func refusedByQuality(params string) bool {
-	for _, p := range strings.Split(params, ";") {
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
 		name, value, ok := strings.Cut(strings.TrimSpace(p), "=")
 		if ok && strings.EqualFold(strings.TrimSpace(name), "q") {
 			q, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
@@ -85,7 +132,9 @@ func refusedByQuality(params string) bool {
 // etagMatches reports whether an If-None-Match header names etag (or *).
 // Weak validators match too, as RFC 9110 asks for If-None-Match.
 func etagMatches(header, etag string) bool {
-	for _, candidate := range strings.Split(header, ",") {
+	for header != "" {
+		var candidate string
+		candidate, header, _ = strings.Cut(header, ",")
 		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
 		if candidate == etag || candidate == "*" {
 			return true

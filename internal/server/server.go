@@ -67,9 +67,21 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 			s.pages["/"+strings.TrimSuffix(name, "/index.html")] = f
 		}
 	}
+	policy := newContentPolicy(cat)
+	for name, f := range files {
+		if strings.HasSuffix(name, ".html") {
+			f.csp = []string{policy.forPage(inlineScriptHashes(f.body))}
+		}
+	}
 	if s.notFound == nil || s.pages["/"] == nil {
 		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
 	}
+	pagePaths := make([]string, 0, len(s.pages))
+	for p := range s.pages {
+		pagePaths = append(pagePaths, p)
+	}
+	s.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(cat.Site.BaseURL, pagePaths))
+	s.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(cat.Site.BaseURL))
 	for _, p := range cat.Products {
 		if s.pages[productPath(p.ID)] == nil {
 			return nil, fmt.Errorf("server: product %d is in the catalogue but has no prerendered page: run make build", p.ID)
@@ -84,5 +96,5 @@ func productPath(id int) string {
 
 // Handler is the whole site: every route, wrapped in the middleware.
 func (s *Server) Handler() http.Handler {
-	return chain(s.routes(), recoverPanics(s.log), logRequests(s.log))
+	return chain(s.routes(), recoverPanics(s.log), secureHeaders(), logRequests(s.log))
 }

@@ -13,7 +13,7 @@ import (
 	"studio/internal/catalogue"
 )
 
-const testSite = `{"name":"Test Studio","phones":[],"social":[]}`
+const testSite = `{"name":"Test Studio","baseUrl":"https://studio.example","phones":[],"social":[]}`
 
 func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 	t.Helper()
@@ -59,10 +59,18 @@ func newTestServer(t *testing.T) http.Handler {
 }
 
 func do(h http.Handler, method, target string, header map[string]string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, target, nil)
+	req := newRequest(method, target)
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	return serve(h, req)
+}
+
+func newRequest(method, target string) *http.Request {
+	return httptest.NewRequest(method, target, nil)
+}
+
+func serve(h http.Handler, req *http.Request) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec

@@ -3,8 +3,8 @@ import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
 
 export type TrackedEvent = { name: string; params: Record<string, unknown> };
 
-// Every browser test fails on a console error or warning, or an uncaught
-// page error, in any page it opened. The one error not counted is the
+// Every browser test fails on a console error or warning, an uncaught page
+// error, or a Content-Security-Policy violation, in any page it opened. The one error not counted is the
 // browser's own note that a page it navigated to answered 404: the site's
 // unknown paths do that on purpose, and their tests check the status.
 export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
@@ -41,6 +41,17 @@ export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
         });
         page.on("pageerror", (err) => problems.push(`page error on ${page.url()}: ${err.message}`));
       };
+      // A Content-Security-Policy violation fails the test, whatever the
+      // browser prints about it.
+      await context.exposeBinding("__reportCspViolation", ({ page }, text: string) => {
+        problems.push(`CSP violation on ${page.url()}: ${text}`);
+      });
+      await context.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (e) => {
+          const report = (window as unknown as { __reportCspViolation?: (t: string) => void }).__reportCspViolation;
+          report?.(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
+        });
+      });
       context.on("page", watch);
       context.pages().forEach(watch);
       await use(problems);

@@ -5,14 +5,22 @@ type PageMeta = {
   title: string;
   description: string;
   path: string;
-  image?: string;
+  /** The link-preview picture: a 1200×630 PNG (scripts/og-images.mjs). */
+  ogImage?: string;
+  ogImageAlt?: string;
+  /** Structured data (schema.org) for search engines. */
+  jsonLd?: object[];
 };
 
-// The title, description and canonical URL of one page. Titles are unique
-// per page: "{page} | {studio}", the home page "{studio}: {tagline}".
-export function pageMeta({ title, description, path, image }: PageMeta): MetaDescriptor[] {
+export const absoluteUrl = (path: string) => new URL(path, site.baseUrl).href;
+
+// The title, description, canonical URL, link-preview tags and structured
+// data of one page. Titles are unique per page: "{page} | {studio}", the
+// home page "{studio}: {tagline}".
+export function pageMeta({ title, description, path, ogImage = "/images/og/site.png", ogImageAlt, jsonLd = [] }: PageMeta): MetaDescriptor[] {
   const fullTitle = path === "/" ? `${site.name}: ${title}` : `${title} | ${site.name}`;
-  const url = new URL(path, site.baseUrl).href;
+  const url = absoluteUrl(path);
+  const image = absoluteUrl(ogImage);
   return [
     { title: fullTitle },
     { name: "description", content: description },
@@ -22,7 +30,15 @@ export function pageMeta({ title, description, path, image }: PageMeta): MetaDes
     { property: "og:description", content: description },
     { property: "og:url", content: url },
     { property: "og:type", content: "website" },
-    { property: "og:image", content: new URL(image ?? "/images/hero.svg", site.baseUrl).href },
+    { property: "og:locale", content: "en_IN" },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "og:image:alt", content: ogImageAlt ?? fullTitle },
     { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: fullTitle },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+    ...jsonLd.map((data) => ({ "script:ld+json": data })),
   ];
 }

@@ -11,7 +11,6 @@ export const meta: Route.MetaFunction = () =>
     title: "Bespoke Solution",
     description: `Bespoke furniture, interiors and lighting by ${site.name}: no blueprint, craft over compromise, design that breathes you.`,
     path: "/bespoke",
-    image: pages.bespoke.hero.image,
   });
 
 const { hero, pillars, disciplines } = pages.bespoke;

@@ -5,6 +5,7 @@ import { Faq } from "../components/Faq";
 import { Marquee } from "../components/Marquee";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import { studioJsonLd } from "../lib/structuredData";
 import service from "../../../content/service.json";
 import faq from "../../../content/pages/faq.md";
 import "./contact-us.css";
@@ -14,6 +15,7 @@ export const meta: Route.MetaFunction = () =>
     title: "Contact us",
     description: `Call, write or visit ${site.name} in ${site.city}: ask about a piece, a quote or a bespoke project.`,
     path: "/contact-us",
+    jsonLd: [studioJsonLd()],
   });
 
 export default function Page() {

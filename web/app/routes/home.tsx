@@ -6,10 +6,11 @@ import { ProductCard } from "../components/ProductCard";
 import { featured, PRODUCT_IMAGE } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
+import { studioJsonLd } from "../lib/structuredData";
 import "../components/home/home.css";
 
 export const meta: Route.MetaFunction = () =>
-  pageMeta({ title: site.tagline, description: site.description, path: "/" });
+  pageMeta({ title: site.tagline, description: site.description, path: "/", jsonLd: [studioJsonLd()] });
 
 const disciplines = [
   {

@@ -8,6 +8,8 @@ import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
 import { productById, productDetails, products, similarProducts } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
+import { site } from "../lib/site";
+import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
 import "../components/product/product.css";
 
@@ -20,7 +22,9 @@ export const meta: Route.MetaFunction = ({ params }) => {
     title: `${product.name}, ${product.type}`,
     description: product.description,
     path: `/product/${product.id}`,
-    image: product.image,
+    ogImage: `/images/og/product-${product.id}.png`,
+    ogImageAlt: `${product.name}, ${product.type}, drawn by ${site.name}`,
+    jsonLd: [productJsonLd(product), breadcrumbJsonLd(product)],
   });
 };
 

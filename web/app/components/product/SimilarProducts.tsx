@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { activeDot, canStep, clampOffset, dotCount, dotOffset, itemsPerView, step } from "../../lib/carousel";
 import type { Product } from "../../lib/catalogue";
 import { Icon } from "../Icon";
@@ -23,6 +23,13 @@ export function SimilarProducts({ items }: { items: Product[] }) {
   const shown = Math.min(perView, items.length);
   const hidden = (i: number) => i < w.offset || i >= w.offset + shown;
 
+  // The offset reaches CSS through the DOM, not a style attribute, so the
+  // prerendered HTML has no inline style for the CSP to allow.
+  const trackRef = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    trackRef.current?.style.setProperty("--offset", String(w.offset));
+  }, [w.offset]);
+
   return (
     <section className="similar" aria-labelledby="similar-heading">
       <div className="similar__header">
@@ -46,7 +53,7 @@ export function SimilarProducts({ items }: { items: Product[] }) {
             Showing {w.offset + 1} to {w.offset + shown} of {items.length}
           </p>
           <div className="similar__viewport">
-            <ul className="similar__track" style={{ "--offset": w.offset } as React.CSSProperties}>
+            <ul className="similar__track" ref={trackRef}>
               {items.map((product, i) => (
                 <li key={product.id} className="similar__item" inert={hidden(i) || undefined}>
                   <ProductCard product={product} headingLevel="h3" />

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make lighthouse: Lighthouse (the npm package, mobile, default simulated
+# throttling) in Debian's Chromium against a running bin/studio, on the four
+# pages that matter most. Prints the four scores with LCP, TBT and CLS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LIGHTHOUSE=lighthouse@13.5.0
+PAGES=${PAGES:-/ /products /product/1 /contact-us}
+port=18090
+work=$(mktemp -d)
+PORT=$port DATA_DIR="$work/data" ./bin/studio >/dev/null 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+
+export CHROME_PATH=/usr/bin/chromium
+flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
+printf '%-14s %5s %5s %5s %5s  %8s %7s %6s\n' page perf a11y bp seo LCP TBT CLS
+for path in $PAGES; do
+  out="$work/report.json"
+  npx --yes "$LIGHTHOUSE" "http://127.0.0.1:$port$path" --quiet --output=json --output-path="$out" \
+    --only-categories=performance,accessibility,best-practices,seo --chrome-flags="$flags" >/dev/null 2>"$work/lh.err" ||
+    { cat "$work/lh.err" >&2; exit 1; }
+  node -e '
+    const r = require(process.argv[1]);
+    const c = r.categories, a = r.audits, s = (k) => Math.round(c[k].score * 100);
+    const fails = Object.values(a).filter((x) => x.score !== null && x.score < 1 && x.scoreDisplayMode !== "informative" && x.scoreDisplayMode !== "manual" && x.scoreDisplayMode !== "notApplicable");
+    console.log([process.argv[2].padEnd(14), ...["performance", "accessibility", "best-practices", "seo"].map((k) => String(s(k)).padStart(5)),
+      a["largest-contentful-paint"].displayValue.padStart(9), a["total-blocking-time"].displayValue.padStart(7), a["cumulative-layout-shift"].displayValue.padStart(6)].join(" "));
+    if (process.env.VERBOSE) for (const f of fails) console.log("    below 1:", f.id, f.score, f.displayValue ?? "");
+  ' "$out" "$path"
+done
+echo "(Lighthouse ${LIGHTHOUSE#lighthouse@}, mobile, simulated throttling, Debian Chromium $(chromium --version | awk '{print $2}'))"

@@ -1,0 +1,59 @@
+import type { Product } from "./catalogue";
+import { absoluteUrl } from "./meta";
+import { site } from "./site";
+
+// schema.org descriptions of the studio and its products, from the same
+// content as the pages, for search engines.
+
+export function studioJsonLd(): object {
+  return {
+    "@context": "https://schema.org",
+    "@type": "FurnitureStore",
+    "@id": absoluteUrl("/#studio"),
+    name: site.name,
+    description: site.description,
+    url: absoluteUrl("/"),
+    logo: absoluteUrl("/favicon.svg"),
+    image: absoluteUrl("/images/og/site.png"),
+    email: site.email,
+    telephone: site.phones.map((p) => p.tel),
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: site.address.street,
+      addressLocality: site.address.locality,
+      addressRegion: site.address.region,
+      postalCode: site.address.postalCode,
+      addressCountry: site.address.country,
+    },
+    sameAs: site.social.map((s) => s.url),
+  };
+}
+
+// No offers: the studio publishes no prices; a quote is the buying path.
+export function productJsonLd(product: Product): object {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description,
+    image: absoluteUrl(product.image),
+    url: absoluteUrl(`/product/${product.id}`),
+    category: product.category,
+    material: product.material.join(", "),
+    brand: { "@type": "Brand", name: site.name },
+    manufacturer: { "@id": absoluteUrl("/#studio") },
+  };
+}
+
+export function breadcrumbJsonLd(product: Product): object {
+  const crumbs = [
+    { name: "Home", path: "/" },
+    { name: "Products", path: "/products" },
+    { name: product.name, path: `/product/${product.id}` },
+  ];
+  return {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: crumbs.map((c, i) => ({ "@type": "ListItem", position: i + 1, name: c.name, item: absoluteUrl(c.path) })),
+  };
+}

@@ -1,0 +1,94 @@
+// Performance budgets, checked on the build output (sizes, never times):
+// - first-load JavaScript of the home page at most 130 KB gzip;
+// - the code of the overlays (search, chat, quote dialog, offer) is not in
+//   any page's first load: it loads on demand;
+// - all CSS at most 20 KB gzip;
+// - no web font blocks text;
+// - every <img> of every prerendered page has width and height, and the
+//   first image of the home page's content is eager, with high priority.
+// Prints the figures; exits 1 when a budget is broken.
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative } from "node:path";
+
+const client = new URL("../build/client/", import.meta.url).pathname;
+const KB = 1024;
+const BUDGET = { homeJs: 130 * KB, css: 20 * KB };
+// File-name stems of code that must load on demand (see the components).
+const ON_DEMAND = ["SearchOverlay"];
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else yield path;
+  }
+}
+
+const gzipSize = async (file) => {
+  try {
+    return (await stat(`${file}.gz`)).size;
+  } catch {
+    return (await stat(file)).size; // too small to be worth compressing
+  }
+};
+
+// The scripts a page loads before it is interactive: its modulepreloads and
+// the module scripts it imports.
+function firstLoadScripts(html) {
+  const urls = new Set();
+  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) urls.add(m[1]);
+  for (const m of html.matchAll(/<script[^>]*src="([^"]+)"/g)) urls.add(m[1]);
+  for (const m of html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) urls.add(m[1]);
+  return [...urls];
+}
+
+const failures = [];
+const pages = [];
+for await (const file of walk(client)) if (file.endsWith("index.html")) pages.push(file);
+pages.sort();
+
+console.log("first-load JavaScript (gzip):");
+for (const page of pages) {
+  const html = await readFile(page, "utf8");
+  const scripts = firstLoadScripts(html);
+  let total = 0;
+  for (const url of scripts) total += await gzipSize(join(client, url));
+  const name = "/" + relative(client, page).replace(/\/?index\.html$/, "");
+  console.log(`  ${name.padEnd(20)} ${(total / KB).toFixed(1).padStart(6)} KB in ${scripts.length} files`);
+  if (name === "/" && total > BUDGET.homeJs) failures.push(`home page first-load JS ${(total / KB).toFixed(1)} KB > ${BUDGET.homeJs / KB} KB`);
+  for (const stem of ON_DEMAND) {
+    if (scripts.some((url) => url.includes(`/${stem}-`))) failures.push(`${name} loads ${stem} up front; it must load on demand`);
+  }
+  for (const img of html.matchAll(/<img\b[^>]*>/g)) {
+    if (!/\bwidth="\d+"/.test(img[0]) || !/\bheight="\d+"/.test(img[0])) failures.push(`${name}: an image without width and height: ${img[0].slice(0, 120)}`);
+  }
+  if (name === "/") {
+    // The largest image above the fold is the first one of the content.
+    const first = html.slice(html.indexOf("<main")).match(/<img\b[^>]*>/)?.[0] ?? "";
+    if (/loading="lazy"/.test(first) || !/fetchpriority="high"/i.test(first)) failures.push(`home page: the first image must be eager with fetchpriority="high": ${first}`);
+  }
+}
+
+const assets = await readdir(join(client, "assets"));
+for (const stem of ON_DEMAND) {
+  if (!assets.some((a) => a.startsWith(`${stem}-`) && a.endsWith(".js"))) failures.push(`no separate chunk for ${stem}: it is not split out for loading on demand`);
+}
+
+let css = 0;
+const fontFaces = [];
+for (const name of assets.filter((a) => a.endsWith(".css"))) {
+  css += await gzipSize(join(client, "assets", name));
+  const text = await readFile(join(client, "assets", name), "utf8");
+  for (const face of text.matchAll(/@font-face\s*{[^}]*}/g)) fontFaces.push({ name, swap: /font-display:\s*(swap|optional)/.test(face[0]) });
+}
+console.log(`all CSS (gzip): ${(css / KB).toFixed(1)} KB (budget ${BUDGET.css / KB} KB)`);
+if (css > BUDGET.css) failures.push(`CSS ${(css / KB).toFixed(1)} KB > ${BUDGET.css / KB} KB`);
+console.log(fontFaces.length ? `web fonts: ${fontFaces.length} @font-face` : "web fonts: none (system fonts)");
+for (const f of fontFaces) if (!f.swap) failures.push(`${f.name}: an @font-face without font-display: swap blocks text`);
+console.log(`on-demand code, not in any first load: ${ON_DEMAND.join(", ")}`);
+
+if (failures.length) {
+  console.error("\nbudgets broken:\n  " + failures.join("\n  "));
+  process.exit(1);
+}
+console.log("budgets: all within limits");
