@@ -51,8 +51,9 @@ test("product pages carry Product and BreadcrumbList data, without offers", asyn
       brand: { name: site.name },
     });
     expect(described).not.toHaveProperty("offers");
-    const crumbs = data.find((d) => d["@type"] === "BreadcrumbList") as { itemListElement: { name: string }[] };
-    expect(crumbs.itemListElement.map((c) => c.name)).toEqual(["Home", "Products", product.name]);
+    const crumbs = data.find((d) => d["@type"] === "BreadcrumbList");
+    const names = (crumbs?.itemListElement as { name: string }[] | undefined)?.map((c) => c.name);
+    expect(names).toEqual(["Home", "Products", product.name]);
   }
 });
 

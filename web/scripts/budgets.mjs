@@ -14,7 +14,7 @@ const client = new URL("../build/client/", import.meta.url).pathname;
 const KB = 1024;
 const BUDGET = { homeJs: 130 * KB, css: 20 * KB };
 // File-name stems of code that must load on demand (see the components).
-const ON_DEMAND = ["SearchOverlay"];
+const ON_DEMAND = ["SearchOverlay", "QuoteDialog", "ChatPanel", "OfferDialog"];
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {

@@ -1,7 +1,7 @@
 // Writes .gz and .br beside every text file of the client build, once, at
 // build time, so the server never compresses per request. A compressed
 // file that is not smaller than the original is not written.
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, extname } from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
@@ -14,6 +14,12 @@ async function* walk(dir) {
     if (entry.isDirectory()) yield* walk(path);
     else yield path;
   }
+}
+
+// React Router leaves the prerender step's own stylesheet in the client
+// assets; no page links it, so it is not shipped.
+for (const name of await readdir(join(root, "assets"))) {
+  if (/^server-build-.*\.css$/.test(name)) await rm(join(root, "assets", name));
 }
 
 let count = 0;

@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
@@ -37,13 +38,20 @@ export default function Products() {
   // The prerendered page is page 1 of All; the URL's own state follows
   // once hydrated.
   const hydrated = useHydrated();
-  const state = hydrated ? parseListState(searchParams) : DEFAULT_LIST_STATE;
+  const urlState = hydrated ? parseListState(searchParams) : DEFAULT_LIST_STATE;
+  // A change shows at once (a checkbox never flickers back) and is then
+  // confirmed by the URL; Back and Forward bring the URL's state.
+  const [pending, setPending] = useState<ListState | null>(null);
+  useEffect(() => setPending(null), [searchParams]);
+  const state = pending ?? urlState;
   const matching = filterProducts(products, state);
   const { items, page, pageCount } = paginate(matching, state.page);
 
-  // Every change is a history entry, so Back steps through them. flushSync:
-  // a checkbox shows its new state at once, not after a transition.
-  const update = (next: ListState) => setSearchParams(listStateToParams(next), { preventScrollReset: true, flushSync: true });
+  // Every change is a history entry, so Back steps through them.
+  const update = (next: ListState) => {
+    setPending(next);
+    setSearchParams(listStateToParams(next), { preventScrollReset: true });
+  };
 
   const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next).length });
