@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
-import { site } from "./content";
+import { service, site } from "./content";
 import { buildScript } from "../app/lib/chat/compile";
 
-const script = buildScript(JSON.parse(readFileSync(new URL("../../content/chat.json", import.meta.url), "utf8")), site);
+const script = buildScript(JSON.parse(readFileSync(new URL("../../content/chat.json", import.meta.url), "utf8")), site, service);
 
 // The chat assistant in the browser, on the page's own clock: the clock is
 // paused once the page has loaded, and each delay of the spec is run to the

@@ -1,5 +1,9 @@
 import type { Site } from "../site";
 
+// Delivery, returns and reply times (content/service.json), shared with the
+// policies and the contact page.
+export type Service = typeof import("../../../../content/service.json");
+
 // Turns the chat script as written (content/chat.json) into the one the
 // site uses: the studio's facts filled in. The JSON names them only as
 // {placeholders}, so a phone number or an address is typed once, in
@@ -37,9 +41,14 @@ export type RawScript = {
   options: { id: string; question: string; answer: string; followUp: string[]; showWhatsApp?: boolean }[];
 };
 
-export function scriptFacts(s: Site): Record<string, string> {
+export function scriptFacts(s: Site, sv: Service): Record<string, string> {
   const whatsapp = s.phones.find((p) => p.tel.replace(/\D/g, "") === s.whatsapp);
   return {
+    inStockDays: sv.delivery.inStockDays,
+    customDays: sv.delivery.customDays,
+    deliveryAttempts: String(sv.delivery.attempts),
+    reportWithinHours: String(sv.returns.reportWithinHours),
+    emailReplyHours: String(sv.emailReplyHours),
     studio: s.name,
     city: s.city,
     email: s.email,
@@ -58,8 +67,8 @@ export function fillFacts(text: string, facts: Record<string, string>): string {
   });
 }
 
-export function buildScript(raw: RawScript, s: Site): ChatScript {
-  const facts = scriptFacts(s);
+export function buildScript(raw: RawScript, s: Site, sv: Service): ChatScript {
+  const facts = scriptFacts(s, sv);
   const fill = (text: string) => fillFacts(text, facts);
   const messages = Object.fromEntries(
     Object.entries(raw.messages).map(([key, text]) => [key, fill(text)]),

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import raw from "../../../../content/chat.json";
+import service from "../../../../content/service.json";
 import { site } from "../site";
 import { MAIN_MENU, buildScript, fillFacts, scriptFacts } from "./compile";
 import { chatScript } from "./script";
@@ -54,10 +55,12 @@ describe("content/chat.json", () => {
     ];
     for (const fact of facts) expect(text, fact).not.toContain(fact);
     expect(text).not.toMatch(/@|\d{6,}|\+\d/); // no address, pin code or number of any kind
+    // Delivery days, attempts and hours come from content/service.json.
+    expect(text).not.toMatch(/\d+-\d+ days|\d+ hours|\d+ delivery attempts/);
   });
 
   test("every text fills its placeholders from the site's facts", () => {
-    const facts = scriptFacts(site);
+    const facts = scriptFacts(site, service);
     for (const value of [...Object.values(raw.messages), ...raw.options.flatMap((o) => [o.question, o.answer])]) {
       expect(() => fillFacts(value, facts)).not.toThrow();
     }
@@ -69,17 +72,17 @@ describe("content/chat.json", () => {
   });
 
   test("an unknown placeholder is an error", () => {
-    expect(() => fillFacts("Call {fax}", scriptFacts(site))).toThrow(/fax/);
+    expect(() => fillFacts("Call {fax}", scriptFacts(site, service))).toThrow(/fax/);
   });
 
   test("the messaging-app number is shown as the phone it belongs to", () => {
     const phone = site.phones.find((p) => p.tel.endsWith(site.whatsapp.slice(-10)))!;
-    expect(scriptFacts(site).whatsapp).toBe(phone.display);
-    expect(scriptFacts({ ...site, whatsapp: "911234567890" }).whatsapp).toBe("+911234567890");
+    expect(scriptFacts(site, service).whatsapp).toBe(phone.display);
+    expect(scriptFacts({ ...site, whatsapp: "911234567890" }, service).whatsapp).toBe("+911234567890");
   });
 
   test("states the spec's facts", () => {
-    const s = buildScript(raw, site);
+    const s = buildScript(raw, site, service);
     const answer = (id: string) => s.options[id]!.answer;
     expect(answer("where-to-buy")).toMatch(/online only, through our website and our social platforms/);
     expect(answer("payment-methods")).toMatch(/card, UPI and wallets, or net banking/);
