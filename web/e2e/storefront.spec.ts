@@ -186,8 +186,11 @@ test.describe("product detail", () => {
     await page.getByRole("group", { name: "Material" }).getByText("Wood").click();
     await page.getByRole("group", { name: "Finish" }).getByText("Walnut").click();
     await page.getByRole("button", { name: "Get Quote" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
     await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
     await page.getByRole("button", { name: "Customize" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
     const requests = (await trackedEvents(page, "quote_request")).map((e) => e.params);
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({ product_id: 4, product_name: "Homage", options: ["Wood", "Walnut"] });
