@@ -5,7 +5,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build test test-go test-web test-budgets test-e2e typecheck bench bench-enquiries lighthouse clean
+.PHONY: run build test test-go test-web test-budgets test-e2e typecheck bench bench-enquiries load lighthouse clean
 
 run: build
 	./bin/studio
@@ -51,6 +51,10 @@ bench:
 # Enquiries accepted per second from 16 concurrent clients, SQLite durable.
 bench-enquiries:
 	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
+
+# Pages and enquiry posts mixed, 30 s at 256 connections: errors, 5xx, p99, RSS.
+load:
+	scripts/load.sh
 
 lighthouse: build
 	scripts/lighthouse.sh

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"net"
@@ -118,7 +119,7 @@ func startServer(t *testing.T) (string, *exec.Cmd) {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(binary)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir(), "DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +196,53 @@ func TestSlowClientsAreDropped(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatal("slow clients were still connected 30 s later")
 		}
+	}
+}
+
+// SIGTERM while an enquiry is half sent: the server stops taking new
+// connections, finishes that request (201, stored), and exits 0.
+func TestShutdownFinishesRequestsInFlight(t *testing.T) {
+	base, cmd := startServer(t)
+	addr := strings.TrimPrefix(base, "http://")
+	body := `{"kind":"contact","name":"Asha","email":"asha@example.com","message":"Sent slowly","fillMs":5000}`
+
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/enquiries HTTP/1.1\r\nHost: studio\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:20])
+	time.Sleep(300 * time.Millisecond) // the handler is now reading the body
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The listener closes: no new visitor gets in.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("still accepting connections 5 s after SIGTERM")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	if _, err := conn.Write([]byte(body[20:])); err != nil {
+		t.Fatalf("the request in flight was cut off: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to the request in flight: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("the request in flight got %d, want 201", resp.StatusCode)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v, want 0", err)
 	}
 }
