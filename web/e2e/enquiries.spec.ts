@@ -186,6 +186,32 @@ test.describe("quote dialog", () => {
     expect(scripts.filter((u) => u.includes("/QuoteDialog-"))).toHaveLength(1);
   });
 
+  test("the Bespoke page's 'Let's begin' starts a customisation with no product", async ({ page }) => {
+    await open(page, "/bespoke");
+    const trigger = page.getByRole("button", { name: "Let's begin" });
+    await trigger.click();
+    const dialog = page.getByRole("dialog", { name: "Begin a bespoke piece" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("combobox", { name: "Material" })).toHaveCount(0);
+
+    const note = unique("A dining table for ten, in sheesham.");
+    await dialog.getByRole("textbox", { name: "Your Name" }).fill("Meera Joshi");
+    await dialog.getByRole("textbox", { name: "Your Email" }).fill("meera@example.com");
+    await dialog.getByRole("textbox", { name: /^Message/ }).fill(note);
+    await takeYourTime(page);
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith("/api/enquiries")),
+      dialog.getByRole("button", { name: /Send|Request/ }).click(),
+    ]);
+    const sent = request.postDataJSON();
+    expect(sent).toMatchObject({ kind: "customize", name: "Meera Joshi", email: "meera@example.com", message: note });
+    expect(sent).not.toHaveProperty("productId");
+    await expect(dialog.getByRole("status")).toContainText("Your request has reached the studio");
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(trigger).toBeFocused();
+    await expect(await expectInInbox(page, note)).toContainText("Customisation · Meera Joshi");
+  });
+
   test("Get Quote opens it prefilled, posts a quote, and focus returns to the button", async ({ page }) => {
     await open(page, `/product/${product.id}`);
     const trigger = page.getByRole("button", { name: "Get Quote" });
