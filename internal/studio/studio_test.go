@@ -2,6 +2,8 @@ package studio
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/csv"
 	"html"
 	"io"
@@ -289,3 +291,12 @@ func TestNeutralise(t *testing.T) {
 }
 
 func itoa(i int64) string { return strconvFormat(i) }
+
+func TestInboxPolicyAllowsOnlyItsOwnStylesheet(t *testing.T) {
+	style := pageHTML[strings.Index(pageHTML, "<style>")+len("<style>") : strings.Index(pageHTML, "</style>")]
+	sum := sha256.Sum256([]byte(style))
+	want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	if !strings.Contains(inboxPolicy, want) || strings.Contains(inboxPolicy, "unsafe") || strings.Contains(inboxPolicy, "script-src") {
+		t.Errorf("inbox CSP = %q, want only %s for styles and no scripts", inboxPolicy, want)
+	}
+}
