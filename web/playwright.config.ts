@@ -36,8 +36,9 @@ export default defineConfig({
     trace: "off",
   },
   projects: [
-    { name: "desktop", use: { viewport: { width: 1280, height: 800 } } },
-    { name: "mobile", use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+    // A test of one layout only is tagged, and runs in that project alone.
+    { name: "desktop", grepInvert: /@narrow-only/, use: { viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", grepInvert: /@wide-only/, use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
   ],
   webServer: {
     command: "../bin/studio",

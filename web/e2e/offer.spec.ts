@@ -58,8 +58,8 @@ test("appears once per browser session", async ({ page }) => {
   await expect(offer(page)).toBeHidden();
 });
 
-test("a click inside keeps it open; a click on the backdrop closes it", async ({ page, isMobile }) => {
-  test.skip(isMobile, "on a small screen the offer fills the screen: there is no backdrop to click");
+// On a small screen the offer fills the screen: there is no backdrop to click.
+test("a click inside keeps it open; a click on the backdrop closes it", { tag: "@wide-only" }, async ({ page }) => {
   await offerShown(page);
   await offer(page).getByRole("heading", { name: WIDE_HEADING }).click();
   await offer(page).getByRole("img").click();
@@ -111,8 +111,7 @@ test("'Discover with us' opens the messaging app with a greeting, records the co
   expect(await trackedEvents(page, "offer_modal_close")).toEqual([]);
 });
 
-test("desktop: two columns with the story, the button and a product image", async ({ page, isMobile }) => {
-  test.skip(isMobile, "the 1280 px layout");
+test("desktop: two columns with the story, the button and a product image", { tag: "@wide-only" }, async ({ page }) => {
   await offerShown(page);
   const dialog = offer(page);
   await expect(dialog.getByRole("heading", { level: 2 })).toHaveText(WIDE_HEADING);
@@ -124,8 +123,7 @@ test("desktop: two columns with the story, the button and a product image", asyn
   await expect(dialog.getByRole("link", { name: /Discover with us/ })).toBeVisible();
 });
 
-test("mobile: a full-height background image, a shorter heading, two lines and the button", async ({ page, isMobile }) => {
-  test.skip(!isMobile, "the 375 px layout");
+test("mobile: a full-height background image, a shorter heading, two lines and the button", { tag: "@narrow-only" }, async ({ page }) => {
   await offerShown(page);
   const dialog = offer(page);
   await expect(dialog.getByRole("heading", { level: 2 })).toHaveText(NARROW_HEADING);
