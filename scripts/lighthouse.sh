@@ -19,9 +19,14 @@ flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking
 printf '%-14s %5s %5s %5s %5s  %8s %7s %6s\n' page perf a11y bp seo LCP TBT CLS
 for path in $PAGES; do
   out="$work/report.json"
-  npx --yes "$LIGHTHOUSE" "http://127.0.0.1:$port$path" --quiet --output=json --output-path="$out" \
-    --only-categories=performance,accessibility,best-practices,seo --chrome-flags="$flags" >/dev/null 2>"$work/lh.err" ||
-    { cat "$work/lh.err" >&2; exit 1; }
+  # Lighthouse now and then fails to record a trace (NO_NAVSTART): try again.
+  for attempt in 1 2 3; do
+    rm -f "$out"
+    npx --yes "$LIGHTHOUSE" "http://127.0.0.1:$port$path" --quiet --output=json --output-path="$out" \
+      --only-categories=performance,accessibility,best-practices,seo --chrome-flags="$flags" >/dev/null 2>"$work/lh.err" &&
+      node -e 'process.exit(require(process.argv[1]).runtimeError ? 1 : 0)' "$out" && break
+    [ "$attempt" = 3 ] && { cat "$work/lh.err" >&2; exit 1; }
+  done
   node -e '
     const r = require(process.argv[1]);
     const c = r.categories, a = r.audits, s = (k) => Math.round(c[k].score * 100);
