@@ -1,8 +1,7 @@
-import { useRef, useState } from "react";
-import { track } from "../lib/analytics";
-import { checkContact, LIMITS, onlyMissing, sendEnquiry } from "../lib/enquiries";
+import { useState } from "react";
+import { LIMITS } from "../lib/enquiries";
 import { site } from "../lib/site";
-import { FailureNotice, Honeypot, useFillTimer, useFormStart } from "./EnquiryParts";
+import { FailureNotice, Honeypot, useEnquirySubmit, useFillTimer, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
 import "./ContactForm.css";
 
@@ -15,69 +14,37 @@ const FORM = "contact";
 // e-mail). Checks happen here first, then again on the server.
 export function ContactForm() {
   const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [state, setState] = useState<"idle" | "sending" | "sent" | "failed">("idle");
   const [sentTo, setSentTo] = useState("");
-  const [failure, setFailure] = useState("");
-  const formRef = useRef<HTMLFormElement>(null);
   const fill = useFillTimer();
   const start = useFormStart(FORM);
+  const { errors, state, setState, failure, formRef, clearError, submit } = useEnquirySubmit({
+    formName: FORM,
+    messageRequired: true,
+    fieldOrder: ["name", "email", "message"],
+    onSent: () => {
+      setSentTo(values.email.trim());
+      setValues(EMPTY);
+      start.reset();
+      fill.restart();
+    },
+  });
 
   const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     start.edited();
     setValues((v) => ({ ...v, [field]: event.target.value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+    clearError(field);
     if (state === "sent") setState("idle");
   };
 
-  const focusFirstError = (fields: Record<string, string>) => {
-    const first = (["name", "email", "message"] as const).find((f) => fields[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  };
-
-  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (state === "sending") return;
-    const found = checkContact(values, true);
-    if (Object.keys(found).length > 0) {
-      setErrors(found);
-      track("validation_error", {
-        form_name: FORM,
-        error_message: onlyMissing(values, found) ? "Missing required fields" : "Invalid fields",
-        fields: Object.keys(found),
-      });
-      focusFirstError(found);
-      return;
-    }
-    setState("sending");
-    const honeypot = new FormData(event.currentTarget).get("website");
-    const result = await sendEnquiry({
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) =>
+    submit(event, values, (website) => ({
       kind: "contact",
       name: values.name.trim(),
       email: values.email.trim(),
       message: values.message.trim(),
-      website: typeof honeypot === "string" ? honeypot : "",
+      website,
       fillMs: fill.elapsed(),
-    });
-    if (result.outcome === "sent") {
-      setSentTo(values.email.trim());
-      setValues(EMPTY);
-      setErrors({});
-      setState("sent");
-      start.reset();
-      fill.restart();
-      track("form_submit", { form_name: FORM });
-    } else if (result.outcome === "invalid") {
-      setErrors(result.fields);
-      setState("idle");
-      track("form_error", { form_name: FORM, error_message: result.message, fields: Object.keys(result.fields) });
-      focusFirstError(result.fields);
-    } else {
-      setFailure(result.message);
-      setState("failed");
-      track("submission_error", { form_name: FORM, error_message: result.message });
-    }
-  };
+    }));
 
   return (
     <form

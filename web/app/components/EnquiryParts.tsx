@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { track } from "../lib/analytics";
+import { checkContact, onlyMissing, sendEnquiry, type EnquiryPayload } from "../lib/enquiries";
 import { site } from "../lib/site";
 
 // Pieces the contact form and the quote dialog share.
@@ -73,4 +74,78 @@ export function FailureNotice({ message, location }: { message: string; location
       </ul>
     </div>
   );
+}
+
+export type SubmitState = "idle" | "sending" | "sent" | "failed";
+
+type SubmitOptions = {
+  formName: string;
+  messageRequired: boolean;
+  /** The fields in the order they appear, so the first wrong one gets focus. */
+  fieldOrder: readonly string[];
+  /** Extra parameters of the form_submit event. */
+  submitParams?: Record<string, unknown>;
+  onSent?: () => void;
+};
+
+/**
+ * What happens when an enquiry form is sent, the same for the contact form
+ * and the quote dialog: the form's own check (validation_error), the post,
+ * and its three outcomes: sent (form_submit), the server's field messages
+ * (form_error), or a failure that keeps what was typed (submission_error).
+ */
+export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submitParams, onSent }: SubmitOptions) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [state, setState] = useState<SubmitState>("idle");
+  const [failure, setFailure] = useState("");
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const focusFirstError = (fields: Record<string, string>) => {
+    const first = fieldOrder.find((f) => fields[f]);
+    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  };
+
+  const clearError = (field: string) => {
+    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  const submit = async (
+    event: React.FormEvent<HTMLFormElement>,
+    values: { name: string; email: string; message: string } & Record<string, string>,
+    payload: (website: string) => EnquiryPayload,
+  ) => {
+    event.preventDefault();
+    if (state === "sending") return;
+    const found = checkContact(values, messageRequired);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      track("validation_error", {
+        form_name: formName,
+        error_message: onlyMissing(values, found) ? "Missing required fields" : "Invalid fields",
+        fields: Object.keys(found),
+      });
+      focusFirstError(found);
+      return;
+    }
+    setState("sending");
+    const honeypot = new FormData(event.currentTarget).get("website");
+    const result = await sendEnquiry(payload(typeof honeypot === "string" ? honeypot : ""));
+    if (result.outcome === "sent") {
+      setErrors({});
+      setState("sent");
+      track("form_submit", { form_name: formName, ...submitParams });
+      onSent?.();
+    } else if (result.outcome === "invalid") {
+      setErrors(result.fields);
+      setState("idle");
+      track("form_error", { form_name: formName, error_message: result.message, fields: Object.keys(result.fields) });
+      focusFirstError(result.fields);
+    } else {
+      setFailure(result.message);
+      setState("failed");
+      track("submission_error", { form_name: formName, error_message: result.message });
+    }
+  };
+
+  return { errors, state, setState, failure, formRef, clearError, submit };
 }

@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { track } from "../lib/analytics";
 import type { Product } from "../lib/catalogue";
-import { checkContact, LIMITS, onlyMissing, sendEnquiry } from "../lib/enquiries";
+import { LIMITS } from "../lib/enquiries";
 import { site, whatsappUrl } from "../lib/site";
 import { Dialog } from "./Dialog";
-import { FailureNotice, Honeypot, trackContactAttempt, useFormStart } from "./EnquiryParts";
+import { FailureNotice, Honeypot, trackContactAttempt, useEnquirySubmit, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
 import { Icon } from "./Icon";
 import type { QuoteKind } from "./QuoteDialogTrigger";
@@ -50,13 +49,15 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
     finish: finish ?? product?.finish[0] ?? "",
   });
   const [values, setValues] = useState<Values>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [state, setState] = useState<"idle" | "sending" | "sent" | "failed">("idle");
-  const [failure, setFailure] = useState("");
-  const formRef = useRef<HTMLFormElement>(null);
   const openedAt = useRef(0);
   const formName = kind;
   const start = useFormStart(formName);
+  const { errors, state, setState, failure, formRef, clearError, submit } = useEnquirySubmit({
+    formName,
+    messageRequired: false,
+    fieldOrder: ["name", "email", "phone", "material", "finish", "message"],
+    submitParams: { product_id: product?.id },
+  });
 
   // Each opening starts the fill time again and shows the page's current
   // material and finish; what was typed stays unless it was sent.
@@ -74,31 +75,11 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
   const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     start.edited();
     setValues((v) => ({ ...v, [field]: event.target.value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+    clearError(field);
   };
 
-  const focusFirstError = (fields: Record<string, string>) => {
-    const first = (["name", "email", "phone", "material", "finish", "message"] as const).find((f) => fields[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  };
-
-  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (state === "sending") return;
-    const found = checkContact(values, false);
-    if (Object.keys(found).length > 0) {
-      setErrors(found);
-      track("validation_error", {
-        form_name: formName,
-        error_message: onlyMissing(values, found) ? "Missing required fields" : "Invalid fields",
-        fields: Object.keys(found),
-      });
-      focusFirstError(found);
-      return;
-    }
-    setState("sending");
-    const honeypot = new FormData(event.currentTarget).get("website");
-    const result = await sendEnquiry({
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) =>
+    submit(event, values, (website) => ({
       kind,
       name: values.name.trim(),
       email: values.email.trim(),
@@ -107,24 +88,9 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
       productId: product?.id,
       material: product ? values.material : undefined,
       finish: product ? values.finish : undefined,
-      website: typeof honeypot === "string" ? honeypot : "",
+      website,
       fillMs: Math.round(performance.now() - openedAt.current),
-    });
-    if (result.outcome === "sent") {
-      setState("sent");
-      setErrors({});
-      track("form_submit", { form_name: formName, product_id: product?.id });
-    } else if (result.outcome === "invalid") {
-      setErrors(result.fields);
-      setState("idle");
-      track("form_error", { form_name: formName, error_message: result.message, fields: Object.keys(result.fields) });
-      focusFirstError(result.fields);
-    } else {
-      setFailure(result.message);
-      setState("failed");
-      track("submission_error", { form_name: formName, error_message: result.message });
-    }
-  };
+    }));
 
   const heading = title(kind, product);
   return (
