@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,12 +7,18 @@ import { join } from "node:path";
 // The browser tests run Debian's Chromium (Playwright's own browser download
 // cannot reach its host here) against bin/studio, built by `make`.
 // The port is chosen once, in the main process; the workers inherit it.
-process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 20000));
+process.env.E2E_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
 // The inbox is on for the enquiry tests; tests name themselves as distinct
 // visitors through X-Forwarded-For, which the server believes from loopback.
 process.env.E2E_STUDIO_PASSWORD ??= "e2e studio password";
 const port = Number(process.env.E2E_PORT);
+
+// A port the kernel says is free, asked synchronously (the config is not async).
+function freePort(): string {
+  const script = 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })';
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
+}
 
 export const CHROMIUM_ARGS = [
   "--headless",

@@ -32,13 +32,25 @@ const gzipSize = async (file) => {
   }
 };
 
-// The scripts a page loads before it is interactive: its modulepreloads and
-// the module scripts it imports.
-function firstLoadScripts(html) {
+// The scripts a page loads before it is interactive: those its inline
+// module script imports, and everything they import statically, in turn.
+// Dynamic imports inside the chunks are the code loaded on demand.
+async function firstLoadScripts(html) {
   const urls = new Set();
-  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) urls.add(m[1]);
-  for (const m of html.matchAll(/<script[^>]*src="([^"]+)"/g)) urls.add(m[1]);
-  for (const m of html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) urls.add(m[1]);
+  const queue = [];
+  const add = (url) => {
+    if (!urls.has(url)) {
+      urls.add(url);
+      queue.push(url);
+    }
+  };
+  for (const m of html.matchAll(/<script[^>]*src="([^"]+)"/g)) add(m[1]);
+  for (const m of html.matchAll(/(?:import|from)\s*\(?\s*"(\/assets\/[^"]+\.js)"/g)) add(m[1]);
+  while (queue.length) {
+    const url = queue.shift();
+    const code = await readFile(join(client, url), "utf8");
+    for (const m of code.matchAll(/(?:import|from)\s*"\.\/([^"]+\.js)"/g)) add(`/assets/${m[1]}`);
+  }
   return [...urls];
 }
 
@@ -50,7 +62,7 @@ pages.sort();
 console.log("first-load JavaScript (gzip):");
 for (const page of pages) {
   const html = await readFile(page, "utf8");
-  const scripts = firstLoadScripts(html);
+  const scripts = await firstLoadScripts(html);
   let total = 0;
   for (const url of scripts) total += await gzipSize(join(client, url));
   const name = "/" + relative(client, page).replace(/\/?index\.html$/, "");

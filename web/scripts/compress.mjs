@@ -22,6 +22,21 @@ for (const name of await readdir(join(root, "assets"))) {
   if (/^server-build-.*\.css$/.test(name)) await rm(join(root, "assets", name));
 }
 
+// The prerendered pages list every script of the page as a modulepreload
+// link. The content is all in the HTML, so it should paint before any
+// script arrives: without the links, the scripts are fetched when the
+// parser reaches the inline module script at the end of the body, instead
+// of competing from the first bytes with the stylesheets and the largest
+// image (Lighthouse: first paint 2.1 s → about 1.2 s under slow 4G).
+// React hoists <link> elements and inserts missing ones after hydration,
+// so their absence from the HTML is no hydration mismatch.
+for await (const path of walk(root)) {
+  if (!path.endsWith(".html")) continue;
+  const html = await readFile(path, "utf8");
+  const stripped = html.replace(/<link rel="modulepreload"[^>]*>/g, "");
+  if (stripped !== html) await writeFile(path, stripped);
+}
+
 let count = 0;
 for await (const path of walk(root)) {
   if (!compressible.has(extname(path))) continue;
