@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { track } from "../../lib/analytics";
+import { useHydrated } from "../../lib/useHydrated";
 import type { ChatPanelProps } from "./ChatPanel";
 import "./ChatWidget.css";
 
@@ -18,6 +19,9 @@ export function ChatWidget() {
   const [Panel, setPanel] = useState<ComponentType<ChatPanelProps> | null>(null);
   const [empty, setEmpty] = useState(true);
   const launcherRef = useRef<HTMLButtonElement>(null);
+  // The launcher is in the prerendered HTML but hidden until the page is
+  // interactive: without JavaScript it would be a button that does nothing.
+  const hydrated = useHydrated();
 
   useEffect(() => {
     let idleHandle = 0;
@@ -56,6 +60,7 @@ export function ChatWidget() {
         ref={launcherRef}
         type="button"
         className="chat-launcher"
+        hidden={!hydrated}
         aria-label="Chat with us"
         aria-expanded={open}
         aria-controls={Panel ? CHAT_PANEL_ID : undefined}
