@@ -242,5 +242,6 @@ test.describe("with JavaScript off", () => {
   test("no control that needs JavaScript is offered", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByRole("button", { name: "Chat with us" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Search products" })).toBeHidden();
   });
 });

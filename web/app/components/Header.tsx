@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { mainNav } from "../lib/nav";
 import { site } from "../lib/site";
+import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./Header.css";
 
@@ -17,6 +18,9 @@ export function Header() {
   const [scrolled, setScrolled] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const [searchLoaded, setSearchLoaded] = useState(false);
+  // The search needs JavaScript: until the page is interactive its button
+  // keeps its place but is not shown, so nothing moves when it appears.
+  const hydrated = useHydrated();
   const menuRef = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
 
@@ -69,7 +73,8 @@ export function Header() {
         <div className="site-header__actions">
           <button
             type="button"
-            className="icon-button"
+            className="icon-button site-header__search"
+            hidden={!hydrated}
             aria-label="Search products"
             aria-haspopup="dialog"
             onPointerEnter={loadSearchOverlay}
