@@ -43,31 +43,7 @@ func TestAcknowledgedEnquiriesSurviveSIGKILL(t *testing.T) {
 	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "TRUSTED_PROXIES=127.0.0.1,::1",
 		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=")
 
-	start := func() *exec.Cmd {
-		cmd := exec.Command(binary)
-		cmd.Env = env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			resp, err := http.Get(base + "/healthz")
-			if err == nil {
-				resp.Body.Close()
-				if resp.StatusCode == 200 {
-					return cmd
-				}
-			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("the server did not come up: %v\n%s", err, stderr.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
+	start := func() *exec.Cmd { return launch(t, base, env) }
 
 	var (
 		mu      sync.Mutex

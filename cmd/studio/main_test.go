@@ -113,35 +113,49 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
+// launch starts bin/studio with env and returns once /healthz at base
+// answers 200; a server that does not come up fails the test with its stderr.
+func launch(t *testing.T, base string, env []string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(binary)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return cmd
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the server did not come up: %v\n%s", err, stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // startServer runs bin/studio on a free port until the test ends and
 // returns its base URL once it answers.
 func startServer(t *testing.T) (string, *exec.Cmd) {
 	t.Helper()
 	port := freePort(t)
-	cmd := exec.Command(binary)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir(), "DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	cmd := launch(t, base, append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+t.TempDir(), "DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST="))
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil { // still running: the test did not stop it
 			cmd.Process.Kill()
 			cmd.Wait()
 		}
 	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return base, cmd
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server never answered: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return base, cmd
 }
 
 // Clients that send their headers a byte at a time do not hold the server:
