@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { closeDisclosureOnEscape } from "../lib/disclosure";
 import { mainNav } from "../lib/nav";
 import { site } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
@@ -40,15 +41,6 @@ export function Header() {
       if (focusWasInMenu) document.getElementById("main")?.focus({ preventScroll: true });
     }
   }, [pathname]);
-
-  const closeOnEscape = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
-    const menu = menuRef.current;
-    if (event.key === "Escape" && menu?.open) {
-      event.preventDefault();
-      menu.open = false;
-      menu.querySelector("summary")?.focus();
-    }
-  };
 
   return (
     <header className={scrolled ? "site-header site-header--scrolled" : "site-header"}>
@@ -93,7 +85,7 @@ export function Header() {
           )}
 
           {/* A native disclosure: the menu opens and closes without JavaScript too. */}
-          <details className="mobile-menu" ref={menuRef} onKeyDown={closeOnEscape}>
+          <details className="mobile-menu" ref={menuRef} onKeyDown={closeDisclosureOnEscape}>
             <summary className="icon-button" aria-label="Menu">
               <span className="mobile-menu__open-icon">
                 <Icon name="menu" />

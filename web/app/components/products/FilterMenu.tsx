@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { FINISHES, MATERIALS, type Finish, type Material } from "../../lib/filters";
+import { closeDisclosureOnEscape } from "../../lib/disclosure";
 import { Icon } from "../Icon";
 
 type Props = {
@@ -24,17 +25,8 @@ export function FilterMenu({ materials, finishes, onToggleMaterial, onToggleFini
     return () => document.removeEventListener("click", closeOnOutsideClick);
   }, []);
 
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    const menu = ref.current;
-    if (event.key === "Escape" && menu?.open) {
-      event.preventDefault();
-      menu.open = false;
-      menu.querySelector("summary")?.focus();
-    }
-  };
-
   return (
-    <details className="filter-menu" ref={ref} onKeyDown={onKeyDown}>
+    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape}>
       <summary className="button button--ghost">
         Sort
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
