@@ -1,14 +1,10 @@
 import type { Config } from "@react-router/dev/config";
 import { products } from "./app/lib/catalogue";
-import { staticPaths, NOT_FOUND_PATH } from "./app/lib/paths";
+import { pagePaths, NOT_FOUND_PATH } from "./app/lib/paths";
 
 // Every route is prerendered to HTML at build time; there is no runtime
 // rendering server. The Go server (bin/studio) serves these files.
 export default {
   ssr: false,
-  prerender: [
-    ...staticPaths,
-    ...products.map((p) => `/product/${p.id}`),
-    NOT_FOUND_PATH,
-  ],
+  prerender: [...pagePaths(products), NOT_FOUND_PATH],
 } satisfies Config;

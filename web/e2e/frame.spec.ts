@@ -1,8 +1,8 @@
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
 import { products, site } from "./content";
-import { staticPaths } from "../app/lib/paths";
+import { pagePaths } from "../app/lib/paths";
 
-const routes = [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
+const routes = pagePaths(products);
 
 test.describe("every route", () => {
   for (const path of routes) {

@@ -1,8 +1,8 @@
 import { test, expect } from "./fixtures";
 import { products, site } from "./content";
-import { staticPaths } from "../app/lib/paths";
+import { pagePaths } from "../app/lib/paths";
 
-const routes = [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
+const routes = pagePaths(products);
 const absolute = (path: string) => new URL(path, site.baseUrl).href;
 
 type JsonLd = Record<string, unknown> & { "@type": string };

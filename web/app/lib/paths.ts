@@ -11,6 +11,11 @@ export const staticPaths = [
   "/returns",
 ] as const;
 
+// Every page of the site: the static routes and one per product.
+export function pagePaths(products: readonly { id: number }[]): string[] {
+  return [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
+}
+
 // An unknown path shows the home page (spec, section 2). This path is
 // prerendered through the catch-all route; the Go server sends that file,
 // with status 404, for every path it does not know.
