@@ -17,8 +17,16 @@ type Product struct {
 	Category    string   `json:"category"`
 	Material    []string `json:"material"`
 	Finish      []string `json:"finish"`
-	Image       string   `json:"image"`
 	Description string   `json:"description"`
+	Images      []Image  `json:"images"`
+}
+
+// Image is one of a product's pictures: a file under content/images/ that
+// the build turns into right-sized files (web/scripts/images.mjs checks
+// each one and stops the build on a problem).
+type Image struct {
+	Src string `json:"src"`
+	Alt string `json:"alt"`
 }
 
 // Phone is one of the studio's phone numbers.
@@ -81,8 +89,8 @@ func Load(fsys fs.FS) (*Catalogue, error) {
 	}
 	c.byID = make(map[int]Product, len(file.Products))
 	for _, p := range file.Products {
-		if p.ID <= 0 || p.Name == "" || len(p.Material) == 0 || len(p.Finish) == 0 {
-			return nil, fmt.Errorf("catalogue: product %d (%q) needs a positive id, a name, materials and finishes", p.ID, p.Name)
+		if p.ID <= 0 || p.Name == "" || len(p.Material) == 0 || len(p.Finish) == 0 || len(p.Images) == 0 {
+			return nil, fmt.Errorf("catalogue: product %d (%q) needs a positive id, a name, materials, finishes and an image", p.ID, p.Name)
 		}
 		if _, dup := c.byID[p.ID]; dup {
 			return nil, fmt.Errorf("catalogue: product id %d appears twice", p.ID)

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"mime"
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -55,6 +57,7 @@ var contentTypes = map[string]string{
 	".webp":        "image/webp",
 	".avif":        "image/avif",
 	".ico":         "image/x-icon",
+	".data":        "text/x-script", // React Router's route data (turbo-stream), as its own server sends it
 }
 
 func contentTypeOf(name string) string {
@@ -68,16 +71,52 @@ func contentTypeOf(name string) string {
 	return "application/octet-stream"
 }
 
+// streamedFile is a photograph's file: read from the client build on each
+// request instead of held in memory, because there are many and each is
+// large (the build makes several widths and formats of every photograph).
+type streamedFile struct {
+	etag        []string
+	contentType []string
+}
+
+// streamed reports whether a file of the build is served from the build on
+// each request: the raster images, which the build never compresses.
+func streamed(name string) bool {
+	switch path.Ext(name) {
+	case ".avif", ".webp", ".jpg", ".jpeg", ".png":
+		return true
+	}
+	return false
+}
+
+// hashedImage matches the names the image pipeline gives its files
+// (web/scripts/images.mjs): the original's content hash, then the variant.
+var hashedImage = regexp.MustCompile(`^images/.+\.[0-9a-f]{12}\.[^/]+$`)
+
 // loadFiles reads every file of the client build into memory, keyed by its
-// path without a leading slash. The .gz and .br siblings written by the
-// build become the variants of their original, not files of their own.
-func loadFiles(fsys fs.FS) (map[string]*file, error) {
+// path without a leading slash, except the raster images, which are only
+// listed. The .gz and .br siblings written by the build become the
+// variants of their original, not files of their own.
+func loadFiles(fsys fs.FS) (map[string]*file, map[string]*streamedFile, error) {
 	files := make(map[string]*file)
+	images := make(map[string]*streamedFile)
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") {
+			return nil
+		}
+		if streamed(name) {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			// Reading each image to hash it would bring them all into
+			// memory; the pipeline's names change with the content, and
+			// with the size that tells apart the few other versions.
+			sum := sha256.Sum256([]byte(name + "\x00" + strconv.FormatInt(info.Size(), 10)))
+			images[name] = &streamedFile{etag: []string{`"` + hex.EncodeToString(sum[:12]) + `"`}, contentType: []string{contentTypeOf(name)}}
 			return nil
 		}
 		body, err := fs.ReadFile(fsys, name)
@@ -96,9 +135,9 @@ func loadFiles(fsys fs.FS) (map[string]*file, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("server: load client build: %w", err)
+		return nil, nil, fmt.Errorf("server: load client build: %w", err)
 	}
-	return files, nil
+	return files, images, nil
 }
 
 func readOptional(fsys fs.FS, name string) ([]byte, error) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,12 +18,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(urlPath, "/")
-	if f, ok := s.files[name]; ok && !strings.HasPrefix(name, "_") && !strings.HasSuffix(name, ".html") {
-		cache := cachePublic
-		if strings.HasPrefix(name, "assets/") {
-			cache = cacheImmutable
-		}
-		send(w, r, f, http.StatusOK, cache)
+	if f, ok := s.files[name]; ok && public(name) {
+		send(w, r, f, http.StatusOK, cachePolicy(name))
+		return
+	}
+	if img, ok := s.images[name]; ok {
+		s.sendImage(w, r, name, img)
 		return
 	}
 	// "/products/" is "/products": one URL per page.
@@ -32,17 +33,70 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if strings.HasPrefix(name, "assets/") {
-		// A missing script or stylesheet gets a short answer, not a page.
+	if strings.HasPrefix(name, "assets/") || hashedImage.MatchString(name) || strings.HasSuffix(name, ".data") {
+		// A missing script, stylesheet, image or page data gets a short
+		// answer, not a page.
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
 	send(w, r, s.notFound, http.StatusNotFound, cacheHTML)
 }
 
+// public reports whether a file of the build is served at its own path:
+// not the pages' HTML (served at their routes) nor the build's internals
+// (the SPA fallback), but the route data React Router fetches when it
+// navigates (/_root.data, /product/1.data).
+func public(name string) bool {
+	if strings.HasSuffix(name, ".data") {
+		return true
+	}
+	return !strings.HasPrefix(name, "_") && !strings.HasSuffix(name, ".html")
+}
+
+// cachePolicy: hashed names (scripts, styles, the pipeline's images) never
+// change; route data changes with each build, like the pages; the rest
+// (favicon, the site's link preview) is kept a day.
+func cachePolicy(name string) string {
+	switch {
+	case strings.HasPrefix(name, "assets/"), hashedImage.MatchString(name):
+		return cacheImmutable
+	case strings.HasSuffix(name, ".data"):
+		return cacheHTML
+	}
+	return cachePublic
+}
+
+// sendImage streams one raster image from the build, with ranges and
+// conditional requests (http.ServeContent), never holding it in memory.
+func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, name string, img *streamedFile) {
+	f, err := s.client.Open(name)
+	if err != nil {
+		s.log.Error("open image", "name", name, "err", err)
+		http.Error(w, "500 internal server error", http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	content, ok := f.(io.ReadSeeker)
+	if !ok {
+		s.log.Error("image is not seekable", "name", name)
+		http.Error(w, "500 internal server error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h["Cache-Control"] = cacheHeader(cachePolicy(name))
+	h["Etag"] = img.etag
+	h["Content-Type"] = img.contentType
+	http.ServeContent(w, r, name, time.Time{}, content)
+}
+
 // product serves /product/{id} for a product of the catalogue and sends
-// any other id to the list of products.
+// any other id to the list of products. /product/{id}.data is the page's
+// route data, a file of the build.
 func (s *Server) product(w http.ResponseWriter, r *http.Request) {
+	if strings.HasSuffix(r.PathValue("id"), ".data") {
+		s.page(w, r)
+		return
+	}
 	id, err := strconv.Atoi(r.PathValue("id"))
 	if _, ok := s.catalogue.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
 		http.Redirect(w, r, "/products", http.StatusFound)

@@ -37,12 +37,6 @@ func newContentPolicy(cat *catalogue.Catalogue) contentPolicy {
 	if origin := originOf(cat.Site.Map.EmbedURL); origin != "" {
 		p.frameSrc = append(p.frameSrc, origin)
 	}
-	// A product's image may be a photograph on another host.
-	for _, product := range cat.Products {
-		if origin := originOf(product.Image); origin != "" && !slices.Contains(p.imgSrc, origin) {
-			p.imgSrc = append(p.imgSrc, origin)
-		}
-	}
 	if cat.Site.GA4MeasurementID != "" {
 		p.scriptSrc = append(p.scriptSrc, analyticsHosts[0])
 		p.connectSrc = append(p.connectSrc, analyticsHosts...)

@@ -25,7 +25,9 @@ const notFoundPage = "__not-found/index.html"
 type Server struct {
 	log       *slog.Logger
 	catalogue *catalogue.Catalogue
-	files     map[string]*file // the client build, by path without the leading slash
+	client    fs.FS                    // the client build
+	files     map[string]*file         // its files held in memory, by path without the leading slash
+	images    map[string]*streamedFile // its raster images, read from client on each request
 	pages     map[string]*file // prerendered pages by URL path: "/", "/products", ...
 	notFound  *file
 
@@ -45,11 +47,11 @@ type Server struct {
 // catalogue, so a stale build fails at start-up rather than in front of a
 // visitor.
 func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Option) (*Server, error) {
-	files, err := loadFiles(client)
+	files, images, err := loadFiles(client)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{log: log, catalogue: cat, files: files, pages: make(map[string]*file),
+	s := &Server{log: log, catalogue: cat, client: client, files: files, images: images, pages: make(map[string]*file),
 		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
 		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
 	for _, o := range options {

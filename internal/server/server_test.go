@@ -19,7 +19,7 @@ func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 	t.Helper()
 	var products []string
 	for _, id := range ids {
-		products = append(products, `{"id":`+strconv.Itoa(id)+`,"name":"P","type":"chair","category":"Seatings","material":["Wood"],"finish":["Walnut"]}`)
+		products = append(products, `{"id":`+strconv.Itoa(id)+`,"name":"P","type":"chair","category":"Seatings","material":["Wood"],"finish":["Walnut"],"images":[{"src":"p.jpg","alt":"P"}]}`)
 	}
 	cat, err := catalogue.Load(fstest.MapFS{
 		"site.json":      {Data: []byte(testSite)},
@@ -46,8 +46,18 @@ func testBuild() fstest.MapFS {
 		"assets/app-abc123.js":    {Data: []byte("console.log(1)")},
 		"assets/app-abc123.js.gz": {Data: []byte("GZ-js")},
 		"images/hero.svg":         {Data: []byte("<svg/>")},
+		"_root.data":              {Data: []byte(`[{"root":1}]`)},
+		"product/1.data":          {Data: []byte(`[{"product":1}]`)},
+		"search-index.json":       {Data: []byte(`[]`)},
+		// The image pipeline's files: the original's hash, then the variant.
+		"images/products/chair.0123456789ab.640w.avif": {Data: []byte(photoBytes)},
+		"images/products/chair.0123456789ab.svg":       {Data: []byte("<svg/>")},
+		"images/og/site.jpg":                           {Data: []byte("JPEG")},
 	}
 }
+
+// A stand-in for a photograph's bytes, long enough to ask for a range of.
+const photoBytes = "AVIF-0123456789abcdefghijklmnopqrstuvwxyz"
 
 func newTestServer(t *testing.T) http.Handler {
 	t.Helper()
@@ -98,6 +108,15 @@ func TestRoutes(t *testing.T) {
 		{name: "trailing slash", target: "/products/?page=2", wantStatus: 301, wantLocation: "/products?page=2"},
 		{name: "hashed asset", target: "/assets/app-abc123.js", wantStatus: 200, wantBody: "console.log(1)", wantCache: "public, max-age=31536000, immutable", wantType: "text/javascript; charset=utf-8"},
 		{name: "unhashed image", target: "/images/hero.svg", wantStatus: 200, wantCache: "public, max-age=86400", wantType: "image/svg+xml"},
+		{name: "a photograph's variant, streamed", target: "/images/products/chair.0123456789ab.640w.avif", wantStatus: 200, wantBody: photoBytes, wantCache: "public, max-age=31536000, immutable", wantType: "image/avif"},
+		{name: "a range of a photograph", target: "/images/products/chair.0123456789ab.640w.avif", header: map[string]string{"Range": "bytes=0-3"}, wantStatus: 206, wantBody: "AVIF", wantType: "image/avif"},
+		{name: "a drawing from the pipeline", target: "/images/products/chair.0123456789ab.svg", wantStatus: 200, wantBody: "<svg/>", wantCache: "public, max-age=31536000, immutable", wantType: "image/svg+xml"},
+		{name: "an image without a hash is kept a day", target: "/images/og/site.jpg", wantStatus: 200, wantBody: "JPEG", wantCache: "public, max-age=86400", wantType: "image/jpeg"},
+		{name: "a missing pipeline image", target: "/images/products/chair.ffffffffffff.640w.avif", wantStatus: 404, wantBody: "404 page not found\n"},
+		{name: "the root's route data", target: "/_root.data", wantStatus: 200, wantBody: `[{"root":1}]`, wantCache: "no-cache", wantType: "text/x-script"},
+		{name: "a product page's route data", target: "/product/1.data", wantStatus: 200, wantBody: `[{"product":1}]`, wantCache: "no-cache", wantType: "text/x-script"},
+		{name: "missing route data", target: "/product/99.data", wantStatus: 404, wantBody: "404 page not found\n"},
+		{name: "the search index", target: "/search-index.json", wantStatus: 200, wantBody: `[]`, wantType: "application/json"},
 		{name: "unknown path shows home with 404", target: "/no/such/page", wantStatus: 404, wantBody: "<h1>home, not found</h1>", wantType: "text/html; charset=utf-8"},
 		{name: "build internals are not served", target: "/__spa-fallback.html", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
 		{name: "the not-found page has no URL of its own", target: "/__not-found", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
@@ -233,5 +252,27 @@ func TestNewRejectsABuildThatDoesNotMatchTheCatalogue(t *testing.T) {
 	delete(build, "__not-found/index.html")
 	if _, err := New(log, build, testCatalogue(t, 1)); err == nil || !strings.Contains(err.Error(), "make build") {
 		t.Errorf("a build without the not-found page: err = %v", err)
+	}
+}
+
+// A photograph's variant is answered 304 when the browser has it, and is
+// never read into the server's memory at start-up.
+func TestPhotographsAreStreamed(t *testing.T) {
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "images/products/chair.0123456789ab.640w.avif"
+	if _, inMemory := s.files[name]; inMemory {
+		t.Errorf("%s is held in memory", name)
+	}
+	h := s.Handler()
+	first := do(h, "GET", "/"+name, nil)
+	etag := first.Header().Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	if again := do(h, "GET", "/"+name, map[string]string{"If-None-Match": etag}); again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Errorf("If-None-Match: status %d, %d bytes; want 304 and none", again.Code, again.Body.Len())
 	}
 }

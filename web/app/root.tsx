@@ -9,6 +9,8 @@ import { useScrollToTopOnPathChange } from "./lib/useScrollToTop";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
 import "./styles/tokens.css";
 import "./styles/base.css";
+// The placeholder colours of the pictures, written by scripts/images.mjs.
+import "../.generated/placeholders.css";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

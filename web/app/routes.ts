@@ -11,6 +11,8 @@ export default [
   route("shipping-policy", "routes/shipping-policy.tsx"),
   route("terms-conditions", "routes/terms-conditions.tsx"),
   route("returns", "routes/returns.tsx"),
+  // What the search overlay loads when it opens (a JSON file, no page).
+  route("search-index.json", "routes/search-index.ts"),
   // Any other path shows the home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
-import type { Product } from "../app/lib/catalogue";
+import type { CatalogueFile, ProductEntry } from "../app/lib/catalogue";
 import type { Site } from "../app/lib/site";
 
 // The same content files the site is built from.
 const read = (name: string) => JSON.parse(readFileSync(new URL(`../../content/${name}`, import.meta.url), "utf8"));
 
 export const site: Site = read("site.json");
-export const products: Product[] = read("catalogue.json").products;
+export const catalogue: CatalogueFile = read("catalogue.json");
+export const products: ProductEntry[] = catalogue.products;
 
 // Service facts (delivery, returns, warranty) and the studio pages' data.
 export const service: typeof import("../../content/service.json") = read("service.json");

@@ -1,11 +1,13 @@
-// Writes .gz and .br beside every text file of the client build, once, at
-// build time, so the server never compresses per request. A compressed
-// file that is not smaller than the original is not written.
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+// Finishes the client build: adds the image pipeline's files
+// (scripts/images.mjs), then writes .gz and .br beside every text file,
+// once, at build time, so the server never compresses per request. A
+// compressed file that is not smaller than the original is not written.
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, extname } from "node:path";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
+const generated = new URL("../.generated/public/", import.meta.url).pathname;
 const compressible = new Set([".html", ".js", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest", ".map", ".data"]);
 
 async function* walk(dir) {
@@ -15,6 +17,8 @@ async function* walk(dir) {
     else yield path;
   }
 }
+
+await cp(generated, root, { recursive: true });
 
 // React Router leaves the prerender step's own stylesheet in the client
 // assets; no page links it, so it is not shipped.

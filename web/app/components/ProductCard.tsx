@@ -1,10 +1,14 @@
 import { Link } from "react-router";
-import { PRODUCT_IMAGE, type Product } from "../lib/catalogue";
+import type { ProductCardData } from "../lib/catalogue";
+import type { Slot } from "../lib/picture";
+import { Picture } from "./Picture";
 import "./ProductCard.css";
 
 type Props = {
-  product: Product;
-  /** Images above the fold load at once; the rest lazily. */
+  product: ProductCardData;
+  /** Where the card stands, which decides the picture's sizes. */
+  slot?: Slot;
+  /** The first cards above the fold load their picture at once; the rest lazily. */
   eager?: boolean;
   /** Where "Back to Products" on the product page returns to. */
   from?: string;
@@ -12,18 +16,10 @@ type Props = {
   headingLevel?: "h2" | "h3";
 };
 
-export function ProductCard({ product, eager = false, from, onSelect, headingLevel: Heading = "h2" }: Props) {
+export function ProductCard({ product, slot = "card", eager = false, from, onSelect, headingLevel: Heading = "h2" }: Props) {
   return (
     <Link to={`/product/${product.id}`} state={from ? { from } : undefined} className="product-card" onClick={onSelect}>
-      <img
-        className="product-card__image"
-        src={product.image}
-        alt=""
-        width={PRODUCT_IMAGE.width}
-        height={PRODUCT_IMAGE.height}
-        loading={eager ? "eager" : "lazy"}
-        decoding="async"
-      />
+      <Picture className="product-card__image" picture={product.image} slot={slot} priority={eager} decorative />
       <Heading className="product-card__name">{product.name}</Heading>
       <p className="product-card__type">{product.type}</p>
     </Link>

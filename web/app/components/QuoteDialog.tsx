@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import type { Product } from "../lib/catalogue";
+import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { site, whatsappUrl } from "../lib/site";
 import { Dialog } from "./Dialog";
@@ -14,19 +14,19 @@ type Props = {
   open: boolean;
   onClose: () => void;
   kind: QuoteKind;
-  product?: Product;
+  product?: ProductSummary;
   material?: string;
   finish?: string;
 };
 
 type Values = { name: string; email: string; phone: string; message: string; material: string; finish: string };
 
-function title(kind: QuoteKind, product?: Product): string {
+function title(kind: QuoteKind, product?: ProductSummary): string {
   if (kind === "quote") return product ? `Get a quote for ${product.name}` : "Get a quote";
   return product ? `Customize ${product.name}` : "Begin a bespoke piece";
 }
 
-function whatsappText(kind: QuoteKind, product: Product | undefined, v: Values): string {
+function whatsappText(kind: QuoteKind, product: ProductSummary | undefined, v: Values): string {
   if (!product) return `Hello ${site.name}, I would like to talk about a bespoke piece.`;
   const options = [v.material, v.finish && `${v.finish} finish`].filter(Boolean).join(", ");
   const what = `${product.name} (${product.type}${options ? `, ${options}` : ""})`;

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
-import type { Product } from "../lib/catalogue";
+import type { ProductSummary } from "../lib/catalogue";
 
 export type QuoteKind = "quote" | "customize";
 
 type Props = {
   kind: QuoteKind;
   /** Absent for a bespoke enquiry that starts from no product. */
-  product?: Product;
+  product?: ProductSummary;
   material?: string;
   finish?: string;
   className?: string;

@@ -1,7 +1,6 @@
 // Pure logic of the product page's gallery and Similar Products carousel
 // (spec, sections 4 and 9).
 
-export const GALLERY_SLOTS = 4;
 export const SWIPE_THRESHOLD_PX = 50;
 export const MAX_SIMILAR = 12;
 

@@ -1,41 +1,50 @@
-import data from "../../../content/catalogue.json";
-import service from "../../../content/service.json";
+import type { Picture } from "./picture";
 
-// The catalogue is data (content/catalogue.json), shared with the Go server.
-export type Product = {
+// The catalogue as content/catalogue.json writes it, shared with the Go
+// server and the image pipeline (scripts/images.mjs checks it at build time).
+export type CatalogueFile = {
+  details: { dimensions: string };
+  /** In tab order. A category with "tabs" is shown under each of those tabs instead of a tab of its own name. */
+  categories: { name: string; tabs?: string[] }[];
+  /** Every finish a product may name. */
+  finishes: string[];
+  /** The filter options, each with the product words it stands for; every material is in one group. */
+  filters: { material: Record<string, string[]>; finish: Record<string, string[]> };
+  featured: { whatsHot: number[]; fresh: number };
+  products: ProductEntry[];
+};
+
+export type ProductEntry = {
   id: number;
   name: string;
   type: string;
   category: string;
   material: string[];
   finish: string[];
-  image: string;
   description: string;
+  /** In gallery order, each relative to content/images/; the first is the product's picture everywhere else. */
+  images: { src: string; alt: string }[];
 };
 
-export const products: readonly Product[] = data.products;
+// What a request about a product (the quote dialog, analytics) names.
+export type ProductSummary = Pick<ProductEntry, "id" | "name" | "type" | "category" | "material" | "finish">;
 
-// The home page's picks (spec, section 9): What's Hot, and the product the
-// "Fresh from" banner opens.
-export const featured = {
-  whatsHot: data.featured.whatsHot.map((id) => productById(id)!),
-  fresh: productById(data.featured.fresh)!,
+// What a page needs of a product to show it in a list (grid, What's Hot,
+// search, similar products): its first picture, not its gallery.
+export type ProductCardData = ProductSummary & {
+  image: Picture;
 };
 
-// What every product page states: made to any size, and its warranty (the
-// same warranty the returns policy and the chat name).
-export const productDetails = { dimensions: data.details.dimensions, warranty: service.warranty.label };
-
-export function productById(id: number): Product | undefined {
-  return products.find((p) => p.id === id);
-}
-
-// Every product image is drawn at this size; photographs swapped in later
-// are cropped to the same 4:5 frame, so nothing shifts while they load.
-export const PRODUCT_IMAGE = { width: 800, height: 1000 } as const;
+// A product page's own product.
+export type ProductData = ProductCardData & {
+  description: string;
+  images: Picture[];
+  /** Its 1200×630 link-preview picture. */
+  ogImage: string;
+};
 
 // Products of the same category, the product itself excluded, at most 12
 // (spec, section 9).
-export function similarProducts(all: readonly Product[], product: Product, max = 12): Product[] {
+export function similarProducts<T extends Pick<ProductEntry, "id" | "category">>(all: readonly T[], product: T, max = 12): T[] {
   return all.filter((p) => p.category === product.category && p.id !== product.id).slice(0, max);
 }

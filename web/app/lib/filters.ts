@@ -1,57 +1,49 @@
-import type { Product } from "./catalogue";
+import type { ProductCardData } from "./catalogue";
 
-// The products page's filters (spec, sections 3 and 5). Matching is a
-// case-insensitive substring test, OR among the values chosen within one
-// filter, AND across category, material and finish.
-//
-// Two choices make every option match something in the catalogue:
-// - The tabs "Partition" and "Storage & Shelves" both match the catalogue's
-//   one category "Partition Storage & Shelves" by substring.
-// - "Other" matches a material that is neither wood nor metal (cement,
-//   stone, marble); the literal rule would make it match nothing.
-// The finish options (Walnut, Black, Oxidised, Oak) each match at least one
-// product by substring ("Oak" also matches "Light Oak", "Oxidised" matches
-// "Oxidised Brass"); a Vitest test checks every option against the catalogue.
+// The products page's filters (spec, sections 3 and 5), on the words the
+// catalogue defines (content/catalogue.json: categories, filters): a tab
+// shows the categories that name it, an option the products that have one
+// of its words. OR among the values chosen within one filter, AND across
+// category, material and finish.
 
-export const CATEGORIES = ["All", "Seatings", "Tables", "Partition", "Storage & Shelves"] as const;
-export const MATERIALS = ["Wood", "Metal", "Other"] as const;
-export const FINISHES = ["Walnut", "Black", "Oxidised", "Oak"] as const;
+export type Option = { name: string; words: string[] };
+export type Vocabulary = {
+  /** In order, after "All". */
+  tabs: { name: string; categories: string[] }[];
+  materials: Option[];
+  finishes: Option[];
+};
+
+type Filterable = Pick<ProductCardData, "category" | "material" | "finish">;
+
+export const ALL = "All";
 export const PAGE_SIZE = 6;
 
-export type Category = (typeof CATEGORIES)[number];
-export type Material = (typeof MATERIALS)[number];
-export type Finish = (typeof FINISHES)[number];
-
 export type ListState = {
-  category: Category;
-  materials: Material[];
-  finishes: Finish[];
+  category: string;
+  materials: string[];
+  finishes: string[];
   page: number;
 };
 
-export const DEFAULT_LIST_STATE: ListState = { category: "All", materials: [], finishes: [], page: 1 };
+export const DEFAULT_LIST_STATE: ListState = { category: ALL, materials: [], finishes: [], page: 1 };
 
-const includes = (text: string, part: string) => text.toLowerCase().includes(part.toLowerCase());
-const NAMED_MATERIALS = MATERIALS.filter((m) => m !== "Other");
+export const tabNames = (v: Vocabulary) => [ALL, ...v.tabs.map((t) => t.name)];
 
-function materialMatches(productMaterial: string, option: Material): boolean {
-  if (option === "Other") return !NAMED_MATERIALS.some((named) => includes(productMaterial, named));
-  return includes(productMaterial, option);
-}
+const chosenWords = (options: Option[], chosen: string[]) =>
+  new Set(options.filter((o) => chosen.includes(o.name)).flatMap((o) => o.words));
 
-export function matchesFilters(product: Product, state: Omit<ListState, "page">): boolean {
-  if (state.category !== "All" && !includes(product.category, state.category)) return false;
-  if (state.materials.length > 0 && !state.materials.some((m) => product.material.some((pm) => materialMatches(pm, m)))) {
-    return false;
-  }
-  if (state.finishes.length > 0 && !state.finishes.some((f) => product.finish.some((pf) => includes(pf, f)))) {
-    return false;
-  }
+export function matchesFilters(product: Filterable, state: Omit<ListState, "page">, v: Vocabulary): boolean {
+  if (state.category !== ALL && !v.tabs.find((t) => t.name === state.category)?.categories.includes(product.category)) return false;
+  const materials = chosenWords(v.materials, state.materials);
+  if (state.materials.length > 0 && !product.material.some((m) => materials.has(m))) return false;
+  const finishes = chosenWords(v.finishes, state.finishes);
+  if (state.finishes.length > 0 && !product.finish.some((f) => finishes.has(f))) return false;
   return true;
 }
 
-export function filterProducts(products: readonly Product[], state: Omit<ListState, "page">): Product[] {
-  return products.filter((p) => matchesFilters(p, state));
+export function filterProducts<T extends Filterable>(products: readonly T[], state: Omit<ListState, "page">, v: Vocabulary): T[] {
+  return products.filter((p) => matchesFilters(p, state, v));
 }
 
 export type Page<T> = { items: T[]; page: number; pageCount: number };
@@ -65,17 +57,21 @@ export function paginate<T>(items: readonly T[], page: number, size = PAGE_SIZE)
 
 // The list's state lives in the URL query, so a filtered page can be
 // shared and Back steps through changes. Unknown values are ignored.
-export function parseListState(params: URLSearchParams): ListState {
-  const category = CATEGORIES.find((c) => c === params.get("category")) ?? "All";
-  const materials = MATERIALS.filter((m) => params.getAll("material").includes(m));
-  const finishes = FINISHES.filter((f) => params.getAll("finish").includes(f));
+export function parseListState(params: URLSearchParams, v: Vocabulary): ListState {
+  const category = tabNames(v).find((c) => c === params.get("category")) ?? ALL;
+  const pick = (options: Option[], key: string) => options.map((o) => o.name).filter((n) => params.getAll(key).includes(n));
   const page = Number.parseInt(params.get("page") ?? "1", 10);
-  return { category, materials, finishes, page: Number.isFinite(page) && page > 0 ? page : 1 };
+  return {
+    category,
+    materials: pick(v.materials, "material"),
+    finishes: pick(v.finishes, "finish"),
+    page: Number.isFinite(page) && page > 0 ? page : 1,
+  };
 }
 
 export function listStateToParams(state: ListState): URLSearchParams {
   const params = new URLSearchParams();
-  if (state.category !== "All") params.set("category", state.category);
+  if (state.category !== ALL) params.set("category", state.category);
   state.materials.forEach((m) => params.append("material", m));
   state.finishes.forEach((f) => params.append("finish", f));
   if (state.page > 1) params.set("page", String(state.page));
@@ -83,7 +79,7 @@ export function listStateToParams(state: ListState): URLSearchParams {
 }
 
 // Adds the value if absent, removes it if present, keeping the options' order.
-export function toggle<T extends string>(options: readonly T[], selected: readonly T[], value: T): T[] {
+export function toggle(options: readonly Option[], selected: readonly string[], value: string): string[] {
   const next = selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value];
-  return options.filter((o) => next.includes(o));
+  return options.map((o) => o.name).filter((n) => next.includes(n));
 }

@@ -5,7 +5,7 @@ type PageMeta = {
   title: string;
   description: string;
   path: string;
-  /** The link-preview picture: a 1200×630 PNG (scripts/og-images.mjs). */
+  /** The link-preview picture: a 1200×630 JPEG made by the image pipeline (scripts/images.mjs). */
   ogImage?: string;
   ogImageAlt?: string;
   /** Structured data (schema.org) for search engines. */
@@ -17,7 +17,7 @@ export const absoluteUrl = (path: string) => new URL(path, site.baseUrl).href;
 // The title, description, canonical URL, link-preview tags and structured
 // data of one page. Titles are unique per page: "{page} | {studio}", the
 // home page "{studio}: {tagline}".
-export function pageMeta({ title, description, path, ogImage = "/images/og/site.png", ogImageAlt, jsonLd = [] }: PageMeta): MetaDescriptor[] {
+export function pageMeta({ title, description, path, ogImage = "/images/og/site.jpg", ogImageAlt, jsonLd = [] }: PageMeta): MetaDescriptor[] {
   const fullTitle = path === "/" ? `${site.name}: ${title}` : `${title} | ${site.name}`;
   const url = absoluteUrl(path);
   const image = absoluteUrl(ogImage);

@@ -16,6 +16,9 @@ export function pagePaths(products: readonly { id: number }[]): string[] {
   return [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
 }
 
+// The search overlay's data, prerendered as a file beside the pages.
+export const SEARCH_INDEX_PATH = "/search-index.json";
+
 // An unknown path shows the home page (spec, section 2). This path is
 // prerendered through the catch-all route; the Go server sends that file,
 // with status 404, for every path it does not know.

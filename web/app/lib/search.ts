@@ -1,9 +1,11 @@
-import type { Product } from "./catalogue";
+import type { ProductCardData } from "./catalogue";
+
+type Searchable = Pick<ProductCardData, "name" | "type" | "category" | "material" | "finish">;
 
 // Search (spec, section 5): the trimmed text, case-insensitively, as a
 // substring of the name, type, category, any material or any finish. An
 // empty text matches nothing.
-export function searchProducts(products: readonly Product[], text: string): Product[] {
+export function searchProducts<T extends Searchable>(products: readonly T[], text: string): T[] {
   const term = text.trim().toLowerCase();
   if (!term) return [];
   return products.filter((p) =>

@@ -1,4 +1,4 @@
-import type { Product } from "./catalogue";
+import type { ProductData } from "./catalogue";
 import { absoluteUrl } from "./meta";
 import { site } from "./site";
 
@@ -14,7 +14,7 @@ export function studioJsonLd(): object {
     description: site.description,
     url: absoluteUrl("/"),
     logo: absoluteUrl("/favicon.svg"),
-    image: absoluteUrl("/images/og/site.png"),
+    image: absoluteUrl("/images/og/site.jpg"),
     email: site.email,
     telephone: site.phones.map((p) => p.tel),
     address: {
@@ -30,13 +30,13 @@ export function studioJsonLd(): object {
 }
 
 // No offers: the studio publishes no prices; a quote is the buying path.
-export function productJsonLd(product: Product): object {
+export function productJsonLd(product: ProductData): object {
   return {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
     description: product.description,
-    image: absoluteUrl(product.image),
+    image: product.images.map((i) => absoluteUrl(i.src)),
     url: absoluteUrl(`/product/${product.id}`),
     category: product.category,
     material: product.material.join(", "),
@@ -45,7 +45,7 @@ export function productJsonLd(product: Product): object {
   };
 }
 
-export function breadcrumbJsonLd(product: Product): object {
+export function breadcrumbJsonLd(product: Pick<ProductData, "id" | "name">): object {
   const crumbs = [
     { name: "Home", path: "/" },
     { name: "Products", path: "/products" },

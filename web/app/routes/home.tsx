@@ -2,15 +2,28 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { Icon } from "../components/Icon";
 import { Marquee } from "../components/Marquee";
+import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
-import { featured, PRODUCT_IMAGE } from "../lib/catalogue";
+import { catalogue, picture, productCards, productEntry } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
+import pages from "../../../content/pages.json";
 import { site } from "../lib/site";
 import { studioJsonLd } from "../lib/structuredData";
 import "../components/home/home.css";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta({ title: site.tagline, description: site.description, path: "/", jsonLd: [studioJsonLd()] });
+
+// The home page's pictures and picks (spec, section 9), at build time: the
+// hero, What's Hot, and the product the "Fresh from" banner opens.
+export async function loader() {
+  const fresh = productEntry(catalogue.featured.fresh)!;
+  return {
+    hero: picture(pages.home.hero.src, pages.home.hero.alt),
+    whatsHot: productCards(catalogue.featured.whatsHot),
+    fresh: { ...productCards([fresh.id])[0]!, description: fresh.description },
+  };
+}
 
 const disciplines = [
   {
@@ -42,19 +55,16 @@ const showcases = [
   { image: "/images/showcase-3.svg", title: "Workspaces", text: "Quiet desks and chairs for long, good days." },
 ];
 
-export default function Home() {
-  const fresh = featured.fresh;
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return <HomeContent {...loaderData} />;
+}
+
+// The home page's content, which the not-found route shows too.
+export function HomeContent({ hero, whatsHot, fresh }: Awaited<ReturnType<typeof loader>>) {
   return (
     <>
       <section className="hero" aria-labelledby="hero-heading">
-        <img
-          className="hero__image"
-          src="/images/hero.svg"
-          alt="A sandstone room with an arched window, a lounge chair, a side table and a brass pendant lamp"
-          width={1600}
-          height={900}
-          fetchPriority="high"
-        />
+        <Picture className="hero__image" picture={hero} slot="hero" priority />
         <div className="hero__text container">
           <h1 id="hero-heading">{site.name}</h1>
           <p>{site.tagline}.</p>
@@ -107,9 +117,9 @@ export default function Home() {
           </Link>
         </div>
         <ul className="whats-hot__grid">
-          {featured.whatsHot.map((product) => (
+          {whatsHot.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} headingLevel="h3" />
+              <ProductCard product={product} slot="whatsHot" headingLevel="h3" />
             </li>
           ))}
         </ul>
@@ -117,7 +127,7 @@ export default function Home() {
 
       <section className="fresh" aria-labelledby="fresh-heading">
         <div className="fresh__inner container">
-          <img className="fresh__image" src={fresh.image} alt={`${fresh.name}, ${fresh.type}`} width={PRODUCT_IMAGE.width} height={PRODUCT_IMAGE.height} loading="lazy" />
+          <Picture className="fresh__image" picture={fresh.image} slot="fresh" />
           <div className="fresh__text">
             <p className="fresh__eyebrow">New this season</p>
             <h2 id="fresh-heading">Fresh from {site.name}</h2>

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/not-found";
-import Home from "./home";
+import { HomeContent } from "./home";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
 
@@ -10,6 +10,9 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export default function NotFound() {
-  return <Home />;
+// The home page's own data, made at build time for /__not-found.
+export { loader } from "./home";
+
+export default function NotFound({ loaderData }: Route.ComponentProps) {
+  return <HomeContent {...loaderData} />;
 }

@@ -1,42 +1,50 @@
 import { useEffect, useState } from "react";
-import { Link, Navigate, useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/product";
 import { Icon } from "../components/Icon";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
-import { productById, productDetails, products, similarProducts } from "../lib/catalogue";
+import { productData, productDetails, productEntry, similarCards } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
 import "../components/product/product.css";
 
-// The product is looked up by the id in the path, so a shared link or a
-// reload works. An unknown id goes to the list (the server redirects too).
-export const meta: Route.MetaFunction = ({ params }) => {
-  const product = productById(Number(params.id));
-  if (!product) return [{ title: "Product not found" }];
+// Runs at build time for every product's path (react-router.config.ts): the
+// page carries its own product and its similar products, no other.
+export async function loader({ params }: Route.LoaderArgs) {
+  const entry = productEntry(Number(params.id));
+  if (!entry) throw new Response("No such product", { status: 404 });
+  return {
+    product: productData(entry),
+    similar: similarCards(entry),
+    details: productDetails(),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => {
+  if (!data) return [{ title: "Product not found" }];
+  const { product } = data;
   return pageMeta({
     title: `${product.name}, ${product.type}`,
     description: product.description,
     path: `/product/${product.id}`,
-    ogImage: `/images/og/product-${product.id}.png`,
-    ogImageAlt: `${product.name}, ${product.type}, drawn by ${site.name}`,
+    ogImage: product.ogImage,
+    ogImageAlt: product.images[0]!.alt,
     jsonLd: [productJsonLd(product), breadcrumbJsonLd(product)],
   });
 };
 
-export default function ProductPage({ params }: Route.ComponentProps) {
-  const product = productById(Number(params.id));
-  if (!product) return <Navigate to="/products" replace />;
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
   // A fresh component per product, so the gallery and options start over.
-  return <ProductDetail key={product.id} id={product.id} />;
+  return <ProductDetail key={loaderData.product.id} {...loaderData} />;
 }
 
-function ProductDetail({ id }: { id: number }) {
-  const product = productById(id)!;
+type DetailProps = Route.ComponentProps["loaderData"];
+
+function ProductDetail({ product, similar, details }: DetailProps) {
   const [material, setMaterial] = useState(product.material[0]!);
   const [finish, setFinish] = useState(product.finish[0]!);
   const location = useLocation();
@@ -56,7 +64,7 @@ function ProductDetail({ id }: { id: number }) {
       </Link>
 
       <div className="product-page__main">
-        <Gallery product={product} />
+        <Gallery name={product.name} images={product.images} />
 
         <div className="product-page__info">
           <h1>{product.name}</h1>
@@ -77,11 +85,11 @@ function ProductDetail({ id }: { id: number }) {
             </div>
             <div>
               <dt>Dimensions</dt>
-              <dd>{productDetails.dimensions}</dd>
+              <dd>{details.dimensions}</dd>
             </div>
             <div>
               <dt>Warranty</dt>
-              <dd>{productDetails.warranty}</dd>
+              <dd>{details.warranty}</dd>
             </div>
           </dl>
 
@@ -96,7 +104,7 @@ function ProductDetail({ id }: { id: number }) {
         </div>
       </div>
 
-      <SimilarProducts items={similarProducts(products, product)} />
+      <SimilarProducts items={similar} />
     </div>
   );
 }

@@ -6,15 +6,14 @@ import { CategoryTabs, tabId } from "../components/products/CategoryTabs";
 import { FilterMenu } from "../components/products/FilterMenu";
 import { Pagination } from "../components/products/Pagination";
 import { itemEventParams, track } from "../lib/analytics";
-import { products } from "../lib/catalogue";
+import { productCards, vocabulary } from "../lib/catalogue.server";
 import {
   DEFAULT_LIST_STATE,
-  FINISHES,
-  MATERIALS,
   filterProducts,
   listStateToParams,
   paginate,
   parseListState,
+  tabNames,
   toggle,
   type ListState,
 } from "../lib/filters";
@@ -31,20 +30,26 @@ export const meta: Route.MetaFunction = () =>
     path: "/products",
   });
 
+// Built once, at build time: every product as a card, and the filters'
+// words. The page filters and pages through them in the browser.
+export async function loader() {
+  return { products: productCards(), vocabulary: vocabulary() };
+}
+
 const RESULTS_ID = "product-results";
 
-export default function Products() {
+export default function Products({ loaderData: { products, vocabulary } }: Route.ComponentProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   // The prerendered page is page 1 of All; the URL's own state follows
   // once hydrated.
   const hydrated = useHydrated();
-  const urlState = hydrated ? parseListState(searchParams) : DEFAULT_LIST_STATE;
+  const urlState = hydrated ? parseListState(searchParams, vocabulary) : DEFAULT_LIST_STATE;
   // A change shows at once (a checkbox never flickers back) and is then
   // confirmed by the URL; Back and Forward bring the URL's state.
   const [pending, setPending] = useState<ListState | null>(null);
   useEffect(() => setPending(null), [searchParams]);
   const state = pending ?? urlState;
-  const matching = filterProducts(products, state);
+  const matching = filterProducts(products, state, vocabulary);
   const { items, page, pageCount } = paginate(matching, state.page);
 
   // Every change is a history entry, so Back steps through them.
@@ -54,7 +59,7 @@ export default function Products() {
   };
 
   const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
-    track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next).length });
+    track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next, vocabulary).length });
     update({ ...next, page: 1 });
   };
 
@@ -74,15 +79,18 @@ export default function Products() {
 
       <div className="products-page__controls">
         <CategoryTabs
+          tabs={tabNames(vocabulary)}
           selected={state.category}
           panelId={RESULTS_ID}
           onSelect={(category) => category !== state.category && changeFilter("category", category, { ...state, category })}
         />
         <FilterMenu
+          materialOptions={vocabulary.materials}
+          finishOptions={vocabulary.finishes}
           materials={state.materials}
           finishes={state.finishes}
-          onToggleMaterial={(m) => changeFilter("material", m, { ...state, materials: toggle(MATERIALS, state.materials, m) })}
-          onToggleFinish={(f) => changeFilter("finish", f, { ...state, finishes: toggle(FINISHES, state.finishes, f) })}
+          onToggleMaterial={(m) => changeFilter("material", m, { ...state, materials: toggle(vocabulary.materials, state.materials, m) })}
+          onToggleFinish={(f) => changeFilter("finish", f, { ...state, finishes: toggle(vocabulary.finishes, state.finishes, f) })}
         />
       </div>
 

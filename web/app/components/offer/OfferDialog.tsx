@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Dialog, type CloseReason } from "../Dialog";
 import { track } from "../../lib/analytics";
-import { productById, PRODUCT_IMAGE } from "../../lib/catalogue";
+import { useRouteLoaderData } from "react-router";
+import type { loader as homeLoader } from "../../routes/home";
+import { Picture } from "../Picture";
 import { site, whatsappUrl } from "../../lib/site";
 import "./OfferDialog.css";
 
@@ -11,14 +13,14 @@ export type OfferDialogProps = { open: boolean; onClose: () => void };
 const WIDE = "(min-width: 48rem)";
 const CLOSE_ANIMATION_MS = 200;
 const GREETING = `Hello ${site.name}! I saw your welcome note and would love to know more about your furniture collection.`;
-const IMAGE_PRODUCT_ID = 1;
 
 export function OfferDialog({ open, onClose }: OfferDialogProps) {
   const headingId = useId();
   const wide = useMediaQuery(WIDE);
   const [closing, setClosing] = useState(false);
   const closeTimer = useRef(0);
-  const product = productById(IMAGE_PRODUCT_ID);
+  // The offer shows on the home page only, with its first What's Hot piece.
+  const product = useRouteLoaderData<typeof homeLoader>("routes/home")?.whatsHot[0];
 
   useEffect(() => () => window.clearTimeout(closeTimer.current), []);
 
@@ -58,15 +60,7 @@ export function OfferDialog({ open, onClose }: OfferDialogProps) {
       <span className="visually-hidden"> (opens WhatsApp in a new tab)</span>
     </a>
   );
-  const image = product && (
-    <img
-      className="offer__image"
-      src={product.image}
-      alt={wide ? `${product.name} ${product.type}` : ""}
-      width={PRODUCT_IMAGE.width}
-      height={PRODUCT_IMAGE.height}
-    />
-  );
+  const image = product && <Picture className="offer__image" picture={product.image} slot="offer" priority decorative={!wide} />;
 
   return (
     <Dialog

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { activeDot, canStep, clampOffset, dotCount, dotOffset, itemsPerView, step } from "../../lib/carousel";
-import type { Product } from "../../lib/catalogue";
+import type { ProductCardData } from "../../lib/catalogue";
 import { Icon } from "../Icon";
 import { ProductCard } from "../ProductCard";
 
 // Similar Products: a window of 4, 2 or 1 items (by width) that moves one
 // step per arrow and a whole window per dot. The widths come from CSS; the
 // script only tracks the offset, so nothing shifts when it starts.
-export function SimilarProducts({ items }: { items: Product[] }) {
+export function SimilarProducts({ items }: { items: ProductCardData[] }) {
   const [offset, setOffset] = useState(0);
   const [perView, setPerView] = useState(4);
 
@@ -56,7 +56,7 @@ export function SimilarProducts({ items }: { items: Product[] }) {
             <ul className="similar__track" ref={trackRef}>
               {items.map((product, i) => (
                 <li key={product.id} className="similar__item" inert={hidden(i) || undefined}>
-                  <ProductCard product={product} headingLevel="h3" />
+                  <ProductCard product={product} slot="similar" headingLevel="h3" />
                 </li>
               ))}
             </ul>

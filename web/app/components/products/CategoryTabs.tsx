@@ -1,35 +1,36 @@
 import { useRef } from "react";
-import { CATEGORIES, type Category } from "../../lib/filters";
 
 type Props = {
-  selected: Category;
-  onSelect: (category: Category) => void;
+  /** "All" and the catalogue's tabs, in order. */
+  tabs: string[];
+  selected: string;
+  onSelect: (category: string) => void;
   panelId: string;
 };
 
-export const tabId = (category: Category) => `category-tab-${category.replace(/\W+/g, "-").toLowerCase()}`;
+export const tabId = (category: string) => `category-tab-${category.replace(/\W+/g, "-").toLowerCase()}`;
 
 // The category tabs, as the ARIA tabs pattern: one tab stop, arrow keys,
 // Home and End move between tabs and select them.
-export function CategoryTabs({ selected, onSelect, panelId }: Props) {
+export function CategoryTabs({ tabs, selected, onSelect, panelId }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
-    const index = CATEGORIES.indexOf(selected);
-    const last = CATEGORIES.length - 1;
+    const index = tabs.indexOf(selected);
+    const last = tabs.length - 1;
     const target = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[
       event.key
     ];
     if (target === undefined) return;
     event.preventDefault();
-    const category = CATEGORIES[target]!;
+    const category = tabs[target]!;
     onSelect(category);
     listRef.current?.querySelector<HTMLButtonElement>(`#${tabId(category)}`)?.focus();
   };
 
   return (
     <div className="category-tabs" role="tablist" aria-label="Categories" ref={listRef} onKeyDown={onKeyDown}>
-      {CATEGORIES.map((category) => {
+      {tabs.map((category) => {
         const isSelected = category === selected;
         return (
           <button

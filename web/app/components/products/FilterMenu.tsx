@@ -1,18 +1,22 @@
 import { useEffect, useRef } from "react";
-import { FINISHES, MATERIALS, type Finish, type Material } from "../../lib/filters";
+import type { Option } from "../../lib/filters";
 import { closeDisclosureOnEscape } from "../../lib/disclosure";
 import { Icon } from "../Icon";
 
 type Props = {
-  materials: readonly Material[];
-  finishes: readonly Finish[];
-  onToggleMaterial: (material: Material) => void;
-  onToggleFinish: (finish: Finish) => void;
+  /** The options, from the catalogue. */
+  materialOptions: readonly Option[];
+  finishOptions: readonly Option[];
+  /** The options chosen. */
+  materials: readonly string[];
+  finishes: readonly string[];
+  onToggleMaterial: (material: string) => void;
+  onToggleFinish: (finish: string) => void;
 };
 
 // The Sort drop-down with the Material and Finish checkboxes: a native
 // disclosure that also closes on Escape and on a click elsewhere.
-export function FilterMenu({ materials, finishes, onToggleMaterial, onToggleFinish }: Props) {
+export function FilterMenu({ materialOptions, finishOptions, materials, finishes, onToggleMaterial, onToggleFinish }: Props) {
   const ref = useRef<HTMLDetailsElement>(null);
   const active = materials.length + finishes.length;
 
@@ -35,7 +39,7 @@ export function FilterMenu({ materials, finishes, onToggleMaterial, onToggleFini
       <div className="filter-menu__panel">
         <fieldset>
           <legend>Material</legend>
-          {MATERIALS.map((m) => (
+          {materialOptions.map(({ name: m }) => (
             <label key={m} className="filter-menu__option">
               <input type="checkbox" checked={materials.includes(m)} onChange={() => onToggleMaterial(m)} />
               {m}
@@ -44,7 +48,7 @@ export function FilterMenu({ materials, finishes, onToggleMaterial, onToggleFini
         </fieldset>
         <fieldset>
           <legend>Finish</legend>
-          {FINISHES.map((f) => (
+          {finishOptions.map(({ name: f }) => (
             <label key={f} className="filter-menu__option">
               <input type="checkbox" checked={finishes.includes(f)} onChange={() => onToggleFinish(f)} />
               {f}

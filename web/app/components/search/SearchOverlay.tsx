@@ -1,11 +1,27 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { track } from "../../lib/analytics";
-import { PRODUCT_IMAGE, products, type Product } from "../../lib/catalogue";
+import type { ProductCardData } from "../../lib/catalogue";
+import { SEARCH_INDEX_PATH } from "../../lib/paths";
 import { resultCountText, searchProducts } from "../../lib/search";
 import { Dialog } from "../Dialog";
 import { Icon } from "../Icon";
+import { Picture } from "../Picture";
 import "./SearchOverlay.css";
+
+// The products to search, fetched once, the first time the search opens,
+// so no page carries the catalogue before a visitor asks for it.
+let searchIndex: Promise<ProductCardData[]> | null = null;
+function loadSearchIndex(): Promise<ProductCardData[]> {
+  searchIndex ??= fetch(SEARCH_INDEX_PATH).then((r) => {
+    if (!r.ok) throw new Error(`search index: HTTP ${r.status}`);
+    return r.json() as Promise<ProductCardData[]>;
+  });
+  searchIndex.catch(() => {
+    searchIndex = null; // the next opening tries again
+  });
+  return searchIndex;
+}
 
 // A term counts as searched once the visitor stops typing for this long;
 // the search event is sent once per settled term, not per keystroke.
@@ -24,23 +40,38 @@ export default function SearchOverlay({ open, onClose }: Props) {
   const navigate = useNavigate();
   const id = useId();
   const listId = `${id}-results`;
+  const [products, setProducts] = useState<ProductCardData[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
   const term = text.trim();
-  const results = searchProducts(products, text);
+  const results = products ? searchProducts(products, text) : [];
 
   useEffect(() => {
     if (open) inputRef.current?.focus();
   }, [open]);
 
   useEffect(() => {
-    if (!term || term === lastTracked.current) return;
+    if (!open || products) return;
+    let current = true;
+    setLoadFailed(false);
+    loadSearchIndex().then(
+      (loaded) => current && setProducts(loaded),
+      () => current && setLoadFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, products]);
+
+  useEffect(() => {
+    if (!term || !products || term === lastTracked.current) return;
     const timer = setTimeout(() => {
       lastTracked.current = term;
       track("search", { search_term: term, result_count: results.length, location: "navbar" });
     }, SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [term, results.length]);
+  }, [term, products, results.length]);
 
-  const choose = (product: Product, position: number) => {
+  const choose = (product: ProductCardData, position: number) => {
     track("search_result_click", {
       search_term: term,
       item_id: String(product.id),
@@ -95,9 +126,9 @@ export default function SearchOverlay({ open, onClose }: Props) {
       </form>
       <div className="search-overlay__results">
         <p role="status" className={term ? "search-overlay__count" : "visually-hidden"}>
-          {term ? resultCountText(results.length) : ""}
+          {!term ? "" : loadFailed ? "The search could not load. Check the connection and open it again." : products ? resultCountText(results.length) : "Searching…"}
         </p>
-        {term && results.length === 0 && <p className="search-overlay__hint">Try searching with different keywords</p>}
+        {term && products && results.length === 0 && <p className="search-overlay__hint">Try searching with different keywords</p>}
         <ul id={listId} role="listbox" aria-label="Products found" className="search-overlay__list" hidden={results.length === 0}>
           {results.map((product, i) => (
             <li
@@ -109,7 +140,7 @@ export default function SearchOverlay({ open, onClose }: Props) {
               onClick={() => choose(product, i)}
               onMouseMove={() => setActive(i)}
             >
-              <img src={product.image} alt="" width={PRODUCT_IMAGE.width / 16} height={PRODUCT_IMAGE.height / 16} loading="lazy" />
+              <Picture picture={product.image} slot="search" decorative />
               <span>
                 <span className="search-overlay__name">{product.name}</span>
                 <span className="search-overlay__type">

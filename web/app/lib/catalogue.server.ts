@@ -1,0 +1,84 @@
+// The catalogue and its pictures, read at build time by the route loaders:
+// each page's HTML (and its .data file) carries only what that page shows,
+// so no page's JavaScript grows with the catalogue.
+import data from "../../../content/catalogue.json";
+import service from "../../../content/service.json";
+import manifest from "../../.generated/images.json";
+import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "./catalogue";
+import { similarProducts } from "./catalogue";
+import type { Picture } from "./picture";
+import type { Vocabulary } from "./filters";
+
+type ManifestEntry = Omit<Picture, "alt"> & { og?: string };
+
+export const catalogue: CatalogueFile = data;
+const images: Record<string, ManifestEntry> = manifest;
+
+// A picture of content/images/ (the pipeline stops the build on a missing one).
+export function picture(src: string, alt: string): Picture {
+  const entry = images[src];
+  if (!entry) throw new Error(`content/images/${src}: not made by scripts/images.mjs (run npm run build)`);
+  const { og: _og, ...made } = entry;
+  return { ...made, alt };
+}
+
+export function ogImageOf(src: string): string {
+  const og = images[src]?.og;
+  if (!og) throw new Error(`content/images/${src}: no link-preview picture was made`);
+  return og;
+}
+
+export function productEntry(id: number): ProductEntry | undefined {
+  return catalogue.products.find((p) => p.id === id);
+}
+
+export function productCard(p: ProductEntry): ProductCardData {
+  const first = p.images[0]!;
+  return {
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    category: p.category,
+    material: p.material,
+    finish: p.finish,
+    image: picture(first.src, first.alt),
+  };
+}
+
+export function productData(p: ProductEntry): ProductData {
+  return {
+    ...productCard(p),
+    description: p.description,
+    images: p.images.map((i) => picture(i.src, i.alt)),
+    ogImage: ogImageOf(p.images[0]!.src),
+  };
+}
+
+export function productCards(ids?: readonly number[]): ProductCardData[] {
+  const chosen = ids ? ids.map((id) => productEntry(id)!) : catalogue.products;
+  return chosen.map(productCard);
+}
+
+export function similarCards(p: ProductEntry): ProductCardData[] {
+  return similarProducts(catalogue.products, p).map(productCard);
+}
+
+// The filters' words, from the catalogue: the tabs in order (a category
+// shows under its own name unless it lists tabs), and each option's words.
+export function vocabulary(): Vocabulary {
+  const tabs: Vocabulary["tabs"] = [];
+  for (const c of catalogue.categories) {
+    for (const name of c.tabs ?? [c.name]) {
+      const tab = tabs.find((t) => t.name === name) ?? tabs[tabs.push({ name, categories: [] }) - 1]!;
+      tab.categories.push(c.name);
+    }
+  }
+  const options = (groups: Record<string, string[]>) => Object.entries(groups).map(([name, words]) => ({ name, words }));
+  return { tabs, materials: options(catalogue.filters.material), finishes: options(catalogue.filters.finish) };
+}
+
+// What every product page states: made to any size, and its warranty (the
+// same warranty the returns policy and the chat name).
+export function productDetails() {
+  return { dimensions: catalogue.details.dimensions, warranty: service.warranty.label };
+}

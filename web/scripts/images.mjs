@@ -1,0 +1,287 @@
+// The image pipeline, run by `npm run build` before the prerender. It
+// checks content/catalogue.json against its own vocabulary and its images,
+// then turns each original in content/images/ that the site uses into
+// right-sized files (web/.generated/images/, copied into the build after the
+// prerender) and writes web/.generated/images.json, the manifest the route
+// loaders read: for each src, its size, its srcsets, its placeholder class
+// and its link-preview picture.
+//
+// - Raster originals (JPEG, PNG, WebP, AVIF; any size a camera makes):
+//   AVIF and WebP at a ladder of widths up to the original's, and one JPEG
+//   for browsers that take neither; EXIF orientation applied, metadata
+//   stripped. Drawings (SVG) stay SVG.
+// - File names carry a hash of the original's bytes and of the settings
+//   below, so they are served as immutable, and a rebuild re-encodes only
+//   what changed (the results are cached in web/.image-cache/).
+// - The placeholder is a class (ph-RGB, each digit 0-7) that paints the
+//   image's dominant colour behind it while it loads: a stylesheet rule,
+//   so no inline style and no new source for the Content-Security-Policy.
+//
+// Exit status 1, with one line per problem naming the file, the product and
+// the field, when the content is wrong; nothing is written then.
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import sharp from "sharp";
+
+export const LADDER = [160, 320, 480, 640, 960, 1280, 1600, 2048];
+export const FALLBACK_WIDTH = 960;
+export const OG = { width: 1200, height: 630 };
+// Narrower than the gallery's main image on a phone at 2× looks soft.
+export const MIN_WIDTH = 640;
+const ENCODE = {
+  avif: { quality: 50, effort: 2 },
+  webp: { quality: 72, effort: 4 },
+  jpeg: { quality: 74, mozjpeg: true },
+  og: { quality: 78, mozjpeg: true },
+};
+// Any change to what the pipeline writes changes every hash, so old cached
+// results are never served under new settings.
+const SETTINGS = JSON.stringify({ v: 1, LADDER, FALLBACK_WIDTH, OG, ENCODE });
+const RASTER = new Set([".jpg", ".jpeg", ".png", ".webp", ".avif"]);
+const FORMATS = new Set([...RASTER, ".svg"]);
+const PALETTE_LEVELS = 8;
+
+export class ContentError extends Error {
+  constructor(problems) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
+}
+
+// Every problem of the catalogue at once, as "file: where: field: problem".
+export function checkCatalogue(catalogue, imagesDir) {
+  const file = "content/catalogue.json";
+  const problems = [];
+  const categories = new Set((catalogue.categories ?? []).map((c) => c.name));
+  const finishes = new Set(catalogue.finishes ?? []);
+  const materials = new Set(Object.values(catalogue.filters?.material ?? {}).flat());
+  for (const [option, words] of Object.entries(catalogue.filters?.finish ?? {})) {
+    for (const w of words) if (!finishes.has(w)) problems.push(`${file}: filters.finish.${option}: "${w}" is not in "finishes"`);
+  }
+  const ids = new Set();
+  const seen = new Map();
+  (catalogue.products ?? []).forEach((p, i) => {
+    const where = `${file}: product ${p.id ?? `#${i + 1}`} (${p.name ?? "no name"})`;
+    if (ids.has(p.id)) problems.push(`${where}: id: ${p.id} is used by another product`);
+    ids.add(p.id);
+    if (!categories.has(p.category)) problems.push(`${where}: category: "${p.category}" is not one of "categories" (${[...categories].join(", ")})`);
+    for (const m of p.material ?? []) if (!materials.has(m)) problems.push(`${where}: material: "${m}" is in no group of "filters.material"`);
+    for (const f of p.finish ?? []) if (!finishes.has(f)) problems.push(`${where}: finish: "${f}" is not in "finishes"`);
+    if (!Array.isArray(p.images) || p.images.length === 0) problems.push(`${where}: images: a product needs at least one image`);
+    (p.images ?? []).forEach((image, j) => {
+      const field = `images[${j}]`;
+      if (!image?.alt?.trim()) problems.push(`${where}: ${field}.alt: the image ${image?.src ?? ""} needs alt text describing it`);
+      const src = image?.src;
+      if (typeof src !== "string" || !src) return problems.push(`${where}: ${field}.src: missing`);
+      if (seen.has(src)) problems.push(`${where}: ${field}.src: ${src} is already used by ${seen.get(src)}`);
+      seen.set(src, `product ${p.id} ${field}`);
+      if (!FORMATS.has(extname(src).toLowerCase())) problems.push(`${where}: ${field}.src: ${src}: not a JPEG, PNG, WebP, AVIF or SVG file`);
+      else if (src.includes("..") || src.startsWith("/")) problems.push(`${where}: ${field}.src: ${src}: must be a path inside content/images/`);
+      else if (!existsSync(join(imagesDir, src))) problems.push(`${where}: ${field}.src: content/images/${src} does not exist`);
+    });
+  });
+  for (const id of [...(catalogue.featured?.whatsHot ?? []), catalogue.featured?.fresh]) {
+    if (!ids.has(id)) problems.push(`${file}: featured: product ${id} is not in the catalogue`);
+  }
+  return problems;
+}
+
+const hashOf = (bytes) => createHash("sha256").update(bytes).update(SETTINGS).digest("hex").slice(0, 12);
+
+// The widths to make: the ladder's rungs below the original's width, and
+// the original's own width when it is under the ladder's top.
+export function widthsFor(width) {
+  const rungs = LADDER.filter((w) => w < width);
+  if (width <= LADDER.at(-1)) rungs.push(width);
+  else if (!rungs.includes(LADDER.at(-1))) rungs.push(LADDER.at(-1));
+  return rungs;
+}
+
+export const placeholderClass = ({ r, g, b }) =>
+  "ph-" + [r, g, b].map((c) => Math.round((c / 255) * (PALETTE_LEVELS - 1))).join("");
+
+export function placeholderRule(name) {
+  const hex = [...name.slice(3)].map((d) => Math.round((Number(d) * 255) / (PALETTE_LEVELS - 1)).toString(16).padStart(2, "0"));
+  return `img.${name}{background-color:#${hex.join("")}}`;
+}
+
+// Encodes one original into cacheDir (unless a previous build did), and
+// answers its manifest entry with the public names of its files.
+async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias }) {
+  const bytes = await readFile(path);
+  const hash = hashOf(bytes);
+  const stem = basename(src, extname(src)).toLowerCase().replace(/[^a-z0-9-]+/g, "-");
+  const dir = dirname(src) === "." ? "" : `${dirname(src)}/`;
+  const publicName = (suffix) => `${publicBase}${dir}${stem}.${hash}${suffix}`;
+  const cached = join(cacheDir, hash);
+  const metaFile = join(cached, "meta.json");
+  const files = []; // [cache file, public path]
+  let meta = existsSync(metaFile) ? JSON.parse(await readFile(metaFile, "utf8")) : null;
+  if (!meta || (withOg && !meta.og)) {
+    meta = await encode(bytes, extname(src).toLowerCase(), cached, withOg);
+    await writeFile(metaFile, JSON.stringify(meta));
+  }
+  const out = (cacheFile, suffix) => {
+    const name = publicName(suffix);
+    files.push([join(cached, cacheFile), name]);
+    return name;
+  };
+  const entry = { width: meta.width, height: meta.height };
+  if (meta.svg) {
+    entry.src = out("drawing.svg", ".svg");
+  } else {
+    const set = (ext) => meta.widths.map((w) => `${out(`w.${w}.${ext}`, `.${w}w.${ext}`)} ${w}w`).join(", ");
+    entry.avif = set("avif");
+    entry.webp = set("webp");
+    entry.src = out(`w.${meta.fallback}.jpg`, `.${meta.fallback}w.jpg`);
+    entry.placeholder = meta.placeholder;
+  }
+  if (withOg) entry.og = out("og.jpg", ".og.jpg");
+  if (ogAlias) files.push([join(cached, "og.jpg"), ogAlias]);
+  return { entry, files };
+}
+
+async function encode(bytes, ext, dir, withOg) {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const input = () => sharp(bytes, { failOn: "error", limitInputPixels: 300_000_000 });
+  const meta = await input().metadata();
+  if (!meta.width || !meta.height) throw new Error("has no width and height");
+  const rotated = (meta.orientation ?? 1) >= 5;
+  const width = rotated ? meta.height : meta.width;
+  const height = rotated ? meta.width : meta.height;
+  const { dominant } = await input().rotate().resize(64).stats();
+  const result = { width, height };
+  const jobs = [];
+  if (ext === ".svg") {
+    result.svg = true;
+    jobs.push(writeFile(join(dir, "drawing.svg"), bytes));
+  } else {
+    result.widths = widthsFor(width);
+    result.fallback = Math.min(FALLBACK_WIDTH, width);
+    result.placeholder = placeholderClass(dominant);
+    for (const w of result.widths) {
+      jobs.push(input().rotate().resize(w).avif(ENCODE.avif).toFile(join(dir, `w.${w}.avif`)));
+      jobs.push(input().rotate().resize(w).webp(ENCODE.webp).toFile(join(dir, `w.${w}.webp`)));
+    }
+    jobs.push(input().rotate().resize(result.fallback).flatten({ background: "#ffffff" }).jpeg(ENCODE.jpeg).toFile(join(dir, `w.${result.fallback}.jpg`)));
+  }
+  if (withOg) {
+    // Photographs fill the frame (cropped where it says most); a drawing is
+    // shown whole on its own dominant colour.
+    const og = ext === ".svg"
+      ? input().resize({ ...OG, fit: "contain", background: dominant })
+      : input().rotate().resize({ ...OG, fit: "cover", position: sharp.strategy.attention });
+    jobs.push(og.flatten({ background: dominant }).jpeg(ENCODE.og).toFile(join(dir, "og.jpg")));
+    result.og = true;
+  }
+  await Promise.all(jobs);
+  return result;
+}
+
+// Runs fn over items, at most `limit` at a time.
+async function pool(items, limit, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+// The images the site uses: every product's, with a link preview for each
+// product's first image, plus the site's own (extra: [{src, og}]).
+export function imagesToMake(catalogue, extra = []) {
+  const wanted = new Map();
+  for (const p of catalogue.products) {
+    p.images.forEach((image, i) => wanted.set(image.src, { src: image.src, og: i === 0 || wanted.get(image.src)?.og === true, product: p }));
+  }
+  for (const e of extra) wanted.set(e.src, { ...e, og: e.og || wanted.get(e.src)?.og === true });
+  return [...wanted.values()];
+}
+
+export async function buildImages({ contentDir, outDir, cacheDir, extra = [], log = console.log, warn = console.warn }) {
+  const imagesDir = join(contentDir, "images");
+  let catalogue;
+  try {
+    catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
+  } catch (err) {
+    throw new ContentError([`content/catalogue.json: ${err.message}`]);
+  }
+  const problems = checkCatalogue(catalogue, imagesDir);
+  for (const e of extra) if (!existsSync(join(imagesDir, e.src))) problems.push(`content/images/${e.src}: does not exist (the site uses it: ${e.use})`);
+  if (problems.length) throw new ContentError(problems);
+
+  await mkdir(cacheDir, { recursive: true });
+  const started = Date.now();
+  const wanted = imagesToMake(catalogue, extra);
+  const made = await pool(wanted, 2, async (w) => {
+    const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
+    try {
+      const r = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, publicBase: "/images/", withOg: w.og, ogAlias: w.ogAlias });
+      if (r.entry.placeholder && r.entry.width < MIN_WIDTH) {
+        warn(`images: warning: ${where}: content/images/${w.src} is ${r.entry.width} px wide; under ${MIN_WIDTH} px it looks soft on phones and large screens`);
+      }
+      return r;
+    } catch (err) {
+      return { problem: `content/images/${w.src}: ${where}: cannot be read as an image (${err.message.split("\n")[0]})` };
+    }
+  });
+  const broken = made.filter((m) => m.problem).map((m) => m.problem);
+  if (broken.length) throw new ContentError(broken);
+
+  // Written to a fresh folder, then swapped in: a failed build leaves the
+  // previous output whole.
+  const staging = `${outDir}.new`;
+  await rm(staging, { recursive: true, force: true });
+  const manifest = {};
+  const placeholders = new Set();
+  for (const [i, { entry, files }] of made.entries()) {
+    manifest[wanted[i].src] = entry;
+    if (entry.placeholder) placeholders.add(entry.placeholder);
+    for (const [from, to] of files) {
+      const target = join(staging, "public", to);
+      await mkdir(dirname(target), { recursive: true });
+      await copyFile(from, target);
+    }
+  }
+  await writeFile(join(staging, "images.json"), JSON.stringify(manifest, null, 1) + "\n");
+  await writeFile(join(staging, "placeholders.css"), [...placeholders].sort().map(placeholderRule).join("\n") + "\n");
+  await rm(outDir, { recursive: true, force: true });
+  await rename(staging, outDir);
+  log(`images: ${wanted.length} originals, ${made.reduce((n, m) => n + m.files.length, 0)} files in ${relative(process.cwd(), outDir) || outDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return manifest;
+}
+
+// The site's own pictures, outside the catalogue: the home page's hero,
+// whose link preview is also the site's (at a fixed address, for the pages
+// whose meta cannot reach the manifest).
+export async function siteImages(contentDir) {
+  const pages = JSON.parse(await readFile(join(contentDir, "pages.json"), "utf8"));
+  return [{ src: pages.home.hero.src, og: true, ogAlias: SITE_OG, use: "content/pages.json: home.hero" }];
+}
+export const SITE_OG = "/images/og/site.jpg";
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const web = fileURLToPath(new URL("..", import.meta.url));
+  try {
+    await buildImages({
+      contentDir: join(web, "..", "content"),
+      outDir: join(web, ".generated"),
+      cacheDir: join(web, ".image-cache"),
+      extra: await siteImages(join(web, "..", "content")),
+    });
+  } catch (err) {
+    if (!(err instanceof ContentError)) throw err;
+    console.error(err.problems.join("\n"));
+    console.error(`make build stopped: ${err.problems.length} problem${err.problems.length === 1 ? "" : "s"} in content/`);
+    process.exit(1);
+  }
+}
