@@ -17,6 +17,11 @@ web/node_modules/.package-lock.json: web/package-lock.json
 	cd web && npm ci --no-audit --no-fund
 	@touch $@
 
+# The image pipeline's output and manifest (web/scripts/images.mjs), which
+# the route loaders, and so the typecheck, read.
+web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs $(shell find content -type f 2>/dev/null)
+	cd web && npm run --silent images
+
 # The prerendered site, with .gz and .br beside every text file.
 web/build/client/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
 	cd web && npm run build
@@ -30,7 +35,7 @@ test-go: bin/studio
 	go vet ./...
 	go test -race ./...
 
-typecheck: web/node_modules/.package-lock.json
+typecheck: web/.generated/images.json
 	cd web && npm run typecheck
 
 test-web: typecheck
@@ -40,9 +45,16 @@ test-web: typecheck
 test-budgets: web/build/client/index.html
 	cd web && npm run --silent budgets
 
-# Browser tests in Debian's Chromium against a freshly built bin/studio.
-test-e2e: bin/studio
-	cd web && npx playwright test
+# A copy of the site with camera-sized photographs made on the spot, as a
+# studio would add them (scripts/photo-site.sh); e2e/photos.spec.ts runs on it.
+PHOTO_SITE := .photo-site
+$(PHOTO_SITE)/bin/studio: bin/studio scripts/photo-site.sh web/scripts/sample-photos.mjs
+	scripts/photo-site.sh $(PHOTO_SITE)
+
+# Browser tests in Debian's Chromium against a freshly built bin/studio
+# and the photographed copy.
+test-e2e: bin/studio $(PHOTO_SITE)/bin/studio
+	cd web && E2E_PHOTO_SITE=$(CURDIR)/$(PHOTO_SITE) npx playwright test
 
 # Figures, not tests: see the README's benchmarks.
 bench:

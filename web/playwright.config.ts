@@ -3,16 +3,23 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 // The browser tests run Debian's Chromium (Playwright's own browser download
 // cannot reach its host here) against bin/studio, built by `make`.
 // The port is chosen once, in the main process; the workers inherit it.
 process.env.E2E_PORT ??= freePort();
+// The copy of the site with camera-sized photographs (scripts/photo-site.sh),
+// which e2e/photos.spec.ts runs against.
+process.env.E2E_PHOTO_PORT ??= freePort();
+process.env.E2E_PHOTO_SITE ??= fileURLToPath(new URL("../.photo-site", import.meta.url));
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
 // The inbox is on for the enquiry tests; tests name themselves as distinct
 // visitors through X-Forwarded-For, which the server believes from loopback.
 process.env.E2E_STUDIO_PASSWORD ??= "e2e studio password";
 const port = Number(process.env.E2E_PORT);
+const photoPort = Number(process.env.E2E_PHOTO_PORT);
+const PHOTOS = /photos\.spec\.ts/;
 
 // A port the kernel says is free, asked synchronously (the config is not async).
 function freePort(): string {
@@ -44,20 +51,37 @@ export default defineConfig({
   },
   projects: [
     // A test of one layout only is tagged, and runs in that project alone.
-    { name: "desktop", grepInvert: /@narrow-only/, use: { viewport: { width: 1280, height: 800 } } },
-    { name: "mobile", grepInvert: /@wide-only/, use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+    { name: "desktop", grepInvert: /@narrow-only/, testIgnore: PHOTOS, use: { viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", grepInvert: /@wide-only/, testIgnore: PHOTOS, use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+    // The photographs, on a wide screen and on a 390-pixel phone at 3×.
+    {
+      name: "photos-desktop",
+      grepInvert: /@narrow-only/,
+      testMatch: PHOTOS,
+      use: { baseURL: `http://127.0.0.1:${photoPort}`, viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: "photos-phone",
+      grepInvert: /@wide-only/,
+      testMatch: PHOTOS,
+      use: { baseURL: `http://127.0.0.1:${photoPort}`, viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
+    },
   ],
-  webServer: {
-    command: "../bin/studio",
+  webServer: [webServer("../bin/studio", port), webServer(`${process.env.E2E_PHOTO_SITE}/bin/studio`, photoPort)],
+});
+
+function webServer(command: string, port: number) {
+  return {
+    command,
     url: `http://127.0.0.1:${port}/healthz`,
     env: {
       PORT: String(port),
-      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATA_DIR: join(process.env.E2E_DATA_DIR!, String(port)),
       STUDIO_PASSWORD: process.env.E2E_STUDIO_PASSWORD,
       TRUSTED_PROXIES: "127.0.0.1,::1",
     },
     reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
-});
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  };
+}

@@ -26,7 +26,7 @@ import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 
-export const LADDER = [160, 320, 480, 640, 960, 1280, 1600, 2048];
+export const LADDER = [96, 160, 320, 480, 640, 960, 1280, 1600, 2048];
 export const FALLBACK_WIDTH = 960;
 export const OG = { width: 1200, height: 630 };
 // Narrower than the gallery's main image on a phone at 2× looks soft.

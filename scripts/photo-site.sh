@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts/photo-site.sh DIR [PRODUCTS] [PHOTOS]: builds, in DIR, a copy of
+# this site whose catalogue has camera-sized photographs made on the spot
+# (web/scripts/sample-photos.mjs), as a studio would add them: pictures in
+# content/images/, entries in content/catalogue.json, then `make build`.
+# The browser tests of the pictures run against DIR/bin/studio, and
+# `make bench-images` measures one with hundreds of products.
+# The front end's packages and the image cache are shared with this tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:?usage: scripts/photo-site.sh DIR [PRODUCTS] [PHOTOS]}
+products=${2:-12}
+photos=${3:-5}
+
+mkdir -p "$dir" web/.image-cache
+# The tree as committed, without what builds write.
+tar --exclude=./.git --exclude=./bin --exclude=./data --exclude='./.photo-site*' \
+  --exclude=./web/node_modules --exclude=./web/build --exclude=./web/.generated \
+  --exclude=./web/.image-cache --exclude=./web/.react-router --exclude=./web/test-results \
+  -cf - . | tar -xf - -C "$dir"
+ln -sfn "$PWD/web/node_modules" "$dir/web/node_modules"
+ln -sfn "$PWD/web/.image-cache" "$dir/web/.image-cache"
+
+# The sample photographs are made once per size and reused by later runs.
+marker="$dir/.sample-$products-$photos"
+if [ ! -e "$marker" ]; then
+  rm -rf "$dir/content" "$dir"/.sample-*
+  node web/scripts/sample-photos.mjs "$dir/content" --products "$products" --photos "$photos"
+  cp -r "$dir/content" "$dir/.sample-content"
+  touch "$marker"
+else
+  rm -rf "$dir/content" && cp -r "$dir/.sample-content" "$dir/content"
+fi
+make --no-print-directory -C "$dir" build

@@ -1,0 +1,121 @@
+// Camera-sized photographs made on the spot, for the tests and benchmarks
+// (nothing multi-megabyte is committed): soft shapes of colour, like a lit
+// room, under the fine grain of a sensor, saved as a camera saves them
+// (JPEG at high quality, optionally with an EXIF orientation).
+//
+// Also a sample site: a copy of content/ with more products and
+// photographs (node scripts/sample-photos.mjs OUT --products N --photos M).
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import sharp from "sharp";
+
+// A small deterministic generator, so a seed always makes the same picture.
+function random(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Writes a photograph to `path`: JPEG unless `format` says "png".
+ * `orientation` is the EXIF tag (6: the camera was turned, so a viewer
+ * rotates the stored pixels 90° clockwise).
+ */
+export async function makePhoto(path, { width = 4000, height = 3000, seed = 1, orientation, format = "jpeg" } = {}) {
+  const next = random(seed);
+  const cols = 24;
+  const rows = Math.max(2, Math.round((cols * height) / width));
+  const base = [next() * 200 + 30, next() * 160 + 40, next() * 120 + 30];
+  const cells = Buffer.alloc(cols * rows * 3);
+  for (let i = 0; i < cols * rows; i++) {
+    for (let c = 0; c < 3; c++) cells[i * 3 + c] = Math.max(0, Math.min(255, base[c] + (next() - 0.5) * 140));
+  }
+  const shapes = await sharp(cells, { raw: { width: cols, height: rows, channels: 3 } })
+    .resize(width, height, { kernel: "cubic" })
+    .blur(Math.max(1, width / 400))
+    .raw()
+    .toBuffer();
+  const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 18 } } })
+    .raw()
+    .toBuffer();
+  let image = sharp(shapes, { raw: { width, height, channels: 3 } }).composite([
+    { input: grain, raw: { width, height, channels: 3 }, blend: "soft-light" },
+  ]);
+  if (orientation) image = image.withMetadata({ orientation });
+  await (format === "png" ? image.png({ compressionLevel: 1 }) : image.jpeg({ quality: 92 })).toFile(path);
+}
+
+/**
+ * A copy of contentDir in outDir whose catalogue has `products` pieces in
+ * all (the shipped ones first) and `photos` photographs: the first added
+ * product has four (landscape, a 6000×4000, a portrait turned by EXIF,
+ * a PNG), each later one one, until the photographs run out; the rest
+ * show a copy of a shipped drawing. The added pieces are in a category of
+ * their own ("Lighting"), with a finish and a filter option the shipped
+ * catalogue does not have, as a studio adding a line would write them.
+ */
+export async function makeSampleContent({ contentDir, outDir, products = 12, photos = 4, photoSize = { width: 4000, height: 3000 } }) {
+  await cp(contentDir, outDir, { recursive: true });
+  const catalogue = JSON.parse(await readFile(join(outDir, "catalogue.json"), "utf8"));
+  const drawings = catalogue.products.map((p) => p.images[0].src);
+  catalogue.categories.push({ name: "Lighting" });
+  catalogue.finishes.push("Antique Brass");
+  catalogue.filters.finish["Brass"] = ["Antique Brass"];
+  await mkdir(join(outDir, "images", "photos"), { recursive: true });
+  let made = 0;
+  const photo = async (name, options) => {
+    made++;
+    const src = `photos/${name}`;
+    await makePhoto(join(outDir, "images", src), { ...photoSize, seed: made, ...options });
+    return src;
+  };
+  for (let id = Math.max(...catalogue.products.map((p) => p.id)) + 1; catalogue.products.length < products; id++) {
+    const name = `Lamp ${id}`;
+    const images = [];
+    if (made === 0 && photos >= 4) {
+      images.push(await photo(`lamp-${id}-front.jpg`, {}));
+      images.push(await photo(`lamp-${id}-wide.jpg`, { width: 6000, height: 4000 }));
+      images.push(await photo(`lamp-${id}-portrait.jpg`, { width: photoSize.width, height: photoSize.height, orientation: 6 }));
+      images.push(await photo(`lamp-${id}-detail.png`, { width: 2400, height: 1800, format: "png" }));
+    } else if (made < photos) {
+      images.push(await photo(`lamp-${id}.jpg`, {}));
+    } else {
+      const src = `photos/lamp-${id}.svg`;
+      await cp(join(outDir, "images", drawings[id % drawings.length]), join(outDir, "images", src));
+      images.push(src);
+    }
+    catalogue.products.push({
+      id,
+      name,
+      type: "pendant lamp",
+      category: "Lighting",
+      material: ["Metal"],
+      finish: ["Antique Brass", "Black"],
+      description: `${name}, a pendant lamp in hand-beaten brass, photographed in the workshop.`,
+      images: images.map((src, i) => ({ src, alt: `${name}, view ${i + 1}: a pendant lamp in hand-beaten brass` })),
+    });
+  }
+  await writeFile(join(outDir, "catalogue.json"), JSON.stringify(catalogue, null, 2) + "\n");
+  return catalogue;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { products: { type: "string", default: "12" }, photos: { type: "string", default: "4" } },
+  });
+  if (positionals.length !== 1) {
+    console.error("usage: node scripts/sample-photos.mjs OUT_CONTENT_DIR [--products N] [--photos M]");
+    process.exit(2);
+  }
+  const contentDir = fileURLToPath(new URL("../../content", import.meta.url));
+  const started = Date.now();
+  const c = await makeSampleContent({ contentDir, outDir: positionals[0], products: Number(values.products), photos: Number(values.photos) });
+  console.log(`sample content: ${c.products.length} products, ${values.photos} photographs in ${positionals[0]} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
