@@ -41,9 +41,12 @@ typecheck: web/.generated/images.json
 test-web: typecheck
 	cd web && npx vitest run
 
-# Size budgets of the build output (web/scripts/budgets.mjs).
-test-budgets: web/build/client/index.html
+# Size budgets of the build output (web/scripts/budgets.mjs), for this site
+# and for its copy with camera-sized photographs.
+test-budgets: web/build/client/index.html $(PHOTO_SITE)/bin/studio
 	cd web && npm run --silent budgets
+	@echo "the copy with photographs ($(PHOTO_SITE)):"
+	cd web && npm run --silent budgets -- ../$(PHOTO_SITE)/web/build/client
 
 # A copy of the site with camera-sized photographs made on the spot, as a
 # studio would add them (scripts/photo-site.sh); e2e/photos.spec.ts runs on it.

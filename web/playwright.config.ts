@@ -77,7 +77,7 @@ function webServer(command: string, port: number) {
     env: {
       PORT: String(port),
       DATA_DIR: join(process.env.E2E_DATA_DIR!, String(port)),
-      STUDIO_PASSWORD: process.env.E2E_STUDIO_PASSWORD,
+      STUDIO_PASSWORD: process.env.E2E_STUDIO_PASSWORD!,
       TRUSTED_PROXIES: "127.0.0.1,::1",
     },
     reuseExistingServer: false,

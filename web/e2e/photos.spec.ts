@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import sharp from "sharp";
 import type { CatalogueFile } from "../app/lib/catalogue";
 import { test, expect, hydrated } from "./fixtures";
 
@@ -190,4 +191,14 @@ test("every raster picture has a placeholder colour until it loads, from the sty
   const colour = await main.evaluate((img) => getComputedStyle(img).backgroundColor);
   expect(colour).toMatch(/^rgb\(/);
   expect(await main.getAttribute("style")).toBeNull();
+});
+
+test("a photographed piece's link preview is a 1200×630 JPEG made from its first photograph", { tag: "@wide-only" }, async ({ page, request }) => {
+  await page.goto(`/product/${gallery.id}`);
+  const og = new URL((await page.locator('meta[property="og:image"]').getAttribute("content"))!);
+  expect(og.pathname).toContain(`/${gallery.images[0]!.src.replace(/^.*\//, "").replace(/\.[^.]+$/, "")}.`);
+  const response = await request.get(og.pathname);
+  expect(response.status()).toBe(200);
+  const { width, height, format } = await sharp(await response.body()).metadata();
+  expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: "jpeg" });
 });

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { test, expect } from "./fixtures";
 import { products, site } from "./content";
 import { pagePaths } from "../app/lib/paths";
@@ -20,7 +21,9 @@ test("every page has a canonical URL and link-preview tags with a picture that e
     const image = new URL((await page.locator('meta[property="og:image"]').getAttribute("content"))!);
     const response = await request.get(image.pathname);
     expect(response.status(), `${path}: ${image.pathname}`).toBe(200);
-    expect(response.headers()["content-type"]).toBe("image/png");
+    expect(response.headers()["content-type"]).toBe("image/jpeg");
+    const { width, height, format } = await sharp(await response.body()).metadata();
+    expect({ width, height, format }, `${path}: ${image.pathname}`).toEqual({ width: 1200, height: 630, format: "jpeg" });
   }
 });
 
@@ -47,9 +50,13 @@ test("product pages carry Product and BreadcrumbList data, without offers", asyn
       name: product.name,
       description: product.description,
       category: product.category,
-      image: absolute(product.image),
       brand: { name: site.name },
     });
+    // Each of its pictures, in gallery order, by the file the build made of it.
+    const stems = product.images.map((i) => i.src.replace(/^.*\//, "").replace(/\.[^.]+$/, ""));
+    const images = described!.image as string[];
+    expect(images.map((url) => new URL(url).pathname.replace(/^.*\//, "").split(".")[0])).toEqual(stems);
+    for (const url of images) expect(url.startsWith(site.baseUrl)).toBe(true);
     expect(described).not.toHaveProperty("offers");
     const crumbs = data.find((d) => d["@type"] === "BreadcrumbList");
     const names = (crumbs?.itemListElement as { name: string }[] | undefined)?.map((c) => c.name);

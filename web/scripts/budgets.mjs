@@ -5,14 +5,18 @@
 // - all CSS at most 20 KB gzip;
 // - no web font blocks text;
 // - every <img> of every prerendered page has width and height, and the
-//   first image of the home page's content is eager, with high priority.
+//   first image of the home page's content is eager, with high priority;
+// - no raster image that any page (or the search) may send is over 250 KB,
+//   and every page's og:image is a file of the build.
 // Prints the figures; exits 1 when a budget is broken.
+// node scripts/budgets.mjs [CLIENT_BUILD_DIR]
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 
-const client = new URL("../build/client/", import.meta.url).pathname;
+// This site's build, or another's (the photographed copy: make test-budgets).
+const client = process.argv[2] ? resolve(process.argv[2]) : new URL("../build/client/", import.meta.url).pathname;
 const KB = 1024;
-const BUDGET = { homeJs: 130 * KB, css: 20 * KB };
+const BUDGET = { homeJs: 130 * KB, css: 20 * KB, image: 250 * KB };
 // File-name stems of code that must load on demand (see the components).
 const ON_DEMAND = ["SearchOverlay", "QuoteDialog", "ChatPanel", "OfferDialog"];
 
@@ -56,6 +60,17 @@ async function firstLoadScripts(html) {
 
 const failures = [];
 const pages = [];
+// Every image URL a page or the search index names: src, and each srcset candidate.
+const imageUrls = new Set();
+const addCandidates = (srcset) => {
+  for (const candidate of srcset.split(",")) {
+    const url = candidate.trim().split(/\s+/)[0];
+    if (url?.startsWith("/images/")) imageUrls.add(url);
+  }
+};
+const addImageUrls = (html) => {
+  for (const m of html.matchAll(/\b(?:src|srcSet|srcset)="([^"]+)"/g)) addCandidates(m[1]);
+};
 for await (const file of walk(client)) if (file.endsWith("index.html")) pages.push(file);
 pages.sort();
 
@@ -71,6 +86,11 @@ for (const page of pages) {
   for (const stem of ON_DEMAND) {
     if (scripts.some((url) => url.includes(`/${stem}-`))) failures.push(`${name} loads ${stem} up front; it must load on demand`);
   }
+  addImageUrls(html);
+  const og = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+  const ogPath = og && new URL(og).pathname;
+  if (!ogPath) failures.push(`${name}: no og:image`);
+  else if (!(await stat(join(client, ogPath)).catch(() => null))) failures.push(`${name}: og:image ${ogPath} is not in the build`);
   for (const img of html.matchAll(/<img\b[^>]*>/g)) {
     if (!/\bwidth="\d+"/.test(img[0]) || !/\bheight="\d+"/.test(img[0])) failures.push(`${name}: an image without width and height: ${img[0].slice(0, 120)}`);
   }
@@ -80,6 +100,17 @@ for (const page of pages) {
     if (/loading="lazy"/.test(first) || !/fetchpriority="high"/i.test(first)) failures.push(`home page: the first image must be eager with fetchpriority="high": ${first}`);
   }
 }
+
+// The search overlay's pictures come from its index, not from a page.
+for (const m of (await readFile(join(client, "search-index.json"), "utf8")).matchAll(/"(\/images\/[^"]+)"/g)) addCandidates(m[1]);
+let largest = { url: "", size: 0 };
+for (const url of imageUrls) {
+  const size = (await stat(join(client, url)).catch(() => null))?.size;
+  if (size === undefined) failures.push(`an image named by a page is not in the build: ${url}`);
+  else if (/\.(avif|webp|jpe?g|png)$/.test(url) && size > largest.size) largest = { url, size };
+  if (size > BUDGET.image && /\.(avif|webp|jpe?g|png)$/.test(url)) failures.push(`${url} is ${(size / KB).toFixed(0)} KB > ${BUDGET.image / KB} KB`);
+}
+console.log(`images named by the pages: ${imageUrls.size}; the largest raster one ${largest.url ? `${(largest.size / KB).toFixed(1)} KB (${largest.url})` : "none"} (budget ${BUDGET.image / KB} KB)`);
 
 const assets = await readdir(join(client, "assets"));
 for (const stem of ON_DEMAND) {

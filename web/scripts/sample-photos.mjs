@@ -26,6 +26,8 @@ function random(seed) {
  * Writes a photograph to `path`: JPEG unless `format` says "png".
  * `orientation` is the EXIF tag (6: the camera was turned, so a viewer
  * rotates the stored pixels 90° clockwise).
+ * @param {string} path
+ * @param {{ width?: number, height?: number, seed?: number, orientation?: number, format?: "jpeg" | "png" }} [options]
  */
 export async function makePhoto(path, { width = 4000, height = 3000, seed = 1, orientation, format = "jpeg" } = {}) {
   const next = random(seed);

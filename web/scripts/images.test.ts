@@ -1,0 +1,182 @@
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ContentError, LADDER, MAX_BYTES, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
+import { makePhoto } from "./sample-photos.mjs";
+
+// The pipeline on a content folder written here: a fixture catalogue with
+// photographs made on the spot, never the shipped content.
+type Image = { src: string; alt: string };
+const product = (id: number, images: Image[], extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Piece ${id}`,
+  type: "chair",
+  category: "Seatings",
+  material: ["Wood"],
+  finish: ["Walnut"],
+  description: "A piece.",
+  images,
+  ...extra,
+});
+const catalogueWith = (products: unknown[]) => ({
+  details: { dimensions: "Custom" },
+  categories: [{ name: "Seatings" }, { name: "Tables" }],
+  finishes: ["Walnut", "Black"],
+  filters: { material: { Wood: ["Wood"], Other: ["Stone"] }, finish: { Walnut: ["Walnut"] } },
+  featured: { whatsHot: [1], fresh: 1 },
+  products,
+});
+
+type Made = Record<string, { width: number; height: number; src: string; avif?: string; webp?: string; placeholder?: string; og?: string }>;
+// One picture of the manifest, with every field a photograph has.
+const entry = (manifest: Made, src: string) => {
+  const e = manifest[src];
+  if (!e) throw new Error(`${src} is not in the manifest`);
+  return e as Required<Made[string]>;
+};
+const urlOf = (candidate: string) => candidate.split(" ")[0]!;
+
+let root: string;
+let content: string;
+const run = (contentDir = content, outDir = join(root, "out")) => {
+  const warnings: string[] = [];
+  const result = buildImages({ contentDir, outDir, cacheDir: join(root, "cache"), log: () => {}, warn: (w: string) => warnings.push(w) });
+  return { result, warnings };
+};
+const writeCatalogue = (dir: string, products: unknown[]) => writeFile(join(dir, "catalogue.json"), JSON.stringify(catalogueWith(products)));
+const problemsOf = async (promise: Promise<unknown>) => {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(ContentError);
+  return (err as ContentError).problems;
+};
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "images-test-"));
+  content = join(root, "content");
+  await mkdir(join(content, "images", "photos"), { recursive: true });
+  await makePhoto(join(content, "images", "photos", "camera.jpg"), { width: 4000, height: 3000, seed: 3 });
+  // Stored landscape, shown portrait: the camera was turned (EXIF 6).
+  await makePhoto(join(content, "images", "photos", "turned.jpg"), { width: 1200, height: 900, seed: 4, orientation: 6 });
+  await makePhoto(join(content, "images", "photos", "small.png"), { width: 500, height: 400, seed: 5, format: "png" });
+  await writeFile(join(content, "images", "drawing.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1000"><rect width="800" height="1000" fill="#c84"/></svg>');
+  await writeCatalogue(content, [
+    product(1, [
+      { src: "photos/camera.jpg", alt: "A chair in the workshop" },
+      { src: "photos/turned.jpg", alt: "The chair from the side" },
+    ]),
+    product(2, [{ src: "drawing.svg", alt: "A drawing of a table" }], { category: "Tables" }),
+    product(3, [{ src: "photos/small.png", alt: "A small picture" }]),
+  ]);
+}, 120_000);
+
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe("the image pipeline", () => {
+  it("makes AVIF and WebP at every width of the ladder up to the original's, a JPEG fallback and a link preview", async () => {
+    const { result, warnings } = run();
+    const manifest = await result;
+    const photo = entry(manifest, "photos/camera.jpg");
+    expect(photo).toMatchObject({ width: 4000, height: 3000 });
+    expect(photo.placeholder).toMatch(/^ph-[0-7]{3}$/);
+    const widths = (srcset: string) => srcset.split(", ").map((c: string) => Number(c.split(" ")[1]!.replace("w", "")));
+    expect(widths(photo.avif)).toEqual(LADDER);
+    expect(widths(photo.webp)).toEqual(LADDER);
+    const out = join(root, "out", "public");
+    for (const candidate of [...photo.avif.split(", "), ...photo.webp.split(", ")]) {
+      const [url, w] = candidate.split(" ") as [string, string];
+      const file = join(out, url);
+      const meta = await sharp(file).metadata();
+      expect(meta.width, url).toBe(Number(w.replace("w", "")));
+      expect(meta.exif, `${url} keeps no metadata`).toBeUndefined();
+      expect((await stat(file)).size).toBeLessThanOrEqual(MAX_BYTES);
+    }
+    expect(await sharp(join(out, photo.src)).metadata()).toMatchObject({ format: "jpeg", width: 960 });
+    expect(await sharp(join(out, photo.og)).metadata()).toMatchObject({ format: "jpeg", width: 1200, height: 630 });
+    // The file names carry the original's hash: a changed photograph is a new URL.
+    expect(photo.src).toMatch(/^\/images\/photos\/camera\.[0-9a-f]{12}\.960w\.jpg$/);
+    // Only a product's first picture gets a link preview.
+    expect(manifest["photos/turned.jpg"]?.og).toBeUndefined();
+    // The small PNG is made at its own width, and the build warns about it, naming the product and the file.
+    expect(widths(entry(manifest, "photos/small.png").webp).at(-1)).toBe(500);
+    expect(warnings).toEqual([expect.stringMatching(/product 3 \(Piece 3\): content\/images\/photos\/small\.png is 500 px wide/)]);
+  }, 120_000);
+
+  it("applies the EXIF orientation: a turned photograph is portrait", async () => {
+    const manifest = await run().result;
+    const turned = entry(manifest, "photos/turned.jpg");
+    expect([turned.width, turned.height]).toEqual([900, 1200]);
+    const first = urlOf(turned.webp.split(", ").at(-1)!);
+    const meta = await sharp(join(root, "out", "public", first)).metadata();
+    expect(meta.height).toBeGreaterThan(meta.width!);
+  }, 60_000);
+
+  it("keeps a drawing as SVG, with its size, and makes its link preview", async () => {
+    const manifest = await run().result;
+    const drawing = entry(manifest, "drawing.svg");
+    expect(drawing).toMatchObject({ width: 800, height: 1000 });
+    expect(drawing.src).toMatch(/^\/images\/drawing\.[0-9a-f]{12}\.svg$/);
+    expect(manifest["drawing.svg"]?.avif).toBeUndefined();
+    expect(await readFile(join(root, "out", "public", drawing.src), "utf8")).toContain("<svg");
+    expect(await sharp(join(root, "out", "public", drawing.og)).metadata()).toMatchObject({ width: 1200, height: 630 });
+  }, 60_000);
+
+  it("re-encodes only the picture that changed", async () => {
+    await run().result;
+    const cache = join(root, "cache");
+    const before = new Map<string, number>();
+    for (const dir of await readdir(cache)) before.set(dir, (await stat(join(cache, dir, "meta.json"))).mtimeMs);
+    await makePhoto(join(content, "images", "photos", "turned.jpg"), { width: 1200, height: 900, seed: 40, orientation: 6 });
+    await run().result;
+    const after = await readdir(cache);
+    const added = after.filter((d) => !before.has(d));
+    expect(added).toHaveLength(1);
+    for (const [dir, mtime] of before) expect((await stat(join(cache, dir, "meta.json"))).mtimeMs, dir).toBe(mtime);
+  }, 60_000);
+
+  it("writes a placeholder rule per colour, as a stylesheet rule (no inline style)", () => {
+    expect(placeholderClass({ r: 255, g: 0, b: 128 })).toBe("ph-704");
+    expect(placeholderRule("ph-704")).toBe("img.ph-704{background-color:#ff0092}");
+  });
+
+  it("widths: the ladder below the original, then the original (or the ladder's top)", () => {
+    expect(widthsFor(100)).toEqual([96, 100]);
+    expect(widthsFor(1000)).toEqual([96, 160, 320, 480, 640, 960, 1000]);
+    expect(widthsFor(9000)).toEqual(LADDER);
+  });
+});
+
+describe("bad content stops the build with one line per problem, and writes nothing", () => {
+  it.each<[string, (dir: string) => Promise<void>, RegExp]>([
+    ["a missing file", (dir) => writeCatalogue(dir, [product(1, [{ src: "photos/gone.jpg", alt: "Gone" }])]), /product 1 \(Piece 1\): images\[0\]\.src: content\/images\/photos\/gone\.jpg does not exist/],
+    ["an unsupported format", async (dir) => {
+      await writeFile(join(dir, "images", "anim.gif"), "GIF89a");
+      await writeCatalogue(dir, [product(1, [{ src: "anim.gif", alt: "A GIF" }])]);
+    }, /product 1 \(Piece 1\): images\[0\]\.src: anim\.gif: not a JPEG, PNG, WebP, AVIF or SVG file/],
+    ["a corrupt image", async (dir) => {
+      await writeFile(join(dir, "images", "broken.jpg"), "this is not a JPEG");
+      await writeCatalogue(dir, [product(1, [{ src: "broken.jpg", alt: "Broken" }])]);
+    }, /content\/images\/broken\.jpg: product 1 \(Piece 1\): cannot be read as an image/],
+    ["a duplicate src", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }]), product(2, [{ src: "drawing.svg", alt: "B" }])]), /product 2 \(Piece 2\): images\[0\]\.src: drawing\.svg is already used by product 1 images\[0\]/],
+    ["an empty alt text", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: " " }])]), /product 1 \(Piece 1\): images\[0\]\.alt: the image drawing\.svg needs alt text/],
+    ["no image", (dir) => writeCatalogue(dir, [product(1, [])]), /product 1 \(Piece 1\): images: a product needs at least one image/],
+    ["an unknown category", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }], { category: "Beds" })]), /product 1 \(Piece 1\): category: "Beds" is not one of "categories"/],
+    ["an unknown finish", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }], { finish: ["Gold"] })]), /product 1 \(Piece 1\): finish: "Gold" is not in "finishes"/],
+    ["a material in no filter group", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }], { material: ["Glass"] })]), /product 1 \(Piece 1\): material: "Glass" is in no group of "filters.material"/],
+    ["an id used twice", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }]), product(1, [{ src: "photos/small.png", alt: "B" }])]), /product 1 \(Piece 1\): id: 1 is used by another product/],
+    ["a featured piece that does not exist", (dir) => writeCatalogue(dir, [product(7, [{ src: "drawing.svg", alt: "A" }])]), /featured: product 1 is not in the catalogue/],
+  ])("%s", async (_, spoil, want) => {
+    const dir = await mkdtemp(join(root, "bad-"));
+    await cp(content, dir, { recursive: true });
+    await spoil(dir);
+    const outDir = join(dir, "out");
+    await mkdir(outDir);
+    await writeFile(join(outDir, "images.json"), "{}");
+    const problems = await problemsOf(run(dir, outDir).result);
+    expect(problems.every((p: string) => p.startsWith("content/"))).toBe(true);
+    expect(problems.join("\n")).toMatch(want);
+    expect(await readdir(outDir)).toEqual(["images.json"]);
+    expect(await readFile(join(outDir, "images.json"), "utf8")).toBe("{}");
+  }, 60_000);
+});
