@@ -19,11 +19,13 @@ if ((${#need[@]})); then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-make --no-print-directory build >/dev/null
+# SITE names another built tree (scripts/photo-site.sh) to measure instead.
+site=${SITE:-.}
+[ -n "${SITE:-}" ] || make --no-print-directory build >/dev/null
 work=$(mktemp -d)
 studio_port=18080
 nginx_port=18081
-root="$PWD/web/build/client"
+root="$(cd "$site" && pwd)/web/build/client"
 
 cat >"$work/nginx.conf" <<NGINX
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
@@ -54,7 +56,7 @@ http {
 }
 NGINX
 
-PORT=$studio_port DATA_DIR="$work/data" ./bin/studio >/dev/null 2>"$work/studio.err" &
+PORT=$studio_port DATA_DIR="$work/data" "$site/bin/studio" >/dev/null 2>"$work/studio.err" &
 studio_pid=$!
 nginx -c "$work/nginx.conf"
 trap 'kill $studio_pid 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
@@ -80,4 +82,11 @@ for path in $PATHS; do
   awk -v s="$s_rps" -v n="$n_rps" -v p="$path" 'BEGIN { printf "%-12s ratio studio/nginx: %.2f\n", p, s / n }'
 done
 echo "studio peak RSS: $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' /proc/$studio_pid/status)"
+if [ -n "${THEN_EVERY_IMAGE:-}" ]; then
+  # Every image file of the build, fetched once: the photographs are read
+  # from the binary as they are sent, not kept on the heap.
+  (cd "$root" && find images -type f ! -name '*.gz' ! -name '*.br') |
+    while read -r name; do curl -sf -o /dev/null "http://127.0.0.1:$studio_port/$name"; done
+  echo "after one GET of each of $(cd "$root" && find images -type f ! -name '*.gz' ! -name '*.br' | wc -l) image files: $(awk '/VmRSS|RssAnon|RssFile/ {printf "%s %.1f MB  ", $1, $2 / 1024}' /proc/$studio_pid/status)"
+fi
 echo "(wrk -t2 -c$CONNECTIONS -d$DURATION, Accept-Encoding: br, gzip; $(nproc) cores shared by wrk and the server)"

@@ -9,7 +9,8 @@ LIGHTHOUSE=lighthouse@13.5.0
 PAGES=${PAGES:-/ /products /product/1 /contact-us}
 port=18090
 work=$(mktemp -d)
-PORT=$port DATA_DIR="$work/data" ./bin/studio >/dev/null 2>&1 &
+# SITE names another built tree (scripts/photo-site.sh) to measure instead.
+PORT=$port DATA_DIR="$work/data" "${SITE:-.}/bin/studio" >/dev/null 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
@@ -36,4 +37,4 @@ for path in $PAGES; do
     if (process.env.VERBOSE) for (const f of fails) console.log("    below 1:", f.id, f.score, f.displayValue ?? "");
   ' "$out" "$path"
 done
-echo "(Lighthouse ${LIGHTHOUSE#lighthouse@}, mobile, simulated throttling, Debian Chromium $(chromium --version | awk '{print $2}'))"
+echo "(Lighthouse ${LIGHTHOUSE#lighthouse@}, mobile, simulated throttling, Debian Chromium $( (chromium --version 2>/dev/null || true) | awk "{print \$2}"))"

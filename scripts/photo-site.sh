@@ -5,21 +5,24 @@
 # content/images/, entries in content/catalogue.json, then `make build`.
 # The browser tests of the pictures run against DIR/bin/studio, and
 # `make bench-images` measures one with hundreds of products.
-# The front end's packages and the image cache are shared with this tree.
+# The front end's packages are shared with this tree, and so is the image
+# cache unless PHOTO_SITE_CACHE names another (make bench-images times a
+# build from an empty one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/photo-site.sh DIR [PRODUCTS] [PHOTOS]}
 products=${2:-12}
 photos=${3:-5}
 
-mkdir -p "$dir" web/.image-cache
+cache=${PHOTO_SITE_CACHE:-$PWD/web/.image-cache}
+mkdir -p "$dir" "$cache"
 # The tree as committed, without what builds write.
 tar --exclude=./.git --exclude=./bin --exclude=./data --exclude='./.photo-site*' \
   --exclude=./web/node_modules --exclude=./web/build --exclude=./web/.generated \
   --exclude=./web/.image-cache --exclude=./web/.react-router --exclude=./web/test-results \
   -cf - . | tar -xf - -C "$dir"
 ln -sfn "$PWD/web/node_modules" "$dir/web/node_modules"
-ln -sfn "$PWD/web/.image-cache" "$dir/web/.image-cache"
+ln -sfn "$cache" "$dir/web/.image-cache"
 
 # The sample photographs are made once per size and reused by later runs.
 marker="$dir/.sample-$products-$photos"
@@ -31,4 +34,4 @@ if [ ! -e "$marker" ]; then
 else
   rm -rf "$dir/content" && cp -r "$dir/.sample-content" "$dir/content"
 fi
-make --no-print-directory -C "$dir" build
+[ -n "${PHOTO_SITE_NO_BUILD:-}" ] || make --no-print-directory -C "$dir" build
