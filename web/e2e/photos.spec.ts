@@ -183,14 +183,19 @@ test("a phone downloads a gallery image of at most 150 KB and thumbnails of at m
   for (const t of thumbs) expect(bytes.get(t)!, t).toBeLessThanOrEqual(20 * KB);
 });
 
-test("every raster picture has a placeholder colour until it loads, from the stylesheet", async ({ page }) => {
-  await page.goto(`/product/${gallery.id}`);
+test("a cropped photograph has its dominant colour behind it until it loads, from the stylesheet", async ({ page }) => {
+  await page.goto(`/products?category=${encodeURIComponent(galleryTab)}`);
   await hydrated(page);
-  const main = page.locator(".gallery__image");
-  await expect(main).toHaveClass(/\bph-[0-7]{3}\b/);
-  const colour = await main.evaluate((img) => getComputedStyle(img).backgroundColor);
-  expect(colour).toMatch(/^rgb\(/);
-  expect(await main.getAttribute("style")).toBeNull();
+  const card = cardOf(page, page, gallery.name).locator("img");
+  const placeholder = (await card.getAttribute("class"))?.match(/\bph-([0-7])([0-7])([0-7])\b/);
+  expect(placeholder, "a placeholder class").toBeTruthy();
+  const level = (d: string) => Math.round((Number(d) * 255) / 7);
+  const [r, g, b] = placeholder!.slice(1).map(level);
+  expect(await card.evaluate((img) => getComputedStyle(img).backgroundColor)).toBe(`rgb(${r}, ${g}, ${b})`);
+  expect(await card.getAttribute("style")).toBeNull();
+  // The gallery shows the whole picture on its own background: no colour in its margins.
+  await page.goto(`/product/${gallery.id}`);
+  await expect(page.locator(".gallery__image")).not.toHaveClass(/\bph-/);
 });
 
 test("a photographed piece's link preview is a 1200×630 JPEG made from its first photograph", { tag: "@wide-only" }, async ({ page, request }) => {

@@ -7,7 +7,9 @@
 // - every <img> of every prerendered page has width and height, and the
 //   first image of the home page's content is eager, with high priority;
 // - no raster image that any page (or the search) may send is over 250 KB,
-//   and every page's og:image is a file of the build.
+//   and every page's og:image is a file of the build;
+// - no script carries the catalogue: pages get their products from their
+//   route data, so the JavaScript does not grow with the catalogue.
 // Prints the figures; exits 1 when a budget is broken.
 // node scripts/budgets.mjs [CLIENT_BUILD_DIR]
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -113,6 +115,15 @@ for (const url of imageUrls) {
 console.log(`images named by the pages: ${imageUrls.size}; the largest raster one ${largest.url ? `${(largest.size / KB).toFixed(1)} KB (${largest.url})` : "none"} (budget ${BUDGET.image / KB} KB)`);
 
 const assets = await readdir(join(client, "assets"));
+
+// The catalogue the build was made from: content/ beside web/build/client.
+const catalogue = JSON.parse(await readFile(join(client, "../../../content/catalogue.json"), "utf8"));
+const scripts = await Promise.all(assets.filter((a) => a.endsWith(".js")).map(async (a) => [a, await readFile(join(client, "assets", a), "utf8")]));
+for (const p of catalogue.products) {
+  const carrier = scripts.find(([, code]) => code.includes(p.description));
+  if (carrier) failures.push(`${carrier[0]} carries product ${p.id}'s description: the catalogue must reach pages as route data, not code`);
+}
+console.log(`scripts carrying the catalogue's ${catalogue.products.length} products: ${failures.some((f) => f.includes("carries product")) ? "some" : "none"}`);
 for (const stem of ON_DEMAND) {
   if (!assets.some((a) => a.startsWith(`${stem}-`) && a.endsWith(".js"))) failures.push(`no separate chunk for ${stem}: it is not split out for loading on demand`);
 }

@@ -33,10 +33,12 @@ export async function makePhoto(path, { width = 4000, height = 3000, seed = 1, o
   const next = random(seed);
   const cols = 24;
   const rows = Math.max(2, Math.round((cols * height) / width));
-  const base = [next() * 200 + 30, next() * 160 + 40, next() * 120 + 30];
+  // Warm, muted tones (sandstone, wood, brass) with light and shade.
+  const base = [next() * 90 + 110, next() * 70 + 80, next() * 60 + 50];
   const cells = Buffer.alloc(cols * rows * 3);
   for (let i = 0; i < cols * rows; i++) {
-    for (let c = 0; c < 3; c++) cells[i * 3 + c] = Math.max(0, Math.min(255, base[c] + (next() - 0.5) * 140));
+    const light = (next() - 0.5) * 120;
+    for (let c = 0; c < 3; c++) cells[i * 3 + c] = Math.max(0, Math.min(255, base[c] + light + (next() - 0.5) * 30));
   }
   // Soft shapes: blurred at a quarter of the size (much cheaper), then enlarged.
   const quarter = await sharp(cells, { raw: { width: cols, height: rows, channels: 3 } })

@@ -7,7 +7,11 @@ type Props = {
   className?: string;
   /** The largest image above the fold loads at once, with high priority; every other one lazily. */
   priority?: boolean;
-  /** Whether the frame crops the picture (object-fit: cover). */
+  /**
+   * Whether the frame crops the picture (object-fit: cover). A frame that
+   * shows it whole keeps its own background around it, so it gets no
+   * placeholder colour, which would stay in the margins.
+   */
   crop?: boolean;
   /** An empty alt when the picture repeats what a nearby text says. */
   decorative?: boolean;
@@ -21,7 +25,7 @@ export function Picture({ picture, slot, className, priority = false, crop = tru
   const sizes = sizesFor(slot, picture, crop);
   const img = (
     <img
-      className={[className, picture.placeholder].filter(Boolean).join(" ") || undefined}
+      className={[className, crop && picture.placeholder].filter(Boolean).join(" ") || undefined}
       src={picture.src}
       alt={decorative ? "" : picture.alt}
       width={picture.width}

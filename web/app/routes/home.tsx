@@ -4,7 +4,7 @@ import { Icon } from "../components/Icon";
 import { Marquee } from "../components/Marquee";
 import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
-import { catalogue, picture, productCards, productEntry } from "../lib/catalogue.server";
+import { catalogue, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
 import pages from "../../../content/pages.json";
 import { site } from "../lib/site";
@@ -21,7 +21,7 @@ export async function loader() {
   return {
     hero: picture(pages.home.hero.src, pages.home.hero.alt),
     whatsHot: productCards(catalogue.featured.whatsHot),
-    fresh: { ...productCards([fresh.id])[0]!, description: fresh.description },
+    fresh: { ...productCard(fresh), description: fresh.description },
   };
 }
 
