@@ -21,8 +21,8 @@ seconds() { local start=$SECONDS; "$@" >/dev/null 2>&1; echo $((SECONDS - start)
 rm -rf "$cache"/* "$dir/web/build" "$dir/web/.generated" "$dir/bin"
 first=$(seconds make --no-print-directory -C "$dir" build)
 # A studio replaces one photograph with a new one of the same name.
-photo=$(ls "$dir"/content/images/photos/*.jpg | head -n 1)
-node -e 'import("./web/scripts/sample-photos.mjs").then((m) => m.makePhoto(process.argv[1], { seed: Date.now() % 100000 }))' "$photo"
+photos=("$dir"/content/images/photos/*.jpg)
+node -e 'import("./web/scripts/sample-photos.mjs").then((m) => m.makePhoto(process.argv[1], { seed: Date.now() % 100000 }))' "${photos[0]}"
 again=$(seconds make --no-print-directory -C "$dir" build)
 originals=$(find "$dir/content/images" -type f | wc -l)
 files=$(find "$dir/web/build/client/images" -type f ! -name '*.gz' ! -name '*.br' | wc -l)
