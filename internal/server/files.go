@@ -1,10 +1,12 @@
 package server
 
 import (
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"path"
@@ -13,24 +15,27 @@ import (
 	"strings"
 )
 
-// file is one response body held in memory with its precompressed
-// variants, read once at start-up.
+// file is one file of the build with its precompressed variants. The
+// brotli variant, the smallest, which every current browser takes, is held
+// in memory; the gzip and identity variants of a file that has one are read
+// from the build when a client asks for them, so memory holds one copy of
+// each page, not three (with hundreds of product pages, that is most of it).
 type file struct {
-	body        []byte   // the original, for start-up work (hashes, tests)
 	identity    *variant // the body as it is
 	gzip        *variant // nil when no smaller .gz was built
 	brotli      *variant // nil when no smaller .br was built
 	contentType []string
+	scripts     []string // a page's inline scripts' hashes, for its Content-Security-Policy
 	csp         []string // a page's own Content-Security-Policy; nil for other files
 }
 
-// newFile makes a file from its body and the compressed bodies the build
-// wrote (nil when there are none). Each encoding is its own representation
-// with its own validator: the body's hash, plus a suffix.
+// newFile makes a file held wholly in memory from its body and the
+// compressed bodies (nil when there are none). Each encoding is its own
+// representation with its own validator: the body's hash, plus a suffix.
 func newFile(name string, body, gz, br []byte) *file {
 	sum := sha256.Sum256(body)
 	tag := hex.EncodeToString(sum[:12])
-	f := &file{body: body, identity: newVariant(body, `"`+tag+`"`, ""), contentType: []string{contentTypeOf(name)}}
+	f := &file{identity: newVariant(body, `"`+tag+`"`, ""), contentType: []string{contentTypeOf(name)}}
 	if gz != nil {
 		f.gzip = newVariant(gz, `"`+tag+`-gz"`, "gzip")
 	}
@@ -38,6 +43,70 @@ func newFile(name string, body, gz, br []byte) *file {
 		f.brotli = newVariant(br, `"`+tag+`-br"`, "br")
 	}
 	return f
+}
+
+// loadFile reads one file of the build: wholly when the build wrote no
+// brotli variant of it (small or incompressible files); else only that
+// variant, the others left in the build to be read when asked for. A page
+// is read once more, unpacked from its gzip variant, to hash its scripts.
+func loadFile(fsys fs.FS, name string) (*file, error) {
+	br, err := readOptional(fsys, name+".br")
+	if err != nil {
+		return nil, err
+	}
+	var f *file
+	var source []byte
+	if br == nil {
+		body, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		gz, err := readOptional(fsys, name+".gz")
+		if err != nil {
+			return nil, err
+		}
+		f, source = newFile(name, body, gz, nil), body
+	} else {
+		sum := sha256.Sum256(br)
+		tag := hex.EncodeToString(sum[:12])
+		f = &file{brotli: newVariant(br, `"`+tag+`-br"`, "br"), contentType: []string{contentTypeOf(name)}}
+		if f.identity, err = streamedVariant(fsys, name, `"`+tag+`"`, ""); err != nil {
+			return nil, err
+		}
+		if f.gzip, err = streamedVariant(fsys, name+".gz", `"`+tag+`-gz"`, "gzip"); errors.Is(err, fs.ErrNotExist) {
+			f.gzip = nil
+		} else if err != nil {
+			return nil, err
+		}
+		if path.Ext(name) == ".html" {
+			if source, err = unpacked(fsys, name, f.gzip != nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if path.Ext(name) == ".html" {
+		f.scripts = inlineScriptHashes(source)
+	}
+	return f, nil
+}
+
+// unpacked is a file's body read from its gzip variant when there is one:
+// the identity variant, mapped from the binary, would stay in memory once
+// read.
+func unpacked(fsys fs.FS, name string, fromGzip bool) ([]byte, error) {
+	if !fromGzip {
+		return fs.ReadFile(fsys, name)
+	}
+	gz, err := fsys.Open(name + ".gz")
+	if err != nil {
+		return nil, err
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		return nil, fmt.Errorf("%s.gz: %w", name, err)
+	}
+	return io.ReadAll(zr)
 }
 
 // contentTypes names the types whose mime.TypeByExtension answer differs
@@ -93,10 +162,10 @@ func streamed(name string) bool {
 // (web/scripts/images.mjs): the original's content hash, then the variant.
 var hashedImage = regexp.MustCompile(`^images/.+\.[0-9a-f]{12}\.[^/]+$`)
 
-// loadFiles reads every file of the client build into memory, keyed by its
-// path without a leading slash, except the raster images, which are only
-// listed. The .gz and .br siblings written by the build become the
-// variants of their original, not files of their own.
+// loadFiles reads the client build (loadFile), keyed by path without the
+// leading slash; the raster images are only listed. The .gz and .br
+// siblings written by the build become the variants of their original, not
+// files of their own.
 func loadFiles(fsys fs.FS) (map[string]*file, map[string]*streamedFile, error) {
 	files := make(map[string]*file)
 	images := make(map[string]*streamedFile)
@@ -119,19 +188,11 @@ func loadFiles(fsys fs.FS) (map[string]*file, map[string]*streamedFile, error) {
 			images[name] = &streamedFile{etag: []string{`"` + hex.EncodeToString(sum[:12]) + `"`}, contentType: []string{contentTypeOf(name)}}
 			return nil
 		}
-		body, err := fs.ReadFile(fsys, name)
+		f, err := loadFile(fsys, name)
 		if err != nil {
 			return err
 		}
-		gz, err := readOptional(fsys, name+".gz")
-		if err != nil {
-			return err
-		}
-		br, err := readOptional(fsys, name+".br")
-		if err != nil {
-			return err
-		}
-		files[name] = newFile(name, body, gz, br)
+		files[name] = f
 		return nil
 	})
 	if err != nil {

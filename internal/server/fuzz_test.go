@@ -22,14 +22,18 @@ func FuzzPagePath(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(f, 1, 2))
+	build := testBuild()
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, testCatalogue(f, 1, 2))
 	if err != nil {
 		f.Fatal(err)
 	}
 	h := s.Handler()
 	bodies := map[string]bool{}
-	for _, file := range s.files {
-		bodies[string(file.body)] = true
+	for _, file := range build {
+		bodies[string(file.Data)] = true
+	}
+	for _, generated := range []string{"sitemap.xml", "robots.txt"} {
+		bodies[string(s.files[generated].identity.body)] = true
 	}
 
 	f.Fuzz(func(t *testing.T, path string) {

@@ -28,7 +28,7 @@ type Server struct {
 	client    fs.FS                    // the client build
 	files     map[string]*file         // its files held in memory, by path without the leading slash
 	images    map[string]*streamedFile // its raster images, read from client on each request
-	pages     map[string]*file // prerendered pages by URL path: "/", "/products", ...
+	pages     map[string]*file         // prerendered pages by URL path: "/", "/products", ...
 	notFound  *file
 
 	// The API and the inbox (options.go); without a store the API answers 503.
@@ -72,7 +72,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	policy := newContentPolicy(cat)
 	for name, f := range files {
 		if strings.HasSuffix(name, ".html") {
-			f.csp = []string{policy.forPage(inlineScriptHashes(f.body))}
+			f.csp = []string{policy.forPage(f.scripts)}
 		}
 	}
 	if s.notFound == nil || s.pages["/"] == nil {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io"
 	"log/slog"
 	"net/http"
@@ -36,7 +38,7 @@ func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 func testBuild() fstest.MapFS {
 	return fstest.MapFS{
 		"index.html":              {Data: []byte("<h1>home</h1>")},
-		"index.html.gz":           {Data: []byte("GZ-home")},
+		"index.html.gz":           {Data: gzipped("<h1>home</h1>")},
 		"index.html.br":           {Data: []byte("BR-home")},
 		"products/index.html":     {Data: []byte("<h1>products</h1>")},
 		"product/1/index.html":    {Data: []byte("<h1>product 1</h1>")},
@@ -54,6 +56,16 @@ func testBuild() fstest.MapFS {
 		"images/products/chair.0123456789ab.svg":       {Data: []byte("<svg/>")},
 		"images/og/site.jpg":                           {Data: []byte("JPEG")},
 	}
+}
+
+// gzipped is text as the build compresses it (a page's gzip variant is
+// unpacked at start-up to hash its scripts).
+func gzipped(text string) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(text))
+	zw.Close()
+	return b.Bytes()
 }
 
 // A stand-in for a photograph's bytes, long enough to ask for a range of.
@@ -165,10 +177,10 @@ func TestCompressionNegotiation(t *testing.T) {
 		wantBody       string
 	}{
 		{"", "", "<h1>home</h1>"},
-		{"gzip", "gzip", "GZ-home"},
+		{"gzip", "gzip", string(gzipped("<h1>home</h1>"))},
 		{"br", "br", "BR-home"},
 		{"gzip, deflate, br", "br", "BR-home"},
-		{"br;q=0, gzip", "gzip", "GZ-home"},
+		{"br;q=0, gzip", "gzip", string(gzipped("<h1>home</h1>"))},
 		{"br;q=0, gzip;q=0", "", "<h1>home</h1>"},
 		{"*", "br", "BR-home"},
 		{"identity", "", "<h1>home</h1>"},
@@ -274,5 +286,33 @@ func TestPhotographsAreStreamed(t *testing.T) {
 	}
 	if again := do(h, "GET", "/"+name, map[string]string{"If-None-Match": etag}); again.Code != http.StatusNotModified || again.Body.Len() != 0 {
 		t.Errorf("If-None-Match: status %d, %d bytes; want 304 and none", again.Code, again.Body.Len())
+	}
+}
+
+// A page with a brotli variant is held in memory as that variant alone; its
+// other variants are read from the build when asked for, and its scripts'
+// hashes come from its gzip variant.
+func TestPagesHoldOneCopy(t *testing.T) {
+	build := testBuild()
+	page := `<script>boot()</script><h1>home</h1>`
+	build["index.html"] = &fstest.MapFile{Data: []byte(page)}
+	build["index.html.gz"] = &fstest.MapFile{Data: gzipped(page)}
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, testCatalogue(t, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := s.files["index.html"]
+	if home.brotli.body == nil || home.identity.body != nil || home.gzip.body != nil {
+		t.Errorf("in memory: br %t, identity %t, gzip %t; want only br", home.brotli.body != nil, home.identity.body != nil, home.gzip.body != nil)
+	}
+	if csp := home.csp[0]; !strings.Contains(csp, hashOf("boot()")) {
+		t.Errorf("the page's CSP lacks its script's hash: %s", csp)
+	}
+	h := s.Handler()
+	for _, tt := range []struct{ accept, body string }{{"", page}, {"gzip", string(gzipped(page))}, {"br", "BR-home"}} {
+		rec := do(h, "GET", "/", map[string]string{"Accept-Encoding": tt.accept})
+		if rec.Body.String() != tt.body || rec.Header().Get("Content-Length") != strconv.Itoa(len(tt.body)) {
+			t.Errorf("Accept-Encoding %q: %q (Content-Length %s), want %q", tt.accept, rec.Body.String(), rec.Header().Get("Content-Length"), tt.body)
+		}
 	}
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { CatalogueFile, ProductEntry } from "../app/lib/catalogue";
+import { vocabularyOf } from "../app/lib/filters";
 import type { Site } from "../app/lib/site";
 
 // The same content files the site is built from.
@@ -8,6 +9,8 @@ const read = (name: string) => JSON.parse(readFileSync(new URL(`../../content/${
 export const site: Site = read("site.json");
 export const catalogue: CatalogueFile = read("catalogue.json");
 export const products: ProductEntry[] = catalogue.products;
+export const vocabulary = vocabularyOf(catalogue);
+export const productById = (id: number) => products.find((p) => p.id === id)!;
 
 // Service facts (delivery, returns, warranty) and the studio pages' data.
 export const service: typeof import("../../content/service.json") = read("service.json");

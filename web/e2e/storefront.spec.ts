@@ -1,8 +1,35 @@
-import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
-import { products, site } from "./content";
+import { test, expect, hydrated, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
+import { catalogue, productById, products, service, site, vocabulary } from "./content";
+import { ALL, PAGE_SIZE, filterProducts, tabNames } from "../app/lib/filters";
+import { similarProducts } from "../app/lib/catalogue";
+import { searchProducts } from "../app/lib/search";
+
+// Every expectation here is read from content/ (through the same rules the
+// site applies, each tested on fixtures in app/lib), so the studio's edits
+// to the catalogue never need a test edit.
 
 const productNames = (page: import("@playwright/test").Page) =>
   page.locator("#product-results").getByRole("heading", { level: 2 }).allTextContents();
+const none = { category: ALL, materials: [] as string[], finishes: [] as string[] };
+const names = (list: { name: string }[]) => list.map((p) => p.name);
+const matching = (state: Partial<typeof none>) => filterProducts(products, { ...none, ...state }, vocabulary);
+const tabs = tabNames(vocabulary).slice(1);
+const itemOf = (p: { id: number; name: string; category: string }) => ({ item_id: String(p.id), item_name: p.name, item_category: p.category });
+// The first tab, material and finish that narrow the list step by step
+// without emptying it: the path a visitor takes through the filters.
+const path = (() => {
+  for (const tab of tabs) {
+    for (const material of vocabulary.materials) {
+      const withMaterial = matching({ category: tab, materials: [material.name] });
+      if (withMaterial.length === 0) continue;
+      for (const finish of vocabulary.finishes) {
+        const withFinish = matching({ category: tab, materials: [material.name], finishes: [finish.name] });
+        if (withFinish.length > 0) return { tab, material: material.name, finish: finish.name };
+      }
+    }
+  }
+  throw new Error("content/catalogue.json: no tab, material and finish that match a product together");
+})();
 
 test.describe("home", () => {
   test("shows every section, with the hero in the first paint", async ({ page }) => {
@@ -16,20 +43,21 @@ test.describe("home", () => {
       await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
     }
     await expect(page.getByText("Smart joinery, cleaner lines.")).toBeVisible();
-    await expect(page.getByText("Furniture . Light . Space. One language - ours.").first()).toBeAttached();
+    await expect(page.getByText(site.marquee).first()).toBeAttached();
 
     const hot = page.getByRole("region", { name: "What's Hot" });
-    await expect(hot.getByRole("heading", { level: 3 })).toHaveText(["Perennial", "Pilgrim", "Yucca"]);
+    await expect(hot.getByRole("heading", { level: 3 })).toHaveText(catalogue.featured.whatsHot.map((id) => productById(id).name));
     await hot.getByRole("link", { name: "All products" }).click();
     await expect(page).toHaveURL(/\/products$/);
   });
 
-  test("the Fresh from banner opens product 2", async ({ page }) => {
+  test("the Fresh from banner opens the featured product", async ({ page }) => {
+    const fresh = productById(catalogue.featured.fresh);
     await page.goto("/");
     await hydrated(page);
-    await page.getByRole("link", { name: "Discover Barbed" }).click();
-    await expect(page).toHaveURL(/\/product\/2$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Barbed" })).toBeVisible();
+    await page.getByRole("link", { name: `Discover ${fresh.name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${fresh.id}$`));
+    await expect(page.getByRole("heading", { level: 1, name: fresh.name })).toBeVisible();
   });
 
   test("the parallax follows the scroll, and stops under reduced motion", async ({ page }) => {
@@ -53,75 +81,88 @@ test.describe("products", () => {
     await page.goto("/products");
     await hydrated(page);
     await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
-    const tabs = page.getByRole("tab");
-    await expect(tabs).toHaveText(["All", "Seatings", "Tables", "Partition", "Storage & Shelves"]);
+    await expect(page.getByRole("tab")).toHaveText(tabNames(vocabulary));
     await expect(page.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
 
-    expect(await productNames(page)).toEqual(products.slice(0, 6).map((p) => p.name));
+    const pageCount = Math.ceil(products.length / PAGE_SIZE);
+    expect(await productNames(page)).toEqual(names(products.slice(0, PAGE_SIZE)));
     const pages = page.getByRole("navigation", { name: "Pages" });
     await expect(pages.getByRole("button", { name: "Previous" })).toBeDisabled();
     await expect(pages.getByRole("button", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
-
-    await pages.getByRole("button", { name: "Next" }).click();
-    await expect(page).toHaveURL(/\/products\?page=2$/);
-    expect(await productNames(page)).toEqual(products.slice(6).map((p) => p.name));
+    for (let n = 2; n <= pageCount; n++) {
+      await pages.getByRole("button", { name: "Next" }).click();
+      await expect(page).toHaveURL(new RegExp(`/products\\?page=${n}$`));
+      expect(await productNames(page)).toEqual(names(products.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+      await expect(pages.getByRole("button", { name: "Previous" })).toBeEnabled();
+      await expect(pages.getByRole("button", { name: `Page ${n}` })).toHaveAttribute("aria-current", "page");
+    }
     await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();
-    await expect(pages.getByRole("button", { name: "Previous" })).toBeEnabled();
-    await expect(pages.getByRole("button", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
   });
 
   test("a category or filter resets to page 1 and tracks filter_usage", async ({ page }) => {
     await recordAnalytics(page);
     await page.goto("/products?page=2");
     await hydrated(page);
-    await page.getByRole("tab", { name: "Tables" }).click();
-    await expect(page).toHaveURL(/\/products\?category=Tables$/);
-    await expect(page.getByRole("tab", { name: "Tables" })).toHaveAttribute("aria-selected", "true");
-    expect(await productNames(page)).toEqual(["Homage", "Pilgrim", "Nest of arches", "Modern Dining", "Minimalist"]);
+    await page.getByRole("tab", { name: path.tab }).click();
+    await expect(page).toHaveURL(new RegExp(`/products\\?category=${encodeURIComponent(path.tab).replace(/%20/g, "\\+")}$`));
+    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    const inTab = matching({ category: path.tab });
+    expect(await productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
     await page.getByText("Sort", { exact: true }).click();
-    await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: "Other" }).check();
-    await expect(page).toHaveURL(/category=Tables&material=Other$/);
-    expect(await productNames(page)).toEqual(["Homage", "Pilgrim", "Modern Dining"]);
-    await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: "Oxidised" }).check();
-    expect(await productNames(page)).toEqual(["Pilgrim"]);
+    await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
+    await expect(page).toHaveURL(/&material=/);
+    const withMaterial = matching({ category: path.tab, materials: [path.material] });
+    expect(await productNames(page)).toEqual(names(withMaterial.slice(0, PAGE_SIZE)));
+    await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).check();
+    const withFinish = matching({ category: path.tab, materials: [path.material], finishes: [path.finish] });
+    expect(await productNames(page)).toEqual(names(withFinish.slice(0, PAGE_SIZE)));
 
-    expect((await trackedEvents(page, "filter_usage")).map((e) => e.params)).toEqual([
-      { filter_type: "category", filter_value: "Tables", result_count: 5 },
-      { filter_type: "material", filter_value: "Other", result_count: 3 },
-      { filter_type: "finish", filter_value: "Oxidised", result_count: 1 },
+    expect((await trackedEvents(page, "filter_usage")).map((e: TrackedEvent) => e.params)).toEqual([
+      { filter_type: "category", filter_value: path.tab, result_count: inTab.length },
+      { filter_type: "material", filter_value: path.material, result_count: withMaterial.length },
+      { filter_type: "finish", filter_value: path.finish, result_count: withFinish.length },
     ]);
   });
 
   test("an empty result says so", async ({ page }) => {
-    await page.goto("/products?category=Seatings&material=Other");
+    // The catalogue always has a tab and a material that share no product,
+    // or else a query no option can match (an unknown material is ignored,
+    // so two finishes of no product of the tab are used instead).
+    const empty = tabs.flatMap((tab) => vocabulary.materials.map((m) => ({ tab, material: m.name }))).find((c) => matching({ category: c.tab, materials: [c.material] }).length === 0);
+    expect(empty, "content/catalogue.json has a tab with no product of some material").toBeTruthy();
+    await page.goto(`/products?category=${encodeURIComponent(empty!.tab)}&material=${encodeURIComponent(empty!.material)}`);
     await hydrated(page);
     await expect(page.getByText("No products found matching your filters.")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
   });
 
   test("the URL holds the state: shared, reloaded, and Back steps through it", async ({ page }) => {
-    await page.goto("/products?category=Seatings&finish=Black");
+    const state = { category: path.tab, finishes: [path.finish] };
+    const other = tabs.find((t) => t !== path.tab && matching({ category: t, finishes: [path.finish] }).length > 0) ?? ALL;
+    await page.goto(`/products?category=${encodeURIComponent(path.tab)}&finish=${encodeURIComponent(path.finish)}`);
     await hydrated(page);
-    await expect(page.getByRole("tab", { name: "Seatings" })).toHaveAttribute("aria-selected", "true");
-    expect(await productNames(page)).toEqual(["Yucca", "Executive"]);
+    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    const first = names(matching(state).slice(0, PAGE_SIZE));
+    expect(await productNames(page)).toEqual(first);
 
     await page.reload();
     await hydrated(page);
-    expect(await productNames(page)).toEqual(["Yucca", "Executive"]);
+    expect(await productNames(page)).toEqual(first);
 
     // A new category keeps the finish.
+    const finishQuery = `finish=${encodeURIComponent(path.finish).replace(/%20/g, "+")}`;
     await page.getByRole("tab", { name: "All" }).click();
-    await expect(page).toHaveURL(/\/products\?finish=Black$/);
-    await page.getByRole("tab", { name: "Partition" }).click();
-    expect(await productNames(page)).toEqual(["Barbed"]);
+    await expect(page).toHaveURL(new RegExp(`/products\\?${finishQuery}$`));
+    await page.getByRole("tab", { name: other, exact: true }).click();
+    expect(await productNames(page)).toEqual(names(matching({ category: other, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
 
     await page.goBack();
-    await expect(page).toHaveURL(/\/products\?finish=Black$/);
+    await expect(page).toHaveURL(new RegExp(`/products\\?${finishQuery}$`));
     await expect(page.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
     await page.goBack();
-    await expect(page).toHaveURL(/category=Seatings&finish=Black$/);
-    expect(await productNames(page)).toEqual(["Yucca", "Executive"]);
+    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    expect(await productNames(page)).toEqual(first);
   });
 
   test("tabs answer the arrow keys", async ({ page }) => {
@@ -129,13 +170,14 @@ test.describe("products", () => {
     await hydrated(page);
     await page.getByRole("tab", { name: "All" }).focus();
     await page.keyboard.press("ArrowRight");
-    await expect(page.getByRole("tab", { name: "Seatings" })).toBeFocused();
-    await expect(page.getByRole("tab", { name: "Seatings" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tab", { name: tabs[0]!, exact: true })).toBeFocused();
+    await expect(page.getByRole("tab", { name: tabs[0]!, exact: true })).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("End");
-    await expect(page.getByRole("tab", { name: "Storage & Shelves" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tab", { name: tabs.at(-1)!, exact: true })).toHaveAttribute("aria-selected", "true");
   });
 
   test("page buttons scroll to the top", async ({ page }) => {
+    expect(products.length, "the catalogue fills more than one page").toBeGreaterThan(PAGE_SIZE);
     await page.goto("/products");
     await hydrated(page);
     const next = page.getByRole("navigation", { name: "Pages" }).getByRole("button", { name: "Page 2" });
@@ -146,55 +188,59 @@ test.describe("products", () => {
   });
 
   test("opening a product tracks select_item and Back to Products keeps the list", async ({ page }) => {
+    const chosen = matching({ category: path.tab })[0]!;
     await recordAnalytics(page);
-    await page.goto("/products?category=Tables&page=1");
+    await page.goto(`/products?category=${encodeURIComponent(path.tab)}&page=1`);
     await hydrated(page);
-    await page.getByRole("link", { name: /Pilgrim/ }).click();
-    await expect(page).toHaveURL(/\/product\/5$/);
+    await page.getByRole("link").filter({ has: page.getByRole("heading", { name: chosen.name, exact: true }) }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${chosen.id}$`));
     const [select] = await trackedEvents(page, "select_item");
-    expect(select!.params).toMatchObject({ currency: "INR", items: [{ item_id: "5", item_name: "Pilgrim", item_category: "Tables" }] });
+    expect(select!.params).toMatchObject({ currency: "INR", items: [itemOf(chosen)] });
 
     await page.getByRole("link", { name: "Back to Products" }).click();
-    await expect(page).toHaveURL(/\/products\?category=Tables&page=1$/);
-    await expect(page.getByRole("tab", { name: "Tables" })).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(/\/products\?category=.+&page=1$/);
+    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
   });
 });
 
 test.describe("product detail", () => {
+  // A product with a choice to make, if the catalogue has one.
+  const product = products.find((p) => p.material.length > 1 && p.finish.length > 1) ?? products[0]!;
+
   test("loads by id, with options, specifications and view_item", async ({ page }) => {
     await recordAnalytics(page);
-    const response = await page.goto("/product/4");
+    const response = await page.goto(`/product/${product.id}`);
     expect(response?.status()).toBe(200);
     await hydrated(page);
-    await expect(page.getByRole("heading", { level: 1, name: "Homage" })).toBeVisible();
-    await expect(page.getByText(products[3]!.description)).toBeVisible();
-    await expect(page.getByRole("group", { name: "Material" }).getByRole("radio", { name: "Marble" })).toBeChecked();
-    await expect(page.getByRole("group", { name: "Finish" }).getByRole("radio", { name: "Statuario Marble" })).toBeChecked();
-    for (const [term, value] of [["Category", "Tables"], ["Type", "center table"], ["Dimensions", "Custom Available"], ["Warranty", "2 Years"]]) {
-      await expect(page.locator(".product-page__specs div", { hasText: term! })).toContainText(new RegExp(value!, "i"));
+    await expect(page.getByRole("heading", { level: 1, name: product.name })).toBeVisible();
+    await expect(page.getByText(product.description)).toBeVisible();
+    await expect(page.getByRole("group", { name: "Material" }).getByRole("radio", { name: product.material[0]!, exact: true })).toBeChecked();
+    await expect(page.getByRole("group", { name: "Finish" }).getByRole("radio", { name: product.finish[0]!, exact: true })).toBeChecked();
+    for (const [term, value] of [["Category", product.category], ["Type", product.type], ["Dimensions", catalogue.details.dimensions], ["Warranty", service.warranty.label]]) {
+      await expect(page.locator(".product-page__specs div", { hasText: term! })).toContainText(value!, { ignoreCase: true });
     }
     await expect(page.getByRole("link", { name: "Back to Products" })).toHaveAttribute("href", "/products");
-    expect((await trackedEvents(page, "view_item")).map((e) => e.params)).toEqual([
-      { currency: "INR", items: [{ item_id: "4", item_name: "Homage", item_category: "Tables" }] },
-    ]);
+    expect((await trackedEvents(page, "view_item")).map((e: TrackedEvent) => e.params)).toEqual([{ currency: "INR", items: [itemOf(product)] }]);
   });
 
   test("Get Quote and Customize track quote_request with the chosen options", async ({ page }) => {
+    const material = product.material.at(-1)!;
+    const finish = product.finish.at(-1)!;
     await recordAnalytics(page);
-    await page.goto("/product/4");
+    await page.goto(`/product/${product.id}`);
     await hydrated(page);
-    await page.getByRole("group", { name: "Material" }).getByText("Wood").click();
-    await page.getByRole("group", { name: "Finish" }).getByText("Walnut").click();
+    await page.getByRole("group", { name: "Material" }).getByText(material, { exact: true }).click();
+    await page.getByRole("group", { name: "Finish" }).getByText(finish, { exact: true }).click();
     await page.getByRole("button", { name: "Get Quote" }).click();
     await expect(page.getByRole("dialog")).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toBeHidden();
     await page.getByRole("button", { name: "Customize" }).click();
     await expect(page.getByRole("dialog")).toBeVisible();
-    const requests = (await trackedEvents(page, "quote_request")).map((e) => e.params);
+    const requests = (await trackedEvents(page, "quote_request")).map((e: TrackedEvent) => e.params);
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ product_id: 4, product_name: "Homage", options: ["Wood", "Walnut"] });
-    expect(requests[1]).toMatchObject({ product_id: 4, product_name: "Homage", options: "Custom Request" });
+    expect(requests[0]).toMatchObject({ product_id: product.id, product_name: product.name, options: [material, finish] });
+    expect(requests[1]).toMatchObject({ product_id: product.id, product_name: product.name, options: "Custom Request" });
   });
 
   // The gallery's arrows, keys and swipes are tested on photographs (photos.spec.ts).
@@ -211,39 +257,58 @@ test.describe("product detail", () => {
   });
 
   test("similar products: same category, window by width, arrows off at the ends", async ({ page, isMobile }) => {
-    await page.goto("/product/4");
+    // The product with the most similar ones shows the carousel at work.
+    const [withMost] = [...products].sort((a, b) => similarProducts(products, b).length - similarProducts(products, a).length);
+    const similarOnes = similarProducts(products, withMost!);
+    const count = similarOnes.length;
+    expect(count, "some product of the catalogue has similar ones").toBeGreaterThan(1);
+    await page.goto(`/product/${withMost!.id}`);
     await hydrated(page);
     const similar = page.getByRole("region", { name: "Similar Products" });
-    await expect(similar.getByRole("heading", { level: 3 })).toHaveText(["Pilgrim", "Nest of arches", "Modern Dining", "Minimalist"]);
+    await expect(similar.getByRole("heading", { level: 3 })).toHaveText(names(similarOnes));
     const prev = similar.getByRole("button", { name: "Previous similar products" });
     const next = similar.getByRole("button", { name: "Next similar products" });
     await expect(prev).toBeDisabled();
-    if (!isMobile) {
-      // 4 per view at 1280: everything is shown, nothing to move.
+    // 4 per view at 1280, 1 at 375.
+    const perView = isMobile ? 1 : 4;
+    if (count <= perView) {
       await expect(next).toBeDisabled();
       return;
     }
-    // 1 per view at 375: four steps, mirrored.
-    await expect(similar.getByText("Showing 1 to 1 of 4")).toBeAttached();
-    for (let i = 0; i < 3; i++) await next.click();
+    const steps = count - perView;
+    await expect(similar.getByText(`Showing 1 to ${perView} of ${count}`)).toBeAttached();
+    for (let i = 0; i < steps; i++) await next.click();
     await expect(next).toBeDisabled();
-    await expect(similar.getByText("Showing 4 to 4 of 4")).toBeAttached();
+    await expect(similar.getByText(`Showing ${steps + 1} to ${count} of ${count}`)).toBeAttached();
     await prev.click();
-    await expect(similar.getByText("Showing 3 to 3 of 4")).toBeAttached();
+    await expect(similar.getByText(`Showing ${steps} to ${count - 1} of ${count}`)).toBeAttached();
     await expect(next).toBeEnabled();
-    await similar.getByRole("button", { name: "Show group 1 of 4" }).click();
+    const groups = Math.ceil(count / perView);
+    await similar.getByRole("button", { name: `Show group 1 of ${groups}` }).click();
     await expect(prev).toBeDisabled();
-    await expect(similar.getByRole("button", { name: "Show group 1 of 4" })).toHaveAttribute("aria-current", "true");
+    await expect(similar.getByRole("button", { name: `Show group 1 of ${groups}` })).toHaveAttribute("aria-current", "true");
   });
 
   test("a product alone in its category says there are no similar ones", async ({ page }) => {
-    await page.goto("/product/2");
+    const alone = products.find((p) => similarProducts(products, p).length === 0);
+    test.skip(!alone, "every product of content/catalogue.json has a similar one");
+    await page.goto(`/product/${alone!.id}`);
     await expect(page.getByText("No similar products found in this category.")).toBeVisible();
   });
 });
 
 test.describe("search overlay", () => {
+  // Terms taken from the catalogue: a type word many products share, and a finish.
+  const typeWord = (() => {
+    const words = products.flatMap((p) => p.type.split(" "));
+    return [...new Set(words)].sort((a, b) => searchProducts(products, b).length - searchProducts(products, a).length)[0]!;
+  })();
+  const finish = products[0]!.finish[0]!.toLowerCase();
+
   test("finds, counts, and opens the first result on Enter", async ({ page }) => {
+    const byType = searchProducts(products, typeWord);
+    const byFinish = searchProducts(products, finish);
+    const count = (n: number) => (n === 1 ? "1 result found" : `${n} results found`);
     await recordAnalytics(page);
     await page.goto("/about");
     await hydrated(page);
@@ -251,25 +316,25 @@ test.describe("search overlay", () => {
     const input = page.getByRole("combobox", { name: "Search products" });
     await expect(input).toBeFocused();
 
-    await input.fill("table");
-    await expect(page.getByRole("status").filter({ hasText: "results found" })).toHaveText("5 results found");
-    await expect(page.getByRole("option")).toHaveCount(5);
+    await input.fill(typeWord);
+    await expect(page.getByRole("status").filter({ hasText: "found" })).toHaveText(count(byType.length));
+    await expect(page.getByRole("option")).toHaveCount(byType.length);
 
-    await input.fill("zzz");
+    await input.fill("zzzq");
     await expect(page.getByText("No results found")).toBeVisible();
     await expect(page.getByText("Try searching with different keywords")).toBeVisible();
 
-    await input.fill("  walnut ");
-    await expect(page.getByText("3 results found")).toBeVisible();
+    await input.fill(`  ${finish} `);
+    await expect(page.getByText(count(byFinish.length))).toBeVisible();
     await page.waitForTimeout(1000); // let the term settle
     await input.press("Enter");
-    await expect(page).toHaveURL(/\/product\/1$/);
+    await expect(page).toHaveURL(new RegExp(`/product/${byFinish[0]!.id}$`));
     await expect(page.getByRole("dialog", { name: "Search products" })).toBeHidden();
 
-    const searches = (await trackedEvents(page, "search")).map((e) => e.params);
-    expect(searches).toEqual([{ search_term: "walnut", result_count: 3, location: "navbar" }]);
-    expect((await trackedEvents(page, "search_result_click")).map((e) => e.params)).toEqual([
-      { search_term: "walnut", item_id: "1", item_name: "Perennial", position: 1 },
+    const searches = (await trackedEvents(page, "search")).map((e: TrackedEvent) => e.params);
+    expect(searches).toEqual([{ search_term: finish, result_count: byFinish.length, location: "navbar" }]);
+    expect((await trackedEvents(page, "search_result_click")).map((e: TrackedEvent) => e.params)).toEqual([
+      { search_term: finish, item_id: String(byFinish[0]!.id), item_name: byFinish[0]!.name, position: 1 },
     ]);
 
     // The text was cleared.
@@ -278,15 +343,18 @@ test.describe("search overlay", () => {
   });
 
   test("arrow keys choose a result; Escape and a click outside close it", async ({ page }) => {
+    const results = searchProducts(products, typeWord);
+    expect(results.length, `"${typeWord}" finds two products or more`).toBeGreaterThan(1);
     await page.goto("/");
     await hydrated(page);
     const button = page.getByRole("button", { name: "Search products" });
     await button.click();
     const input = page.getByRole("combobox", { name: "Search products" });
-    await input.fill("chair");
+    await input.fill(typeWord);
+    await expect(page.getByRole("option")).toHaveCount(results.length);
     await input.press("ArrowDown");
     await input.press("ArrowDown");
-    await expect(page.getByRole("option", { selected: true })).toContainText("Yucca");
+    await expect(page.getByRole("option", { selected: true })).toContainText(results[1]!.name);
     await input.press("Escape");
     await expect(page.getByRole("dialog", { name: "Search products" })).toBeHidden();
     await expect(button).toBeFocused();
@@ -296,8 +364,8 @@ test.describe("search overlay", () => {
     await expect(page.getByRole("dialog", { name: "Search products" })).toBeHidden();
 
     await button.click();
-    await page.getByRole("combobox", { name: "Search products" }).fill("chair");
-    await page.getByRole("option", { name: /Yucca/ }).click();
-    await expect(page).toHaveURL(/\/product\/3$/);
+    await page.getByRole("combobox", { name: "Search products" }).fill(typeWord);
+    await page.getByRole("option").filter({ hasText: results[1]!.name }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${results[1]!.id}$`));
   });
 });

@@ -7,7 +7,7 @@ import manifest from "../../.generated/images.json";
 import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "./catalogue";
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
-import type { Vocabulary } from "./filters";
+import { vocabularyOf } from "./filters";
 
 type ManifestEntry = Omit<Picture, "alt"> & { og?: string };
 
@@ -63,19 +63,7 @@ export function similarCards(p: ProductEntry): ProductCardData[] {
   return similarProducts(catalogue.products, p).map(productCard);
 }
 
-// The filters' words, from the catalogue: the tabs in order (a category
-// shows under its own name unless it lists tabs), and each option's words.
-export function vocabulary(): Vocabulary {
-  const tabs: Vocabulary["tabs"] = [];
-  for (const c of catalogue.categories) {
-    for (const name of c.tabs ?? [c.name]) {
-      const tab = tabs.find((t) => t.name === name) ?? tabs[tabs.push({ name, categories: [] }) - 1]!;
-      tab.categories.push(c.name);
-    }
-  }
-  const options = (groups: Record<string, string[]>) => Object.entries(groups).map(([name, words]) => ({ name, words }));
-  return { tabs, materials: options(catalogue.filters.material), finishes: options(catalogue.filters.finish) };
-}
+export const vocabulary = () => vocabularyOf(catalogue);
 
 // What every product page states: made to any size, and its warranty (the
 // same warranty the returns policy and the chat name).

@@ -8,6 +8,7 @@ import {
   parseListState,
   tabNames,
   toggle,
+  vocabularyOf,
   type ListState,
   type Vocabulary,
 } from "./filters";
@@ -63,6 +64,17 @@ describe("filters (spec, section 5)", () => {
     ["nothing matches", { category: "Tables", materials: ["Metal"], finishes: [] }, []],
   ])("%s", (_, state, want) => {
     expect(ids(filterProducts(sample, state, vocabulary))).toEqual(want);
+  });
+
+  it("the catalogue's words make the vocabulary: a category with tabs is under each of them", () => {
+    const made = vocabularyOf({
+      categories: [{ name: "Seatings" }, { name: "Tables" }, { name: "Partition Storage & Shelves", tabs: ["Partition", "Storage & Shelves"] }],
+      filters: {
+        material: { Wood: ["Wood"], Metal: ["Metal"], Other: ["Cement", "Marble"] },
+        finish: { Walnut: ["Walnut"], Black: ["Black"], Oxidised: ["Oxidised Brass"], Oak: ["Light Oak", "Oak"] },
+      },
+    });
+    expect(made).toEqual(vocabulary);
   });
 
   it("the tabs are All, then the catalogue's, in its order", () => {

@@ -1,4 +1,4 @@
-import type { ProductCardData } from "./catalogue";
+import type { CatalogueFile, ProductCardData } from "./catalogue";
 
 // The products page's filters (spec, sections 3 and 5), on the words the
 // catalogue defines (content/catalogue.json: categories, filters): a tab
@@ -13,6 +13,21 @@ export type Vocabulary = {
   materials: Option[];
   finishes: Option[];
 };
+
+// The filters' words, from the catalogue: the tabs in order (a category
+// shows under its own name unless it lists tabs), and each option's words.
+export function vocabularyOf(catalogue: Pick<CatalogueFile, "categories" | "filters">): Vocabulary {
+  const tabs: Vocabulary["tabs"] = [];
+  for (const c of catalogue.categories) {
+    for (const name of c.tabs ?? [c.name]) {
+      let tab = tabs.find((t) => t.name === name);
+      if (!tab) tabs.push((tab = { name, categories: [] }));
+      tab.categories.push(c.name);
+    }
+  }
+  const options = (groups: Record<string, string[]>) => Object.entries(groups).map(([name, words]) => ({ name, words }));
+  return { tabs, materials: options(catalogue.filters.material), finishes: options(catalogue.filters.finish) };
+}
 
 type Filterable = Pick<ProductCardData, "category" | "material" | "finish">;
 
