@@ -1,6 +1,9 @@
 # The two commands: `make run` builds and serves at http://localhost:8080,
 # `make test` runs every test. Both start from a fresh clone.
 
+# A copy of the site with camera-sized photographs (scripts/photo-site.sh).
+PHOTO_SITE := .photo-site
+
 WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) \
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
@@ -50,7 +53,6 @@ test-budgets: web/build/client/index.html $(PHOTO_SITE)/bin/studio
 
 # A copy of the site with camera-sized photographs made on the spot, as a
 # studio would add them (scripts/photo-site.sh); e2e/photos.spec.ts runs on it.
-PHOTO_SITE := .photo-site
 $(PHOTO_SITE)/bin/studio: bin/studio scripts/photo-site.sh web/scripts/sample-photos.mjs
 	scripts/photo-site.sh $(PHOTO_SITE)
 

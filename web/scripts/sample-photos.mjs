@@ -51,7 +51,7 @@ export async function makePhoto(path, { width = 4000, height = 3000, seed = 1, o
     .raw()
     .toBuffer();
   // Grain from a tile of noise repeated (noise made at full size is slow).
-  const tile = 509;
+  const tile = Math.min(509, width, height);
   const grain = await sharp({ create: { width: tile, height: tile, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 18 } } })
     .png()
     .toBuffer();
