@@ -9,13 +9,12 @@ id=$(node -e 'const c = require(process.argv[1]); console.log([...c.products].so
 
 port=18091
 work=$(mktemp -d)
-PORT=$port DATA_DIR="$work/data" "$site/bin/studio" >/dev/null 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+source scripts/start-studio.sh
+trap 'kill $studio_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+start_studio "$site/bin/studio" $port "$work/data"
 for path in "/product/$id" /products; do
   (cd web && node scripts/page-weight.mjs "http://127.0.0.1:$port$path")
 done
-kill $pid
+kill $studio_pid
 
 SITE=$site PAGES="/product/$id /products" scripts/lighthouse.sh

@@ -9,11 +9,10 @@ LIGHTHOUSE=lighthouse@13.5.0
 PAGES=${PAGES:-/ /products /product/1 /contact-us}
 port=18090
 work=$(mktemp -d)
+source scripts/start-studio.sh
+trap 'kill $studio_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 # SITE names another built tree (scripts/photo-site.sh) to measure instead.
-PORT=$port DATA_DIR="$work/data" "${SITE:-.}/bin/studio" >/dev/null 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+start_studio "${SITE:-.}/bin/studio" $port "$work/data"
 
 export CHROME_PATH=/usr/bin/chromium
 flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
