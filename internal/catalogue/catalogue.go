@@ -59,9 +59,8 @@ type Site struct {
 		PostalCode string `json:"postalCode"`
 		Country    string `json:"country"`
 	} `json:"address"`
-	Social   []Social `json:"social"`
-	WhatsApp string   `json:"whatsapp"`
-	Map      struct {
+	Social []Social `json:"social"`
+	Map    struct {
 		EmbedURL string `json:"embedUrl"`
 		LinkURL  string `json:"linkUrl"`
 	} `json:"map"`

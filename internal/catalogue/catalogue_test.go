@@ -30,7 +30,7 @@ func TestShippedContent(t *testing.T) {
 		}
 	}
 	s := c.Site
-	if s.Name == "" || s.City == "" || s.Email == "" || s.WhatsApp == "" || s.Map.EmbedURL == "" || len(s.Phones) == 0 {
+	if s.Name == "" || s.City == "" || s.Email == "" || s.Map.EmbedURL == "" || len(s.Phones) == 0 {
 		t.Errorf("site facts incomplete: %+v", s)
 	}
 }

@@ -13,7 +13,7 @@ type fakeProducts map[int]catalogue.Product
 
 func (f fakeProducts) Product(id int) (catalogue.Product, bool) { p, ok := f[id]; return p, ok }
 
-var products = fakeProducts{1: {ID: 1, Name: "Perennial", Material: []string{"Wood", "Metal"}, Finish: []string{"Walnut", "Charcoal"}}}
+var products = fakeProducts{1: {ID: 1, Name: "Marwar chair", Material: []string{"Wood", "Metal"}, Finish: []string{"Walnut", "Charcoal"}}}
 
 func intp(i int) *int   { return &i }
 func ms(i int64) *int64 { return &i }

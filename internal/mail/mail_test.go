@@ -156,7 +156,7 @@ func status(st *store.Store) (pending, sent, failed int) {
 }
 
 var visitor = enquiry.Enquiry{Kind: enquiry.Quote, Name: "Asha Rao", Email: "asha@example.com", Phone: "+91 98290 41752",
-	Message: "Could it be 10 cm lower?\n.\nThanks", ProductID: 1, ProductName: "Perennial", Material: "Wood", Finish: "Walnut",
+	Message: "Could it be 10 cm lower?\n.\nThanks", ProductID: 1, ProductName: "Marwar chair", Material: "Wood", Finish: "Walnut",
 	CreatedAt: time.Now()}
 
 func TestSendsEnquiry(t *testing.T) {
@@ -176,14 +176,14 @@ func TestSendsEnquiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	if want := "Quote request #" + itoa(id) + " from Asha Rao: Perennial"; subject != want {
+	if want := "Quote request #" + itoa(id) + " from Asha Rao: Marwar chair"; subject != want {
 		t.Errorf("Subject = %q, want %q", subject, want)
 	}
 	if rt, err := mail.ParseAddress(msg.Header.Get("Reply-To")); err != nil || rt.Address != visitor.Email {
 		t.Errorf("Reply-To = %q", msg.Header.Get("Reply-To"))
 	}
 	body, _ := io.ReadAll(qpReader(msg.Body))
-	for _, want := range []string{"Perennial (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks"} {
+	for _, want := range []string{"Marwar chair (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
@@ -201,7 +201,7 @@ func TestHeaderInjectionIsImpossible(t *testing.T) {
 	e.ID = 7
 	e.Name = "Asha\r\nBcc: victim@example.net\r\nX-Evil: 1"
 	e.Email = "asha@example.com\r\nCc: other@example.net"
-	e.ProductName = "Perennial\nSubject: free"
+	e.ProductName = "Marwar chair\nSubject: free"
 	raw := Compose(Config{From: "site@jharokha.test", To: "studio@jharokha.test", SiteName: "Studio"}, e, time.Now())
 	msg, err := mail.ReadMessage(strings.NewReader(string(raw)))
 	if err != nil {

@@ -83,7 +83,7 @@ var t0 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 func sample(kind enquiry.Kind, name string) enquiry.Enquiry {
 	e := enquiry.Enquiry{Kind: kind, Name: name, Email: "asha@example.com", Phone: "+91 1", Message: "Hello\nthere", CreatedAt: t0}
 	if kind != enquiry.Contact {
-		e.ProductID, e.ProductName, e.Material, e.Finish = 1, "Perennial", "Wood", "Walnut"
+		e.ProductID, e.ProductName, e.Material, e.Finish = 1, "Marwar chair", "Wood", "Walnut"
 	}
 	return e
 }
@@ -225,7 +225,7 @@ func TestMailOutbox(t *testing.T) {
 			t.Errorf("due before its time: %+v", due)
 		}
 		due, err := s.DueMails(ctx, t0, 10)
-		if err != nil || len(due) != 1 || due[0].Enquiry.ID != id || due[0].Enquiry.ProductName != "Perennial" {
+		if err != nil || len(due) != 1 || due[0].Enquiry.ID != id || due[0].Enquiry.ProductName != "Marwar chair" {
 			t.Fatalf("DueMails = %+v, %v", due, err)
 		}
 		m := due[0]

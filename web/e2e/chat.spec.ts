@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
 import { service, site } from "./content";
 import { buildScript } from "../app/lib/chat/compile";
+import { whatsappNumber } from "../app/lib/facts";
 
 const script = buildScript(JSON.parse(readFileSync(new URL("../../content/chat.json", import.meta.url), "utf8")), site, service);
 
@@ -164,7 +165,7 @@ test("the fifth question gets the handover and a button to continue on the messa
 
   const whatsapp = conversation.getByRole("link", { name: "Continue on WhatsApp (opens in a new tab)" });
   const href = new URL((await whatsapp.getAttribute("href"))!);
-  expect(href.origin + href.pathname).toBe(`https://wa.me/${site.whatsapp}`);
+  expect(href.origin + href.pathname).toBe(`https://wa.me/${whatsappNumber(site)}`);
   expect(href.searchParams.get("text")).toMatch(/chatting with the assistant.*need more help/);
   await expect(whatsapp).toHaveAttribute("target", "_blank");
   const popup = page.waitForEvent("popup");

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
 import { products, site } from "./content";
+import { whatsappNumber } from "../app/lib/facts";
 
 const product = products.find((p) => p.id === 1)!;
 
@@ -294,7 +295,7 @@ test.describe("quote dialog", () => {
     await page.getByRole("button", { name: "Get Quote" }).click();
     const link = page.getByRole("dialog").getByRole("link", { name: /WhatsApp/ });
     const href = new URL((await link.getAttribute("href"))!);
-    expect(href.origin + href.pathname).toBe(`https://wa.me/${site.whatsapp}`);
+    expect(href.origin + href.pathname).toBe(`https://wa.me/${whatsappNumber(site)}`);
     expect(href.searchParams.get("text")).toContain(product.name);
     await expect(link).toHaveAttribute("target", "_blank");
     const [popup] = await Promise.all([page.waitForEvent("popup"), link.click()]);

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
 import { site } from "./content";
 import { OFFER_DELAY_MS } from "../app/components/offer/timing";
+import { whatsappNumber } from "../app/lib/facts";
 
 // The welcome offer: 1 s after the first visit to "/" in a browser session,
 // once per session. Every other test file starts with it already seen.
@@ -98,7 +99,7 @@ test("'Discover with us' opens the messaging app with a greeting, records the co
   await offerShown(page);
   const discover = offer(page).getByRole("link", { name: "Discover with us (opens WhatsApp in a new tab)" });
   const href = new URL((await discover.getAttribute("href"))!);
-  expect(href.origin + href.pathname).toBe(`https://wa.me/${site.whatsapp}`);
+  expect(href.origin + href.pathname).toBe(`https://wa.me/${whatsappNumber(site)}`);
   expect(href.searchParams.get("text")).toMatch(/furniture collection/);
   const popup = page.waitForEvent("popup");
   await discover.click();

@@ -3,6 +3,7 @@ import { catalogue, productById, products, service, site, vocabulary } from "./c
 import { ALL, PAGE_SIZE, filterProducts, tabNames } from "../app/lib/filters";
 import { similarProducts } from "../app/lib/catalogue";
 import { searchProducts } from "../app/lib/search";
+import { warranty } from "../app/lib/facts";
 
 // Every expectation here is read from content/ (through the same rules the
 // site applies, each tested on fixtures in app/lib), so the studio's edits
@@ -216,7 +217,7 @@ test.describe("product detail", () => {
     await expect(page.getByText(product.description)).toBeVisible();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("radio", { name: product.material[0]!, exact: true })).toBeChecked();
     await expect(page.getByRole("group", { name: "Finish" }).getByRole("radio", { name: product.finish[0]!, exact: true })).toBeChecked();
-    for (const [term, value] of [["Category", product.category], ["Type", product.type], ["Dimensions", catalogue.details.dimensions], ["Warranty", service.warranty.label]]) {
+    for (const [term, value] of [["Category", product.category], ["Type", product.type], ["Dimensions", catalogue.details.dimensions], ["Warranty", warranty(service.warranty.years).label]]) {
       await expect(page.locator(".product-page__specs div", { hasText: term! })).toContainText(value!, { ignoreCase: true });
     }
     await expect(page.getByRole("link", { name: "Back to Products" })).toHaveAttribute("href", "/products");

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Marked, type Token, type Tokens } from "marked";
 import type { Plugin } from "vite";
+import { warranty } from "../app/lib/facts";
 
 // Long texts (policies, the studio story, the FAQ) are Markdown in content/.
 // This build step turns each imported .md file into a module that exports
@@ -39,6 +40,9 @@ export function loadFacts(contentDir: string): Facts {
     country: string;
     map: { linkUrl: string };
   };
+  // Facts that follow from others (app/lib/facts.ts).
+  const service = facts.service as { warranty: { years: number } };
+  service.warranty = warranty(service.warranty.years);
   const phones = site.phones.map((p) => `[${p.display}](tel:${p.tel}) (${p.label})`);
   const address = `${site.address.street}, ${site.address.locality} ${site.address.postalCode}, ${site.address.region}, ${site.country}`;
   facts.contact = {

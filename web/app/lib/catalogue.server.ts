@@ -7,6 +7,7 @@ import manifest from "../../.generated/images.json";
 import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "./catalogue";
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
+import { warranty } from "./facts";
 import { vocabularyOf } from "./filters";
 
 type ManifestEntry = Omit<Picture, "alt"> & { og?: string };
@@ -68,5 +69,5 @@ export const vocabulary = () => vocabularyOf(catalogue);
 // What every product page states: made to any size, and its warranty (the
 // same warranty the returns policy and the chat name).
 export function productDetails() {
-  return { dimensions: catalogue.details.dimensions, warranty: service.warranty.label };
+  return { dimensions: catalogue.details.dimensions, warranty: warranty(service.warranty.years).label };
 }

@@ -1,3 +1,4 @@
+import { whatsappPhone } from "../facts";
 import type { Site } from "../site";
 
 // Delivery, returns and reply times (content/service.json), shared with the
@@ -42,7 +43,6 @@ export type RawScript = {
 };
 
 export function scriptFacts(s: Site, sv: Service): Record<string, string> {
-  const whatsapp = s.phones.find((p) => p.tel.replace(/\D/g, "") === s.whatsapp);
   return {
     inStockDays: sv.delivery.inStockDays,
     customDays: sv.delivery.customDays,
@@ -53,7 +53,7 @@ export function scriptFacts(s: Site, sv: Service): Record<string, string> {
     city: s.city,
     email: s.email,
     phones: new Intl.ListFormat("en-IN", { type: "disjunction" }).format(s.phones.map((p) => p.display)),
-    whatsapp: whatsapp?.display ?? `+${s.whatsapp}`,
+    whatsapp: whatsappPhone(s).display,
   };
 }
 

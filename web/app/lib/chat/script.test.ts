@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 import raw from "../../../../content/chat.json";
 import service from "../../../../content/service.json";
 import { site } from "../site";
+import { whatsappNumber } from "../facts";
 import { MAIN_MENU, buildScript, fillFacts, scriptFacts } from "./compile";
 import { chatScript } from "./script";
 
@@ -48,7 +49,7 @@ describe("content/chat.json", () => {
       site.name,
       site.city,
       site.email,
-      site.whatsapp,
+      whatsappNumber(site),
       site.address.street,
       site.address.postalCode,
       ...site.phones.flatMap((p) => [p.display, p.tel, p.tel.replace("+", "")]),
@@ -75,10 +76,12 @@ describe("content/chat.json", () => {
     expect(() => fillFacts("Call {fax}", scriptFacts(site, service))).toThrow(/fax/);
   });
 
-  test("the messaging-app number is shown as the phone it belongs to", () => {
-    const phone = site.phones.find((p) => p.tel.endsWith(site.whatsapp.slice(-10)))!;
+  test("the messaging-app number is the phone site.json names, shown as it", () => {
+    const phone = site.phones.find((p) => p.label === site.whatsappPhone)!;
     expect(scriptFacts(site, service).whatsapp).toBe(phone.display);
-    expect(scriptFacts({ ...site, whatsapp: "911234567890" }, service).whatsapp).toBe("+911234567890");
+    const other = site.phones.at(-1)!;
+    expect(scriptFacts({ ...site, whatsappPhone: other.label }, service).whatsapp).toBe(other.display);
+    expect(() => scriptFacts({ ...site, whatsappPhone: "Fax" }, service)).toThrow(/content\/site\.json: whatsappPhone: "Fax"/);
   });
 
   test("states the spec's facts", () => {
