@@ -158,7 +158,7 @@ func TestLoginIsRateLimited(t *testing.T) {
 func TestInbox(t *testing.T) {
 	_, h, st := setup(t)
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "First", Message: "Hello"})
-	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Second", ProductID: 1, ProductName: "Perennial", Material: "Wood", Finish: "Light Oak", Phone: "+91 1234"})
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Second", ProductID: 1, ProductName: "Marwar chair", Material: "Wood", Finish: "Light Oak", Phone: "+91 1234"})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: `<script>alert("x")</script>`, Message: "<b>bold</b>"})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Robot", Spam: true})
 	c := login(t, h)
@@ -168,7 +168,7 @@ func TestInbox(t *testing.T) {
 	if !(third < second && second < first) || third < 0 {
 		t.Errorf("not newest first: positions %d %d %d", third, second, first)
 	}
-	for _, want := range []string{"Perennial", "Wood", "Light Oak", "+91 1234", "asha@example.com", `<script>alert("x")</script>`, "<b>bold</b>"} {
+	for _, want := range []string{"Marwar chair", "Wood", "Light Oak", "+91 1234", "asha@example.com", `<script>alert("x")</script>`, "<b>bold</b>"} {
 		if !strings.Contains(html.UnescapeString(body), want) {
 			t.Errorf("inbox lacks %q", want)
 		}
@@ -222,7 +222,7 @@ func TestMarkHandled(t *testing.T) {
 
 func TestCSV(t *testing.T) {
 	_, h, st := setup(t)
-	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "=HYPERLINK(\"http://evil\")", Phone: "+91 1234", ProductID: 1, ProductName: "Perennial",
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "=HYPERLINK(\"http://evil\")", Phone: "+91 1234", ProductID: 1, ProductName: "Marwar chair",
 		Material: "Wood", Finish: "Walnut", Message: "line one\nline two, with \"quotes\""})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Robot", Spam: true})
 	st.Subscribe(context.Background(), "@attacker@example.com", time.Now())
@@ -265,7 +265,7 @@ func TestCSV(t *testing.T) {
 		t.Fatalf("rows = %v", rows)
 	}
 	quote := rows[2] // oldest last
-	if quote[7] != "'=HYPERLINK(\"http://evil\")" || quote[9] != "'+91 1234" || quote[4] != "Perennial" || quote[10] != "line one\nline two, with \"quotes\"" {
+	if quote[7] != "'=HYPERLINK(\"http://evil\")" || quote[9] != "'+91 1234" || quote[4] != "Marwar chair" || quote[10] != "line one\nline two, with \"quotes\"" {
 		t.Errorf("quote row = %q", quote)
 	}
 	if rows[1][7] != "Robot" || rows[1][12] != "true" {
