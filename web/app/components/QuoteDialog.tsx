@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { site, whatsappUrl } from "../lib/site";
@@ -60,9 +60,9 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
   });
 
   // Each opening starts the fill time again and shows the page's current
-  // material and finish; what was typed stays unless it was sent.
-  useEffect(() => {
-    if (!open) return;
+  // material and finish; what was typed stays unless it was sent. An effect
+  // event: it reads the latest state without running again when it changes.
+  const onOpen = useEffectEvent(() => {
     openedAt.current = performance.now();
     setValues((v) => ({ ...v, material: material ?? v.material, finish: finish ?? v.finish }));
     if (state === "sent") {
@@ -70,6 +70,9 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
       setState("idle");
       start.reset();
     }
+  });
+  useEffect(() => {
+    if (open) onOpen();
   }, [open, material, finish]);
 
   const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
