@@ -24,14 +24,8 @@ tar --exclude=./.git --exclude=./bin --exclude=./data --exclude='./.photo-site*'
 ln -sfn "$PWD/web/node_modules" "$dir/web/node_modules"
 ln -sfn "$cache" "$dir/web/.image-cache"
 
-# The sample photographs are made once per size and reused by later runs.
-marker="$dir/.sample-$products-$photos"
-if [ ! -e "$marker" ]; then
-  rm -rf "$dir/content" "$dir"/.sample-*
-  node web/scripts/sample-photos.mjs "$dir/content" --products "$products" --photos "$photos"
-  cp -r "$dir/content" "$dir/.sample-content"
-  touch "$marker"
-else
-  rm -rf "$dir/content" && cp -r "$dir/.sample-content" "$dir/content"
-fi
+# The content is the current content/ plus the sample products, made anew
+# each time; the photographs themselves are made once and kept in DIR/.photos.
+rm -rf "$dir/content"
+node web/scripts/sample-photos.mjs "$dir/content" --products "$products" --photos "$photos" --cache "$(cd "$dir" && pwd)/.photos"
 [ -n "${PHOTO_SITE_NO_BUILD:-}" ] || make --no-print-directory -C "$dir" build

@@ -5,6 +5,7 @@
 //
 // Also a sample site: a copy of content/ with more products and
 // photographs (node scripts/sample-photos.mjs OUT --products N --photos M).
+import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,7 +70,7 @@ export async function makePhoto(path, { width = 4000, height = 3000, seed = 1, o
  * their own ("Lighting"), with a finish and a filter option the shipped
  * catalogue does not have, as a studio adding a line would write them.
  */
-export async function makeSampleContent({ contentDir, outDir, products = 12, photos = 4, photoSize = { width: 4000, height: 3000 } }) {
+export async function makeSampleContent({ contentDir, outDir, products = 12, photos = 4, photoSize = { width: 4000, height: 3000 }, photoCache }) {
   await cp(contentDir, outDir, { recursive: true });
   const catalogue = JSON.parse(await readFile(join(outDir, "catalogue.json"), "utf8"));
   const drawings = catalogue.products.map((p) => p.images[0].src);
@@ -78,10 +79,16 @@ export async function makeSampleContent({ contentDir, outDir, products = 12, pho
   catalogue.filters.finish["Brass"] = ["Antique Brass"];
   await mkdir(join(outDir, "images", "photos"), { recursive: true });
   let made = 0;
+  // A photograph made before under the same name and seed is copied from
+  // photoCache, if given: making one takes about a second.
   const photo = async (name, options) => {
     made++;
     const src = `photos/${name}`;
-    await makePhoto(join(outDir, "images", src), { ...photoSize, seed: made, ...options });
+    const target = join(outDir, "images", src);
+    const cached = photoCache && join(photoCache, `${made}-${name}`);
+    if (cached && existsSync(cached)) return cp(cached, target).then(() => src);
+    await makePhoto(target, { ...photoSize, seed: made, ...options });
+    if (cached) await mkdir(photoCache, { recursive: true }).then(() => cp(target, cached));
     return src;
   };
   for (let id = Math.max(...catalogue.products.map((p) => p.id)) + 1; catalogue.products.length < products; id++) {
@@ -117,14 +124,14 @@ export async function makeSampleContent({ contentDir, outDir, products = 12, pho
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { products: { type: "string", default: "12" }, photos: { type: "string", default: "4" } },
+    options: { products: { type: "string", default: "12" }, photos: { type: "string", default: "4" }, cache: { type: "string" } },
   });
   if (positionals.length !== 1) {
-    console.error("usage: node scripts/sample-photos.mjs OUT_CONTENT_DIR [--products N] [--photos M]");
+    console.error("usage: node scripts/sample-photos.mjs OUT_CONTENT_DIR [--products N] [--photos M] [--cache DIR]");
     process.exit(2);
   }
   const contentDir = fileURLToPath(new URL("../../content", import.meta.url));
   const started = Date.now();
-  const c = await makeSampleContent({ contentDir, outDir: positionals[0], products: Number(values.products), photos: Number(values.photos) });
+  const c = await makeSampleContent({ contentDir, outDir: positionals[0], products: Number(values.products), photos: Number(values.photos), photoCache: values.cache });
   console.log(`sample content: ${c.products.length} products, ${values.photos} photographs in ${positionals[0]} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
