@@ -60,7 +60,6 @@ func TestSecurityHeaders(t *testing.T) {
 		"object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
 		"frame-src https://maps.example.org",
 		"img-src 'self';", // pictures are the build's own files
-
 		"connect-src 'self';",
 	} {
 		if !strings.Contains(csp, want) {

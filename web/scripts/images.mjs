@@ -215,7 +215,8 @@ async function pool(items, limit, fn) {
 export function imagesToMake(catalogue, extra = []) {
   const wanted = new Map();
   for (const p of catalogue.products) {
-    p.images.forEach((image, i) => wanted.set(image.src, { src: image.src, og: i === 0 || wanted.get(image.src)?.og === true, product: p }));
+    // A src is used once in the catalogue (checkCatalogue).
+    p.images.forEach((image, i) => wanted.set(image.src, { src: image.src, og: i === 0, product: p }));
   }
   for (const e of extra) wanted.set(e.src, { ...e, og: e.og || wanted.get(e.src)?.og === true });
   return [...wanted.values()];
