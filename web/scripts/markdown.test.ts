@@ -1,36 +1,25 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { fillFacts, loadFacts, renderMarkdown, slugify } from "./markdown";
+import { loadFacts, renderMarkdown, slugify } from "./markdown";
 
 const contentDir = fileURLToPath(new URL("../../content", import.meta.url));
 const facts = loadFacts(contentDir);
 
-describe("fillFacts", () => {
-  it("fills a fact from the content file it names", () => {
-    expect(fillFacts("Write to {{ site.email }}.", { site: { email: "a@b.in" } })).toBe("Write to a@b.in.");
-    expect(fillFacts("{{service.delivery.attempts}} attempts", { service: { delivery: { attempts: 3 } } })).toBe("3 attempts");
-  });
-
-  it("fails the build on a fact that does not exist, or is not text", () => {
-    expect(() => fillFacts("{{site.fax}}", { site: {} }, "x.md")).toThrow("x.md: {{site.fax}} names no fact");
-    expect(() => fillFacts("{{site}}", { site: {} })).toThrow(/names no fact/);
-  });
-});
-
 describe("loadFacts", () => {
-  it("reads every content JSON file and builds the contact links from the site facts", () => {
+  it("reads site.json and service.json and builds the contact links from the site facts", () => {
     const site = facts.site as { email: string; phones: { tel: string; display: string }[] };
     const contact = facts.contact as Record<string, string>;
-    expect(contact.email).toBe(`[${site.email}](mailto:${site.email})`);
-    for (const p of site.phones) expect(contact.phones).toContain(`[${p.display}](tel:${p.tel})`);
+    expect(contact.emailLink).toBe(`[${site.email}](mailto:${site.email})`);
+    for (const p of site.phones) expect(contact.phoneLinks).toContain(`[${p.display}](tel:${p.tel})`);
     expect(facts.service).toBeTypeOf("object");
   });
 });
 
 describe("renderMarkdown", () => {
   const doc = renderMarkdown(
-    ["---", "title: Shipping Policy", "updated: 2026-03-05", "---", "", "Intro.", "", "## 1. Introduction", "", "Write to {{contact.email}}.", "", "### 1.1 Scope", "", "Text.", "", "## 2. Orders", "", "- **2.1** one", ""].join("\n"),
+    ["---", "title: Shipping Policy", "updated: 2026-03-05", "---", "", "Intro.", "", "## 1. Introduction", "", "Write to {{contact.emailLink}}.", "", "### 1.1 Scope", "", "Text.", "", "## 2. Orders", "", "- **2.1** one", ""].join("\n"),
     facts,
+    "fixture.md",
   );
 
   it("reads the front matter and writes the date out", () => {
@@ -61,7 +50,7 @@ describe("renderMarkdown", () => {
   });
 
   it("keeps repeated headings' ids unique", () => {
-    const twice = renderMarkdown("## Notes\n\n## Notes\n", facts);
+    const twice = renderMarkdown("## Notes\n\n## Notes\n", facts, "fixture.md");
     expect(twice.toc.map((t) => t.id)).toEqual(["notes", "notes-2"]);
   });
 });

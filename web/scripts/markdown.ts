@@ -1,15 +1,15 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { Marked, type Token, type Tokens } from "marked";
 import type { Plugin } from "vite";
-import { warranty } from "../app/lib/facts";
+import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 
 // Long texts (policies, the studio story, the FAQ) are Markdown in content/.
 // This build step turns each imported .md file into a module that exports
 // ready HTML, so no Markdown parser ships to the browser. Facts are written
-// once, in content/*.json, and filled in here: {{site.email}} reads
-// content/site.json, {{service.delivery.attempts}} content/service.json, and
-// {{contact.*}} offers a few ready-made links built from the site facts.
+// once, in content/site.json and service.json, and filled in here by the
+// same function as the chat's ({{site.email}}, {{contact.phoneLinks}}:
+// app/lib/facts.ts).
 
 export type TocEntry = { depth: number; id: string; text: string };
 export type Section = { id: string; title: string; html: string };
@@ -23,47 +23,12 @@ export type MarkdownDoc = {
   sections: Section[];
 };
 
-type Facts = Record<string, unknown>;
-
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
-// Every content/*.json file, by name, plus the ready-made contact links.
+// The facts a text may name (app/lib/facts.ts), read from contentDir.
 export function loadFacts(contentDir: string): Facts {
-  const facts: Facts = {};
-  for (const file of readdirSync(contentDir).filter((f) => f.endsWith(".json"))) {
-    facts[file.slice(0, -".json".length)] = JSON.parse(readFileSync(join(contentDir, file), "utf8"));
-  }
-  const site = facts.site as {
-    phones: { label: string; display: string; tel: string }[];
-    email: string;
-    address: { street: string; locality: string; region: string; postalCode: string };
-    country: string;
-    map: { linkUrl: string };
-  };
-  // Facts that follow from others (app/lib/facts.ts).
-  const service = facts.service as { warranty: { years: number } };
-  service.warranty = warranty(service.warranty.years);
-  const phones = site.phones.map((p) => `[${p.display}](tel:${p.tel}) (${p.label})`);
-  const address = `${site.address.street}, ${site.address.locality} ${site.address.postalCode}, ${site.address.region}, ${site.country}`;
-  facts.contact = {
-    phones: phones.length > 1 ? `${phones.slice(0, -1).join(", ")} or ${phones.at(-1)}` : phones.join(""),
-    email: `[${site.email}](mailto:${site.email})`,
-    address,
-    addressLink: `[${address}](${site.map.linkUrl})`,
-  };
-  return facts;
-}
-
-// Replaces each {{path.to.fact}}; a path that names no text or number is a
-// build error, so a typo can never reach a page as a template placeholder.
-export function fillFacts(text: string, facts: Facts, where = "markdown"): string {
-  return text.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
-    const value = path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], facts);
-    if (typeof value !== "string" && typeof value !== "number") {
-      throw new Error(`${where}: {{${path}}} names no fact in content/*.json`);
-    }
-    return String(value);
-  });
+  const read = (name: string) => JSON.parse(readFileSync(join(contentDir, name), "utf8"));
+  return contentFacts(read("site.json"), read("service.json"));
 }
 
 export function slugify(text: string): string {
@@ -88,7 +53,7 @@ function parseFrontMatter(source: string): { meta: Record<string, string>; body:
   return { meta, body: source.slice(match[0].length) };
 }
 
-export function renderMarkdown(source: string, facts: Facts, where = "markdown"): MarkdownDoc {
+export function renderMarkdown(source: string, facts: Facts, where: string): MarkdownDoc {
   const { meta, body } = parseFrontMatter(source);
   for (const key of Object.keys(meta)) meta[key] = fillFacts(meta[key]!, facts, where);
 
@@ -143,8 +108,8 @@ export function markdown({ contentDir }: { contentDir: string }): Plugin {
     transform(source, id) {
       if (!id.endsWith(".md")) return null;
       const facts = loadFacts(contentDir);
-      for (const file of readdirSync(contentDir).filter((f) => f.endsWith(".json"))) this.addWatchFile(join(contentDir, file));
-      const doc = renderMarkdown(source, facts, id);
+      for (const file of ["site.json", "service.json"]) this.addWatchFile(join(contentDir, file));
+      const doc = renderMarkdown(source, facts, relative(join(contentDir, ".."), id));
       return { code: `export default ${JSON.stringify(doc)};`, map: null };
     },
   };

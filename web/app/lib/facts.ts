@@ -25,3 +25,52 @@ export function warranty(years: number): { years: number; label: string; words: 
   const unit = years === 1 ? "year" : "years";
   return { years, label: `${years} ${unit[0]!.toUpperCase()}${unit.slice(1)}`, words: `${NUMBER_WORDS[years] ?? years} ${unit}` };
 }
+
+type SiteFacts = {
+  name: string;
+  phones: Phone[];
+  whatsappPhone: string;
+  email: string;
+  country: string;
+  address: { street: string; locality: string; region: string; postalCode: string };
+  map: { linkUrl: string };
+};
+
+export type Facts = Record<string, unknown>;
+
+// Everything a text in content/ may name as {{path}}: the files site.json
+// and service.json as written, with the warranty's words derived, plus
+// `contact.*`, ready-made phrases built from the site's facts. The README
+// lists them ("Facts in texts").
+export function contentFacts(site: SiteFacts, service: { warranty: { years: number } }): Facts {
+  const phones = site.phones;
+  const or = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : items.join(""));
+  const address = `${site.address.street}, ${site.address.locality} ${site.address.postalCode}, ${site.address.region}, ${site.country}`;
+  return {
+    site,
+    service: { ...service, warranty: warranty(service.warranty.years) },
+    contact: {
+      phones: or(phones.map((p) => p.display)),
+      phoneLinks: or(phones.map((p) => `[${p.display}](tel:${p.tel}) (${p.label})`)),
+      whatsapp: whatsappPhone(site).display,
+      emailLink: `[${site.email}](mailto:${site.email})`,
+      address,
+      addressLink: `[${address}](${site.map.linkUrl})`,
+    },
+  };
+}
+
+const PLACEHOLDER = /\{\{\s*([\w.]+)\s*\}\}/g;
+
+// The one placeholder syntax of content/: {{site.city}} in the chat script
+// and in Markdown alike. A name that is no text or number stops the build
+// with the file (`where`) and the name, so a typo never reaches a page.
+export function fillFacts(text: string, facts: Facts, where: string): string {
+  return text.replace(PLACEHOLDER, (_, path: string) => {
+    const value = path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], facts);
+    if (typeof value !== "string" && typeof value !== "number") {
+      throw new Error(`${where}: {{${path}}} names no fact (the README lists them under "Facts in texts")`);
+    }
+    return String(value);
+  });
+}

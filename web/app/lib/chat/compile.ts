@@ -1,13 +1,8 @@
-import { whatsappPhone } from "../facts";
-import type { Site } from "../site";
-
-// Delivery, returns and reply times (content/service.json), shared with the
-// policies and the contact page.
-export type Service = typeof import("../../../../content/service.json");
+import { fillFacts, type Facts } from "../facts";
 
 // Turns the chat script as written (content/chat.json) into the one the
 // site uses: the studio's facts filled in. The JSON names them only as
-// {placeholders}, so a phone number or an address is typed once, in
+// {{placeholders}}, so a phone number or an address is typed once, in
 // content/site.json. No JSON import here, so the browser tests can use it.
 
 export type ChatOption = {
@@ -42,46 +37,25 @@ export type RawScript = {
   options: { id: string; question: string; answer: string; followUp: string[]; showWhatsApp?: boolean }[];
 };
 
-export function scriptFacts(s: Site, sv: Service): Record<string, string> {
-  return {
-    inStockDays: sv.delivery.inStockDays,
-    customDays: sv.delivery.customDays,
-    deliveryAttempts: String(sv.delivery.attempts),
-    reportWithinHours: String(sv.returns.reportWithinHours),
-    emailReplyHours: String(sv.emailReplyHours),
-    studio: s.name,
-    city: s.city,
-    email: s.email,
-    phones: new Intl.ListFormat("en-IN", { type: "disjunction" }).format(s.phones.map((p) => p.display)),
-    whatsapp: whatsappPhone(s).display,
-  };
-}
+const FILE = "content/chat.json";
 
-// Replaces each {name} with its fact; an unknown name is a mistake in the
-// content, so it fails loudly (the unit tests run every text through here).
-export function fillFacts(text: string, facts: Record<string, string>): string {
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = facts[name];
-    if (value === undefined) throw new Error(`chat script: unknown placeholder {${name}}`);
-    return value;
-  });
-}
-
-export function buildScript(raw: RawScript, s: Site, sv: Service): ChatScript {
-  const facts = scriptFacts(s, sv);
-  const fill = (text: string) => fillFacts(text, facts);
+// The script with every {{placeholder}} filled (app/lib/facts.ts); a wrong
+// name stops the build with the text it is in.
+export function buildScript(raw: RawScript, facts: Facts): ChatScript {
   const messages = Object.fromEntries(
-    Object.entries(raw.messages).map(([key, text]) => [key, fill(text)]),
+    Object.entries(raw.messages).map(([key, text]) => [key, fillFacts(text, facts, `${FILE}: messages.${key}`)]),
   ) as ChatScript["messages"];
   const options: Record<string, ChatOption> = {};
   for (const o of raw.options) {
+    const where = `${FILE}: options "${o.id}"`;
     options[o.id] = {
       id: o.id,
-      question: fill(o.question),
-      answer: fill(o.answer),
+      question: fillFacts(o.question, facts, `${where}: question`),
+      answer: fillFacts(o.answer, facts, `${where}: answer`),
       followUp: o.followUp,
       showWhatsApp: o.showWhatsApp === true,
     };
   }
-  return { messages, topics: raw.topics.map((t) => ({ ...t, title: fill(t.title) })), options };
+  const topics = raw.topics.map((t) => ({ ...t, title: fillFacts(t.title, facts, `${FILE}: topics "${t.id}": title`) }));
+  return { messages, topics, options };
 }

