@@ -4,7 +4,8 @@ package content
 
 import "embed"
 
-// Files is the content folder as shipped inside bin/studio.
+// Files is the content folder as shipped inside bin/studio: the facts,
+// the catalogue, and the schemas they are checked against (schema/).
 //
-//go:embed *.json
+//go:embed *.json schema/*.json
 var Files embed.FS

@@ -3,10 +3,13 @@
 package catalogue
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Product is one piece of the catalogue (content/catalogue.json).
@@ -22,8 +25,8 @@ type Product struct {
 }
 
 // Image is one of a product's pictures: a file under content/images/ that
-// the build turns into right-sized files (web/scripts/images.mjs checks
-// each one and stops the build on a problem).
+// the build turns into right-sized files (the build's content check and
+// web/scripts/images.mjs check each one and stop the build on a problem).
 type Image struct {
 	Src string `json:"src"`
 	Alt string `json:"alt"`
@@ -74,29 +77,34 @@ type Catalogue struct {
 	byID     map[int]Product
 }
 
-// Load reads site.json and catalogue.json from fsys and checks them.
+// Load reads site.json and catalogue.json from fsys and checks them
+// against their schemas (schema/*.schema.json, the same files the build's
+// content check uses: web/scripts/content-rules.ts).
 func Load(fsys fs.FS) (*Catalogue, error) {
 	var c Catalogue
-	if err := readJSON(fsys, "site.json", &c.Site); err != nil {
+	if err := readJSON(fsys, "site", &c.Site); err != nil {
 		return nil, err
 	}
 	var file struct {
 		Products []Product `json:"products"`
 	}
-	if err := readJSON(fsys, "catalogue.json", &file); err != nil {
+	if err := readJSON(fsys, "catalogue", &file); err != nil {
 		return nil, err
 	}
-	c.byID = make(map[int]Product, len(file.Products))
-	for _, p := range file.Products {
-		if p.ID <= 0 || p.Name == "" || len(p.Material) == 0 || len(p.Finish) == 0 || len(p.Images) == 0 {
-			return nil, fmt.Errorf("catalogue: product %d (%q) needs a positive id, a name, materials, finishes and an image", p.ID, p.Name)
-		}
+	return New(c.Site, file.Products)
+}
+
+// New makes a catalogue of site facts and products already in hand (Load's
+// second half; tests build theirs with it). Products are put in id order.
+func New(site Site, products []Product) (*Catalogue, error) {
+	c := Catalogue{Site: site, byID: make(map[int]Product, len(products))}
+	for _, p := range products {
 		if _, dup := c.byID[p.ID]; dup {
 			return nil, fmt.Errorf("catalogue: product id %d appears twice", p.ID)
 		}
 		c.byID[p.ID] = p
 	}
-	c.Products = file.Products
+	c.Products = append([]Product(nil), products...)
 	sort.Slice(c.Products, func(i, j int) bool { return c.Products[i].ID < c.Products[j].ID })
 	return &c, nil
 }
@@ -107,13 +115,40 @@ func (c *Catalogue) Product(id int) (Product, bool) {
 	return p, ok
 }
 
+// readJSON reads name.json, checks it against schema/name.schema.json and
+// decodes it into v.
 func readJSON(fsys fs.FS, name string, v any) error {
-	b, err := fs.ReadFile(fsys, name)
+	file := name + ".json"
+	b, err := fs.ReadFile(fsys, file)
 	if err != nil {
-		return fmt.Errorf("catalogue: read %s: %w", name, err)
+		return fmt.Errorf("catalogue: read %s: %w", file, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("catalogue: parse %s: %w", file, err)
+	}
+	schemaFile := "schema/" + name + ".schema.json"
+	s, err := fs.ReadFile(fsys, schemaFile)
+	if err != nil {
+		return fmt.Errorf("catalogue: read %s: %w", schemaFile, err)
+	}
+	schemaDoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s))
+	if err != nil {
+		return fmt.Errorf("catalogue: parse %s: %w", schemaFile, err)
+	}
+	compiler := jsonschema.NewCompiler()
+	if err := compiler.AddResource(schemaFile, schemaDoc); err != nil {
+		return fmt.Errorf("catalogue: %s: %w", schemaFile, err)
+	}
+	schema, err := compiler.Compile(schemaFile)
+	if err != nil {
+		return fmt.Errorf("catalogue: %s: %w", schemaFile, err)
+	}
+	if err := schema.Validate(doc); err != nil {
+		return fmt.Errorf("catalogue: %s does not match %s: %w", file, schemaFile, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("catalogue: parse %s: %w", name, err)
+		return fmt.Errorf("catalogue: decode %s: %w", file, err)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package catalogue
 
 import (
+	"encoding/json"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -35,23 +37,69 @@ func TestShippedContent(t *testing.T) {
 	}
 }
 
+// A copy of the shipped content with the catalogue spoilt one way each
+// time: the schema, or the rule it cannot state, refuses it.
 func TestLoadRejectsBadCatalogues(t *testing.T) {
-	site := &fstest.MapFile{Data: []byte(`{"name":"S"}`)}
 	tests := []struct {
-		name, catalogue, want string
+		name  string
+		spoil func(products []map[string]any)
+		want  string
 	}{
-		{"duplicate id", `{"products":[{"id":1,"name":"A","material":["Wood"],"finish":["Oak"],"images":[{"src":"a.jpg","alt":"A"}]},{"id":1,"name":"B","material":["Wood"],"finish":["Oak"],"images":[{"src":"a.jpg","alt":"A"}]}]}`, "appears twice"},
-		{"no materials", `{"products":[{"id":1,"name":"A","finish":["Oak"],"images":[{"src":"a.jpg","alt":"A"}]}]}`, "materials"},
-		{"no image", `{"products":[{"id":1,"name":"A","material":["Wood"],"finish":["Oak"]}]}`, "an image"},
-		{"zero id", `{"products":[{"id":0,"name":"A","material":["Wood"],"finish":["Oak"],"images":[{"src":"a.jpg","alt":"A"}]}]}`, "positive id"},
-		{"not JSON", `{"products":`, "parse catalogue.json"},
+		{"duplicate id", func(p []map[string]any) { p[1]["id"] = p[0]["id"] }, "appears twice"},
+		{"no materials", func(p []map[string]any) { delete(p[0], "material") }, "missing property 'material'"},
+		{"no image", func(p []map[string]any) { p[0]["images"] = []any{} }, "at '/products/0/images'"},
+		{"empty alt text", func(p []map[string]any) { p[0]["images"] = []any{map[string]any{"src": "a.jpg", "alt": " "}} }, "at '/products/0/images/0/alt'"},
+		{"zero id", func(p []map[string]any) { p[0]["id"] = 0 }, "at '/products/0/id'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Load(fstest.MapFS{"site.json": site, "catalogue.json": {Data: []byte(tt.catalogue)}})
+			fsys := shippedCopy(t)
+			var cat map[string]any
+			if err := json.Unmarshal(fsys["catalogue.json"].Data, &cat); err != nil {
+				t.Fatal(err)
+			}
+			var products []map[string]any
+			for _, p := range cat["products"].([]any) {
+				products = append(products, p.(map[string]any))
+			}
+			tt.spoil(products)
+			fsys["catalogue.json"] = &fstest.MapFile{Data: must(json.Marshal(cat))}
+			_, err := Load(fsys)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
 		})
 	}
+	t.Run("not JSON", func(t *testing.T) {
+		fsys := shippedCopy(t)
+		fsys["catalogue.json"] = &fstest.MapFile{Data: []byte(`{"products":`)}
+		if _, err := Load(fsys); err == nil || !strings.Contains(err.Error(), "parse catalogue.json") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// shippedCopy is content.Files as a map, to spoil.
+func shippedCopy(t *testing.T) fstest.MapFS {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	err := fs.WalkDir(content.Files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(content.Files, path)
+		fsys[path] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsys
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

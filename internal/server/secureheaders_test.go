@@ -28,12 +28,9 @@ func TestInlineScriptHashes(t *testing.T) {
 	}
 }
 
-func cspServer(t *testing.T, site string) *Server {
+func cspServer(t *testing.T, site catalogue.Site) *Server {
 	t.Helper()
-	cat, err := catalogue.Load(fstest.MapFS{
-		"site.json":      {Data: []byte(site)},
-		"catalogue.json": {Data: []byte(`{"products":[{"id":1,"name":"P","material":["Wood"],"finish":["Oak"],"images":[{"src":"p1.jpg","alt":"P"}]}]}`)},
-	})
+	cat, err := catalogue.New(site, []catalogue.Product{{ID: 1, Name: "P", Material: []string{"Wood"}, Finish: []string{"Oak"}, Images: []catalogue.Image{{Src: "p1.jpg", Alt: "P"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +48,7 @@ func cspServer(t *testing.T, site string) *Server {
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	h := cspServer(t, `{"name":"S","baseUrl":"https://studio.example","map":{"embedUrl":"https://maps.example.org/embed?x=1"}}`).Handler()
+	h := cspServer(t, siteWithMap("https://maps.example.org/embed?x=1")).Handler()
 
 	home := do(h, "GET", "/", nil)
 	csp := home.Header().Get("Content-Security-Policy")
@@ -109,7 +106,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestAnalyticsHostsOnlyWithAMeasurementID(t *testing.T) {
-	h := cspServer(t, `{"name":"S","ga4MeasurementId":"G-TEST123"}`).Handler()
+	h := cspServer(t, catalogue.Site{Name: "S", GA4MeasurementID: "G-TEST123"}).Handler()
 	csp := do(h, "GET", "/", nil).Header().Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self' https://www.googletagmanager.com") || !strings.Contains(csp, "https://*.google-analytics.com") {
 		t.Errorf("with a GA4 id the tag's hosts are allowed: %s", csp)
@@ -154,4 +151,10 @@ func TestComparePathsOrdersProductsByNumber(t *testing.T) {
 	if comparePaths("/product/2", "/product/10") >= 0 || comparePaths("/", "/about") >= 0 {
 		t.Error("want / first and /product/2 before /product/10")
 	}
+}
+
+func siteWithMap(embedURL string) catalogue.Site {
+	s := catalogue.Site{Name: "S", BaseURL: "https://studio.example"}
+	s.Map.EmbedURL = embedURL
+	return s
 }

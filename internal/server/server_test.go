@@ -15,18 +15,18 @@ import (
 	"studio/internal/catalogue"
 )
 
-const testSite = `{"name":"Test Studio","baseUrl":"https://studio.example","phones":[],"social":[]}`
+var testSite = catalogue.Site{Name: "Test Studio", BaseURL: "https://studio.example"}
 
 func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 	t.Helper()
-	var products []string
+	var products []catalogue.Product
 	for _, id := range ids {
-		products = append(products, `{"id":`+strconv.Itoa(id)+`,"name":"P","type":"chair","category":"Seatings","material":["Wood"],"finish":["Walnut"],"images":[{"src":"p.jpg","alt":"P"}]}`)
+		products = append(products, catalogue.Product{
+			ID: id, Name: "P", Type: "chair", Category: "Seatings", Material: []string{"Wood"}, Finish: []string{"Walnut"},
+			Images: []catalogue.Image{{Src: "p.jpg", Alt: "P"}},
+		})
 	}
-	cat, err := catalogue.Load(fstest.MapFS{
-		"site.json":      {Data: []byte(testSite)},
-		"catalogue.json": {Data: []byte(`{"products":[` + strings.Join(products, ",") + `]}`)},
-	})
+	cat, err := catalogue.New(testSite, products)
 	if err != nil {
 		t.Fatal(err)
 	}

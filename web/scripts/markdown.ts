@@ -40,7 +40,7 @@ export function slugify(text: string): string {
     .replace(/^-|-$/g, "");
 }
 
-function parseFrontMatter(source: string): { meta: Record<string, string>; body: string } {
+export function parseFrontMatter(source: string): { meta: Record<string, string>; body: string } {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(source);
   if (!match) return { meta: {}, body: source };
   const meta: Record<string, string> = {};

@@ -1,0 +1,17 @@
+// `npm run check`, the first step of `npm run build` and so of `make
+// build`: every problem of content/ at once, one line each, and exit 1.
+// Run by vite-node, as the rules share the site's TypeScript (the facts,
+// the {{placeholder}} filler); scripts/vite-node.config.ts keeps it from
+// loading the app's Vite config.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkContent } from "./content-rules";
+
+const web = fileURLToPath(new URL("..", import.meta.url));
+const problems = checkContent(join(web, "..", "content"), join(web, "public"));
+if (problems.length) {
+  console.error(problems.join("\n"));
+  console.error(`make build stopped: ${problems.length} problem${problems.length === 1 ? "" : "s"} in content/`);
+  process.exit(1);
+}
+console.log("content: every file checked, no problems");

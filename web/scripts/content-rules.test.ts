@@ -1,0 +1,87 @@
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkContent } from "./content-rules";
+
+// The content check on the studio's own content, and on copies of it with
+// one of the studio's usual mistakes made in it.
+
+const contentDir = fileURLToPath(new URL("../../content", import.meta.url));
+const publicDir = fileURLToPath(new URL("../public", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "content-check-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const readJson = (dir: string, name: string): Json => JSON.parse(readFileSync(join(dir, name), "utf8"));
+const editJson = (dir: string, name: string, edit: (d: Json) => void) => {
+  const d = readJson(dir, name);
+  edit(d);
+  writeFileSync(join(dir, name), JSON.stringify(d, null, 2));
+};
+const firstPolicy = readdirSync(join(contentDir, "policies")).find((f) => f.endsWith(".md"))!;
+
+function problemsAfter(spoil: (dir: string) => void): string[] {
+  const dir = mkdtempSync(join(root, "c-"));
+  cpSync(contentDir, dir, { recursive: true });
+  spoil(dir);
+  return checkContent(dir, publicDir);
+}
+
+describe("the content check", () => {
+  it("finds nothing wrong with the shipped content", () => {
+    expect(checkContent(contentDir, publicDir)).toEqual([]);
+  });
+
+  it.each<[string, (dir: string) => void, RegExp]>([
+    [
+      "a missing comma",
+      (dir) => {
+        const lines = readFileSync(join(dir, "site.json"), "utf8").split("\n");
+        const i = lines.findIndex((l) => l.includes('"city"'));
+        lines[i] = lines[i]!.replace(/,$/, "");
+        writeFileSync(join(dir, "site.json"), lines.join("\n"));
+      },
+      /^content\/site\.json: line \d+, column \d+: not valid JSON \(.*\)\. Is a comma missing at the end of the line before\?$/,
+    ],
+    ["a product id used twice", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[1].id = c.products[0].id)), /^content\/catalogue\.json: product \d+ \(.+\): id: \d+ is used by another product$/],
+    ["a featured id that does not exist", (dir) => editJson(dir, "catalogue.json", (c) => (c.featured.fresh = 9999)), /^content\/catalogue\.json: featured: product 9999 is not in the catalogue$/],
+    ["an unknown category", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].category = "Beds")), /^content\/catalogue\.json: product \d+ \(.+\): category: "Beds" is not one of "categories"/],
+    ["a missing image", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "products/gone.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: content\/images\/products\/gone\.jpg does not exist$/],
+    ["an empty alt text", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].alt = " ")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.alt: is empty$/],
+    ["a misspelt field", (dir) => editJson(dir, "catalogue.json", (c) => ((c.products[0].descripton = c.products[0].description), delete c.products[0].description)), /^content\/catalogue\.json: product \d+ \(.+\): descripton: is not a field here \(a typo\? the fields are id, name/],
+    ["a number in quotes", (dir) => editJson(dir, "service.json", (s) => (s.warranty.years = "3")), /^content\/service\.json: warranty\.years: should be a whole number \(no quotes\)$/],
+    ["delivery days that are not days", (dir) => editJson(dir, "service.json", (s) => (s.delivery.inStockDays = "two weeks")), /^content\/service\.json: delivery\.inStockDays: "two weeks" is not a number of days or a range/],
+    ["a phone without its country code", (dir) => editJson(dir, "site.json", (s) => (s.phones[0].tel = "02912624410")), /^content\/site\.json: phones\[0\]\.tel: "02912624410" is not the same number with its country code/],
+    ["a WhatsApp label that names no phone", (dir) => editJson(dir, "site.json", (s) => (s.whatsappPhone = "Fax")), /^content\/site\.json: whatsappPhone: "Fax" is the label of none of the phones/],
+    ["a chat follow-up that names no option", (dir) => editJson(dir, "chat.json", (c) => c.options[0].followUp.unshift("no-such-option")), /^content\/chat\.json: options "[\w-]+": followUp: "no-such-option" is not the id of any option$/],
+    ["a chat placeholder that names no fact", (dir) => editJson(dir, "chat.json", (c) => (c.options[0].answer += " Call {{site.fax}}.")), /^content\/chat\.json: options "[\w-]+": answer: \{\{site\.fax\}\} names no fact/],
+    [
+      "a policy placeholder that names no fact",
+      (dir) => writeFileSync(join(dir, "policies", firstPolicy), readFileSync(join(dir, "policies", firstPolicy), "utf8") + "\nWrite to {{site.mail}}.\n"),
+      new RegExp(`^content/policies/${firstPolicy.replace(".", "\\.")}: \\{\\{site\\.mail\\}\\} names no fact`),
+    ],
+    [
+      "a policy date that is no date",
+      (dir) => writeFileSync(join(dir, "policies", firstPolicy), readFileSync(join(dir, "policies", firstPolicy), "utf8").replace(/^updated: .*$/m, "updated: 20 Nov 2026")),
+      /^content\/policies\/.+\.md: updated: "20 Nov 2026" is not a date written as YYYY-MM-DD/,
+    ],
+  ])("%s gets one line naming the file and the field", (_, spoil, want) => {
+    const problems = problemsAfter(spoil);
+    expect(problems.filter((p) => want.test(p)), problems.join("\n")).toHaveLength(1);
+  });
+
+  it("reports every problem at once, across files", () => {
+    const problems = problemsAfter((dir) => {
+      editJson(dir, "service.json", (s) => delete s.emailReplyHours);
+      editJson(dir, "catalogue.json", (c) => (c.featured.whatsHot = [9998]));
+      editJson(dir, "pages.json", (p) => (p.home.hero.alt = ""));
+    });
+    expect(problems).toEqual([
+      "content/service.json: emailReplyHours: is missing",
+      "content/pages.json: home.hero.alt: is empty",
+      "content/catalogue.json: featured: product 9998 is not in the catalogue",
+    ]);
+  });
+});
