@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -28,16 +27,9 @@ const (
 // Kinds lists every kind, in the order the inbox shows them.
 var Kinds = []Kind{Contact, Quote, Customize}
 
-// Limits on what a visitor may send.
-const (
-	MaxName    = 120
-	MaxEmail   = 254
-	MaxMessage = 5000
-	MaxPhone   = 20
-	// MinFillTime is how long a person needs at least to fill in a form;
-	// a faster submission is a robot's and is stored as spam.
-	MinFillTime = 3 * time.Second
-)
+// MinFillTime is how long a person needs at least to fill in a form;
+// a faster submission is a robot's and is stored as spam.
+const MinFillTime = 3 * time.Second
 
 // Input is an enquiry as the API receives it. Website and FillMS are the
 // spam traps: Website is a field hidden from people (a honeypot), FillMS the
@@ -93,8 +85,6 @@ type Products interface {
 	Product(id int) (catalogue.Product, bool)
 }
 
-var phonePattern = regexp.MustCompile(`^[0-9 +\-()]*$`)
-
 // Check validates in and returns the enquiry to store, or a
 // *ValidationError naming every field that is wrong.
 func Check(in Input, products Products, now time.Time) (Enquiry, error) {
@@ -114,23 +104,24 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 	default:
 		fields["kind"] = "Choose contact, quote or customize."
 	}
+	limits := Rules.Limits
 	switch n := utf8.RuneCountInString(e.Name); {
 	case n == 0:
-		fields["name"] = "Please tell us your name."
-	case n > MaxName:
-		fields["name"] = fmt.Sprintf("Please keep your name under %d characters.", MaxName+1)
+		fields["name"] = Rules.Message("nameMissing", limits.Name)
+	case n > limits.Name:
+		fields["name"] = Rules.Message("nameTooLong", limits.Name)
 	}
 	if msg := emailProblem(e.Email); msg != "" {
 		fields["email"] = msg
 	}
-	if utf8.RuneCountInString(e.Phone) > MaxPhone || !phonePattern.MatchString(e.Phone) {
-		fields["phone"] = fmt.Sprintf("A phone number has at most %d digits, spaces, +, - and brackets.", MaxPhone)
+	if utf8.RuneCountInString(e.Phone) > limits.Phone || !phonePattern.MatchString(e.Phone) {
+		fields["phone"] = Rules.Message("phoneInvalid", limits.Phone)
 	}
 	switch n := utf8.RuneCountInString(e.Message); {
 	case n == 0 && e.Kind == Contact:
-		fields["message"] = "Please write a message."
-	case n > MaxMessage:
-		fields["message"] = fmt.Sprintf("Please keep your message under %d characters.", MaxMessage+1)
+		fields["message"] = Rules.Message("messageMissing", limits.Message)
+	case n > limits.Message:
+		fields["message"] = Rules.Message("messageTooLong", limits.Message)
 	}
 
 	if in.ProductID != nil {
@@ -186,17 +177,18 @@ func EmailKey(email string) string {
 }
 
 func emailProblem(email string) string {
+	limit := Rules.Limits.Email
 	switch {
 	case email == "":
-		return "Please give your e-mail address."
-	case len(email) > MaxEmail:
-		return fmt.Sprintf("An e-mail address has at most %d characters.", MaxEmail)
+		return Rules.Message("emailMissing", limit)
+	case len(email) > limit:
+		return Rules.Message("emailTooLong", limit)
 	}
 	addr, err := mail.ParseAddress(email)
 	at := strings.LastIndexByte(email, '@')
 	if err != nil || addr.Address != email || addr.Name != "" || at < 1 || !strings.Contains(email[at+1:], ".") ||
 		strings.ContainsAny(email, " <>\"") {
-		return "Please check your e-mail address: it looks like name@example.com."
+		return Rules.Message("emailInvalid", limit)
 	}
 	return ""
 }

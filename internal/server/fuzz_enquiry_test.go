@@ -109,7 +109,8 @@ func checkStored(t *testing.T, e enquiry.Enquiry) {
 			t.Fatalf("stored %s %q has a control character or invalid UTF-8", field, v)
 		}
 	}
-	if utf8.RuneCountInString(e.Name) > 120 || len(e.Email) > 254 || utf8.RuneCountInString(e.Message) > 5000 || len(e.Phone) > 20 {
+	limits := enquiry.Rules.Limits
+	if utf8.RuneCountInString(e.Name) > limits.Name || len(e.Email) > limits.Email || utf8.RuneCountInString(e.Message) > limits.Message || utf8.RuneCountInString(e.Phone) > limits.Phone {
 		t.Fatalf("stored enquiry breaks a length limit: %+v", e)
 	}
 	if e.Name == "" || e.Email == "" || (e.Kind == enquiry.Contact && e.Message == "") {

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { loadFacts, renderMarkdown, type MarkdownDoc } from "../scripts/markdown";
 import type { CatalogueFile, ProductEntry } from "../app/lib/catalogue";
 import { vocabularyOf } from "../app/lib/filters";
 import type { Site } from "../app/lib/site";
@@ -15,9 +17,9 @@ export const productById = (id: number) => products.find((p) => p.id === id)!;
 // Service facts (delivery, returns, warranty) and the studio pages' data.
 export const service: typeof import("../../content/service.json") = read("service.json");
 export const pages: typeof import("../../content/pages.json") = read("pages.json");
-// A policy's front matter (title, updated), from content/policies/NAME.md.
-export function policyMeta(name: string): Record<string, string> {
-  const text = readFileSync(new URL(`../../content/policies/${name}.md`, import.meta.url), "utf8");
-  const block = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? "";
-  return Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]));
+// A Markdown text of content/ (pages/faq.md, policies/returns.md) as the
+// build renders it, with its source.
+export function markdownDoc(path: string): MarkdownDoc & { source: string } {
+  const source = readFileSync(new URL(`../../content/${path}`, import.meta.url), "utf8");
+  return { ...renderMarkdown(source, loadFacts(fileURLToPath(new URL("../../content", import.meta.url))), path), source };
 }

@@ -2,8 +2,12 @@ import type { Page } from "@playwright/test";
 import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtures";
 import { products, site } from "./content";
 import { whatsappNumber } from "../app/lib/facts";
+import { readFileSync } from "node:fs";
 
 const product = products.find((p) => p.id === 1)!;
+
+// The enquiry rules the form and the server share.
+const rules = JSON.parse(readFileSync(new URL("../../internal/enquiry/rules.json", import.meta.url), "utf8"));
 
 // Each test is a visitor of its own (the server limits enquiries per
 // visitor), and runs with a fake clock so the form's fill time can pass
@@ -320,6 +324,23 @@ test.describe("quote dialog", () => {
     await expect(dialog.getByRole("textbox", { name: "Your Name" })).toHaveValue("Ravi");
     expect(await trackedEvents(page, "submission_error")).toHaveLength(1);
     expectFailedRequests(problems, "/api/enquiries");
+  });
+
+  test("a phone number with letters is caught before sending, in the server's words", async ({ page }) => {
+    let posted = 0;
+    await page.route("**/api/enquiries", (route) => (posted++, route.continue()));
+    await open(page, `/product/${product.id}`);
+    await page.getByRole("button", { name: "Get Quote" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox", { name: "Your Name" }).fill("Ravi");
+    await dialog.getByRole("textbox", { name: "Your Email" }).fill("ravi@example.com");
+    const phone = dialog.getByRole("textbox", { name: /Phone/ });
+    await phone.fill("call me");
+    await dialog.getByRole("button", { name: "Request a quote" }).click();
+    await expect(phone).toHaveAttribute("aria-invalid", "true");
+    await expect(phone).toHaveAccessibleDescription(rules.messages.phoneInvalid.replace("{limit}", String(rules.limits.phone)));
+    await expect(phone).toBeFocused();
+    expect(posted).toBe(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { track } from "../lib/analytics";
-import { checkContact, onlyMissing, sendEnquiry, type EnquiryPayload } from "../lib/enquiries";
+import { checkEnquiry, onlyMissing, sendEnquiry, type EnquiryPayload } from "../lib/enquiries";
 import { site } from "../lib/site";
 
 // Pieces the contact form and the quote dialog share.
@@ -111,12 +111,12 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
 
   const submit = async (
     event: React.FormEvent<HTMLFormElement>,
-    values: { name: string; email: string; message: string } & Record<string, string>,
+    values: { name: string; email: string; phone?: string; message: string } & Record<string, string>,
     payload: (website: string) => EnquiryPayload,
   ) => {
     event.preventDefault();
     if (state === "sending") return;
-    const found = checkContact(values, messageRequired);
+    const found = checkEnquiry(values, messageRequired);
     if (Object.keys(found).length > 0) {
       setErrors(found);
       track("validation_error", {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkContact, onlyMissing, sendEnquiry, subscribe } from "./enquiries";
+import { readFileSync } from "node:fs";
+import rules from "../../../internal/enquiry/rules.json";
+import { checkEnquiry, onlyMissing, sendEnquiry, subscribe } from "./enquiries";
 
 const payload = { kind: "contact" as const, name: "Asha", email: "asha@example.com", message: "Hello", fillMs: 5000 };
 
@@ -54,22 +56,39 @@ describe("subscribe", () => {
   });
 });
 
-describe("checkContact", () => {
-  it("names every missing field at once", () => {
+describe("checkEnquiry", () => {
+  it("names every missing field at once, and says they are only missing", () => {
     const values = { name: " ", email: "", message: "" };
-    const errors = checkContact(values, true);
+    const errors = checkEnquiry(values, true);
     expect(Object.keys(errors).sort()).toEqual(["email", "message", "name"]);
     expect(onlyMissing(values, errors)).toBe(true);
   });
 
   it("tells a wrong address from a missing one", () => {
     const values = { name: "Asha", email: "asha.example.com", message: "Hi" };
-    const errors = checkContact(values, true);
+    const errors = checkEnquiry(values, true);
     expect(Object.keys(errors)).toEqual(["email"]);
     expect(onlyMissing(values, errors)).toBe(false);
   });
+});
 
-  it("leaves the message optional when asked", () => {
-    expect(checkContact({ name: "Asha", email: "asha@example.com", message: "" }, false)).toEqual({});
+// The table the Go server is tested on too (internal/enquiry/parity_test.go):
+// both checks judge every case alike.
+type Span = { fill: string; length: string; end?: string };
+const table: { valid: Record<string, string>; cases: { case: string; edit: Record<string, string | Span>; problems: Record<string, keyof typeof rules.messages> }[] } = JSON.parse(
+  readFileSync(new URL("../../../internal/enquiry/testdata/parity.json", import.meta.url), "utf8"),
+);
+const limitOf = (field: string) => rules.limits[field as keyof typeof rules.limits];
+const spanText = ({ fill, length, end = "" }: Span) => {
+  const [field, plus] = length.split("+");
+  return fill.repeat(limitOf(field!) + Number(plus ?? 0) - [...end].length) + end;
+};
+
+describe("the enquiry rules agree with the server's", () => {
+  it.each(table.cases.map((c) => [c.case, c] as const))("%s", (_, c) => {
+    const values = { ...table.valid };
+    for (const [field, edit] of Object.entries(c.edit)) values[field] = typeof edit === "string" ? edit : spanText(edit);
+    const want = Object.fromEntries(Object.entries(c.problems).map(([field, key]) => [field, rules.messages[key].replace("{limit}", String(limitOf(field)))]));
+    expect(checkEnquiry(values as { name: string; email: string }, values.kind === "contact")).toEqual(want);
   });
 });

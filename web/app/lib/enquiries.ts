@@ -1,5 +1,6 @@
 // Sending enquiries and newsletter sign-ups to the studio's API
 // (POST /api/enquiries, POST /api/newsletter; contracts in ARCHITECTURE.md).
+import rules from "../../../internal/enquiry/rules.json";
 
 export type EnquiryKind = "contact" | "quote" | "customize";
 
@@ -58,16 +59,32 @@ export function subscribe(email: string): Promise<SendResult> {
   return postJSON("/api/newsletter", { email });
 }
 
-// The form's own check before sending; the server checks again.
-export const LIMITS = { name: 120, email: 254, phone: 20, message: 5000 } as const;
+// The form's own check before sending, by the rules the server applies
+// (internal/enquiry/rules.json, read by both; testdata/parity.json is the
+// table of cases both are tested on). The server checks again.
+export const LIMITS = rules.limits;
+const PHONE = new RegExp(rules.phonePattern);
 const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+type RuleKey = keyof typeof rules.messages;
+const message = (key: RuleKey, limit: number) => rules.messages[key].replace("{limit}", String(limit));
+// Characters as the server counts them (runes, and bytes for an address).
+const length = (s: string) => [...s].length;
+const bytes = (s: string) => new TextEncoder().encode(s).length;
 
-export function checkContact(values: { name: string; email: string; message?: string }, messageRequired: boolean) {
+export function checkEnquiry(values: { name: string; email: string; phone?: string; message?: string }, messageRequired: boolean) {
   const errors: Record<string, string> = {};
-  if (!values.name.trim()) errors.name = "Please tell us your name.";
-  if (!values.email.trim()) errors.email = "Please give your e-mail address.";
-  else if (!EMAIL.test(values.email.trim())) errors.email = "Please check your e-mail address: it looks like name@example.com.";
-  if (messageRequired && !values.message?.trim()) errors.message = "Please write a message.";
+  const name = values.name.trim();
+  const email = values.email.trim();
+  const phone = (values.phone ?? "").trim();
+  const text = (values.message ?? "").trim();
+  if (!name) errors.name = message("nameMissing", LIMITS.name);
+  else if (length(name) > LIMITS.name) errors.name = message("nameTooLong", LIMITS.name);
+  if (!email) errors.email = message("emailMissing", LIMITS.email);
+  else if (bytes(email) > LIMITS.email) errors.email = message("emailTooLong", LIMITS.email);
+  else if (!EMAIL.test(email)) errors.email = message("emailInvalid", LIMITS.email);
+  if (length(phone) > LIMITS.phone || !PHONE.test(phone)) errors.phone = message("phoneInvalid", LIMITS.phone);
+  if (!text && messageRequired) errors.message = message("messageMissing", LIMITS.message);
+  else if (length(text) > LIMITS.message) errors.message = message("messageTooLong", LIMITS.message);
   return errors;
 }
 

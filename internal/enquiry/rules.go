@@ -1,0 +1,52 @@
+package enquiry
+
+import (
+	_ "embed"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// rules.json is the one source of the enquiry rules: the limits, the phone
+// pattern and the messages. The site's forms import the same file
+// (web/app/lib/enquiries.ts), so the browser and the server judge alike;
+// testdata/parity.json is the table of cases both are tested on.
+//
+//go:embed rules.json
+var rulesJSON []byte
+
+// RuleSet is rules.json.
+type RuleSet struct {
+	Limits struct {
+		Name    int `json:"name"`
+		Email   int `json:"email"`
+		Phone   int `json:"phone"`
+		Message int `json:"message"`
+	} `json:"limits"`
+	PhonePattern string            `json:"phonePattern"`
+	Messages     map[string]string `json:"messages"`
+}
+
+// Rules holds the enquiry rules every check uses.
+var Rules = mustRules(rulesJSON)
+
+var phonePattern = regexp.MustCompile(Rules.PhonePattern)
+
+func mustRules(b []byte) RuleSet {
+	var r RuleSet
+	if err := json.Unmarshal(b, &r); err != nil {
+		panic("enquiry: rules.json: " + err.Error())
+	}
+	for _, key := range []string{"nameMissing", "nameTooLong", "emailMissing", "emailTooLong", "emailInvalid", "phoneInvalid", "messageMissing", "messageTooLong"} {
+		if r.Messages[key] == "" {
+			panic("enquiry: rules.json: messages." + key + " is missing")
+		}
+	}
+	return r
+}
+
+// Message is the visitor's message for key, with {limit} filled in.
+func (r RuleSet) Message(key string, limit int) string {
+	return strings.ReplaceAll(r.Messages[key], "{limit}", strconv.Itoa(limit))
+}
