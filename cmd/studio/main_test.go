@@ -225,8 +225,19 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /api/enquiries HTTP/1.1\r\nHost: studio\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:20])
-	time.Sleep(300 * time.Millisecond) // the handler is now reading the body
+	// With "Expect: 100-continue" the server says "100 Continue" the moment
+	// the handler starts reading the body: the request is then in flight.
+	fmt.Fprintf(conn, "POST /api/enquiries HTTP/1.1\r\nHost: studio\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n", len(body))
+	reader := bufio.NewReader(conn)
+	if line, err := reader.ReadString('\n'); err != nil || !strings.HasPrefix(line, "HTTP/1.1 100") {
+		t.Fatalf("no 100 Continue: %q %v", line, err)
+	}
+	if _, err := reader.ReadString('\n'); err != nil { // the blank line after it
+		t.Fatal(err)
+	}
+	if _, err := conn.Write([]byte(body[:20])); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -248,7 +259,7 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 	if _, err := conn.Write([]byte(body[20:])); err != nil {
 		t.Fatalf("the request in flight was cut off: %v", err)
 	}
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, err := http.ReadResponse(reader, nil)
 	if err != nil {
 		t.Fatalf("no answer to the request in flight: %v", err)
 	}

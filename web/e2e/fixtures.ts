@@ -84,3 +84,10 @@ export async function trackedEvents(page: Page, name?: string): Promise<TrackedE
 export async function hydrated(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
+
+// Resolves once the browser has drawn two more frames: the scroll events,
+// scroll-linked styles and intersection callbacks of what the test just
+// did have all run by then. A condition, where a fixed sleep would race.
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}

@@ -13,6 +13,14 @@ const NARROW_HEADING = "Design that whispers stories.";
 
 const offer = (page: Page) => page.getByRole("dialog", { name: /whispers stories/ });
 
+// The page's timers on a clock the test moves: "it did not appear" is then
+// a fact about the offer's delay, not about how fast the machine is.
+async function pausedClock(page: Page) {
+  const start = new Date("2026-03-02T10:00:00+05:30");
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(new Date(start.getTime() + 60_000));
+}
+
 async function offerShown(page: Page) {
   await recordAnalytics(page);
   await page.goto("/");
@@ -35,27 +43,34 @@ test("appears 1 s after the first visit to the home page", async ({ page }) => {
 });
 
 test("does not appear on other pages", async ({ page }) => {
+  await pausedClock(page);
   await page.goto("/about");
   await hydrated(page);
-  await page.waitForTimeout(OFFER_DELAY_MS + 500);
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
   await expect(offer(page)).toHaveCount(0);
 });
 
 test("appears once per browser session", async ({ page }) => {
-  await offerShown(page);
+  await pausedClock(page);
+  await recordAnalytics(page);
+  await page.goto("/");
+  await hydrated(page);
+  await page.clock.runFor(OFFER_DELAY_MS);
+  await expect(offer(page)).toBeVisible();
   await offer(page).getByRole("button", { name: "Close the welcome note" }).click();
+  await page.clock.runFor(1000); // its closing animation
   await expect(offer(page)).toBeHidden();
 
   await page.reload();
   await hydrated(page);
-  await page.waitForTimeout(OFFER_DELAY_MS + 500);
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
   await expect(offer(page)).toBeHidden();
 
   await page.getByRole("contentinfo").getByRole("link", { name: "About us" }).click();
   await expect(page).toHaveURL(/\/about$/);
   await page.goBack();
   await expect(page).toHaveURL(/\/$/);
-  await page.waitForTimeout(OFFER_DELAY_MS + 500);
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
   await expect(offer(page)).toBeHidden();
 });
 
@@ -160,7 +175,10 @@ test("moves nothing on the page and does not become its largest contentful paint
   await expect(offer(page)).toBeVisible();
   // Its image loaded and painted, its animation over: any LCP entry it makes is in by then.
   await expect.poll(() => offer(page).locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  await page.waitForTimeout(600);
+  await offer(page).evaluate(async (dialog) => {
+    await Promise.all(dialog.getAnimations({ subtree: true }).map((a) => a.finished));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  });
   const result = await page.evaluate(() => {
     const w = window as unknown as { __shift: number; __lcp: Element[] };
     const dialog = document.querySelector("dialog[open]");

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import type { CatalogueFile } from "../app/lib/catalogue";
-import { test, expect, hydrated } from "./fixtures";
+import { test, expect, hydrated, nextFrames } from "./fixtures";
 
 // The site with camera-sized photographs (scripts/photo-site.sh, built by
 // `make test-e2e`): its catalogue adds pieces whose pictures are 4000×3000
@@ -43,7 +43,7 @@ async function scrollThrough(page: Page) {
   const height = await page.evaluate(() => document.body.scrollHeight);
   for (let y = 0; y < height; y += 400) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
-    await page.waitForTimeout(50);
+    await nextFrames(page);
   }
   await page.waitForLoadState("networkidle");
 }

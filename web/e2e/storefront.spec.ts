@@ -1,8 +1,8 @@
-import { test, expect, hydrated, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
+import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
 import { catalogue, productById, products, service, site, vocabulary } from "./content";
 import { ALL, PAGE_SIZE, filterProducts, tabNames } from "../app/lib/filters";
 import { similarProducts } from "../app/lib/catalogue";
-import { searchProducts } from "../app/lib/search";
+import { SEARCH_SETTLE_MS, searchProducts } from "../app/lib/search";
 import { warranty } from "../app/lib/facts";
 
 // Every expectation here is read from content/ (through the same rules the
@@ -64,7 +64,7 @@ test.describe("home", () => {
   test("the parallax follows the scroll, and stops under reduced motion", async ({ page }) => {
     const transformAt = async (y: number) => {
       await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
-      await page.waitForTimeout(100);
+      await nextFrames(page);
       return page.locator(".discipline__image").first().evaluate((el) => getComputedStyle(el).transform);
     };
     await page.goto("/");
@@ -317,6 +317,10 @@ test.describe("search overlay", () => {
     const input = page.getByRole("combobox", { name: "Search products" });
     await expect(input).toBeFocused();
 
+    // From here the page's clock stands still, so a term settles (and is
+    // sent as a search) only when the test moves it on.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
     await input.fill(typeWord);
     await expect(page.getByRole("status").filter({ hasText: "found" })).toHaveText(count(byType.length));
     await expect(page.getByRole("option")).toHaveCount(byType.length);
@@ -327,7 +331,7 @@ test.describe("search overlay", () => {
 
     await input.fill(`  ${finish} `);
     await expect(page.getByText(count(byFinish.length))).toBeVisible();
-    await page.waitForTimeout(1000); // let the term settle
+    await page.clock.runFor(SEARCH_SETTLE_MS); // the term settles
     await input.press("Enter");
     await expect(page).toHaveURL(new RegExp(`/product/${byFinish[0]!.id}$`));
     await expect(page.getByRole("dialog", { name: "Search products" })).toBeHidden();

@@ -16,3 +16,7 @@ export function searchProducts<T extends Searchable>(products: readonly T[], tex
 export function resultCountText(count: number): string {
   return count === 0 ? "No results found" : `${count} result${count === 1 ? "" : "s"} found`;
 }
+
+// How long a search term must stand before it counts as a search (the
+// "search" event is sent once per settled term, not per keystroke).
+export const SEARCH_SETTLE_MS = 800;

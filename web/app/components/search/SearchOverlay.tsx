@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { SEARCH_INDEX_PATH } from "../../lib/paths";
-import { resultCountText, searchProducts } from "../../lib/search";
+import { SEARCH_SETTLE_MS, resultCountText, searchProducts } from "../../lib/search";
 import { Dialog } from "../Dialog";
 import { Icon } from "../Icon";
 import { Picture } from "../Picture";
@@ -22,10 +22,6 @@ function loadSearchIndex(): Promise<ProductCardData[]> {
   });
   return searchIndex;
 }
-
-// A term counts as searched once the visitor stops typing for this long;
-// the search event is sent once per settled term, not per keystroke.
-const SETTLE_MS = 800;
 
 type Props = { open: boolean; onClose: () => void };
 
@@ -67,7 +63,7 @@ export default function SearchOverlay({ open, onClose }: Props) {
     const timer = setTimeout(() => {
       lastTracked.current = term;
       track("search", { search_term: term, result_count: results.length, location: "navbar" });
-    }, SETTLE_MS);
+    }, SEARCH_SETTLE_MS);
     return () => clearTimeout(timer);
   }, [term, products, results.length]);
 
