@@ -8,12 +8,16 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos clean
+.PHONY: run build check test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos clean
 
 run: build
 	./bin/studio
 
 build: bin/studio
+
+# The content check alone: every problem of content/, one line each.
+check: web/node_modules/.package-lock.json
+	cd web && npm run --silent check
 
 # Front-end packages, installed exactly as the lock file says.
 web/node_modules/.package-lock.json: web/package-lock.json
