@@ -55,6 +55,7 @@ describe("the content check", () => {
     ["delivery days that are not days", (dir) => editJson(dir, "service.json", (s) => (s.delivery.inStockDays = "two weeks")), /^content\/service\.json: delivery\.inStockDays: "two weeks" is not a number of days or a range/],
     ["a phone without its country code", (dir) => editJson(dir, "site.json", (s) => (s.phones[0].tel = "02912624410")), /^content\/site\.json: phones\[0\]\.tel: "02912624410" is not the same number with its country code/],
     ["a WhatsApp label that names no phone", (dir) => editJson(dir, "site.json", (s) => (s.whatsappPhone = "Fax")), /^content\/site\.json: whatsappPhone: "Fax" is the label of none of the phones/],
+    ["a city the address does not agree with", (dir) => editJson(dir, "site.json", (s) => (s.city = "Jaipur")), /^content\/site\.json: address\.locality: ".+" is not the city "Jaipur"; change both together$/],
     ["a chat follow-up that names no option", (dir) => editJson(dir, "chat.json", (c) => c.options[0].followUp.unshift("no-such-option")), /^content\/chat\.json: options "[\w-]+": followUp: "no-such-option" is not the id of any option$/],
     ["a chat placeholder that names no fact", (dir) => editJson(dir, "chat.json", (c) => (c.options[0].answer += " Call {{site.fax}}.")), /^content\/chat\.json: options "[\w-]+": answer: \{\{site\.fax\}\} names no fact/],
     [

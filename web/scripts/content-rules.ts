@@ -59,6 +59,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
     } catch (err) {
       problems.push((err as Error).message);
     }
+    problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
   }
   if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
@@ -172,6 +173,16 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
   }
   const field = parts.filter(Boolean).join(".").replace(/\)\./, "): ");
   return field ? `${field}: ${problem}` : problem;
+}
+
+// The city and region are written twice in site.json: on their own (for
+// sentences) and in the postal address. The two must agree.
+function addressAgrees(site: { city: string; region: string; address: { locality: string; region: string } }): string[] {
+  const problems: string[] = [];
+  const file = "content/site.json";
+  if (site.address.locality !== site.city) problems.push(`${file}: address.locality: "${site.address.locality}" is not the city "${site.city}"; change both together`);
+  if (site.address.region !== site.region) problems.push(`${file}: address.region: "${site.address.region}" is not the region "${site.region}"; change both together`);
+  return problems;
 }
 
 // Every {{placeholder}} of a text, each filled on its own so that all the
