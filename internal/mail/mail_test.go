@@ -260,6 +260,9 @@ func TestPendingMailSurvivesRestart(t *testing.T) {
 	down.Close()
 	st := openStore(t, path)
 	w := testWorker(st, &smtpServer{addr: &net.TCPAddr{Port: downPort}})
+	// It retries every few milliseconds: on a busy machine it must not give
+	// up before the test stops it.
+	w.MaxAttempts = 1 << 20
 	stop := run(t, w)
 	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
 import { mainNav } from "../lib/nav";
@@ -24,6 +25,7 @@ export function Header() {
   const hydrated = useHydrated();
   const menuRef = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
+  useIdlePrefetch(loadSearchOverlay);
 
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > HEADER_SHADOW_AFTER_PX);

@@ -52,19 +52,21 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
   const matching = filterProducts(products, state, vocabulary);
   const { items, page, pageCount } = paginate(matching, state.page);
 
-  // Every change is a history entry, so Back steps through them.
-  const update = (next: ListState) => {
+  // A category and a page of results are history entries, so Back returns
+  // to the previous one; a material or finish tick replaces the entry, so
+  // one Back leaves the list however many boxes were ticked.
+  const update = (next: ListState, { replace }: { replace: boolean }) => {
     setPending(next);
-    setSearchParams(listStateToParams(next), { preventScrollReset: true });
+    setSearchParams(listStateToParams(next), { preventScrollReset: true, replace });
   };
 
   const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next, vocabulary).length });
-    update({ ...next, page: 1 });
+    update({ ...next, page: 1 }, { replace: kind !== "category" });
   };
 
   const goToPage = (n: number) => {
-    update({ ...state, page: n });
+    update({ ...state, page: n }, { replace: false });
     window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" });
   };
 

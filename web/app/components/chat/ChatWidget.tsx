@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type ComponentType } from "react";
+import { useRef, useState, type ComponentType } from "react";
 import { track } from "../../lib/analytics";
+import { useIdlePrefetch } from "../../lib/useIdlePrefetch";
 import { useHydrated } from "../../lib/useHydrated";
 import type { ChatPanelProps } from "./ChatPanel";
 import "./ChatWidget.css";
@@ -23,19 +24,7 @@ export function ChatWidget() {
   // interactive: without JavaScript it would be a button that does nothing.
   const hydrated = useHydrated();
 
-  useEffect(() => {
-    let idleHandle = 0;
-    const prefetch = () => {
-      const whenIdle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
-      idleHandle = whenIdle(() => void loadPanel());
-    };
-    if (document.readyState === "complete") prefetch();
-    else window.addEventListener("load", prefetch, { once: true });
-    return () => {
-      window.removeEventListener("load", prefetch);
-      if (idleHandle) (window.cancelIdleCallback ?? window.clearTimeout)(idleHandle);
-    };
-  }, []);
+  useIdlePrefetch(loadPanel);
 
   const openChat = () => {
     setOpen(true);

@@ -41,8 +41,12 @@ export default function SearchOverlay({ open, onClose }: Props) {
   const term = text.trim();
   const results = products ? searchProducts(products, text) : [];
 
+  // Reopened, the previous text is selected: typing replaces it, as in
+  // Dawn's predictive search; the arrow keys keep it.
   useEffect(() => {
-    if (open) inputRef.current?.focus();
+    if (!open) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
   }, [open]);
 
   useEffect(() => {
