@@ -74,6 +74,43 @@ test("appears once per browser session", async ({ page }) => {
   await expect(offer(page)).toBeHidden();
 });
 
+test("does not open over a visitor who already opened the search and is typing", async ({ page }) => {
+  await pausedClock(page);
+  await recordAnalytics(page);
+  await page.goto("/");
+  await hydrated(page);
+  await page.clock.runFor(OFFER_DELAY_MS / 2);
+  await page.getByRole("button", { name: "Search products" }).click();
+  const input = page.getByRole("combobox", { name: "Search products" });
+  await expect(input).toBeFocused();
+  await page.keyboard.type("walnut ");
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
+  await page.keyboard.type("table");
+  await expect(input).toHaveValue("walnut table");
+  await expect(offer(page)).toHaveCount(0);
+  expect(await trackedEvents(page, "offer_modal_close")).toEqual([]);
+});
+
+test("does not cover a chat opened in the first second", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/");
+  await hydrated(page);
+  await page.clock.runFor(OFFER_DELAY_MS / 2);
+  await page.getByRole("button", { name: "Chat with us" }).click();
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
+  await expect(page.getByRole("dialog", { name: `Chat with ${site.name}` })).toBeVisible();
+  await expect(offer(page)).toHaveCount(0);
+});
+
+test("does not open for a visitor who scrolled into the page in the first second", async ({ page }) => {
+  await pausedClock(page);
+  await page.goto("/");
+  await hydrated(page);
+  await page.mouse.wheel(0, 600);
+  await page.clock.runFor(OFFER_DELAY_MS * 10);
+  await expect(offer(page)).toHaveCount(0);
+});
+
 // On a small screen the offer fills the screen: there is no backdrop to click.
 test("a click inside keeps it open; a click on the backdrop closes it", { tag: "@wide-only" }, async ({ page }) => {
   await offerShown(page);

@@ -74,9 +74,10 @@ export async function makeSampleContent({ contentDir, outDir, products = 12, pho
   await cp(contentDir, outDir, { recursive: true });
   const catalogue = JSON.parse(await readFile(join(outDir, "catalogue.json"), "utf8"));
   const drawings = catalogue.products.map((p) => p.images[0].src);
-  catalogue.categories.push({ name: "Lighting" });
-  catalogue.finishes.push("Antique Brass");
-  catalogue.filters.finish["Brass"] = ["Antique Brass"];
+  // The studio may have added the same words itself.
+  if (!catalogue.categories.some((c) => c.name === "Lighting")) catalogue.categories.push({ name: "Lighting" });
+  if (!catalogue.finishes.includes("Antique Brass")) catalogue.finishes.push("Antique Brass");
+  catalogue.filters.finish["Brass"] ??= ["Antique Brass"];
   await mkdir(join(outDir, "images", "photos"), { recursive: true });
   let made = 0;
   // A photograph made before under the same name and seed is copied from

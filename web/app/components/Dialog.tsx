@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { createPortal } from "react-dom";
 import { Icon } from "./Icon";
 import "./Dialog.css";
 
@@ -18,6 +19,8 @@ type DialogProps = {
 // A modal built on the native <dialog>: the browser keeps focus inside it
 // and makes the page behind it inert. Focus returns to the control that
 // opened it. A click on the backdrop closes it; a click inside does not.
+// It is rendered at the end of <body>, so it never takes the styles of the
+// section whose button opened it (the Bespoke page's coloured band did).
 export function Dialog({ open, onClose, label, labelledBy, className, closeLabel = "Close", children }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const returnFocusTo = useRef<HTMLElement | null>(null);
@@ -34,7 +37,7 @@ export function Dialog({ open, onClose, label, labelledBy, className, closeLabel
     }
   }, [open]);
 
-  return (
+  return createPortal(
     <dialog
       ref={ref}
       className={className ? `dialog ${className}` : "dialog"}
@@ -54,6 +57,7 @@ export function Dialog({ open, onClose, label, labelledBy, className, closeLabel
         </button>
         {children}
       </div>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

@@ -167,7 +167,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
               name="message"
               rows={4}
               maxLength={LIMITS.message}
-              hint={kind === "quote" ? "Size, quantity, where it will go." : "What would you change: size, material, finish, use?"}
+              hint={kind === "quote" ? "Size, quantity, where it will go." : product ? "What would you change: size, material, finish, use?" : "The piece you have in mind, the room it is for, its size."}
               value={values.message}
               onChange={change("message")}
               error={errors.message ?? errors.productId}

@@ -6,6 +6,15 @@ import { OFFER_DELAY_MS, OFFER_SEEN_KEY } from "./timing";
 // The welcome offer: shown once per browser session, 1 s after the first
 // visit to the home page (spec, sections 2 and 9). Its code is fetched only
 // then, after hydration, so the first paint carries none of it.
+//
+// It never interrupts a visitor who has already started: a click, a tap, a
+// key, a scroll in that first second (opening the search or the chat is
+// one), or focus in a text field when it is due, and it does not open in
+// this page view. It is not marked seen, so a later visit to the home page
+// in the session may still show it.
+
+// What counts as having started.
+const ENGAGED = ["pointerdown", "keydown", "wheel", "touchstart", "scroll"] as const;
 
 export function WelcomeOffer() {
   const { pathname } = useLocation();
@@ -20,20 +29,34 @@ function OfferOnHome() {
     if (alreadySeen()) return;
     let cancelled = false;
     const loaded = import("./OfferDialog");
+    const stop = () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+      for (const type of ENGAGED) window.removeEventListener(type, stop, true);
+    };
     const timer = window.setTimeout(async () => {
       const { OfferDialog } = await loaded;
       if (cancelled) return;
+      stop();
+      if (busy()) return;
       markSeen();
       setOffer(() => OfferDialog);
       setOpen(true);
     }, OFFER_DELAY_MS);
-    return () => {
-      cancelled = true;
-      window.clearTimeout(timer);
-    };
+    for (const type of ENGAGED) window.addEventListener(type, stop, { capture: true, passive: true });
+    return stop;
   }, []);
 
   return Offer ? <Offer open={open} onClose={() => setOpen(false)} /> : null;
+}
+
+// A dialog is open, or the visitor is in a text field.
+function busy(): boolean {
+  const active = document.activeElement;
+  return (
+    document.querySelector("dialog[open], [role=dialog]:not([hidden])") !== null ||
+    (active instanceof HTMLElement && active.matches("input, textarea, select, [contenteditable]"))
+  );
 }
 
 // sessionStorage can be unavailable (blocked storage); then the offer shows
