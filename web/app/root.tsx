@@ -5,7 +5,7 @@ import { Header } from "./components/Header";
 import { Footer } from "./components/Footer";
 import { ChatWidget } from "./components/chat/ChatWidget";
 import { WelcomeOffer } from "./components/offer/WelcomeOffer";
-import { useScrollToTopOnPathChange } from "./lib/useScrollToTop";
+import { usePageChange } from "./lib/usePageChange";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
 import "./styles/tokens.css";
 import "./styles/base.css";
@@ -44,7 +44,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  useScrollToTopOnPathChange();
+  usePageChange();
   usePageAnalytics();
   // A mark for tests and scripts: the prerendered page is now interactive.
   useEffect(() => {

@@ -231,3 +231,34 @@ test("no message arrives while the chat is closed", async ({ page }) => {
   await page.clock.runFor(1000);
   await expect(conversation.getByText(option("payment-methods").answer)).toBeVisible();
 });
+
+test("rapid clicks: one question at a time, each answered, and earlier choices disabled", async ({ page }) => {
+  const { conversation } = await openAndGreet(page);
+  const topicButton = conversation.getByRole("button", { name: topic("order-delivery") });
+  await topicButton.click();
+  await page.clock.runFor(1000);
+  const ids = script.topics.find((t) => t.id === "order-delivery")!.options;
+  const [first, second] = [option(ids[0]!), option(ids[1]!)];
+  // The same question three times, then another, all while the bot types.
+  const firstButton = conversation.getByRole("button", { name: first.question }).last();
+  await firstButton.click();
+  await firstButton.click();
+  await firstButton.click();
+  await conversation.getByRole("button", { name: second.question }).last().click();
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(first.answer)).toHaveCount(1);
+  await expect(conversation.locator(".chat-message--user", { hasText: first.question })).toHaveCount(1);
+  await expect(conversation.locator(".chat-message--user", { hasText: second.question })).toHaveCount(0);
+  // The greeting's topics are an earlier turn now.
+  await expect(topicButton).toHaveAttribute("aria-disabled", "true");
+  await topicButton.click();
+  await page.clock.runFor(2000);
+  await expect(conversation.locator(".chat-message--user", { hasText: topic("order-delivery") })).toHaveCount(1);
+  // The follow-up's choices are the live ones, and answered.
+  const followUp = conversation.locator(".chat-message").last();
+  const next = first.followUp.find((id) => id !== MAIN_MENU)!;
+  await expect(followUp.getByRole("button", { name: option(next).question })).toHaveAttribute("aria-disabled", "false");
+  await followUp.getByRole("button", { name: option(next).question }).click();
+  await page.clock.runFor(1000);
+  await expect(conversation.getByText(option(next).answer)).toBeVisible();
+});

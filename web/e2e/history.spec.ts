@@ -1,5 +1,6 @@
-import { test, expect, hydrated, nextFrames } from "./fixtures";
-import { catalogue, productById, vocabulary } from "./content";
+import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
+import { catalogue, productById, products, vocabulary } from "./content";
+import { similarProducts } from "../app/lib/catalogue";
 
 // Back and Forward as a visitor uses them: the place on the page comes
 // back, and ticking filters does not fill the history.
@@ -69,5 +70,65 @@ test.describe("the first search", () => {
     await expect(input).toBeFocused();
     await page.keyboard.type("oak");
     await expect(input).toHaveValue("oak");
+  });
+});
+
+test("after a page change, focus is on the new page's main heading", async ({ page }) => {
+  await page.goto("/products");
+  await hydrated(page);
+  await page.getByRole("contentinfo").getByRole("link", { name: "About us" }).click();
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole("heading", { level: 1, name: "About us" })).toBeFocused();
+  // Tab goes on from the top of the new page, not from the footer.
+  await page.keyboard.press("Tab");
+  const inFooter = await page.evaluate(() => document.activeElement?.closest("footer") !== null);
+  expect(inFooter).toBe(false);
+});
+
+test.describe("analytics", () => {
+  test("time_on_page is sent for a page left through a link of the site", async ({ page }) => {
+    await recordAnalytics(page);
+    await page.clock.install();
+    await page.goto("/about");
+    await hydrated(page);
+    await page.clock.fastForward(3000);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Contact us" }).click();
+    await expect(page).toHaveURL(/\/contact-us$/);
+    await expect.poll(async () => (await trackedEvents(page, "time_on_page")).map((e) => e.params.page_path)).toEqual(["/about"]);
+    expect((await trackedEvents(page, "time_on_page"))[0]!.params.seconds).toBeGreaterThanOrEqual(3);
+  });
+
+  test("Enter right after typing sends the search, once, with the click on its result", async ({ page }) => {
+    await recordAnalytics(page);
+    const product = productById(catalogue.featured.fresh);
+    await page.goto("/about");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Search products" }).click();
+    const input = page.getByRole("combobox", { name: "Search products" });
+    await input.fill(product.name);
+    await expect(page.getByRole("option").first()).toBeVisible();
+    await input.press("Enter");
+    await expect(page).toHaveURL(/\/product\/\d+$/);
+    const searches = await trackedEvents(page, "search");
+    expect(searches.map((e) => e.params.search_term)).toEqual([product.name]);
+    const selected = await trackedEvents(page, "select_item");
+    expect(selected.map((e) => e.params.item_list_name)).toEqual(["Search Results"]);
+  });
+
+  test("select_item names the list a product was chosen from: What's Hot, then Similar Products", async ({ page }) => {
+    await recordAnalytics(page);
+    // A piece of What's Hot that has similar products (same category).
+    const hot = catalogue.featured.whatsHot.map(productById).find((p) => similarProducts(products, p).length > 0)!;
+    await page.goto("/");
+    await hydrated(page);
+    await page.getByRole("region", { name: "What's Hot" }).getByRole("link", { name: new RegExp(hot.name) }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/product/${hot.id}$`));
+    await page.getByRole("group", { name: "Similar products" }).getByRole("link").first().click();
+    await expect(page).not.toHaveURL(new RegExp(`/product/${hot.id}$`));
+    const selected = (await trackedEvents(page, "select_item")).map((e) => e.params);
+    expect(selected).toMatchObject([
+      { item_list_name: "What's Hot", items: [{ item_id: String(hot.id) }] },
+      { item_list_name: "Similar Products", index: 1 },
+    ]);
   });
 });

@@ -119,10 +119,15 @@ test.describe("products", () => {
     const withFinish = matching({ category: path.tab, materials: [path.material], finishes: [path.finish] });
     expect(await productNames(page)).toEqual(names(withFinish.slice(0, PAGE_SIZE)));
 
+    // Un-ticking is told apart from ticking.
+    await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).uncheck();
+    await expect(page).not.toHaveURL(/finish=/);
+
     expect((await trackedEvents(page, "filter_usage")).map((e: TrackedEvent) => e.params)).toEqual([
-      { filter_type: "category", filter_value: path.tab, result_count: inTab.length },
-      { filter_type: "material", filter_value: path.material, result_count: withMaterial.length },
-      { filter_type: "finish", filter_value: path.finish, result_count: withFinish.length },
+      { filter_type: "category", filter_value: path.tab, action: "add", result_count: inTab.length },
+      { filter_type: "material", filter_value: path.material, action: "add", result_count: withMaterial.length },
+      { filter_type: "finish", filter_value: path.finish, action: "add", result_count: withFinish.length },
+      { filter_type: "finish", filter_value: path.finish, action: "remove", result_count: withMaterial.length },
     ]);
   });
 

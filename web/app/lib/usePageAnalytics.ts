@@ -4,7 +4,9 @@ import { loadGoogleTag, newScrollDepths, scrollPercent, track } from "./analytic
 import { site } from "./site";
 
 // Sends page_view and page_navigation on every path change, scroll_depth at
-// each 25% once per page view, and time_on_page when the document unloads.
+// each 25% once per page view, and time_on_page for each page view: when
+// the visitor leaves it for another page of the site, or the document
+// unloads.
 export function usePageAnalytics(): void {
   const { pathname } = useLocation();
   const previousPath = useRef<string | null>(null);
@@ -12,12 +14,9 @@ export function usePageAnalytics(): void {
 
   useEffect(() => {
     loadGoogleTag(site.ga4MeasurementId);
-    const sendTimeOnPage = () => {
-      const seconds = Math.round((performance.now() - viewStartedAt.current) / 1000);
-      track("time_on_page", { seconds, page_path: window.location.pathname });
-    };
-    window.addEventListener("pagehide", sendTimeOnPage);
-    return () => window.removeEventListener("pagehide", sendTimeOnPage);
+    const onHide = () => sendTimeOnPage(window.location.pathname, viewStartedAt.current);
+    window.addEventListener("pagehide", onHide);
+    return () => window.removeEventListener("pagehide", onHide);
   }, []);
 
   useEffect(() => {
@@ -50,9 +49,16 @@ export function usePageAnalytics(): void {
       if (!frame) frame = requestAnimationFrame(measure);
     };
     window.addEventListener("scroll", onScroll, { passive: true });
+    const startedAt = viewStartedAt.current;
     return () => {
       window.removeEventListener("scroll", onScroll);
       if (frame) cancelAnimationFrame(frame);
+      sendTimeOnPage(pathname, startedAt); // left for another page of the site
     };
   }, [pathname]);
+}
+
+function sendTimeOnPage(path: string, startedAt: number): void {
+  const seconds = Math.round((performance.now() - startedAt) / 1000);
+  track("time_on_page", { seconds, page_path: path });
 }

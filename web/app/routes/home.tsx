@@ -5,6 +5,7 @@ import { Marquee } from "../components/Marquee";
 import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
 import { catalogue, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
+import { itemEventParams, track } from "../lib/analytics";
 import { pageMeta } from "../lib/meta";
 import pages from "../../../content/pages.json";
 import { site } from "../lib/site";
@@ -117,9 +118,14 @@ export function HomeContent({ hero, whatsHot, fresh }: Awaited<ReturnType<typeof
           </Link>
         </div>
         <ul className="whats-hot__grid">
-          {whatsHot.map((product) => (
+          {whatsHot.map((product, index) => (
             <li key={product.id}>
-              <ProductCard product={product} slot="whatsHot" headingLevel="h3" />
+              <ProductCard
+                product={product}
+                slot="whatsHot"
+                headingLevel="h3"
+                onSelect={() => track("select_item", itemEventParams(product, { item_list_name: "What's Hot", index: index + 1 }))}
+              />
             </li>
           ))}
         </ul>

@@ -20,7 +20,7 @@ import {
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
-import { prefersReducedMotion } from "../lib/useScrollToTop";
+import { prefersReducedMotion } from "../lib/usePageChange";
 import "../components/products/products.css";
 
 export const meta: Route.MetaFunction = () =>
@@ -61,7 +61,13 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
   };
 
   const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
-    track("filter_usage", { filter_type: kind, filter_value: value, result_count: filterProducts(products, next, vocabulary).length });
+    const ticked = kind === "category" || (kind === "material" ? next.materials : next.finishes).includes(value);
+    track("filter_usage", {
+      filter_type: kind,
+      filter_value: value,
+      action: ticked ? "add" : "remove",
+      result_count: filterProducts(products, next, vocabulary).length,
+    });
     update({ ...next, page: 1 }, { replace: kind !== "category" });
   };
 

@@ -26,6 +26,9 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
   const typing = isTyping(state);
   const empty = state.messages.length === 0;
   const lastBotMessage = state.messages.filter((m) => m.from === "bot").at(-1);
+  // Only the latest message's choices can be taken, and not while the bot
+  // types: earlier turns' buttons stay visible but disabled.
+  const liveMessageId = typing ? null : lastBotMessage?.id;
 
   useEffect(() => {
     session.resume();
@@ -116,7 +119,12 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
               <ul className="chat-message__choices">
                 {m.choices.map((c) => (
                   <li key={`${c.kind}:${c.id}`}>
-                    <button type="button" className={`chat-choice chat-choice--${c.kind}`} onClick={() => choose(c)}>
+                    <button
+                      type="button"
+                      className={`chat-choice chat-choice--${c.kind}`}
+                      aria-disabled={m.id !== liveMessageId}
+                      onClick={() => m.id === liveMessageId && choose(c)}
+                    >
                       {c.label}
                     </button>
                   </li>

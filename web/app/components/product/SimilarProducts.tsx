@@ -3,6 +3,7 @@ import { activeDot, canStep, clampOffset, dotCount, dotOffset, itemsPerView, ste
 import type { ProductCardData } from "../../lib/catalogue";
 import { Icon } from "../Icon";
 import { ProductCard } from "../ProductCard";
+import { itemEventParams, track } from "../../lib/analytics";
 
 // Similar Products: a window of 4, 2 or 1 items (by width) that moves one
 // step per arrow and a whole window per dot. The widths come from CSS; the
@@ -56,7 +57,7 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
             <ul className="similar__track" ref={trackRef}>
               {items.map((product, i) => (
                 <li key={product.id} className="similar__item" inert={hidden(i) || undefined}>
-                  <ProductCard product={product} slot="similar" headingLevel="h3" />
+                  <ProductCard product={product} slot="similar" headingLevel="h3" onSelect={() => track("select_item", itemEventParams(product, { item_list_name: "Similar Products", index: i + 1 }))} />
                 </li>
               ))}
             </ul>

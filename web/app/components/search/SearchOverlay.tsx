@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { track } from "../../lib/analytics";
+import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { SEARCH_INDEX_PATH } from "../../lib/paths";
 import { SEARCH_SETTLE_MS, resultCountText, searchProducts } from "../../lib/search";
@@ -62,16 +62,23 @@ export default function SearchOverlay({ open, onClose }: Props) {
     };
   }, [open, products]);
 
-  useEffect(() => {
+  // One "search" per term: when it has stood SEARCH_SETTLE_MS, or at once
+  // when the visitor presses Enter or chooses a result before that.
+  const trackSearch = () => {
     if (!term || !products || term === lastTracked.current) return;
-    const timer = setTimeout(() => {
-      lastTracked.current = term;
-      track("search", { search_term: term, result_count: results.length, location: "navbar" });
-    }, SEARCH_SETTLE_MS);
+    lastTracked.current = term;
+    track("search", { search_term: term, result_count: results.length, location: "navbar" });
+  };
+  const settled = useEffectEvent(trackSearch);
+  useEffect(() => {
+    if (!term || !products) return;
+    const timer = setTimeout(settled, SEARCH_SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [term, products, results.length]);
+  }, [term, products]);
 
   const choose = (product: ProductCardData, position: number) => {
+    trackSearch();
+    track("select_item", itemEventParams(product, { item_list_name: "Search Results", index: position + 1 }));
     track("search_result_click", {
       search_term: term,
       item_id: String(product.id),

@@ -83,6 +83,10 @@ export function reduce(state: ChatState, action: ChatAction, now: number, script
     case "choose": {
       const { choice } = action;
       if (choice.kind === "main-menu") return restart(state);
+      // One question at a time: while the bot owes a reply, a choice is not
+      // taken (the panel shows the choices disabled), so every question
+      // asked gets its answer.
+      if (state.pending) return state;
       const withUser = addMessage(state, { from: "user", text: choice.label, at: now, choices: [], showWhatsApp: false });
       if (choice.kind === "topic") {
         return { ...withUser, pending: { step: { kind: "topic", id: choice.id }, delay: TYPING_DELAY_MS } };

@@ -162,16 +162,26 @@ describe("question", () => {
     expect(last()).toMatchObject({ text: script.options["live-chat"]!.answer, showWhatsApp: true });
   });
 
-  test("a new choice while a reply is owed replaces that reply", () => {
+  test("a choice while a reply is owed is not taken: the question asked gets its answer", () => {
     greeted();
     choose(topicTitle("order-delivery"));
     vi.advanceTimersByTime(TYPING_DELAY_MS / 2);
     chat.dispatch({ type: "choose", choice: { kind: "topic", id: "contact-support", label: topicTitle("contact-support") } });
     vi.advanceTimersByTime(TYPING_DELAY_MS / 2);
-    expect(last().from).toBe("user");
-    vi.advanceTimersByTime(TYPING_DELAY_MS / 2);
-    expect(last().choices[0]!.label).toBe(question("request-callback"));
-    expect(messages().filter((m) => m.from === "bot")).toHaveLength(2);
+    expect(last().from).toBe("bot");
+    expect(last().choices[0]!.label).toBe(question(script.topics.find((t) => t.id === "order-delivery")!.options[0]!));
+    expect(messages().filter((m) => m.from === "user")).toHaveLength(1);
+  });
+
+  test("the same question clicked three times is asked once and answered once", () => {
+    greeted();
+    choose(topicTitle("order-delivery"));
+    vi.advanceTimersByTime(TYPING_DELAY_MS);
+    const id = script.topics.find((t) => t.id === "order-delivery")!.options[0]!;
+    for (let i = 0; i < 3; i++) chat.dispatch({ type: "choose", choice: { kind: "question", id, label: question(id) } });
+    vi.advanceTimersByTime(TYPING_DELAY_MS);
+    expect(messages().filter((m) => m.text === question(id))).toHaveLength(1);
+    expect(messages().filter((m) => m.text === script.options[id]!.answer)).toHaveLength(1);
   });
 });
 

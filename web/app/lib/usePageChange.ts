@@ -13,7 +13,11 @@ const positions = new Map<string, number>();
 // the top; at once under reduced motion); Back and Forward put the visitor
 // back where they were on that entry. A change of query alone (filters,
 // pages) leaves the scroll where it is; the page decides.
-export function useScrollToTopOnPathChange(): void {
+//
+// Focus moves to the new page's main heading, as accessible client-side
+// routers do: a screen reader announces the page, and Tab goes on from the
+// top of it rather than from the link that was clicked.
+export function usePageChange(): void {
   const { pathname, key } = useLocation();
   const navigationType = useNavigationType();
   const first = useRef(true);
@@ -28,6 +32,11 @@ export function useScrollToTopOnPathChange(): void {
     if (first.current) {
       first.current = false;
       return;
+    }
+    const heading = document.querySelector<HTMLElement>("main h1");
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
     }
     const saved = positions.get(key);
     if (navigationType === "POP" && saved !== undefined) {
