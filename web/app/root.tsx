@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Links, Meta, Outlet, Scripts, isRouteErrorResponse } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
 import { Header } from "./components/Header";
 import { Footer } from "./components/Footer";
@@ -37,6 +37,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Footer />
         <ChatWidget />
         <WelcomeOffer />
+        {/* A new page opens at its top; Back and Forward return to the place
+            the visitor left (positions kept per history entry). */}
+        <ScrollRestoration />
         <Scripts />
       </body>
     </html>

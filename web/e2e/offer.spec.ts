@@ -81,10 +81,10 @@ test("does not open over a visitor who already opened the search and is typing",
   await hydrated(page);
   await page.clock.runFor(OFFER_DELAY_MS / 2);
   await page.getByRole("button", { name: "Search products" }).click();
-  const input = page.getByRole("combobox", { name: "Search products" });
-  await expect(input).toBeFocused();
   await page.keyboard.type("walnut ");
   await page.clock.runFor(OFFER_DELAY_MS * 10);
+  const input = page.getByRole("combobox", { name: "Search products" });
+  await expect(input).toBeFocused();
   await page.keyboard.type("table");
   await expect(input).toHaveValue("walnut table");
   await expect(offer(page)).toHaveCount(0);

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { startKeyBuffer } from "../lib/keyBuffer";
 import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
@@ -74,6 +75,7 @@ export function Header() {
             onPointerEnter={loadSearchOverlay}
             onFocus={loadSearchOverlay}
             onClick={() => {
+              startKeyBuffer(); // what is typed before the field is ready goes into it
               setSearchLoaded(true);
               setSearchOpen(true);
             }}

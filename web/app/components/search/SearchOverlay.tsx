@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
+import { takeKeyBuffer } from "../../lib/keyBuffer";
 import { SEARCH_INDEX_PATH } from "../../lib/paths";
 import { SEARCH_SETTLE_MS, resultCountText, searchProducts } from "../../lib/search";
 import { Dialog } from "../Dialog";
@@ -41,12 +42,16 @@ export default function SearchOverlay({ open, onClose }: Props) {
   const term = text.trim();
   const results = products ? searchProducts(products, text) : [];
 
-  // Reopened, the previous text is selected: typing replaces it, as in
-  // Dawn's predictive search; the arrow keys keep it.
+  // Keys typed since the click that opened it are the search; with none,
+  // a reopened overlay's previous text is selected, so typing replaces it
+  // (as in Dawn's predictive search) and the arrow keys keep it.
   useEffect(() => {
     if (!open) return;
-    inputRef.current?.focus();
-    inputRef.current?.select();
+    const input = inputRef.current;
+    input?.focus();
+    const early = takeKeyBuffer();
+    if (early) setText(early);
+    else input?.select();
   }, [open]);
 
   useEffect(() => {

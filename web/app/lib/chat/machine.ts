@@ -1,4 +1,4 @@
-import { MAIN_MENU, type ChatScript } from "./script";
+import { MAIN_MENU, type ChatScript } from "./compile";
 
 // The chat conversation as a pure state machine. reduce() says what the
 // next state is; the one step the bot still owes the visitor (a reply after
