@@ -1,0 +1,83 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { test, expect, hydrated } from "./fixtures";
+import { catalogue, productById, site } from "./content";
+
+// axe on every page, and on every dialog and menu in its open state: no
+// serious or critical violation of WCAG 2.1 A and AA.
+
+async function expectNoSeriousViolations(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+const fresh = productById(catalogue.featured.fresh);
+
+for (const path of ["/", "/products", `/product/${fresh.id}`, "/about", "/contact-us", "/bespoke", "/shipping-policy", "/terms-conditions", "/returns"]) {
+  test(`${path}: no serious or critical violation`, async ({ page }) => {
+    await page.route((url) => url.href.startsWith(new URL(site.map.embedUrl).origin), (route) => route.fulfill({ contentType: "text/html", body: "<title>map</title>" }));
+    await page.goto(path);
+    await hydrated(page);
+    await expectNoSeriousViolations(page);
+  });
+}
+
+test.describe("open dialogs and menus", () => {
+  test("the quote dialog", async ({ page }) => {
+    await page.goto(`/product/${fresh.id}`);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Get Quote" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await expectNoSeriousViolations(page, "dialog[open]");
+  });
+
+  test("the Bespoke page's dialog, with its own styles", async ({ page }) => {
+    await page.goto("/bespoke");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Let's begin" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await expectNoSeriousViolations(page, "dialog[open]");
+    // Not the band's centred text: labels start at the left.
+    expect(await dialog.locator("label").first().evaluate((el) => getComputedStyle(el).textAlign)).not.toBe("center");
+  });
+
+  test("the search overlay with results", async ({ page }) => {
+    await page.goto("/about");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Search products" }).click();
+    await page.getByRole("combobox", { name: "Search products" }).fill(fresh.name);
+    await expect(page.getByRole("option").first()).toBeVisible();
+    await expectNoSeriousViolations(page, "dialog[open]");
+  });
+
+  test("the chat panel", async ({ page }) => {
+    await page.goto("/about");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Chat with us" }).click();
+    const chat = page.getByRole("dialog", { name: `Chat with ${site.name}` });
+    await expect(chat.getByRole("list", { name: "Conversation" }).getByRole("button").first()).toBeVisible();
+    await expectNoSeriousViolations(page, ".chat-panel");
+  });
+
+  test("the mobile menu", { tag: "@narrow-only" }, async ({ page }) => {
+    await page.goto("/about");
+    await hydrated(page);
+    await page.locator("summary[aria-label=Menu]").click();
+    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+    await expectNoSeriousViolations(page, ".mobile-menu");
+  });
+});
+
+test.describe("the welcome offer", () => {
+  test.use({ welcomeOffer: true });
+  test("open", async ({ page }) => {
+    await page.goto("/");
+    await hydrated(page);
+    await expect(page.getByRole("dialog", { name: /whispers stories/ })).toBeVisible();
+    await expectNoSeriousViolations(page, "dialog[open]");
+  });
+});
