@@ -8,7 +8,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build check test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos clean
+.PHONY: run build check test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
 run: build
 	./bin/studio
@@ -89,6 +89,10 @@ load:
 
 lighthouse: build
 	scripts/lighthouse.sh
+
+# First paint and time to interactive on slow 4G with a 4x slower CPU.
+interactive: build
+	scripts/interactive.sh
 
 # A catalogue of 300 products, 200 of them photographed: build times,
 # first-load JavaScript, and memory under make bench.
