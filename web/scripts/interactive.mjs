@@ -27,11 +27,11 @@ for (const path of pages) {
       sessionStorage.setItem("studio.offerSeen", "1");
       // The moment the root marks the page hydrated.
       new MutationObserver((_, observer) => {
-        if (document.documentElement.hasAttribute("data-hydrated")) {
+        if (document.documentElement?.hasAttribute("data-hydrated")) {
           window.__hydratedAt = performance.now();
           observer.disconnect();
         }
-      }).observe(document.documentElement, { attributes: true });
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-hydrated"] });
     });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
