@@ -118,23 +118,14 @@ func (c *Catalogue) Product(id int) (Product, bool) {
 // readJSON reads name.json, checks it against schema/name.schema.json and
 // decodes it into v.
 func readJSON(fsys fs.FS, name string, v any) error {
-	file := name + ".json"
-	b, err := fs.ReadFile(fsys, file)
+	file, schemaFile := name+".json", "schema/"+name+".schema.json"
+	b, doc, err := readDocument(fsys, file)
 	if err != nil {
-		return fmt.Errorf("catalogue: read %s: %w", file, err)
+		return err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	_, schemaDoc, err := readDocument(fsys, schemaFile)
 	if err != nil {
-		return fmt.Errorf("catalogue: parse %s: %w", file, err)
-	}
-	schemaFile := "schema/" + name + ".schema.json"
-	s, err := fs.ReadFile(fsys, schemaFile)
-	if err != nil {
-		return fmt.Errorf("catalogue: read %s: %w", schemaFile, err)
-	}
-	schemaDoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s))
-	if err != nil {
-		return fmt.Errorf("catalogue: parse %s: %w", schemaFile, err)
+		return err
 	}
 	compiler := jsonschema.NewCompiler()
 	if err := compiler.AddResource(schemaFile, schemaDoc); err != nil {
@@ -151,4 +142,18 @@ func readJSON(fsys fs.FS, name string, v any) error {
 		return fmt.Errorf("catalogue: decode %s: %w", file, err)
 	}
 	return nil
+}
+
+// readDocument reads a JSON file as bytes and as the value the schema
+// library checks.
+func readDocument(fsys fs.FS, file string) ([]byte, any, error) {
+	b, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("catalogue: read %s: %w", file, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, fmt.Errorf("catalogue: parse %s: %w", file, err)
+	}
+	return b, doc, nil
 }
