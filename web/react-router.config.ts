@@ -6,5 +6,5 @@ import { pagePaths, NOT_FOUND_PATH, SEARCH_INDEX_PATH } from "./app/lib/paths";
 // rendering server. The Go server (bin/studio) serves these files.
 export default {
   ssr: false,
-  prerender: [...pagePaths(catalogue.products), NOT_FOUND_PATH, SEARCH_INDEX_PATH],
+  prerender: [...pagePaths(catalogue), NOT_FOUND_PATH, SEARCH_INDEX_PATH],
 } satisfies Config;

@@ -3,7 +3,9 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 // Every route of the site, in one place.
 export default [
   index("routes/home.tsx"),
-  route("products", "routes/products.tsx"),
+  // The list of products: /products, /products/page/2, /products/tables,
+  // /products/tables/page/2 (app/lib/filters.ts, listPath).
+  route("products/*", "routes/products.tsx"),
   route("product/:id", "routes/product.tsx"),
   route("about", "routes/about.tsx"),
   route("bespoke", "routes/bespoke.tsx"),

@@ -1,8 +1,8 @@
 import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
-import { products, site } from "./content";
+import { catalogue, site } from "./content";
 import { pagePaths } from "../app/lib/paths";
 
-const routes = pagePaths(products);
+const routes = pagePaths(catalogue);
 
 test.describe("every route", () => {
   for (const path of routes) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import type { CatalogueFile } from "../app/lib/catalogue";
+import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 import { test, expect, hydrated, nextFrames } from "./fixtures";
 
 // The site with camera-sized photographs (scripts/photo-site.sh, built by
@@ -15,6 +16,7 @@ const gallery = [...photographed].sort((a, b) => b.images.length - a.images.leng
 const KB = 1024;
 // The tab the photographed pieces are listed under.
 const galleryTab = catalogue.categories.find((c) => c.name === gallery.category)!.tabs?.[0] ?? gallery.category;
+const galleryList = listPath({ ...DEFAULT_LIST_STATE, category: galleryTab });
 const cardOf = (page: Page, scope: Page | ReturnType<Page["locator"]>, name: string) =>
   scope.getByRole("link").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
@@ -125,7 +127,7 @@ test("the grid, the similar products and the search show each piece's first phot
   const stem = (src: string) => src.replace(/^.*\//, "").replace(/\.[^.]+$/, "");
   const category = gallery.category;
 
-  await page.goto(`/products?category=${encodeURIComponent(galleryTab)}`);
+  await page.goto(galleryList);
   await hydrated(page);
   const card = cardOf(page, page, gallery.name);
   await expect(card).toBeVisible();
@@ -146,7 +148,7 @@ test("the grid, the similar products and the search show each piece's first phot
 });
 
 test("no picture is downloaded at more than twice the width it is shown at", async ({ browser }, testInfo) => {
-  for (const path of ["/", `/products?category=${encodeURIComponent(galleryTab)}`, `/product/${gallery.id}`]) {
+  for (const path of ["/", galleryList, `/product/${gallery.id}`]) {
     // A fresh browser for each page: a file another page fetched is reused
     // from the cache whatever its width, and is no download of this one.
     const context = await browser.newContext(testInfo.project.use);
@@ -184,7 +186,7 @@ test("a phone downloads a gallery image of at most 150 KB and thumbnails of at m
 });
 
 test("a cropped photograph has its dominant colour behind it until it loads, from the stylesheet", async ({ page }) => {
-  await page.goto(`/products?category=${encodeURIComponent(galleryTab)}`);
+  await page.goto(galleryList);
   await hydrated(page);
   const card = cardOf(page, page, gallery.name).locator("img");
   const placeholder = (await card.getAttribute("class"))?.match(/\bph-([0-7])([0-7])([0-7])\b/);

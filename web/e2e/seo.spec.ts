@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { test, expect } from "./fixtures";
-import { products, site } from "./content";
+import { catalogue, products, site } from "./content";
 import { pagePaths } from "../app/lib/paths";
 
-const routes = pagePaths(products);
+const routes = pagePaths(catalogue);
 const absolute = (path: string) => new URL(path, site.baseUrl).href;
 
 type JsonLd = Record<string, unknown> & { "@type": string };

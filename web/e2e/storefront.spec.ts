@@ -1,6 +1,6 @@
 import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
 import { catalogue, productById, products, service, site, vocabulary } from "./content";
-import { ALL, PAGE_SIZE, filterProducts, tabNames } from "../app/lib/filters";
+import { ALL, DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath, tabNames } from "../app/lib/filters";
 import { similarProducts } from "../app/lib/catalogue";
 import { SEARCH_SETTLE_MS, searchProducts } from "../app/lib/search";
 import { warranty } from "../app/lib/facts";
@@ -10,7 +10,11 @@ import { warranty } from "../app/lib/facts";
 // to the catalogue never need a test edit.
 
 const productNames = (page: import("@playwright/test").Page) =>
-  page.locator("#product-results").getByRole("heading", { level: 2 }).allTextContents();
+  page.getByRole("region", { name: "Products" }).getByRole("heading", { level: 2 }).allTextContents();
+const tab = (page: import("@playwright/test").Page, name: string) =>
+  page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name, exact: true });
+// The list's address for a category and page (app/lib/filters.ts, tested on fixtures there).
+const listUrl = (category: string, page = 1) => new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category, page }).replace(/\?/g, "\\?")}$`);
 const none = { category: ALL, materials: [] as string[], finishes: [] as string[] };
 const names = (list: { name: string }[]) => list.map((p) => p.name);
 const matching = (state: Partial<typeof none>) => filterProducts(products, { ...none, ...state }, vocabulary);
@@ -78,41 +82,44 @@ test.describe("home", () => {
 });
 
 test.describe("products", () => {
-  test("tabs, 6 per page, pagination disabled at the ends", async ({ page }) => {
+  test("tabs, 6 per page, pages as links, marked at the ends", async ({ page }) => {
     await page.goto("/products");
     await hydrated(page);
     await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
-    await expect(page.getByRole("tab")).toHaveText(tabNames(vocabulary));
-    await expect(page.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("navigation", { name: "Categories" }).getByRole("link")).toHaveText(tabNames(vocabulary));
+    await expect(tab(page, ALL)).toHaveAttribute("aria-current", "page");
 
     const pageCount = Math.ceil(products.length / PAGE_SIZE);
     expect(await productNames(page)).toEqual(names(products.slice(0, PAGE_SIZE)));
     const pages = page.getByRole("navigation", { name: "Pages" });
-    await expect(pages.getByRole("button", { name: "Previous" })).toBeDisabled();
-    await expect(pages.getByRole("button", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
+    await expect(pages.getByRole("link", { name: "Previous" })).toHaveAttribute("aria-disabled", "true");
+    await expect(pages.getByRole("link", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
     for (let n = 2; n <= pageCount; n++) {
-      await pages.getByRole("button", { name: "Next" }).click();
-      await expect(page).toHaveURL(new RegExp(`/products\\?page=${n}$`));
+      await pages.getByRole("link", { name: "Next" }).click();
+      await expect(page).toHaveURL(listUrl(ALL, n));
       expect(await productNames(page)).toEqual(names(products.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
-      await expect(pages.getByRole("button", { name: "Previous" })).toBeEnabled();
-      await expect(pages.getByRole("button", { name: `Page ${n}` })).toHaveAttribute("aria-current", "page");
+      await expect(pages.getByRole("link", { name: "Previous" })).not.toHaveAttribute("aria-disabled");
+      await expect(pages.getByRole("link", { name: `Page ${n}` })).toHaveAttribute("aria-current", "page");
     }
-    await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();
+    await expect(pages.getByRole("link", { name: "Next" })).toHaveAttribute("aria-disabled", "true");
   });
 
   test("a category or filter resets to page 1 and tracks filter_usage", async ({ page }) => {
     await recordAnalytics(page);
-    await page.goto("/products?page=2");
+    await page.goto(listPath({ ...DEFAULT_LIST_STATE, page: 2 }));
     await hydrated(page);
-    await page.getByRole("tab", { name: path.tab }).click();
-    await expect(page).toHaveURL(new RegExp(`/products\\?category=${encodeURIComponent(path.tab).replace(/%20/g, "\\+")}$`));
-    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    await tab(page, path.tab).click();
+    await expect(page).toHaveURL(listUrl(path.tab));
+    await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
+    // The same page shown another way: focus stays on the tab.
+    await expect(tab(page, path.tab)).toBeFocused();
     const inTab = matching({ category: path.tab });
     expect(await productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
     await page.getByText("Sort", { exact: true }).click();
     await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
-    await expect(page).toHaveURL(/&material=/);
+    await expect(page).toHaveURL(/\?material=/);
     const withMaterial = matching({ category: path.tab, materials: [path.material] });
     expect(await productNames(page)).toEqual(names(withMaterial.slice(0, PAGE_SIZE)));
     await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).check();
@@ -137,7 +144,7 @@ test.describe("products", () => {
     // so two finishes of no product of the tab are used instead).
     const empty = tabs.flatMap((tab) => vocabulary.materials.map((m) => ({ tab, material: m.name }))).find((c) => matching({ category: c.tab, materials: [c.material] }).length === 0);
     expect(empty, "content/catalogue.json has a tab with no product of some material").toBeTruthy();
-    await page.goto(`/products?category=${encodeURIComponent(empty!.tab)}&material=${encodeURIComponent(empty!.material)}`);
+    await page.goto(listPath({ ...DEFAULT_LIST_STATE, category: empty!.tab, materials: [empty!.material] }));
     await hydrated(page);
     await expect(page.getByText("No products found matching your filters.")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
@@ -146,9 +153,9 @@ test.describe("products", () => {
   test("the URL holds the state: shared, reloaded, and Back steps through it", async ({ page }) => {
     const state = { category: path.tab, finishes: [path.finish] };
     const other = tabs.find((t) => t !== path.tab && matching({ category: t, finishes: [path.finish] }).length > 0) ?? ALL;
-    await page.goto(`/products?category=${encodeURIComponent(path.tab)}&finish=${encodeURIComponent(path.finish)}`);
+    await page.goto(listPath({ ...DEFAULT_LIST_STATE, ...state }));
     await hydrated(page);
-    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
     const first = names(matching(state).slice(0, PAGE_SIZE));
     expect(await productNames(page)).toEqual(first);
 
@@ -157,46 +164,77 @@ test.describe("products", () => {
     expect(await productNames(page)).toEqual(first);
 
     // A new category keeps the finish.
-    const finishQuery = `finish=${encodeURIComponent(path.finish).replace(/%20/g, "+")}`;
-    await page.getByRole("tab", { name: "All" }).click();
-    await expect(page).toHaveURL(new RegExp(`/products\\?${finishQuery}$`));
-    await page.getByRole("tab", { name: other, exact: true }).click();
+    const withFinish = (category: string) => listPath({ ...DEFAULT_LIST_STATE, category, finishes: [path.finish] });
+    await tab(page, ALL).click();
+    await expect(page).toHaveURL(new RegExp(`${withFinish(ALL).replace("?", "\\?")}$`));
+    await tab(page, other).click();
+    await expect(page).toHaveURL(new RegExp(`${withFinish(other).replace("?", "\\?")}$`));
     expect(await productNames(page)).toEqual(names(matching({ category: other, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
 
     await page.goBack();
-    await expect(page).toHaveURL(new RegExp(`/products\\?${finishQuery}$`));
-    await expect(page.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
+    await expect(tab(page, ALL)).toHaveAttribute("aria-current", "page");
     await page.goBack();
-    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
     expect(await productNames(page)).toEqual(first);
   });
 
-  test("tabs answer the arrow keys", async ({ page }) => {
-    await page.goto("/products");
+  test("the older ?category=…&page=… addresses still open their list, at its own address", async ({ page }) => {
+    await page.goto(`/products?category=${encodeURIComponent(path.tab)}&finish=${encodeURIComponent(path.finish)}`);
     await hydrated(page);
-    await page.getByRole("tab", { name: "All" }).focus();
-    await page.keyboard.press("ArrowRight");
-    await expect(page.getByRole("tab", { name: tabs[0]!, exact: true })).toBeFocused();
-    await expect(page.getByRole("tab", { name: tabs[0]!, exact: true })).toHaveAttribute("aria-selected", "true");
-    await page.keyboard.press("End");
-    await expect(page.getByRole("tab", { name: tabs.at(-1)!, exact: true })).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category: path.tab, finishes: [path.finish] }).replace("?", "\\?")}$`));
+    expect(await productNames(page)).toEqual(names(matching({ category: path.tab, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
   });
 
-  test("page buttons scroll to the top", async ({ page }) => {
+  test("each category and page is its own page, with its own title and canonical address", async ({ page }) => {
+    const titles: string[] = [];
+    for (const category of tabNames(vocabulary)) {
+      const pageCount = Math.ceil(matching({ category }).length / PAGE_SIZE);
+      for (let n = 1; n <= pageCount; n++) {
+        const address = listPath({ ...DEFAULT_LIST_STATE, category, page: n });
+        const response = await page.goto(address);
+        expect(response?.status(), address).toBe(200);
+        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new URL(address, site.baseUrl).href);
+        titles.push(await page.title());
+        expect(await productNames(page), address).toEqual(names(matching({ category }).slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+      }
+    }
+    expect(new Set(titles).size, `titles are unique: ${titles.join("; ")}`).toBe(titles.length);
+  });
+
+  test("tabs and pages are links that work before the page's script has run", async ({ page }) => {
+    // The scripts arrive late, as on a slow phone: a click before then is
+    // a plain link, and lands on the list it names.
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/assets/*.js", async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto("/products", { waitUntil: "commit" });
+    await tab(page, path.tab).click();
+    await expect(page).toHaveURL(listUrl(path.tab));
+    await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
+    expect(await productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
+    release();
+    await hydrated(page);
+  });
+
+  test("page links scroll to the top", async ({ page }) => {
     expect(products.length, "the catalogue fills more than one page").toBeGreaterThan(PAGE_SIZE);
     await page.goto("/products");
     await hydrated(page);
-    const next = page.getByRole("navigation", { name: "Pages" }).getByRole("button", { name: "Page 2" });
+    const next = page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Page 2" });
     await next.scrollIntoViewIfNeeded();
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
     await next.click();
+    await expect(page).toHaveURL(listUrl(ALL, 2));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   test("opening a product tracks select_item and Back to Products keeps the list", async ({ page }) => {
     const chosen = matching({ category: path.tab })[0]!;
     await recordAnalytics(page);
-    await page.goto(`/products?category=${encodeURIComponent(path.tab)}&page=1`);
+    await page.goto(listPath({ ...DEFAULT_LIST_STATE, category: path.tab }));
     await hydrated(page);
     await page.getByRole("link").filter({ has: page.getByRole("heading", { name: chosen.name, exact: true }) }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${chosen.id}$`));
@@ -204,8 +242,8 @@ test.describe("products", () => {
     expect(select!.params).toMatchObject({ currency: "INR", items: [itemOf(chosen)] });
 
     await page.getByRole("link", { name: "Back to Products" }).click();
-    await expect(page).toHaveURL(/\/products\?category=.+&page=1$/);
-    await expect(page.getByRole("tab", { name: path.tab })).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(listUrl(path.tab));
+    await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
   });
 });
 

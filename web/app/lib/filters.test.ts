@@ -3,9 +3,11 @@ import {
   DEFAULT_LIST_STATE,
   PAGE_SIZE,
   filterProducts,
-  listStateToParams,
+  listPath,
+  listPaths,
+  listStateOf,
+  parseListPath,
   paginate,
-  parseListState,
   tabNames,
   toggle,
   vocabularyOf,
@@ -103,28 +105,48 @@ describe("pagination (6 per page)", () => {
 });
 
 describe("the list's state in the URL", () => {
-  it("round-trips", () => {
+  const stateOf = (url: string) => {
+    const [path, query = ""] = url.split("?");
+    return listStateOf(path!.replace(/^\/products\/?/, ""), new URLSearchParams(query), vocabulary);
+  };
+  it("round-trips: category and page in the path, materials and finishes in the query", () => {
     const state: ListState = { category: "Tables", materials: ["Wood", "Other"], finishes: ["Oak"], page: 2 };
-    const params = listStateToParams(state);
-    expect(params.toString()).toBe("category=Tables&material=Wood&material=Other&finish=Oak&page=2");
-    expect(parseListState(params, vocabulary)).toEqual(state);
+    expect(listPath(state)).toBe("/products/tables/page/2?material=Wood&material=Other&finish=Oak");
+    expect(stateOf(listPath(state))).toEqual(state);
   });
-  it("the default state is an empty query", () => {
-    expect(listStateToParams(DEFAULT_LIST_STATE).toString()).toBe("");
-    expect(parseListState(new URLSearchParams(), vocabulary)).toEqual(DEFAULT_LIST_STATE);
+  it("the default state is /products", () => {
+    expect(listPath(DEFAULT_LIST_STATE)).toBe("/products");
+    expect(stateOf("/products")).toEqual(DEFAULT_LIST_STATE);
+    expect(listPath({ ...DEFAULT_LIST_STATE, page: 3 })).toBe("/products/page/3");
   });
-  it("ignores values that are not options", () => {
-    expect(parseListState(new URLSearchParams("category=Beds&material=Gold&finish=Black&page=x"), vocabulary)).toEqual({
+  it("a tab's name becomes its path: Storage & Shelves is storage-shelves", () => {
+    expect(listPath({ ...DEFAULT_LIST_STATE, category: "Storage & Shelves" })).toBe("/products/storage-shelves");
+    expect(stateOf("/products/storage-shelves")?.category).toBe("Storage & Shelves");
+  });
+  it("a path that is not the list's is null", () => {
+    for (const rest of ["beds", "page/1", "page/0", "page/x", "tables/page", "tables/page/2/more", "page/2/tables"]) {
+      expect(parseListPath(rest, vocabulary), rest).toBeNull();
+    }
+  });
+  it("still reads the older ?category=…&page=…, and ignores values that are not options", () => {
+    expect(stateOf("/products?category=Tables&page=2")).toEqual({ ...DEFAULT_LIST_STATE, category: "Tables", page: 2 });
+    expect(stateOf("/products?category=Beds&material=Gold&finish=Black&page=x")).toEqual({
       category: "All",
       materials: [],
       finishes: ["Black"],
       page: 1,
     });
   });
-  it("encodes the ampersand of Storage & Shelves", () => {
-    const params = listStateToParams({ ...DEFAULT_LIST_STATE, category: "Storage & Shelves" });
-    expect(params.toString()).toBe("category=Storage+%26+Shelves");
-    expect(parseListState(new URLSearchParams(params.toString()), vocabulary).category).toBe("Storage & Shelves");
+  it("lists every page of every tab, without filters", () => {
+    const items = [make(1, "Tables", [], []), ...Array.from({ length: PAGE_SIZE }, (_, i) => make(i + 2, "Seatings", [], []))];
+    expect(listPaths(items, vocabulary)).toEqual([
+      "/products",
+      "/products/page/2",
+      "/products/seatings",
+      "/products/tables",
+      "/products/partition",
+      "/products/storage-shelves",
+    ]);
   });
   it("toggle adds and removes, in the options' order", () => {
     expect(toggle(vocabulary.materials, ["Other"], "Wood")).toEqual(["Wood", "Other"]);

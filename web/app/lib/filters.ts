@@ -84,13 +84,66 @@ export function parseListState(params: URLSearchParams, v: Vocabulary): ListStat
   };
 }
 
-export function listStateToParams(state: ListState): URLSearchParams {
-  const params = new URLSearchParams();
-  if (state.category !== ALL) params.set("category", state.category);
-  state.materials.forEach((m) => params.append("material", m));
-  state.finishes.forEach((f) => params.append("finish", f));
-  if (state.page > 1) params.set("page", String(state.page));
-  return params;
+// The list's addresses: the category and the page are in the path
+// (/products, /products/page/2, /products/tables, /products/tables/page/2),
+// so each is a prerendered page that links reach without JavaScript and
+// search engines can index; materials and finishes are in the query.
+// The older ?category=Tables&page=2 is still read (parseListState).
+export const slugOf = (tab: string) =>
+  tab
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+export function listPath(state: ListState): string {
+  let path = "/products";
+  if (state.category !== ALL) path += `/${slugOf(state.category)}`;
+  if (state.page > 1) path += `/page/${state.page}`;
+  const query = new URLSearchParams();
+  state.materials.forEach((m) => query.append("material", m));
+  state.finishes.forEach((f) => query.append("finish", f));
+  return query.size > 0 ? `${path}?${query}` : path;
+}
+
+// The category and page named by the rest of the path after /products/
+// ("", "page/2", "tables", "tables/page/2"); null for any other path.
+export function parseListPath(rest: string, v: Vocabulary): Pick<ListState, "category" | "page"> | null {
+  const parts = rest.split("/").filter(Boolean);
+  let category = ALL;
+  if (parts.length % 2 === 1) {
+    const slug = parts.shift();
+    const tab = v.tabs.find((t) => slugOf(t.name) === slug);
+    if (!tab) return null;
+    category = tab.name;
+  }
+  if (parts.length === 0) return { category, page: 1 };
+  if (parts.length === 2 && parts[0] === "page" && /^[1-9]\d*$/.test(parts[1]!) && parts[1] !== "1") {
+    return { category, page: Number(parts[1]) };
+  }
+  return null;
+}
+
+// The whole state of an address: its path (the rest after /products/) and
+// its query; null for a path that is not the list's. The older query keys
+// category and page win when present.
+export function listStateOf(rest: string, query: URLSearchParams, v: Vocabulary): ListState | null {
+  const fromPath = parseListPath(rest, v);
+  if (!fromPath) return null;
+  const fromQuery = parseListState(query, v);
+  return {
+    ...fromQuery,
+    category: query.has("category") ? fromQuery.category : fromPath.category,
+    page: query.has("page") ? fromQuery.page : fromPath.page,
+  };
+}
+
+// Every address of the list without materials or finishes: each tab's
+// pages. These are prerendered and listed in the sitemap.
+export function listPaths(products: readonly Filterable[], v: Vocabulary): string[] {
+  return tabNames(v).flatMap((category) => {
+    const { pageCount } = paginate(filterProducts(products, { category, materials: [], finishes: [] }, v), 1);
+    return Array.from({ length: pageCount }, (_, i) => listPath({ ...DEFAULT_LIST_STATE, category, page: i + 1 }));
+  });
 }
 
 // Adds the value if absent, removes it if present, keeping the options' order.

@@ -1,3 +1,6 @@
+import type { CatalogueFile } from "./catalogue";
+import { listPaths, vocabularyOf } from "./filters";
+
 // The site's static routes, in one list used by the route table's prerender
 // step (react-router.config.ts) and by the browser tests.
 export const staticPaths = [
@@ -11,9 +14,11 @@ export const staticPaths = [
   "/returns",
 ] as const;
 
-// Every page of the site: the static routes and one per product.
-export function pagePaths(products: readonly { id: number }[]): string[] {
-  return [...staticPaths, ...products.map((p) => `/product/${p.id}`)];
+// Every page of the site: the static routes, every page of the product
+// list by category, and one per product.
+export function pagePaths(catalogue: Pick<CatalogueFile, "products" | "categories" | "filters">): string[] {
+  const lists = listPaths(catalogue.products, vocabularyOf(catalogue)).filter((p) => p !== "/products");
+  return [...staticPaths, ...lists, ...catalogue.products.map((p) => `/product/${p.id}`)];
 }
 
 // The search overlay's data, prerendered as a file beside the pages.

@@ -1,34 +1,38 @@
 import { useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useLocation, useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
-import { CategoryTabs, tabId } from "../components/products/CategoryTabs";
+import { CategoryTabs } from "../components/products/CategoryTabs";
 import { FilterMenu } from "../components/products/FilterMenu";
 import { Pagination } from "../components/products/Pagination";
 import { itemEventParams, track } from "../lib/analytics";
 import { productCards, vocabulary } from "../lib/catalogue.server";
-import {
-  DEFAULT_LIST_STATE,
-  filterProducts,
-  listStateToParams,
-  paginate,
-  parseListState,
-  tabNames,
-  toggle,
-  type ListState,
-} from "../lib/filters";
+import { ALL, DEFAULT_LIST_STATE, filterProducts, listPath, listStateOf, paginate, tabNames, toggle, type ListState } from "../lib/filters";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
-import { prefersReducedMotion } from "../lib/usePageChange";
+import { SAME_PAGE } from "../lib/usePageChange";
 import "../components/products/products.css";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({
-    title: "All Products",
-    description: `Chairs, tables, partitions and shelves by ${site.name}: furniture made by hand in ${site.city} with wood, metal, stone and cement.`,
-    path: "/products",
+// Each category and page of the list is a page of its own, with its own
+// title, description and canonical address (the path, without the
+// query's materials and finishes).
+export const meta: Route.MetaFunction = ({ params, data }) => {
+  const state = (data && listStateOf(params["*"] ?? "", new URLSearchParams(), data.vocabulary)) ?? DEFAULT_LIST_STATE;
+  const count = data ? filterProducts(data.products, state, data.vocabulary).length : 0;
+  const pageCount = paginate(new Array(count), 1).pageCount;
+  const name = state.category === ALL ? "All Products" : state.category;
+  const onPage = state.page > 1 ? `, page ${state.page}` : "";
+  const description =
+    state.category === ALL
+      ? `Chairs, tables, partitions and shelves by ${site.name}: furniture made by hand in ${site.city} with wood, metal, stone and cement.`
+      : `${state.category} by ${site.name}: ${count} ${count === 1 ? "piece" : "pieces"}, each drawn in our studio and made by hand in ${site.city}.`;
+  return pageMeta({
+    title: `${name}${onPage}`,
+    description: state.page > 1 ? `${description} Page ${state.page} of ${pageCount}.` : description,
+    path: listPath(state),
   });
+};
 
 // Built once, at build time: every product as a card, and the filters'
 // words. The page filters and pages through them in the browser.
@@ -36,31 +40,35 @@ export async function loader() {
   return { products: productCards(), vocabulary: vocabulary() };
 }
 
-const RESULTS_ID = "product-results";
+// The data is the same on every address of the list: moving between them
+// fetches nothing.
+export const shouldRevalidate = () => false;
 
-export default function Products({ loaderData: { products, vocabulary } }: Route.ComponentProps) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  // The prerendered page is page 1 of All; the URL's own state follows
-  // once hydrated.
+export default function Products({ loaderData: { products, vocabulary }, params }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  // The prerendered page shows its path's category and page; the query's
+  // materials and finishes follow once hydrated.
   const hydrated = useHydrated();
-  const urlState = hydrated ? parseListState(searchParams, vocabulary) : DEFAULT_LIST_STATE;
-  // A change shows at once (a checkbox never flickers back) and is then
+  const rest = params["*"] ?? "";
+  const urlState = listStateOf(rest, hydrated ? searchParams : new URLSearchParams(), vocabulary) ?? DEFAULT_LIST_STATE;
+  // A tick shows at once (a checkbox never flickers back) and is then
   // confirmed by the URL; Back and Forward bring the URL's state.
   const [pending, setPending] = useState<ListState | null>(null);
-  useEffect(() => setPending(null), [searchParams]);
+  useEffect(() => setPending(null), [location]);
   const state = pending ?? urlState;
   const matching = filterProducts(products, state, vocabulary);
   const { items, page, pageCount } = paginate(matching, state.page);
 
-  // A category and a page of results are history entries, so Back returns
-  // to the previous one; a material or finish tick replaces the entry, so
-  // one Back leaves the list however many boxes were ticked.
-  const update = (next: ListState, { replace }: { replace: boolean }) => {
-    setPending(next);
-    setSearchParams(listStateToParams(next), { preventScrollReset: true, replace });
-  };
+  // An older address (?category=Tables&page=2) is replaced by the list's own.
+  useEffect(() => {
+    if (!searchParams.has("category") && !searchParams.has("page")) return;
+    const wanted = listStateOf(rest, searchParams, vocabulary);
+    if (wanted) void navigate(listPath(wanted), { replace: true, preventScrollReset: true, state: SAME_PAGE });
+  }, [rest, searchParams, vocabulary, navigate]);
 
-  const changeFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
+  const trackFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     const ticked = kind === "category" || (kind === "material" ? next.materials : next.finishes).includes(value);
     track("filter_usage", {
       filter_type: kind,
@@ -68,20 +76,21 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
       action: ticked ? "add" : "remove",
       result_count: filterProducts(products, next, vocabulary).length,
     });
-    update({ ...next, page: 1 }, { replace: kind !== "category" });
   };
 
-  const goToPage = (n: number) => {
-    update({ ...state, page: n }, { replace: false });
-    window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+  // A category and a page of results are history entries (links), so Back
+  // returns to the previous one; a material or finish tick replaces the
+  // entry, so one Back leaves the list however many boxes were ticked.
+  const tick = (kind: "material" | "finish", value: string, next: ListState) => {
+    trackFilter(kind, value, next);
+    setPending({ ...next, page: 1 });
+    void navigate(listPath({ ...next, page: 1 }), { replace: true, preventScrollReset: true, state: SAME_PAGE });
   };
-
-  const from = `/products${hydrated && searchParams.size > 0 ? `?${searchParams}` : ""}`;
 
   return (
     <div className="products-page container">
       <header className="products-page__header">
-        <h1>All Products</h1>
+        <h1>{state.category === ALL ? "All Products" : state.category}</h1>
         <p>Every piece is drawn in our studio and made by hand in {site.city}. Ask for a quote, or for any piece made to your size and finish.</p>
       </header>
 
@@ -89,20 +98,20 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
         <CategoryTabs
           tabs={tabNames(vocabulary)}
           selected={state.category}
-          panelId={RESULTS_ID}
-          onSelect={(category) => category !== state.category && changeFilter("category", category, { ...state, category })}
+          hrefOf={(category) => listPath({ ...state, category, page: 1 })}
+          onSelect={(category) => trackFilter("category", category, { ...state, category })}
         />
         <FilterMenu
           materialOptions={vocabulary.materials}
           finishOptions={vocabulary.finishes}
           materials={state.materials}
           finishes={state.finishes}
-          onToggleMaterial={(m) => changeFilter("material", m, { ...state, materials: toggle(vocabulary.materials, state.materials, m) })}
-          onToggleFinish={(f) => changeFilter("finish", f, { ...state, finishes: toggle(vocabulary.finishes, state.finishes, f) })}
+          onToggleMaterial={(m) => tick("material", m, { ...state, materials: toggle(vocabulary.materials, state.materials, m) })}
+          onToggleFinish={(f) => tick("finish", f, { ...state, finishes: toggle(vocabulary.finishes, state.finishes, f) })}
         />
       </div>
 
-      <section id={RESULTS_ID} role="tabpanel" aria-labelledby={tabId(state.category)} className="products-page__results">
+      <section aria-label="Products" className="products-page__results">
         <p className="visually-hidden" role="status">
           {matching.length} {matching.length === 1 ? "product" : "products"}
         </p>
@@ -115,7 +124,7 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
                 <ProductCard
                   product={product}
                   eager={index < 3}
-                  from={from}
+                  from={listPath(state)}
                   onSelect={() =>
                     track("select_item", itemEventParams(product, { item_list_name: "All Products", index: index + 1 }))
                   }
@@ -126,7 +135,7 @@ export default function Products({ loaderData: { products, vocabulary } }: Route
         )}
       </section>
 
-      {matching.length > 0 && <Pagination page={page} pageCount={pageCount} onPage={goToPage} />}
+      {matching.length > 0 && <Pagination page={page} pageCount={pageCount} hrefOf={(n) => listPath({ ...state, page: n })} />}
     </div>
   );
 }

@@ -1,39 +1,64 @@
+import { Link } from "react-router";
+import { SAME_PAGE, prefersReducedMotion } from "../../lib/usePageChange";
 import { Icon } from "../Icon";
 
 type Props = {
   page: number;
   pageCount: number;
-  onPage: (page: number) => void;
+  /** The address of the list at that page. */
+  hrefOf: (page: number) => string;
 };
 
-// Previous and next are disabled at the ends; the current page is marked
-// with aria-current.
-export function Pagination({ page, pageCount, onPage }: Props) {
+// Links to each page of the list, so every product is reached by links
+// alone. Previous and next are shown, not linked, at the ends; the current
+// page is marked with aria-current. A page opens at the top of the list.
+export function Pagination({ page, pageCount, hrefOf }: Props) {
+  const scrollToTop = () => window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+  const step = (n: number, end: boolean, children: React.ReactNode) =>
+    end ? (
+      <a className="pagination__step" role="link" aria-disabled="true">
+        {children}
+      </a>
+    ) : (
+      <Link className="pagination__step" to={hrefOf(n)} state={SAME_PAGE} preventScrollReset onClick={scrollToTop}>
+        {children}
+      </Link>
+    );
   return (
     <nav className="pagination" aria-label="Pages">
-      <button type="button" className="pagination__step" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        <Icon name="chevronLeft" size={18} />
-        Previous
-      </button>
+      {step(
+        page - 1,
+        page <= 1,
+        <>
+          <Icon name="chevronLeft" size={18} />
+          Previous
+        </>,
+      )}
       <ol className="pagination__pages">
         {Array.from({ length: pageCount }, (_, i) => i + 1).map((n) => (
           <li key={n}>
-            <button
-              type="button"
+            <Link
               className="pagination__page"
+              to={hrefOf(n)}
+              state={SAME_PAGE}
+              preventScrollReset
+              onClick={scrollToTop}
               aria-label={`Page ${n}`}
               aria-current={n === page ? "page" : undefined}
-              onClick={() => onPage(n)}
             >
               {n}
-            </button>
+            </Link>
           </li>
         ))}
       </ol>
-      <button type="button" className="pagination__step" disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
-        Next
-        <Icon name="chevronRight" size={18} />
-      </button>
+      {step(
+        page + 1,
+        page >= pageCount,
+        <>
+          Next
+          <Icon name="chevronRight" size={18} />
+        </>,
+      )}
     </nav>
   );
 }
