@@ -6,7 +6,7 @@ import "./ContactDetails.css";
 const a = site.address;
 const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
 
-// The studio's phones, e-mail, address and map, all from content/site.json.
+// The studio's phones, e-mail and address, all from content/site.json.
 export function ContactDetails() {
   return (
     <section className="contact-details" aria-labelledby="contact-details-heading">
@@ -53,22 +53,28 @@ export function ContactDetails() {
           </dd>
         </div>
       </dl>
-
-      <figure className="contact-details__map">
-        <iframe
-          src={site.map.embedUrl}
-          title={`Map showing ${site.name}, ${a.street}, ${a.locality}`}
-          loading="lazy"
-          width={600}
-          height={400}
-          referrerPolicy="no-referrer-when-downgrade"
-        />
-        <figcaption>
-          <a href={site.map.linkUrl} target="_blank" rel="noopener noreferrer">
-            Open the map<span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        </figcaption>
-      </figure>
     </section>
+  );
+}
+
+// The map of the studio's address (content/site.json), with a link to open
+// it in the map's own site.
+export function StudioMap() {
+  return (
+    <figure className="studio-map">
+      <iframe
+        src={site.map.embedUrl}
+        title={`Map showing ${site.name}, ${a.street}, ${a.locality}`}
+        loading="lazy"
+        width={600}
+        height={400}
+        referrerPolicy="no-referrer-when-downgrade"
+      />
+      <figcaption>
+        <a href={site.map.linkUrl} target="_blank" rel="noopener noreferrer">
+          Open the map<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      </figcaption>
+    </figure>
   );
 }

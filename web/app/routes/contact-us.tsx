@@ -1,6 +1,6 @@
 import type { Route } from "./+types/contact-us";
 import { ContactForm } from "../components/ContactForm";
-import { ContactDetails } from "../components/ContactDetails";
+import { ContactDetails, StudioMap } from "../components/ContactDetails";
 import { Faq } from "../components/Faq";
 import { Marquee } from "../components/Marquee";
 import { pageMeta } from "../lib/meta";
@@ -35,6 +35,7 @@ export default function Page() {
           <ContactForm />
         </section>
         <ContactDetails />
+        <StudioMap />
       </div>
 
       <Marquee text={site.marquee} />

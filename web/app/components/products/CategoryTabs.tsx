@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { SAME_PAGE } from "../../lib/usePageChange";
 
@@ -14,8 +15,21 @@ type Props = {
 // so they work before the page's script has run (or without it); with it,
 // React Router moves between them without reloading the page.
 export function CategoryTabs({ tabs, selected, hrefOf, onSelect }: Props) {
+  // On a narrow phone the tabs are one row that scrolls sideways: the
+  // chosen one is brought into that row's view (never scrolling the page).
+  const navRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const nav = navRef.current;
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    const left = current.offsetLeft; // the row is the tabs' offsetParent (products.css)
+    if (left < nav.scrollLeft || left + current.offsetWidth > nav.scrollLeft + nav.clientWidth) {
+      nav.scrollLeft = left - (nav.clientWidth - current.offsetWidth) / 2;
+    }
+  }, [selected]);
+
   return (
-    <nav className="category-tabs" aria-label="Categories">
+    <nav className="category-tabs" aria-label="Categories" ref={navRef}>
       {tabs.map((category) => (
         <Link
           key={category}
