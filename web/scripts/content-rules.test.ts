@@ -48,6 +48,11 @@ describe("the content check", () => {
     ["a product id used twice", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[1].id = c.products[0].id)), /^content\/catalogue\.json: product \d+ \(.+\): id: \d+ is used by another product$/],
     ["a featured id that does not exist", (dir) => editJson(dir, "catalogue.json", (c) => (c.featured.fresh = 9999)), /^content\/catalogue\.json: featured: product 9999 is not in the catalogue$/],
     ["an unknown category", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].category = "Beds")), /^content\/catalogue\.json: product \d+ \(.+\): category: "Beds" is not one of "categories"/],
+    [
+      "two tabs that would share an address",
+      (dir) => editJson(dir, "catalogue.json", (c) => (c.categories[1].tabs = [c.categories[0].tabs?.[0] ?? c.categories[0].name].map((n: string) => n.toUpperCase()).concat("Page"))),
+      /^content\/catalogue\.json: categories: the tabs ".+" and ".+" would share the address \/products\/[a-z-]+; rename one$/,
+    ],
     ["a missing image", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "products/gone.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: content\/images\/products\/gone\.jpg does not exist$/],
     ["an empty alt text", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].alt = " ")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.alt: is empty$/],
     ["a misspelt field", (dir) => editJson(dir, "catalogue.json", (c) => ((c.products[0].descripton = c.products[0].description), delete c.products[0].description)), /^content\/catalogue\.json: product \d+ \(.+\): descripton: is not a field here \(a typo\? the fields are id, name/],

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { MAIN_MENU } from "../app/lib/chat/compile";
 import { contentFacts, fillFacts, whatsappPhone, type Facts } from "../app/lib/facts";
+import { ALL, slugOf, vocabularyOf } from "../app/lib/filters";
 import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "./markdown";
 
@@ -61,7 +62,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
     }
     problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
   }
-  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")));
+  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...tabAddresses(catalogue));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
   if (chat) problems.push(...chatLinks(chat));
 
@@ -177,6 +178,23 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
 
 // The city and region are written twice in site.json: on their own (for
 // sentences) and in the postal address. The two must agree.
+// Each tab of the products page has its own address, /products/{name in
+// lower case, words joined by -}: two tabs may not share one, and a name
+// must leave one ("page" is the list's own word).
+function tabAddresses(catalogue: Json): string[] {
+  const file = "content/catalogue.json";
+  const problems: string[] = [];
+  const byAddress = new Map<string, string>();
+  for (const { name } of vocabularyOf(catalogue as never).tabs) {
+    const slug = slugOf(name);
+    const other = byAddress.get(slug);
+    if (name === ALL || slug === "" || slug === "page") problems.push(`${file}: categories: the tab "${name}" needs another name (its address would be /products/${slug})`);
+    else if (other) problems.push(`${file}: categories: the tabs "${other}" and "${name}" would share the address /products/${slug}; rename one`);
+    byAddress.set(slug, name);
+  }
+  return problems;
+}
+
 function addressAgrees(site: { city: string; region: string; address: { locality: string; region: string } }): string[] {
   const problems: string[] = [];
   const file = "content/site.json";
