@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,13 @@ process.env.E2E_PORT ??= freePort();
 // which e2e/photos.spec.ts runs against.
 process.env.E2E_PHOTO_PORT ??= freePort();
 process.env.E2E_PHOTO_SITE ??= fileURLToPath(new URL("../.photo-site", import.meta.url));
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "studio-e2e-"));
+// The servers' data, made by the main process and removed when it exits
+// (the workers inherit the variable and make none).
+if (!process.env.E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(join(tmpdir(), "studio-e2e-"));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+}
 // The inbox is on for the enquiry tests; tests name themselves as distinct
 // visitors through X-Forwarded-For, which the server believes from loopback.
 process.env.E2E_STUDIO_PASSWORD ??= "e2e studio password";
