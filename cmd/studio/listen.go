@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -46,7 +47,7 @@ func listen(cfg config.Config, site http.Handler, errorLog *log.Logger, client *
 	certs := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
 		Cache:      autocert.DirCache(filepath.Join(cfg.DataDir, "certs")),
-		HostPolicy: autocert.HostWhitelist(cfg.Domains...),
+		HostPolicy: domainsOnly(cfg.Domains),
 		Email:      cfg.ACMEEmail,
 		Client:     client,
 	}
@@ -66,6 +67,19 @@ func listen(cfg config.Config, site http.Handler, errorLog *log.Logger, client *
 	// HTTPS (autocert's fallback redirects GET and HEAD).
 	redirect := newHTTPServer(certs.HTTPHandler(nil), errorLog)
 	return []listener{{server: https, Listener: httpsListener, tls: true}, {server: redirect, Listener: httpListener}}, nil
+}
+
+// domainsOnly is the policy of which names get certificates: those of
+// DOMAIN, whatever port the request named (the challenge's Host carries
+// one when HTTP_ADDR is not port 80).
+func domainsOnly(domains []string) autocert.HostPolicy {
+	listed := autocert.HostWhitelist(domains...)
+	return func(ctx context.Context, host string) error {
+		if name, _, err := net.SplitHostPort(host); err == nil {
+			host = name
+		}
+		return listed(ctx, host)
+	}
 }
 
 func newHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
