@@ -37,7 +37,10 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 	}
 
 	if cfg.StudioPassword != "" {
-		visitor := func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) }
+		visitor := studio.Visitor{
+			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
+			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
+		}
 		options = append(options, server.WithStudio(studio.New(st, cfg.StudioPassword, log, visitor)))
 	} else {
 		log.Info("studio inbox off: STUDIO_PASSWORD is not set, so /studio answers 404")

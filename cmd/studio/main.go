@@ -7,12 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"golang.org/x/crypto/acme"
 
 	"studio/content"
 	"studio/internal/catalogue"
@@ -34,7 +35,7 @@ func run() error {
 	defer logOut.Close()
 	log := slog.New(slog.NewJSONHandler(logOut, nil))
 
-	cfg, err := config.FromEnv(os.Getenv)
+	cfg, err := config.FromEnv(os.LookupEnv)
 	if err != nil {
 		return err
 	}
@@ -61,23 +62,19 @@ func run() error {
 		return err
 	}
 
-	listener, err := net.Listen("tcp", cfg.Addr())
+	listeners, err := listen(cfg, srv.Handler(), slog.NewLogLogger(log.Handler(), slog.LevelWarn), &acme.Client{DirectoryURL: cfg.ACMEDirectory})
 	if err != nil {
-		return fmt.Errorf("cannot listen on port %d: %w", cfg.Port, unwrapOpError(err))
+		return err
 	}
-	httpServer := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	serveErr := make(chan error, len(listeners))
+	for _, l := range listeners {
+		go func() { serveErr <- l.serve() }()
+		log.Info("serving", "addr", l.Addr().String(), "tls", l.tls, "domains", cfg.Domains, "data_dir", cfg.AbsDataDir(),
+			"products", len(cat.Products), "database", string(st.Dialect()))
 	}
-
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- httpServer.Serve(listener) }()
-	log.Info("serving", "addr", listener.Addr().String(), "data_dir", cfg.AbsDataDir(), "products", len(cat.Products), "database", string(st.Dialect()))
+	if len(cfg.TrustedProxies) == 0 && len(cfg.Domains) == 0 {
+		log.Info("TRUSTED_PROXIES is not set: X-Forwarded-For and X-Forwarded-Proto are ignored (set it to the reverse proxy's address when there is one)")
+	}
 
 	select {
 	case err := <-serveErr:
@@ -88,22 +85,16 @@ func run() error {
 	log.Info("shutting down: finishing requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := httpServer.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	for _, l := range listeners {
+		if err := l.server.Shutdown(shutdownCtx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
 	}
-	if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range listeners {
+		if err := <-serveErr; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	log.Info("stopped")
 	return nil
-}
-
-// unwrapOpError keeps the reason ("address already in use") and drops the
-// repeated "listen tcp :8080" prefix.
-func unwrapOpError(err error) error {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Err != nil {
-		return op.Err
-	}
-	return err
 }

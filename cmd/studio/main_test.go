@@ -81,7 +81,9 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{"port in use", []string{fmt.Sprintf("PORT=%d", busyPort), "DATA_DIR=" + t.TempDir()}, fmt.Sprintf("studio: cannot listen on port %d: bind: address already in use", busyPort)},
+		{"port in use", []string{fmt.Sprintf("PORT=%d", busyPort), "DATA_DIR=" + t.TempDir()}, fmt.Sprintf("studio: cannot listen on :%d (LISTEN_ADDR): bind: address already in use", busyPort)},
+		{"empty DATA_DIR", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR="}, "studio: DATA_DIR is set but empty"},
+		{"LISTEN_ADDR without a port", []string{"LISTEN_ADDR=127.0.0.1", "DATA_DIR=" + t.TempDir()}, `studio: LISTEN_ADDR="127.0.0.1" is not an address to listen on`},
 		{"unwritable DATA_DIR", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + notADir}, fmt.Sprintf("studio: DATA_DIR=%q", notADir)},
 		{"bad PORT", []string{"PORT=eighty", "DATA_DIR=" + t.TempDir()}, `studio: PORT="eighty" is not a port number`},
 		{"database unreachable", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "DATABASE_URL=postgres://studio@127.0.0.1:1/studio?sslmode=disable&connect_timeout=2"}, "studio: store: ping postgres:"},

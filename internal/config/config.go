@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/mail"
 	"net/netip"
 	"os"
@@ -15,8 +16,20 @@ import (
 
 // Config is every setting of bin/studio.
 type Config struct {
-	Port    int    // PORT, default 8080
-	DataDir string // DATA_DIR, default ./data: where the SQLite database lives
+	Port int // PORT, default 8080
+	// LISTEN_ADDR, default ":" + PORT: where plain HTTP is served when
+	// DOMAIN is not set, e.g. 127.0.0.1:8080 behind a reverse proxy.
+	ListenAddr string
+	DataDir    string // DATA_DIR, default ./data: where the SQLite database and the certificates live
+
+	// DOMAIN: the site's host names. Set, the server gets certificates for
+	// them itself (ACME, Let's Encrypt by default) and serves HTTPS on
+	// HTTPSAddr, and on HTTPAddr the ACME challenges and a redirect.
+	Domains       []string
+	HTTPAddr      string // HTTP_ADDR, default ":80"
+	HTTPSAddr     string // HTTPS_ADDR, default ":443"
+	ACMEEmail     string // ACME_EMAIL: where the certificate authority writes about expiry problems
+	ACMEDirectory string // ACME_DIRECTORY, default Let's Encrypt's production directory
 
 	DatabaseURL    string // DATABASE_URL: PostgreSQL instead of SQLite when set
 	StudioPassword string // STUDIO_PASSWORD: the inbox at /studio is off when empty
@@ -41,10 +54,14 @@ type SMTP struct {
 // Enabled is true when enquiries are mailed to the studio.
 func (s SMTP) Enabled() bool { return s.Host != "" }
 
-// FromEnv reads the settings through getenv (os.Getenv in production) and
-// fills in defaults.
-func FromEnv(getenv func(string) string) (Config, error) {
-	c := Config{Port: 8080, DataDir: "data"}
+// LetsEncrypt is the ACME directory used when ACME_DIRECTORY is not set.
+const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
+
+// FromEnv reads the settings through lookup (os.LookupEnv in production)
+// and fills in defaults.
+func FromEnv(lookup func(string) (string, bool)) (Config, error) {
+	getenv := func(k string) string { v, _ := lookup(k); return v }
+	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt}
 	if v := getenv("PORT"); v != "" {
 		port, err := strconv.Atoi(v)
 		if err != nil || port < 1 || port > 65535 {
@@ -52,8 +69,34 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.Port = port
 	}
-	if v := getenv("DATA_DIR"); v != "" {
+	c.ListenAddr = ":" + strconv.Itoa(c.Port)
+	for name, addr := range map[string]*string{"LISTEN_ADDR": &c.ListenAddr, "HTTP_ADDR": &c.HTTPAddr, "HTTPS_ADDR": &c.HTTPSAddr} {
+		if v := getenv(name); v != "" {
+			if err := checkAddr(v); err != nil {
+				return Config{}, fmt.Errorf("%s=%q is not an address to listen on (host:port, such as 127.0.0.1:8080 or :8080): %w", name, v, err)
+			}
+			*addr = v
+		}
+	}
+	// An empty DATA_DIR is a mistake (a variable that lost its value), not
+	// a wish for ./data.
+	if v, set := lookup("DATA_DIR"); set {
+		if strings.TrimSpace(v) == "" {
+			return Config{}, errors.New("DATA_DIR is set but empty: name the directory for the database (unset it to use ./data)")
+		}
 		c.DataDir = v
+	}
+	if v := getenv("DOMAIN"); v != "" {
+		c.Domains = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	for _, d := range c.Domains {
+		if strings.Contains(d, "/") || strings.Contains(d, ":") || !strings.Contains(d, ".") {
+			return Config{}, fmt.Errorf("DOMAIN: %q is not a host name (such as www.example.com)", d)
+		}
+	}
+	c.ACMEEmail = getenv("ACME_EMAIL")
+	if v := getenv("ACME_DIRECTORY"); v != "" {
+		c.ACMEDirectory = v
 	}
 	c.DatabaseURL = getenv("DATABASE_URL")
 	c.StudioPassword = getenv("STUDIO_PASSWORD")
@@ -122,9 +165,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Addr is the address the server listens on.
-func (c Config) Addr() string {
-	return ":" + strconv.Itoa(c.Port)
+// checkAddr accepts host:port with a numeric port; the host may be empty
+// (every interface).
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("port %q is not a number 0-65535", port)
+	}
+	return nil
 }
 
 // AbsDataDir is DATA_DIR as an absolute path, for logs.

@@ -9,8 +9,17 @@ import (
 	"testing"
 )
 
-func env(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// base is the default configuration with changes.
+func base(change func(*Config)) Config {
+	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt}
+	if change != nil {
+		change(&c)
+	}
+	return c
 }
 
 func TestFromEnv(t *testing.T) {
@@ -20,18 +29,31 @@ func TestFromEnv(t *testing.T) {
 		want    Config
 		wantErr string
 	}{
-		{"defaults", nil, Config{Port: 8080, DataDir: "data"}, ""},
-		{"set", map[string]string{"PORT": "9000", "DATA_DIR": "/tmp/x"}, Config{Port: 9000, DataDir: "/tmp/x"}, ""},
+		{"defaults", nil, base(nil), ""},
+		{"set", map[string]string{"PORT": "9000", "DATA_DIR": "/tmp/x"}, base(func(c *Config) { c.Port, c.ListenAddr, c.DataDir = 9000, ":9000", "/tmp/x" }), ""},
+		{"listen on loopback", map[string]string{"PORT": "9000", "LISTEN_ADDR": "127.0.0.1:8081"}, base(func(c *Config) { c.Port, c.ListenAddr = 9000, "127.0.0.1:8081" }), ""},
+		{"listen address without a port", map[string]string{"LISTEN_ADDR": "127.0.0.1"}, Config{}, `LISTEN_ADDR="127.0.0.1" is not an address to listen on`},
+		{"listen port not a number", map[string]string{"HTTPS_ADDR": ":https"}, Config{}, `HTTPS_ADDR=":https" is not an address`},
+		{"empty data dir", map[string]string{"DATA_DIR": ""}, Config{}, "DATA_DIR is set but empty"},
+		{"domains", map[string]string{"DOMAIN": "www.example.com, example.com", "ACME_EMAIL": "studio@example.com", "HTTP_ADDR": ":8080", "HTTPS_ADDR": ":8443"},
+			base(func(c *Config) {
+				c.Domains, c.ACMEEmail, c.HTTPAddr, c.HTTPSAddr = []string{"www.example.com", "example.com"}, "studio@example.com", ":8080", ":8443"
+			}), ""},
+		{"domain with a scheme", map[string]string{"DOMAIN": "https://www.example.com"}, Config{}, `DOMAIN: "https://www.example.com" is not a host name`},
 		{"port not a number", map[string]string{"PORT": "http"}, Config{}, `PORT="http" is not a port number`},
 		{"port zero", map[string]string{"PORT": "0"}, Config{}, `PORT="0" is not a port number`},
 		{"port too big", map[string]string{"PORT": "70000"}, Config{}, `PORT="70000" is not a port number`},
 		{"database, studio, proxies", map[string]string{"DATABASE_URL": "postgres://db/studio", "STUDIO_PASSWORD": "correct horse battery", "TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1"},
-			Config{Port: 8080, DataDir: "data", DatabaseURL: "postgres://db/studio", StudioPassword: "correct horse battery",
-				TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32")}}, ""},
+			base(func(c *Config) {
+				c.DatabaseURL, c.StudioPassword = "postgres://db/studio", "correct horse battery"
+				c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("127.0.0.1/32")}
+			}), ""},
 		{"short studio password", map[string]string{"STUDIO_PASSWORD": "secret"}, Config{}, "STUDIO_PASSWORD is too short"},
 		{"bad proxy", map[string]string{"TRUSTED_PROXIES": "proxy.local"}, Config{}, `"proxy.local" is neither`},
 		{"smtp", map[string]string{"SMTP_HOST": "mail.example.com", "SMTP_PORT": "2525", "SMTP_FROM": "site@example.com", "SMTP_USERNAME": "u", "SMTP_PASSWORD": "p"},
-			Config{Port: 8080, DataDir: "data", SMTP: SMTP{Host: "mail.example.com", Port: 2525, From: "site@example.com", Username: "u", Password: "p"}}, ""},
+			base(func(c *Config) {
+				c.SMTP = SMTP{Host: "mail.example.com", Port: 2525, From: "site@example.com", Username: "u", Password: "p"}
+			}), ""},
 		{"smtp without from", map[string]string{"SMTP_HOST": "mail.example.com"}, Config{}, "SMTP_FROM is required"},
 		{"smtp bad to", map[string]string{"SMTP_HOST": "m", "SMTP_FROM": "a@b.in", "SMTP_TO": "studio\r\nBcc: x@y.z"}, Config{}, "SMTP_TO"},
 		{"smtp bad port", map[string]string{"SMTP_PORT": "smtp"}, Config{}, `SMTP_PORT="smtp"`},

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"log/slog"
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -17,19 +19,11 @@ const (
 // connection comes from a trusted proxy, the last address in
 // X-Forwarded-For that is not itself a trusted proxy.
 func ClientIP(r *http.Request, trusted []netip.Prefix) string {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
+	ip, ok := peer(r)
+	if !ok {
 		return r.RemoteAddr
 	}
-	ip := ap.Addr().Unmap()
-	isTrusted := func(a netip.Addr) bool {
-		for _, p := range trusted {
-			if p.Contains(a) {
-				return true
-			}
-		}
-		return false
-	}
+	isTrusted := func(a netip.Addr) bool { return contains(trusted, a) }
 	if !isTrusted(ip) {
 		return ip.String()
 	}
@@ -48,6 +42,78 @@ func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 		}
 	}
 	return ip.String()
+}
+
+// IsHTTPS reports whether the visitor's request came over HTTPS: to this
+// server's own TLS, or to a trusted proxy that says so in
+// X-Forwarded-Proto. The header from anyone else is ignored.
+func IsHTTPS(r *http.Request, trusted []netip.Prefix) bool {
+	if r.TLS != nil {
+		return true
+	}
+	ip, ok := peer(r)
+	if !ok || !contains(trusted, ip) {
+		return false
+	}
+	// A chain of proxies appends: the first value is what the visitor used.
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	return strings.EqualFold(strings.TrimSpace(proto), "https")
+}
+
+// peer is the address of the connection's other end.
+func peer(r *http.Request) (netip.Addr, bool) {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ap.Addr().Unmap(), true
+}
+
+func contains(prefixes []netip.Prefix, a netip.Addr) bool {
+	for _, p := range prefixes {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// proxyWarning tells, at most once an hour, that requests carry
+// X-Forwarded-For from an address not in TRUSTED_PROXIES: behind a proxy
+// nobody told the server about, every visitor shares one rate limit and
+// the log shows the proxy's address.
+type proxyWarning struct {
+	log     *slog.Logger
+	trusted []netip.Prefix
+	now     func() time.Time
+
+	mu   sync.Mutex
+	last time.Time
+}
+
+const proxyWarningEvery = time.Hour
+
+func (p *proxyWarning) check(r *http.Request) {
+	if _, forwarded := r.Header["X-Forwarded-For"]; !forwarded {
+		return
+	}
+	ip, ok := peer(r)
+	if !ok || contains(p.trusted, ip) {
+		return
+	}
+	now := p.now()
+	p.mu.Lock()
+	due := p.last.IsZero() || now.Sub(p.last) >= proxyWarningEvery
+	if due {
+		p.last = now
+	}
+	p.mu.Unlock()
+	if due {
+		p.log.Warn("requests carry X-Forwarded-For from "+ip.String()+", which is not in TRUSTED_PROXIES: "+
+			"every visitor behind it shares one rate limit, and the log and HSTS cannot see the visitor; "+
+			"if it is your reverse proxy, set TRUSTED_PROXIES="+ip.String()+" (this warning repeats at most hourly)",
+			"proxy", ip.String())
+	}
 }
 
 // VisitorKey is what the rate limits count by: the client's address, or

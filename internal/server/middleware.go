@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 )
 
@@ -42,13 +43,16 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests writes one structured line per request.
-func logRequests(log *slog.Logger) Middleware {
+// logRequests writes one structured line per request, with the visitor's
+// address (ClientIP: through trusted proxies) and, behind a proxy, the
+// proxy's.
+func logRequests(log *slog.Logger, trusted []netip.Prefix, warning *proxyWarning) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
+			warning.check(r)
 			if rec.status == 0 {
 				rec.status = http.StatusOK
 			}
@@ -58,7 +62,8 @@ func logRequests(log *slog.Logger) Middleware {
 				slog.Int("status", rec.status),
 				slog.Int("bytes", rec.bytes),
 				slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-				slog.String("remote", r.RemoteAddr),
+				slog.String("remote", ClientIP(r, trusted)),
+				slog.String("peer", r.RemoteAddr),
 			)
 		})
 	}

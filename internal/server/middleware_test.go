@@ -6,13 +6,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestLogRequestsWritesOneStructuredLine(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, nil))
-	h := logRequests(log)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := logRequests(log, nil, &proxyWarning{log: log, now: time.Now})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTeapot)
 		w.Write([]byte("short and stout"))
 	}))
@@ -45,5 +48,100 @@ func TestRecoverPanicsAnswers500(t *testing.T) {
 	}
 	if !bytes.Contains(buf.Bytes(), []byte("boom")) {
 		t.Errorf("the panic was not logged: %q", buf.String())
+	}
+}
+
+// Behind a proxy the server knows of, the log names the visitor, and HSTS
+// and the Secure cookie follow the visitor's scheme; from anyone else the
+// forwarded headers are not believed.
+func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
+	trusted := []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}
+	var buf bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&buf, nil))
+	h := chain(http.NotFoundHandler(), secureHeaders(trusted), logRequests(log, trusted, &proxyWarning{log: log, trusted: trusted, now: time.Now}))
+
+	for _, tt := range []struct {
+		name, peer string
+		wantHSTS   bool
+		wantRemote string
+	}{
+		{"trusted proxy", "10.0.0.1:4000", true, "203.0.113.9"},
+		{"anyone else", "198.51.100.7:4000", false, "198.51.100.7"},
+	} {
+		buf.Reset()
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = tt.peer
+		r.Header.Set("X-Forwarded-For", "203.0.113.9")
+		r.Header.Set("X-Forwarded-Proto", "https")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := w.Header().Get("Strict-Transport-Security") != ""; got != tt.wantHSTS {
+			t.Errorf("%s: HSTS sent = %v, want %v", tt.name, got, tt.wantHSTS)
+		}
+		if got := IsHTTPS(r, trusted); got != tt.wantHSTS {
+			t.Errorf("%s: IsHTTPS = %v, want %v", tt.name, got, tt.wantHSTS)
+		}
+		var line struct{ Msg, Remote, Peer string }
+		for _, text := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+			if err := json.Unmarshal([]byte(text), &line); err != nil {
+				t.Fatalf("%s: log: %v: %q", tt.name, err, text)
+			}
+			if line.Msg == "request" {
+				break
+			}
+		}
+		if line.Remote != tt.wantRemote || line.Peer != tt.peer {
+			t.Errorf("%s: logged remote %q peer %q, want %q and %q", tt.name, line.Remote, line.Peer, tt.wantRemote, tt.peer)
+		}
+	}
+
+	// Plain HTTP through the trusted proxy: no HSTS.
+	r := httptest.NewRequest("GET", "/", nil)
+	r.RemoteAddr = "10.0.0.1:4000"
+	r.Header.Set("X-Forwarded-Proto", "http")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Header().Get("Strict-Transport-Security") != "" {
+		t.Error("HSTS sent for plain HTTP through the proxy")
+	}
+}
+
+// X-Forwarded-For from an address not in TRUSTED_PROXIES is warned about
+// once an hour, naming what to set; trusted proxies and plain requests
+// are not.
+func TestUntrustedProxyWarnedAtMostHourly(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	warning := &proxyWarning{log: slog.New(slog.NewJSONHandler(&buf, nil)), trusted: []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}, now: func() time.Time { return now }}
+	request := func(peer string, forwarded bool) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = peer + ":5000"
+		if forwarded {
+			r.Header.Set("X-Forwarded-For", "203.0.113.9")
+		}
+		warning.check(r)
+	}
+	warnings := func() int { return strings.Count(buf.String(), "TRUSTED_PROXIES=172.16.0.2") }
+
+	request("172.16.0.2", false)
+	request("10.0.0.1", true)
+	if buf.Len() != 0 {
+		t.Fatalf("warned without cause: %s", buf.String())
+	}
+	for range 100 {
+		request("172.16.0.2", true)
+	}
+	if warnings() != 1 {
+		t.Fatalf("%d warnings for 100 requests in one moment, want 1: %s", warnings(), buf.String())
+	}
+	now = now.Add(59 * time.Minute)
+	request("172.16.0.2", true)
+	if warnings() != 1 {
+		t.Fatalf("warned again after 59 minutes")
+	}
+	now = now.Add(time.Minute)
+	request("172.16.0.2", true)
+	if warnings() != 2 {
+		t.Fatalf("%d warnings after an hour, want 2", warnings())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"slices"
@@ -112,15 +113,16 @@ var (
 )
 
 // secureHeaders sets the security headers every response carries. Pages
-// replace the default CSP with their own (send).
-func secureHeaders() Middleware {
+// replace the default CSP with their own (send). HSTS goes with HTTPS
+// only, whether the server's own or a trusted proxy's (IsHTTPS).
+func secureHeaders(trusted []netip.Prefix) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
 			for k, v := range securityHeaders {
 				h[k] = v
 			}
-			if r.TLS != nil {
+			if IsHTTPS(r, trusted) {
 				h["Strict-Transport-Security"] = hstsHeader
 			}
 			next.ServeHTTP(w, r)

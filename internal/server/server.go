@@ -98,5 +98,6 @@ func productPath(id int) string {
 
 // Handler is the whole site: every route, wrapped in the middleware.
 func (s *Server) Handler() http.Handler {
-	return chain(s.routes(), recoverPanics(s.log), secureHeaders(), logRequests(s.log))
+	warning := &proxyWarning{log: s.log, trusted: s.trusted, now: time.Now}
+	return chain(s.routes(), recoverPanics(s.log), secureHeaders(s.trusted), logRequests(s.log, s.trusted, warning))
 }

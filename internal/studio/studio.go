@@ -52,17 +52,24 @@ type Handler struct {
 	key         []byte   // signs session cookies; changing the password ends every session
 	logins      *ratelimit.Limiter
 	clientIP    func(*http.Request) string
+	isHTTPS     func(*http.Request) bool
 	crossOrigin *http.CrossOriginProtection
 	now         func() time.Time
 }
 
-// New returns the inbox for password. clientIP tells visitors apart for
-// the limit on login attempts.
-func New(st Store, password string, log *slog.Logger, clientIP func(*http.Request) string) *Handler {
+// Visitor tells what the server knows of a request's visitor, believing
+// forwarded headers only from trusted proxies (server.ClientIP, IsHTTPS).
+type Visitor struct {
+	IP      func(*http.Request) string // tells visitors apart for the limit on login attempts
+	IsHTTPS func(*http.Request) bool   // the session cookie is Secure over HTTPS
+}
+
+// New returns the inbox for password.
+func New(st Store, password string, log *slog.Logger, visitor Visitor) *Handler {
 	mac := hmac.New(sha256.New, []byte(password))
 	mac.Write([]byte("studio session key v1"))
 	return &Handler{store: st, log: log, password: sha256.Sum256([]byte(password)), key: mac.Sum(nil),
-		logins: ratelimit.New(loginsAllowed, loginWindow), clientIP: clientIP,
+		logins: ratelimit.New(loginsAllowed, loginWindow), clientIP: visitor.IP, isHTTPS: visitor.IsHTTPS,
 		crossOrigin: http.NewCrossOriginProtection(), now: time.Now}
 }
 
@@ -90,12 +97,6 @@ func (h *Handler) loggedIn(r *http.Request) bool {
 		return false
 	}
 	return hmac.Equal([]byte(c.Value), []byte(h.sign(time.Unix(unix, 0))))
-}
-
-// secure: the cookie is only sent over TLS when the site is served over
-// TLS, directly or behind a proxy that says so.
-func secure(r *http.Request) bool {
-	return r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
 }
 
 // inboxPolicy allows the page's one inline stylesheet by its hash, and
@@ -134,7 +135,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	}
 	expires := h.now().Add(sessionLength)
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: h.sign(expires), Path: "/studio", Expires: expires,
-		MaxAge: int(sessionLength.Seconds()), HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteStrictMode})
+		MaxAge: int(sessionLength.Seconds()), HttpOnly: true, Secure: h.isHTTPS(r), SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 
@@ -145,7 +146,7 @@ func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "403 forbidden", http.StatusForbidden)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/studio", MaxAge: -1, HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: "", Path: "/studio", MaxAge: -1, HttpOnly: true, Secure: h.isHTTPS(r), SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 

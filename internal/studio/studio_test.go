@@ -3,6 +3,7 @@ package studio
 import (
 	"context"
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/csv"
 	"html"
@@ -29,7 +30,10 @@ func setup(t *testing.T) (*Handler, http.Handler, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h := New(st, password, slog.New(slog.NewTextHandler(io.Discard, nil)), func(r *http.Request) string { return r.RemoteAddr })
+	// Which requests are over HTTPS is the server's to judge (server.IsHTTPS,
+	// tested there); here, those that arrived over TLS.
+	visitor := Visitor{IP: func(r *http.Request) string { return r.RemoteAddr }, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }}
+	h := New(st, password, slog.New(slog.NewTextHandler(io.Discard, nil)), visitor)
 	// The same patterns as internal/server/routes.go.
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /studio", h.Inbox)
@@ -111,7 +115,7 @@ func TestLogin(t *testing.T) {
 	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/studio" || c.Secure {
 		t.Errorf("cookie = %+v, want HttpOnly, SameSite=Strict, Path=/studio, not Secure over plain HTTP", c)
 	}
-	w = do(h, "POST", "/studio/login", url.Values{"password": {password}}, func(r *http.Request) { r.Header.Set("X-Forwarded-Proto", "https") })
+	w = do(h, "POST", "/studio/login", url.Values{"password": {password}}, func(r *http.Request) { r.TLS = &tls.ConnectionState{} })
 	if tls := w.Result().Cookies()[0]; !tls.Secure {
 		t.Error("cookie not Secure behind TLS")
 	}
