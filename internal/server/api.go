@@ -135,6 +135,7 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	mail := s.mail && !e.Spam
 	id, err := s.store.CreateEnquiry(r.Context(), e, mail)
 	if err != nil {
+		s.writeFailed(now, err)
 		return err
 	}
 	if mail && s.wakeMail != nil {
@@ -166,6 +167,7 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 	}
 	created, err := s.store.Subscribe(r.Context(), email, now)
 	if err != nil {
+		s.writeFailed(now, err)
 		return err
 	}
 	if created {

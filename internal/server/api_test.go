@@ -278,7 +278,7 @@ func (f *failingStore) CreateEnquiry(context.Context, enquiry.Enquiry, bool) (in
 func (f *failingStore) Subscribe(context.Context, string, time.Time) (bool, error) {
 	return false, errors.New("disk full")
 }
-func (f *failingStore) Ping(context.Context) error { return errors.New("connection refused") }
+func (f *failingStore) CheckWrite(context.Context, time.Time) error { return errors.New("disk full") }
 
 func TestStoreFailure(t *testing.T) {
 	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(&failingStore{}))
@@ -297,9 +297,14 @@ func TestStoreFailure(t *testing.T) {
 		}
 	}
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/readyz", nil))
 	if w.Code != 503 {
-		t.Errorf("healthz with the database down = %d, want 503", w.Code)
+		t.Errorf("readyz with the database failing = %d, want 503", w.Code)
+	}
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+	if w.Code != 200 {
+		t.Errorf("healthz (liveness) with the database failing = %d, want 200: a restart does not mend a database", w.Code)
 	}
 }
 

@@ -32,7 +32,7 @@ func (m *memoryStore) CreateEnquiry(_ context.Context, e enquiry.Enquiry, _ bool
 	return int64(len(m.enquiries)), nil
 }
 func (m *memoryStore) Subscribe(context.Context, string, time.Time) (bool, error) { return true, nil }
-func (m *memoryStore) Ping(context.Context) error                                 { return nil }
+func (m *memoryStore) CheckWrite(context.Context, time.Time) error                { return nil }
 
 // FuzzCreateEnquiry: whatever body arrives, the API answers 201 or a 4xx,
 // never a 5xx or a panic; it stores exactly one enquiry on 201 and nothing

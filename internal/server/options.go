@@ -13,7 +13,7 @@ import (
 type Enquiries interface {
 	CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error)
 	Subscribe(ctx context.Context, email string, at time.Time) (bool, error)
-	Ping(ctx context.Context) error
+	CheckWrite(ctx context.Context, now time.Time) error
 }
 
 // Studio is the studio's inbox (a *studio.Handler): its pages, registered
@@ -43,6 +43,12 @@ func WithMail(wake func()) Option {
 // WithTrustedProxies names the reverse proxies whose X-Forwarded-For
 // header is believed.
 func WithTrustedProxies(p []netip.Prefix) Option { return func(s *Server) { s.trusted = p } }
+
+// WithDataDir names the directory of the SQLite database, whose free
+// space /readyz watches.
+func WithDataDir(dir string) Option {
+	return func(s *Server) { s.health.dataDir = dir }
+}
 
 // WithStudio serves the studio's inbox under /studio.
 func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -103,21 +102,6 @@ func (s *Server) product(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	send(w, r, s.pages[productPath(id)], http.StatusOK, cacheHTML)
-}
-
-// healthz answers 200 while the server can do its work, which includes
-// reaching its database.
-func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	if s.store != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		if err := s.store.Ping(ctx); err != nil {
-			s.log.Error("healthz", "err", err)
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
-			return
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, path string, status int) {

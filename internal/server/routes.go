@@ -6,6 +6,7 @@ import "net/http"
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
 	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
 	if s.studio != nil {

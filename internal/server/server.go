@@ -41,6 +41,7 @@ type Server struct {
 	crossOrigin     *http.CrossOriginProtection
 	enquiryLimit    *ratelimit.Limiter
 	newsletterLimit *ratelimit.Limiter
+	health          health
 }
 
 // New reads the client build into memory and checks that it matches the
@@ -54,6 +55,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	s := &Server{log: log, catalogue: cat, client: client, files: files, images: images, pages: make(map[string]*file),
 		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
 		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
+	s.health.freeBytes = diskFreeBytes
 	for _, o := range options {
 		o(s)
 	}

@@ -326,3 +326,29 @@ func TestCreateEnquiryRespectsContextAndClose(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckWrite(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		for i := range 2 { // the first write makes the row, the next ones rewrite it
+			if err := s.CheckWrite(context.Background(), time.Now()); err != nil {
+				t.Fatalf("write check #%d: %v", i+1, err)
+			}
+		}
+		s.Close()
+		if err := s.CheckWrite(context.Background(), time.Now()); err == nil {
+			t.Error("write check on a closed store succeeded")
+		}
+	})
+}
+
+// A SQLite database that takes no writes (here: query_only, as a
+// read-only file would be) fails the write check.
+func TestCheckWriteFailsWhenSQLiteTakesNoWrites(t *testing.T) {
+	s := newSQLite(t)
+	if _, err := s.write.Exec("PRAGMA query_only = ON"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckWrite(context.Background(), time.Now()); err == nil {
+		t.Error("write check passed on a database that takes no writes")
+	}
+}
