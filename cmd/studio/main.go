@@ -24,6 +24,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 {
+		if err := command(os.Args[1:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "studio:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "studio:", err)
 		os.Exit(1)
@@ -42,6 +49,12 @@ func run() error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
+	// One server per DATA_DIR; `studio restore` waits for it to stop.
+	lock, err := store.LockDataDir(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	cat, err := catalogue.Load(content.Files)
 	if err != nil {
 		return err

@@ -273,3 +273,33 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 		t.Fatalf("exit after SIGTERM: %v, want 0", err)
 	}
 }
+
+// `studio backup` copies the database while the server runs; `studio
+// restore` refuses until it has stopped, then puts the copy back.
+func TestBackupAndRestoreCommands(t *testing.T) {
+	dataDir := t.TempDir()
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	server := launch(t, base, append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST="))
+	file := filepath.Join(t.TempDir(), "backup.db")
+	studio := func(args ...string) (string, error) {
+		cmd := exec.Command(binary, args...)
+		cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := studio("backup", file); err != nil || !strings.Contains(out, "backup: "+file) {
+		t.Fatalf("backup while serving: %v\n%s", err, out)
+	}
+	if out, err := studio("restore", file); err == nil || !strings.Contains(out, "a server is running with this DATA_DIR") {
+		t.Fatalf("restore while serving: %v\n%s, want a refusal", err, out)
+	}
+	server.Process.Signal(syscall.SIGTERM)
+	server.Wait()
+	if out, err := studio("restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
+		t.Fatalf("restore after the server stopped: %v\n%s", err, out)
+	}
+	if out, err := studio("backup"); err == nil || !strings.Contains(out, "usage:") {
+		t.Errorf("backup without a file: %v\n%s, want the usage", err, out)
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"studio/internal/config"
+	"studio/internal/store"
+)
+
+const usage = `usage: studio                 serve the site (settings from the environment; see the README)
+       studio backup FILE     write a consistent copy of the SQLite database in DATA_DIR to FILE, while the site runs
+       studio restore FILE    put the copy in FILE back in DATA_DIR (the server must be stopped)`
+
+// command runs `studio backup FILE` or `studio restore FILE`.
+func command(args []string, out io.Writer) error {
+	if len(args) != 2 || (args[0] != "backup" && args[0] != "restore") {
+		return errors.New(usage)
+	}
+	cfg, err := config.FromEnv(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	if cfg.DatabaseURL != "" {
+		return fmt.Errorf("%s: DATABASE_URL is set: back up PostgreSQL with pg_dump and restore with pg_restore (see the README, \"Backups\")", args[0])
+	}
+	ctx := context.Background()
+	file := args[1]
+	if args[0] == "backup" {
+		stats, err := store.Backup(ctx, cfg.DataDir, file)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "backup: %s: %d enquiries, %d bytes, in %s\n", file, stats.Enquiries, stats.Bytes, stats.Took.Round(1e6))
+		return nil
+	}
+	stats, err := store.Restore(ctx, cfg.DataDir, file)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "restore: %s is now the database in %s: %d enquiries, %d bytes, in %s (the one it replaced is kept beside it)\n",
+		file, cfg.AbsDataDir(), stats.Enquiries, stats.Bytes, stats.Took.Round(1e6))
+	return nil
+}

@@ -1,0 +1,199 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// The SQLite database's file in DATA_DIR, and the lock a running server
+// holds on DATA_DIR.
+const (
+	sqliteFile = "studio.db"
+	lockFile   = "studio.lock"
+)
+
+// ErrInUse is returned by LockDataDir and Restore when a server holds
+// DATA_DIR.
+var ErrInUse = errors.New("a server is running with this DATA_DIR")
+
+// LockDataDir takes the lock on dataDir that a running server holds for
+// its lifetime, so that a second server, or a restore, cannot take the
+// database from under it. The lock goes with the process (flock), so a
+// killed server leaves none behind. Close releases it.
+func LockDataDir(dataDir string) (io.Closer, error) {
+	f, err := os.OpenFile(filepath.Join(dataDir, lockFile), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("store: lock DATA_DIR: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("store: %w (%s); stop it first", ErrInUse, dataDir)
+		}
+		return nil, fmt.Errorf("store: lock DATA_DIR: %w", err)
+	}
+	return f, nil
+}
+
+// BackupStats says what a backup or restore copied.
+type BackupStats struct {
+	Bytes     int64
+	Enquiries int
+	Took      time.Duration
+}
+
+// Backup writes a consistent copy of the SQLite database in dataDir to
+// file while a server may be running and writing: VACUUM INTO reads one
+// snapshot of the database, including what is still in the WAL file
+// (which a plain copy of studio.db misses), and writes it compacted. The
+// file must not exist.
+func Backup(ctx context.Context, dataDir, file string) (BackupStats, error) {
+	start := time.Now()
+	if _, err := os.Stat(file); err == nil {
+		return BackupStats{}, fmt.Errorf("store: backup: %s already exists; name a new file", file)
+	}
+	db, err := openExisting(filepath.Join(dataDir, sqliteFile))
+	if err != nil {
+		return BackupStats{}, err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, file); err != nil {
+		os.Remove(file)
+		return BackupStats{}, fmt.Errorf("store: backup to %s: %w", file, err)
+	}
+	stats, err := checkBackup(ctx, file)
+	if err != nil {
+		return BackupStats{}, err
+	}
+	stats.Took = time.Since(start)
+	return stats, nil
+}
+
+// Restore puts the backup file in place of the database in dataDir. It
+// refuses while a server holds dataDir, and refuses a file that is not a
+// sound backup of this site's database. The database it replaces is kept
+// beside it, renamed with the time, so a restore can be undone.
+func Restore(ctx context.Context, dataDir, file string) (BackupStats, error) {
+	start := time.Now()
+	lock, err := LockDataDir(dataDir)
+	if err != nil {
+		return BackupStats{}, err
+	}
+	defer lock.Close()
+	stats, err := checkBackup(ctx, file)
+	if err != nil {
+		return BackupStats{}, err
+	}
+	target := filepath.Join(dataDir, sqliteFile)
+	incoming := target + ".restoring"
+	if err := copyFileSynced(file, incoming); err != nil {
+		os.Remove(incoming)
+		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	}
+	if _, err := os.Stat(target); err == nil {
+		kept := target + ".replaced-" + time.Now().UTC().Format("20060102T150405Z")
+		if err := os.Rename(target, kept); err != nil {
+			os.Remove(incoming)
+			return BackupStats{}, fmt.Errorf("store: restore: keep the current database: %w", err)
+		}
+		// The old WAL belongs to the old file; left, SQLite would replay it
+		// into the restored one.
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if err := os.Rename(target+suffix, kept+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return BackupStats{}, fmt.Errorf("store: restore: move %s aside: %w", target+suffix, err)
+			}
+		}
+	}
+	if err := os.Rename(incoming, target); err != nil {
+		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	}
+	if err := syncDir(dataDir); err != nil {
+		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	}
+	stats.Took = time.Since(start)
+	return stats, nil
+}
+
+// checkBackup opens file read-only and checks that it is a sound SQLite
+// database of this site: integrity_check passes, and its migrations are
+// ones this build knows (an older backup is brought up to date when the
+// server starts; a newer one needs the newer server).
+func checkBackup(ctx context.Context, file string) (BackupStats, error) {
+	info, err := os.Stat(file)
+	if err != nil {
+		return BackupStats{}, fmt.Errorf("store: backup file: %w", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return BackupStats{}, err
+	}
+	defer db.Close()
+	var result string
+	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&result); err != nil {
+		return BackupStats{}, fmt.Errorf("store: %s is not a SQLite database: %w", file, err)
+	}
+	if result != "ok" {
+		return BackupStats{}, fmt.Errorf("store: %s is damaged: integrity_check says %q", file, result)
+	}
+	var newest, enquiries int
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
+		return BackupStats{}, fmt.Errorf("store: %s is not a backup of this site's database: %w", file, err)
+	}
+	known, err := (&Store{dialect: SQLite}).migrations()
+	if err != nil {
+		return BackupStats{}, err
+	}
+	if newest > known[len(known)-1].version {
+		return BackupStats{}, fmt.Errorf("store: %s comes from a newer version of the server (migration %d); restore it with that version", file, newest)
+	}
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM enquiries`).Scan(&enquiries); err != nil {
+		return BackupStats{}, fmt.Errorf("store: %s has no enquiries table: %w", file, err)
+	}
+	return BackupStats{Bytes: info.Size(), Enquiries: enquiries}, nil
+}
+
+// openExisting opens the database at path, which must exist (a mistyped
+// DATA_DIR must not yield an empty backup).
+func openExisting(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("store: no database to back up: %w", err)
+	}
+	return sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+}
+
+func copyFileSynced(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
