@@ -18,7 +18,8 @@ import (
 // always, mail to the studio with SMTP settings, the inbox with a
 // password. stop ends the background work and waits for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
-	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies)}
+	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
+		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st.MailStatus)}
 	if cfg.DatabaseURL == "" {
 		options = append(options, server.WithDataDir(cfg.DataDir)) // /readyz watches the SQLite disk's free space
 	}

@@ -38,6 +38,9 @@ type Config struct {
 	// X-Forwarded-For names the client. Empty: the connection's address is
 	// the client's.
 	TrustedProxies []netip.Prefix
+	// METRICS_TOKEN: lets a Prometheus elsewhere read /metrics with
+	// "Authorization: Bearer <token>"; without it, only this machine can.
+	MetricsToken string
 }
 
 // SMTP is where the e-mails about new enquiries go. Mail is off when Host
@@ -95,6 +98,10 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		}
 	}
 	c.ACMEEmail = getenv("ACME_EMAIL")
+	c.MetricsToken = getenv("METRICS_TOKEN")
+	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
+		return Config{}, errors.New("METRICS_TOKEN is too short: use at least 16 characters")
+	}
 	if v := getenv("ACME_DIRECTORY"); v != "" {
 		c.ACMEDirectory = v
 	}

@@ -39,6 +39,8 @@ func TestFromEnv(t *testing.T) {
 			base(func(c *Config) {
 				c.Domains, c.ACMEEmail, c.HTTPAddr, c.HTTPSAddr = []string{"www.example.com", "example.com"}, "studio@example.com", ":8080", ":8443"
 			}), ""},
+		{"metrics token", map[string]string{"METRICS_TOKEN": "0123456789abcdef"}, base(func(c *Config) { c.MetricsToken = "0123456789abcdef" }), ""},
+		{"short metrics token", map[string]string{"METRICS_TOKEN": "secret"}, Config{}, "METRICS_TOKEN is too short"},
 		{"domain with a scheme", map[string]string{"DOMAIN": "https://www.example.com"}, Config{}, `DOMAIN: "https://www.example.com" is not a host name`},
 		{"port not a number", map[string]string{"PORT": "http"}, Config{}, `PORT="http" is not a port number`},
 		{"port zero", map[string]string{"PORT": "0"}, Config{}, `PORT="0" is not a port number`},

@@ -41,6 +41,10 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		if err == nil {
 			return
 		}
+		form := "enquiry"
+		if r.URL.Path == "/api/newsletter" {
+			form = "newsletter"
+		}
 		var (
 			ve     *enquiry.ValidationError
 			ae     *apiError
@@ -48,21 +52,38 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 			status = http.StatusInternalServerError
 			body   = errorBody{Error: "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us."}
 		)
+		reason := "store_error"
 		switch {
 		case errors.As(err, &ve):
 			status, body = http.StatusUnprocessableEntity, errorBody{Error: "Some fields need another look.", Fields: ve.Fields}
+			reason = "invalid"
 		case errors.As(err, &tooBig):
 			status, body = http.StatusRequestEntityTooLarge, errorBody{Error: fmt.Sprintf("The request is larger than %d KiB.", maxBody>>10)}
+			reason = "too_large"
 		case errors.As(err, &ae):
 			status, body = ae.status, errorBody{Error: ae.message, Fields: ae.fields}
 			if ae.retryAfter > 0 {
 				w.Header().Set("Retry-After", strconv.Itoa(int((ae.retryAfter+time.Second-1)/time.Second)))
 			}
+			reason = rejectionReasons[ae.status]
+			if reason == "" {
+				reason = strconv.Itoa(ae.status)
+			}
 		default:
 			s.log.Error("api", "path", r.URL.Path, "err", err)
 		}
+		s.metrics.submission(form, "rejected", reason)
 		writeJSON(w, status, body)
 	})
+}
+
+// rejectionReasons names, for /metrics, why the API refused a request.
+var rejectionReasons = map[int]string{
+	http.StatusTooManyRequests:      "rate_limited",
+	http.StatusForbidden:            "cross_site",
+	http.StatusUnsupportedMediaType: "content_type",
+	http.StatusBadRequest:           "malformed",
+	http.StatusServiceUnavailable:   "no_database",
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -135,7 +156,7 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	mail := s.mail && !e.Spam
 	id, err := s.store.CreateEnquiry(r.Context(), e, mail)
 	if err != nil {
-		s.writeFailed(now, err)
+		s.writeFailed("create_enquiry", now, err)
 		return err
 	}
 	if mail && s.wakeMail != nil {
@@ -143,6 +164,9 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	}
 	if e.Spam {
 		s.log.Info("enquiry stored as spam", "id", id)
+		s.metrics.submission("enquiry", "spam", "")
+	} else {
+		s.metrics.submission("enquiry", "accepted", "")
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
 	return nil
@@ -167,9 +191,10 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 	}
 	created, err := s.store.Subscribe(r.Context(), email, now)
 	if err != nil {
-		s.writeFailed(now, err)
+		s.writeFailed("subscribe", now, err)
 		return err
 	}
+	s.metrics.submission("newsletter", "accepted", "")
 	if created {
 		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})
 	} else {

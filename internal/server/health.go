@@ -37,9 +37,10 @@ func diskFreeBytes(dir string) (uint64, error) {
 
 // writeFailed records that storing a visitor's enquiry or sign-up failed,
 // unless only because the visitor went away.
-func (s *Server) writeFailed(at time.Time, err error) {
+func (s *Server) writeFailed(operation string, at time.Time, err error) {
 	if !errors.Is(err, context.Canceled) {
 		s.health.lastWriteFailure.Store(at.UnixNano())
+		s.metrics.dbErrors.WithLabelValues(operation).Inc()
 	}
 }
 
@@ -73,6 +74,7 @@ func (s *Server) notReady(ctx context.Context) string {
 	defer cancel()
 	if err := s.store.CheckWrite(ctx, now); err != nil {
 		s.log.Error("readyz: database write", "err", err)
+		s.metrics.dbErrors.WithLabelValues("check_write").Inc()
 		return "the database does not accept writes"
 	}
 	if s.health.dataDir != "" {

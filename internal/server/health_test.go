@@ -76,7 +76,7 @@ func TestReadinessFollowsFailedWrites(t *testing.T) {
 	r := httptest.NewRequest("POST", "/api/enquiries", nil)
 	ctx, cancel := context.WithCancel(r.Context())
 	cancel()
-	s.writeFailed(now, ctx.Err())
+	s.writeFailed("create_enquiry", now, ctx.Err())
 	if got := status(h, "/readyz"); got != 200 {
 		t.Errorf("readyz after a cancelled request = %d, want 200", got)
 	}

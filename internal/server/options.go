@@ -50,6 +50,15 @@ func WithDataDir(dir string) Option {
 	return func(s *Server) { s.health.dataDir = dir }
 }
 
+// WithMetricsToken lets a scraper that sends "Authorization: Bearer
+// token" read /metrics from elsewhere than this machine.
+func WithMetricsToken(token string) Option { return func(s *Server) { s.metrics.token = token } }
+
+// WithMailQueue adds the mail outbox's figures to /metrics.
+func WithMailQueue(status func(context.Context) (pending, sent, failed int, err error)) Option {
+	return func(s *Server) { s.metrics.watchMailQueue(status) }
+}
+
 // WithStudio serves the studio's inbox under /studio.
 func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }
 

@@ -7,6 +7,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
 	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
 	if s.studio != nil {

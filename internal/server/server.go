@@ -42,6 +42,7 @@ type Server struct {
 	enquiryLimit    *ratelimit.Limiter
 	newsletterLimit *ratelimit.Limiter
 	health          health
+	metrics         *metrics
 }
 
 // New reads the client build into memory and checks that it matches the
@@ -56,6 +57,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
 		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
 	s.health.freeBytes = diskFreeBytes
+	s.metrics = newMetrics()
 	for _, o := range options {
 		o(s)
 	}
@@ -101,5 +103,5 @@ func productPath(id int) string {
 // Handler is the whole site: every route, wrapped in the middleware.
 func (s *Server) Handler() http.Handler {
 	warning := &proxyWarning{log: s.log, trusted: s.trusted, now: time.Now}
-	return chain(s.routes(), recoverPanics(s.log), secureHeaders(s.trusted), logRequests(s.log, s.trusted, warning))
+	return chain(s.routes(), recoverPanics(s.log), s.metrics.instrument, secureHeaders(s.trusted), logRequests(s.log, s.trusted, warning))
 }
