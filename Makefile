@@ -8,7 +8,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod
 
-.PHONY: run build check test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
+.PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
 run: build
 	./bin/studio
@@ -42,12 +42,17 @@ test: lint test-go test-web test-budgets test-e2e
 # The lint gates; each stops at its first problem and names where it is.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: typecheck bin/studio
-	@unformatted=$$(gofmt -l cmd internal content web/embed.go); \
+	@unformatted=$$(gofmt -l cmd internal content deploy web/embed.go); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt: not formatted: $$unformatted"; exit 1; fi
 	go vet ./...
 	go run $(STATICCHECK) ./...
 	go mod tidy -diff
 	cd web && npx eslint --max-warnings 0 .
+	scripts/check-deploy.sh
+
+# The deployment files of deploy/, each checked by the tool that reads it.
+check-deploy: bin/studio web/node_modules/.package-lock.json
+	scripts/check-deploy.sh
 
 test-go: bin/studio
 	go test -race ./...
