@@ -186,18 +186,27 @@ func emailProblem(email string) string {
 	}
 	addr, err := mail.ParseAddress(email)
 	at := strings.LastIndexByte(email, '@')
-	if err != nil || addr.Address != email || addr.Name != "" || at < 1 || !strings.Contains(email[at+1:], ".") ||
+	if err != nil || addr.Address != email || addr.Name != "" || at < 1 || !emailDomainPattern.MatchString(email[at+1:]) ||
 		strings.ContainsAny(email, " <>\"") {
 		return Rules.Message("emailInvalid", limit)
 	}
 	return ""
 }
 
+// hidden reports the invisible characters that can make text read other
+// than it is: bidi controls (a right-to-left override turns "gnp.exe"
+// around) and zero-width spaces. The zero-width joiner and non-joiner
+// stay: Indian scripts use them to spell names.
+func hidden(r rune) bool {
+	return unicode.Is(unicode.Bidi_Control, r) || r == '\u200B' || r == '\u2060' || r == '\uFEFF'
+}
+
 // singleLine trims a one-line field and drops every control character
-// (newlines included), so nothing typed can break a header or a CSV row.
+// (newlines included) and hidden one, so nothing typed can break a header
+// or a CSV row, or disguise itself.
 func singleLine(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || hidden(r) {
 			return -1
 		}
 		return r
@@ -206,14 +215,14 @@ func singleLine(s string) string {
 }
 
 // multiLine keeps newlines and tabs in a message and drops other control
-// characters.
+// characters and hidden ones.
 func multiLine(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' {
 			return r
 		}
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || hidden(r) {
 			return -1
 		}
 		return r

@@ -95,6 +95,25 @@ func TestCheckStripsControlCharacters(t *testing.T) {
 	}
 }
 
+// Bidi controls and zero-width spaces, which make a name or message read
+// other than it is, are removed; the joiners Indian scripts spell with stay.
+func TestCheckRemovesHiddenCharacters(t *testing.T) {
+	in := valid()
+	in.Name = "Asha\u202Egnp.exe\u202C Rao\u200B"
+	in.Message = "Pay \u2066here\u2069\uFEFF now"
+	e, err := Check(in, products, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "Ashagnp.exe Rao" || e.Message != "Pay here now" {
+		t.Errorf("name %q, message %q: hidden characters kept", e.Name, e.Message)
+	}
+	in.Name = "\u0915\u094D\u200D\u0937" // क्‍ष, spelt with a zero-width joiner
+	if e, err := Check(in, products, time.Now()); err != nil || e.Name != in.Name {
+		t.Errorf("name %q (%v): the joiner was removed", e.Name, err)
+	}
+}
+
 func TestSpam(t *testing.T) {
 	tests := []struct {
 		name     string

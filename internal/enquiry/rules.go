@@ -24,14 +24,18 @@ type RuleSet struct {
 		Phone   int `json:"phone"`
 		Message int `json:"message"`
 	} `json:"limits"`
-	PhonePattern string            `json:"phonePattern"`
+	PhonePattern       string `json:"phonePattern"`
+	EmailDomainPattern string `json:"emailDomainPattern"`
 	Messages     map[string]string `json:"messages"`
 }
 
 // Rules holds the enquiry rules every check uses.
 var Rules = mustRules(rulesJSON)
 
-var phonePattern = regexp.MustCompile(Rules.PhonePattern)
+var (
+	phonePattern       = regexp.MustCompile(Rules.PhonePattern)
+	emailDomainPattern = regexp.MustCompile(Rules.EmailDomainPattern)
+)
 
 func mustRules(b []byte) RuleSet {
 	var r RuleSet

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -217,11 +218,22 @@ func (h *Handler) MarkHandled(w http.ResponseWriter, r *http.Request) {
 		h.page(w, http.StatusInternalServerError, pageData{Problem: "The enquiry could not be marked: the database did not answer."})
 		return
 	}
-	back := r.PostFormValue("return")
-	if !strings.HasPrefix(back, "/studio") || strings.HasPrefix(back, "//") {
-		back = "/studio"
+	http.Redirect(w, r, inboxPath(r.PostFormValue("return")), http.StatusSeeOther)
+}
+
+// inboxPath is where to go back to after an action: the page of the inbox
+// the form was on, or the inbox itself for anything that is not a plain
+// path under /studio (another host, a backslash that browsers read as a
+// slash, a path that climbs out with ..).
+func inboxPath(back string) string {
+	u, err := url.Parse(back)
+	switch {
+	case err != nil, u.Scheme != "", u.Host != "", u.User != nil, strings.ContainsAny(back, "\\\t\r\n"),
+		u.Path != "/studio" && !strings.HasPrefix(u.Path, "/studio/"),
+		path.Clean(u.Path) != u.Path:
+		return "/studio"
 	}
-	http.Redirect(w, r, back, http.StatusSeeOther)
+	return back
 }
 
 type pageData struct {

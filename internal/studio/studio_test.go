@@ -304,3 +304,24 @@ func TestInboxPolicyAllowsOnlyItsOwnStylesheet(t *testing.T) {
 		t.Errorf("inbox CSP = %q, want only %s for styles and no scripts", inboxPolicy, want)
 	}
 }
+
+// After an action the inbox goes back to the page it was on, never to
+// another site.
+func TestInboxPath(t *testing.T) {
+	for back, want := range map[string]string{
+		"/studio":                     "/studio",
+		"/studio?kind=quote&before=9": "/studio?kind=quote&before=9",
+		"/studio/enquiries.csv":       "/studio/enquiries.csv",
+		"/studio/../\\evil.example":   "/studio",
+		"/studio/../evil":             "/studio",
+		"/studioevil":                 "/studio",
+		"//evil.example/studio":       "/studio",
+		"https://evil.example/studio": "/studio",
+		"/studio\\@evil.example":      "/studio",
+		"":                            "/studio",
+	} {
+		if got := inboxPath(back); got != want {
+			t.Errorf("inboxPath(%q) = %q, want %q", back, got, want)
+		}
+	}
+}

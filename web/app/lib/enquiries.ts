@@ -64,7 +64,8 @@ export function subscribe(email: string): Promise<SendResult> {
 // table of cases both are tested on). The server checks again.
 export const LIMITS = rules.limits;
 const PHONE = new RegExp(rules.phonePattern);
-const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/;
+const EMAIL = /^[^\s@<>"]+@[^\s@<>"]+$/;
+const EMAIL_DOMAIN = new RegExp(rules.emailDomainPattern, "u");
 type RuleKey = keyof typeof rules.messages;
 const message = (key: RuleKey, limit: number) => rules.messages[key].replace("{limit}", String(limit));
 // Characters as the server counts them (runes, and bytes for an address).
@@ -81,7 +82,7 @@ export function checkEnquiry(values: { name: string; email: string; phone?: stri
   else if (length(name) > LIMITS.name) errors.name = message("nameTooLong", LIMITS.name);
   if (!email) errors.email = message("emailMissing", LIMITS.email);
   else if (bytes(email) > LIMITS.email) errors.email = message("emailTooLong", LIMITS.email);
-  else if (!EMAIL.test(email)) errors.email = message("emailInvalid", LIMITS.email);
+  else if (!EMAIL.test(email) || !EMAIL_DOMAIN.test(email.slice(email.lastIndexOf("@") + 1))) errors.email = message("emailInvalid", LIMITS.email);
   if (length(phone) > LIMITS.phone || !PHONE.test(phone)) errors.phone = message("phoneInvalid", LIMITS.phone);
   if (!text && messageRequired) errors.message = message("messageMissing", LIMITS.message);
   else if (length(text) > LIMITS.message) errors.message = message("messageTooLong", LIMITS.message);
