@@ -24,9 +24,9 @@ type RuleSet struct {
 		Phone   int `json:"phone"`
 		Message int `json:"message"`
 	} `json:"limits"`
-	PhonePattern       string `json:"phonePattern"`
-	EmailDomainPattern string `json:"emailDomainPattern"`
-	Messages     map[string]string `json:"messages"`
+	PhonePattern       string            `json:"phonePattern"`
+	EmailDomainPattern string            `json:"emailDomainPattern"`
+	Messages           map[string]string `json:"messages"`
 }
 
 // Rules holds the enquiry rules every check uses.
