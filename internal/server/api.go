@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +79,22 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 	})
 }
 
+// apiFallback answers what no API route takes, in JSON like the API: a
+// route asked with another method than POST (the mux says whether a POST
+// would have matched one), or a path that is no route.
+func (s *Server) apiFallback(mux *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		asPost := r.Clone(r.Context())
+		asPost.Method = http.MethodPost
+		if _, pattern := mux.Handler(asPost); pattern != r.Pattern {
+			w.Header().Set("Allow", http.MethodPost)
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "This address takes POST only."})
+			return
+		}
+		writeJSON(w, http.StatusNotFound, errorBody{Error: "There is no such address in the API."})
+	}
+}
+
 // rejectionReasons names, for /metrics, why the API refused a request.
 var rejectionReasons = map[int]string{
 	http.StatusTooManyRequests:      "rate_limited",
@@ -106,9 +124,15 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err != nil || mediaType != "application/json" {
 		return &apiError{status: http.StatusUnsupportedMediaType, message: "Send JSON, with Content-Type: application/json."}
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err == nil {
+		err = exactKeys(body, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	err = dec.Decode(v)
+	if err == nil {
+		err = dec.Decode(v)
+	}
 	if err == nil {
 		// One JSON value and nothing after it.
 		var next json.RawMessage
@@ -122,12 +146,15 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	var (
 		tooBig    *http.MaxBytesError
 		typeError *json.UnmarshalTypeError
+		keyErr    *keyError
 	)
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &tooBig):
 		return err
+	case errors.As(err, &keyErr):
+		return &apiError{status: http.StatusBadRequest, message: keyErr.problem, fields: map[string]string{keyErr.key: keyErr.problem}}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
 		return &apiError{status: http.StatusBadRequest, message: "The request has a field this API does not know.", fields: map[string]string{field: "Unknown field."}}
@@ -199,6 +226,48 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})
 	} else {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "already subscribed"})
+	}
+	return nil
+}
+
+// keyError is a key of the request's object that encoding/json would let
+// pass: one written twice (which value counts depends on the reader), or
+// one that matches a field only when case is ignored.
+type keyError struct{ key, problem string }
+
+func (e *keyError) Error() string { return e.key + ": " + e.problem }
+
+// exactKeys checks the keys of the JSON object in body against the json
+// names of v's fields, exactly, and refuses a key given twice.
+func exactKeys(body []byte, v any) error {
+	names := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		names[name] = true
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil // not an object: the decoder says why
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := tok.(string)
+		switch {
+		case seen[key]:
+			return &keyError{key, "This field is given twice."}
+		case !names[key]:
+			return &keyError{key, "Unknown field (names are case-sensitive)."}
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
 	}
 	return nil
 }

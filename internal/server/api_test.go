@@ -76,6 +76,8 @@ func TestCreateEnquiry(t *testing.T) {
 		{name: "every problem at once", body: `{"kind":"contact","name":"","email":"nope","message":"","phone":"call me"}`, wantStatus: 422, wantFields: []string{"name", "email", "message", "phone"}},
 		{name: "unknown product", body: `{"kind":"quote","name":"A","email":"a@b.in","productId":99}`, wantStatus: 422, wantFields: []string{"productId"}},
 		{name: "material not the product's", body: `{"kind":"quote","name":"A","email":"a@b.in","productId":1,"material":"Stone","finish":"Oak"}`, wantStatus: 422, wantFields: []string{"material", "finish"}},
+		{name: "a field in another case", body: `{"kind":"contact","Name":"A","email":"a@b.in","message":"m","fillMs":5000}`, wantStatus: 400, wantFields: []string{"Name"}},
+		{name: "a field given twice", body: `{"kind":"contact","name":"A","email":"a@b.in","message":"m","name":"B","fillMs":5000}`, wantStatus: 400, wantFields: []string{"name"}},
 		{name: "unknown field", body: `{"kind":"contact","name":"A","email":"a@b.in","message":"m","admin":true}`, wantStatus: 400, wantFields: []string{"admin"}},
 		{name: "wrong type", body: `{"kind":"quote","name":"A","email":"a@b.in","productId":"one"}`, wantStatus: 400, wantFields: []string{"productId"}},
 		{name: "malformed JSON", body: `{"kind":`, wantStatus: 400, wantError: "not valid JSON"},
@@ -339,5 +341,34 @@ func TestStudioRoutesOnlyWithStudio(t *testing.T) {
 		if w.Code != 200 {
 			t.Errorf("with the studio %s = %d, want 200", path, w.Code)
 		}
+	}
+}
+
+// Under /api/ every answer is JSON: another method on an API route is a
+// 405 that names POST, a path that is no route a 404.
+func TestAPIErrorsAreJSON(t *testing.T) {
+	h, _ := newAPI(t)
+	for _, c := range []struct {
+		method, path string
+		want         int
+		allow        string
+	}{
+		{"GET", "/api/enquiries", 405, "POST"},
+		{"PUT", "/api/newsletter", 405, "POST"},
+		{"DELETE", "/api/enquiries", 405, "POST"},
+		{"GET", "/api/nothing", 404, ""},
+		{"POST", "/api/nothing", 404, ""},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(c.method, c.path, nil))
+		if w.Code != c.want || w.Header().Get("Content-Type") != "application/json" || w.Header().Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d %q Allow %q, want %d JSON Allow %q", c.method, c.path, w.Code, w.Header().Get("Content-Type"), w.Header().Get("Allow"), c.want, c.allow)
+		}
+	}
+	// A page asked with POST is still a plain 405 naming GET.
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("POST", "/products", nil))
+	if w.Code != 405 || w.Header().Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /products: %d Allow %q", w.Code, w.Header().Get("Allow"))
 	}
 }

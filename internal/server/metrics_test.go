@@ -43,8 +43,8 @@ func TestMetricsCount(t *testing.T) {
 		labels []string
 		want   float64
 	}{
-		{[]string{"GET /{path...}", "200"}, 1},
-		{[]string{"GET /{path...}", "404"}, 2}, // two paths, one series
+		{[]string{"/{path...}", "200"}, 1},
+		{[]string{"/{path...}", "404"}, 2}, // two paths, one series
 		{[]string{"POST /api/enquiries", "201"}, 2},
 		{[]string{"POST /api/enquiries", "422"}, 1},
 		{[]string{"POST /api/newsletter", "201"}, 1},
@@ -76,10 +76,10 @@ func TestMetricsCount(t *testing.T) {
 	h.ServeHTTP(w, r)
 	body := w.Body.String()
 	for _, want := range []string{
-		`studio_http_requests_total{code="404",route="GET /{path...}"} 2`,
+		`studio_http_requests_total{code="404",route="/{path...}"} 2`,
 		`studio_submissions_total{form="enquiry",outcome="spam",reason=""} 1`,
 		`studio_mail_queue_pending 0`,
-		`studio_http_request_duration_seconds_bucket{route="GET /{path...}",le="+Inf"} 3`,
+		`studio_http_request_duration_seconds_bucket{route="/{path...}",le="+Inf"} 3`,
 		"go_goroutines ",
 	} {
 		if !strings.Contains(body, want) {

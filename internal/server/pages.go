@@ -11,6 +11,11 @@ import (
 // page serves a prerendered page, a file of the client build, or, for a
 // path that is neither, the home page's content with status 404.
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	urlPath := r.URL.Path
 	if f, ok := s.pages[urlPath]; ok {
 		send(w, r, f, http.StatusOK, cacheHTML)

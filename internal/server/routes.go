@@ -10,6 +10,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
 	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
+	// Anything else under /api/ answers in JSON: 405 for another method on
+	// an API route, 404 for a path that is none.
+	mux.HandleFunc("/api/", s.apiFallback(mux))
 	if s.studio != nil {
 		// Without STUDIO_PASSWORD none of these exist: /studio is a 404 page.
 		mux.HandleFunc("GET /studio", s.studio.Inbox)
@@ -20,7 +23,9 @@ func (s *Server) routes() *http.ServeMux {
 		mux.HandleFunc("GET /studio/newsletter.csv", s.studio.NewsletterCSV)
 	}
 	mux.HandleFunc("GET /product/{id}", s.product)
-	// Pages, assets, and /sitemap.xml and /robots.txt (made at start-up).
-	mux.HandleFunc("GET /{path...}", s.page)
+	// Pages, assets, and /sitemap.xml and /robots.txt (made at start-up);
+	// any method (page answers 405 to all but GET and HEAD), so that /api/
+	// above is the more specific pattern.
+	mux.HandleFunc("/{path...}", s.page)
 	return mux
 }

@@ -1,7 +1,7 @@
 package studio
 
 import (
-	"encoding/csv"
+	"bufio"
 	"net/http"
 	"strconv"
 	"strings"
@@ -45,18 +45,30 @@ func Neutralise(cell string) string {
 	return cell
 }
 
+// writeCSV writes an export for spreadsheets: a UTF-8 byte-order mark
+// first, so Excel reads Hindi names and "₹" as they are; every field
+// quoted, so a separator inside a value (a "," or a ";", as spreadsheets
+// set to other languages split on) never starts a new cell that could be
+// a formula; and every value that begins like a formula neutralised.
 func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]string) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`-`+time.Now().UTC().Format("2006-01-02")+`.csv"`)
-	cw := csv.NewWriter(w)
-	cw.Write(header)
-	for _, row := range rows {
-		for i := range row {
-			row[i] = Neutralise(row[i])
+	bw := bufio.NewWriter(w)
+	bw.WriteString("\uFEFF")
+	writeRow := func(cells []string) {
+		for i, cell := range cells {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString(`"` + strings.ReplaceAll(Neutralise(cell), `"`, `""`) + `"`)
 		}
-		cw.Write(row)
+		bw.WriteString("\r\n")
 	}
-	cw.Flush()
+	writeRow(header)
+	for _, row := range rows {
+		writeRow(row)
+	}
+	bw.Flush()
 }
 
 // EnquiriesCSV is GET /studio/enquiries.csv: every enquiry, spam included

@@ -261,9 +261,20 @@ func TestCSV(t *testing.T) {
 	if ct := w.Header().Get("Content-Type"); ct != "text/csv; charset=utf-8" || !strings.Contains(w.Header().Get("Content-Disposition"), "attachment") {
 		t.Errorf("headers %q %q", ct, w.Header().Get("Content-Disposition"))
 	}
-	rows, err := csv.NewReader(w.Body).ReadAll()
+	body, bom := strings.CutPrefix(w.Body.String(), "\uFEFF")
+	if !bom {
+		t.Error("the CSV does not start with a UTF-8 byte-order mark")
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every field quoted: a ";" inside a value cannot split it in a
+	// spreadsheet that separates with ";".
+	for _, line := range strings.Split(strings.TrimSuffix(body, "\r\n"), "\r\n")[:1] {
+		if !strings.HasPrefix(line, `"id","received"`) {
+			t.Errorf("header line %q: fields not quoted", line)
+		}
 	}
 	if len(rows) != 3 || rows[0][0] != "id" {
 		t.Fatalf("rows = %v", rows)
@@ -277,7 +288,7 @@ func TestCSV(t *testing.T) {
 	}
 
 	w = do(h, "GET", "/studio/newsletter.csv", nil, func(r *http.Request) { r.SetBasicAuth("studio", password) })
-	subs, _ := csv.NewReader(w.Body).ReadAll()
+	subs, _ := csv.NewReader(strings.NewReader(strings.TrimPrefix(w.Body.String(), "\uFEFF"))).ReadAll()
 	if len(subs) != 3 || subs[1][0] != "'@attacker@example.com" || subs[2][0] != "ravi@example.com" {
 		t.Errorf("newsletter rows = %q", subs)
 	}
