@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -18,6 +19,10 @@ const (
 	// next probe.
 	writeFailureShows = 30 * time.Second
 	readyCheckTimeout = 2 * time.Second
+	// /readyz is public: its database write runs at most this often, and
+	// callers in between share the answer, so a flood of probes cannot
+	// queue writes ahead of the visitors' enquiries.
+	readyCheckEvery = time.Second
 )
 
 // health is what /readyz knows beyond its own checks.
@@ -25,6 +30,10 @@ type health struct {
 	dataDir          string // where the SQLite database lives; "" when there is none to watch (PostgreSQL)
 	freeBytes        func(dir string) (uint64, error)
 	lastWriteFailure atomic.Int64 // unix nanoseconds; 0: none
+
+	checkMu     sync.Mutex
+	checkedAt   time.Time
+	checkReason string // the last check's answer: "" when ready
 }
 
 func diskFreeBytes(dir string) (uint64, error) {
@@ -70,6 +79,19 @@ func (s *Server) notReady(ctx context.Context) string {
 	if at := s.health.lastWriteFailure.Load(); at != 0 && now.Sub(time.Unix(0, at)) < writeFailureShows {
 		return "an enquiry could not be stored in the last " + writeFailureShows.String()
 	}
+	h := &s.health
+	h.checkMu.Lock()
+	defer h.checkMu.Unlock()
+	if !h.checkedAt.IsZero() && now.Sub(h.checkedAt) >= 0 && now.Sub(h.checkedAt) < readyCheckEvery {
+		return h.checkReason
+	}
+	h.checkReason = s.checkReady(ctx, now)
+	h.checkedAt = now
+	return h.checkReason
+}
+
+// checkReady is readiness's own checks: a write, and room on the disk.
+func (s *Server) checkReady(ctx context.Context, now time.Time) string {
 	ctx, cancel := context.WithTimeout(ctx, readyCheckTimeout)
 	defer cancel()
 	if err := s.store.CheckWrite(ctx, now); err != nil {

@@ -83,6 +83,7 @@ func TestReadinessFollowsFailedWrites(t *testing.T) {
 
 	// The write check itself fails on a database that takes no writes.
 	st.Close()
+	now = now.Add(readyCheckEvery)
 	if got := status(h, "/readyz"); got != 503 {
 		t.Errorf("readyz with the database closed = %d, want 503", got)
 	}
@@ -91,7 +92,8 @@ func TestReadinessFollowsFailedWrites(t *testing.T) {
 // Readiness fails when the disk of DATA_DIR is nearly full.
 func TestReadinessWatchesTheDisk(t *testing.T) {
 	var free atomic.Uint64
-	h, _ := newAPI(t, WithDataDir(t.TempDir()), func(s *Server) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	h, _ := newAPI(t, WithDataDir(t.TempDir()), WithClock(func() time.Time { return now }), func(s *Server) {
 		s.health.freeBytes = func(string) (uint64, error) { return free.Load(), nil }
 	})
 	free.Store(10 << 30)
@@ -99,6 +101,7 @@ func TestReadinessWatchesTheDisk(t *testing.T) {
 		t.Errorf("readyz with 10 GiB free = %d, want 200", got)
 	}
 	free.Store(minFreeBytes - 1)
+	now = now.Add(readyCheckEvery)
 	if got := status(h, "/readyz"); got != 503 {
 		t.Errorf("readyz with less than %d bytes free = %d, want 503", minFreeBytes, got)
 	}
@@ -108,5 +111,46 @@ func TestReadinessWatchesTheDisk(t *testing.T) {
 func TestDiskFreeBytes(t *testing.T) {
 	if free, err := diskFreeBytes(t.TempDir()); err != nil || free == 0 {
 		t.Errorf("diskFreeBytes = %d, %v", free, err)
+	}
+}
+
+// countingStore counts the readiness writes.
+type countingStore struct {
+	*store.Store
+	writes atomic.Int32
+}
+
+func (c *countingStore) CheckWrite(ctx context.Context, now time.Time) error {
+	c.writes.Add(1)
+	return c.Store.CheckWrite(ctx, now)
+}
+
+// /readyz is public: a flood of probes makes one database write a second,
+// not one each, so it cannot queue writes ahead of the enquiries.
+func TestReadinessWritesAtMostOnceASecond(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	counting := &countingStore{Store: st}
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(counting), WithClock(func() time.Time { return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	for range 100 {
+		if got := status(h, "/readyz"); got != 200 {
+			t.Fatalf("readyz = %d", got)
+		}
+	}
+	if n := counting.writes.Load(); n != 1 {
+		t.Errorf("%d writes for 100 probes within a second, want 1", n)
+	}
+	now = now.Add(readyCheckEvery)
+	status(h, "/readyz")
+	if n := counting.writes.Load(); n != 2 {
+		t.Errorf("%d writes after a second, want 2", n)
 	}
 }
