@@ -109,6 +109,10 @@ func (w *Worker) drain(ctx context.Context) {
 
 func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 	now := time.Now()
+	// The claim, the sending and the outcome go together even while
+	// shutting down: a claim whose commit raced the cancellation would
+	// otherwise hold the mail until its lease ran out.
+	ctx = context.WithoutCancel(ctx)
 	if ok, err := w.Outbox.ClaimMail(ctx, m, now.Add(w.Lease)); err != nil || !ok {
 		if err != nil {
 			w.Log.Error("mail: claim", "mail", m.ID, "err", err)
@@ -118,7 +122,6 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 	err := w.send(Compose(w.Config, m.Enquiry, now))
 	// The outcome is recorded even while shutting down: a sent mail must not
 	// be sent again, a failed one must not wait out its lease.
-	ctx = context.WithoutCancel(ctx)
 	if err == nil {
 		if err := w.Outbox.MailSent(ctx, m.ID, time.Now()); err != nil {
 			w.Log.Error("mail: record sent", "mail", m.ID, "err", err)
