@@ -53,7 +53,10 @@ type BackupStats struct {
 // file while a server may be running and writing: VACUUM INTO reads one
 // snapshot of the database, including what is still in the WAL file
 // (which a plain copy of studio.db misses), and writes it compacted. The
-// file must not exist.
+// file must not exist. SQLite neither syncs VACUUM INTO's output nor
+// makes it appear at once, so the copy is written beside file, synced,
+// checked, and only then renamed to file: a backup cut short by a crash
+// leaves no half-written file under the name a restore would look for.
 func Backup(ctx context.Context, dataDir, file string) (BackupStats, error) {
 	start := time.Now()
 	if _, err := os.Stat(file); err == nil {
@@ -64,13 +67,29 @@ func Backup(ctx context.Context, dataDir, file string) (BackupStats, error) {
 		return BackupStats{}, err
 	}
 	defer db.Close()
-	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, file); err != nil {
-		os.Remove(file)
+	// VACUUM INTO writes into a file that is absent or empty: an empty
+	// temporary file with a unique name.
+	partial, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".partial-*")
+	if err != nil {
+		return BackupStats{}, fmt.Errorf("store: backup: %w", err)
+	}
+	partial.Close()
+	defer os.Remove(partial.Name()) // gone already once renamed
+	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, partial.Name()); err != nil {
 		return BackupStats{}, fmt.Errorf("store: backup to %s: %w", file, err)
 	}
-	stats, err := checkBackup(ctx, file)
+	if err := syncFile(partial.Name()); err != nil {
+		return BackupStats{}, fmt.Errorf("store: backup: %w", err)
+	}
+	stats, err := checkBackup(ctx, partial.Name(), file)
 	if err != nil {
 		return BackupStats{}, err
+	}
+	if err := os.Rename(partial.Name(), file); err != nil {
+		return BackupStats{}, fmt.Errorf("store: backup: %w", err)
+	}
+	if err := syncDir(filepath.Dir(file)); err != nil {
+		return BackupStats{}, fmt.Errorf("store: backup: %w", err)
 	}
 	stats.Took = time.Since(start)
 	return stats, nil
@@ -82,20 +101,28 @@ func Backup(ctx context.Context, dataDir, file string) (BackupStats, error) {
 // beside it, renamed with the time, so a restore can be undone.
 func Restore(ctx context.Context, dataDir, file string) (BackupStats, error) {
 	start := time.Now()
+	// A new machine's DATA_DIR may not exist yet; the server would make it.
+	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	}
 	lock, err := LockDataDir(dataDir)
 	if err != nil {
 		return BackupStats{}, err
 	}
 	defer lock.Close()
-	stats, err := checkBackup(ctx, file)
-	if err != nil {
-		return BackupStats{}, err
-	}
 	target := filepath.Join(dataDir, sqliteFile)
+	// The copy is made beside the database (so the rename below is atomic)
+	// and synced; the checks run on it, the file that will be the database.
 	incoming := target + ".restoring"
+	os.Remove(incoming) // left by a restore that was cut short
 	if err := copyFileSynced(file, incoming); err != nil {
 		os.Remove(incoming)
 		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	}
+	stats, err := checkBackup(ctx, incoming, file)
+	if err != nil {
+		os.Remove(incoming)
+		return BackupStats{}, err
 	}
 	if _, err := os.Stat(target); err == nil {
 		kept := target + ".replaced-" + time.Now().UTC().Format("20060102T150405Z")
@@ -121,40 +148,41 @@ func Restore(ctx context.Context, dataDir, file string) (BackupStats, error) {
 	return stats, nil
 }
 
-// checkBackup opens file read-only and checks that it is a sound SQLite
+// checkBackup opens path read-only and checks that it is a sound SQLite
 // database of this site: integrity_check passes, and its migrations are
 // ones this build knows (an older backup is brought up to date when the
-// server starts; a newer one needs the newer server).
-func checkBackup(ctx context.Context, file string) (BackupStats, error) {
-	info, err := os.Stat(file)
+// server starts; a newer one needs the newer server). Its errors call the
+// file name, the one the operator named.
+func checkBackup(ctx context.Context, path, name string) (BackupStats, error) {
+	info, err := os.Stat(path)
 	if err != nil {
 		return BackupStats{}, fmt.Errorf("store: backup file: %w", err)
 	}
-	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro&_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return BackupStats{}, err
 	}
 	defer db.Close()
 	var result string
 	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&result); err != nil {
-		return BackupStats{}, fmt.Errorf("store: %s is not a SQLite database: %w", file, err)
+		return BackupStats{}, fmt.Errorf("store: %s is not a SQLite database: %w", name, err)
 	}
 	if result != "ok" {
-		return BackupStats{}, fmt.Errorf("store: %s is damaged: integrity_check says %q", file, result)
+		return BackupStats{}, fmt.Errorf("store: %s is damaged: integrity_check says %q", name, result)
 	}
 	var newest, enquiries int
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&newest); err != nil {
-		return BackupStats{}, fmt.Errorf("store: %s is not a backup of this site's database: %w", file, err)
+		return BackupStats{}, fmt.Errorf("store: %s is not a backup of this site's database: %w", name, err)
 	}
 	known, err := (&Store{dialect: SQLite}).migrations()
 	if err != nil {
 		return BackupStats{}, err
 	}
 	if newest > known[len(known)-1].version {
-		return BackupStats{}, fmt.Errorf("store: %s comes from a newer version of the server (migration %d); restore it with that version", file, newest)
+		return BackupStats{}, fmt.Errorf("store: %s comes from a newer version of the server (migration %d); restore it with that version", name, newest)
 	}
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM enquiries`).Scan(&enquiries); err != nil {
-		return BackupStats{}, fmt.Errorf("store: %s has no enquiries table: %w", file, err)
+		return BackupStats{}, fmt.Errorf("store: %s has no enquiries table: %w", name, err)
 	}
 	return BackupStats{Bytes: info.Size(), Enquiries: enquiries}, nil
 }
@@ -187,6 +215,18 @@ func copyFileSynced(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func syncDir(dir string) error {

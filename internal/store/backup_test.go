@@ -67,7 +67,11 @@ func TestBackupUnderLoadRestores(t *testing.T) {
 		t.Errorf("backup holds %d enquiries, but %d were acknowledged before it began", stats.Enquiries, len(before))
 	}
 
-	restored := t.TempDir()
+	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
+		t.Errorf("beside the backup: %v, want the backup alone (no partial file left)", entries)
+	}
+
+	restored := filepath.Join(t.TempDir(), "new") // a new machine's DATA_DIR, not made yet
 	if _, err := Restore(ctx, restored, file); err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +145,9 @@ func TestRestoreRefuses(t *testing.T) {
 	all, err := s.Enquiries(ctx, EnquiryFilter{})
 	if err != nil || len(all) != 1 {
 		t.Errorf("the database after refused restores: %d enquiries, %v; want the 1 it had", len(all), err)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, sqliteFile+".restoring")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused restore left its copy beside the database: %v", err)
 	}
 }
 
