@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,9 +12,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	_ "modernc.org/sqlite" // to read the restored copies
 )
 
 var binary string
@@ -274,32 +280,183 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 	}
 }
 
-// `studio backup` copies the database while the server runs; `studio
-// restore` refuses until it has stopped, then puts the copy back.
+// `studio backup` takes a consistent copy while the server runs and 16
+// clients post enquiries through the API: restored into a new DATA_DIR, the
+// copy holds every enquiry answered 201 before the backup began, and passes
+// integrity_check. `studio restore` refuses while the server holds
+// DATA_DIR. Once the server is killed, restore replaces its database, and
+// the dead server's WAL file, which holds enquiries taken after the backup,
+// is moved aside rather than replayed into the copy.
 func TestBackupAndRestoreCommands(t *testing.T) {
 	dataDir := t.TempDir()
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	server := launch(t, base, append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST="))
-	file := filepath.Join(t.TempDir(), "backup.db")
-	studio := func(args ...string) (string, error) {
+	// Each request names its own visitor through X-Forwarded-For, believed
+	// from loopback, so the per-visitor limit stays out of the way.
+	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "TRUSTED_PROXIES=127.0.0.1,::1",
+		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=")
+	server := launch(t, base, append(env, "DATA_DIR="+dataDir))
+	t.Cleanup(func() {
+		if server.ProcessState == nil {
+			server.Process.Kill()
+			server.Wait()
+		}
+	})
+	studio := func(dataDir string, args ...string) (string, error) {
 		cmd := exec.Command(binary, args...)
 		cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=")
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	if out, err := studio("backup", file); err != nil || !strings.Contains(out, "backup: "+file) {
-		t.Fatalf("backup while serving: %v\n%s", err, out)
+
+	const clients = 16
+	var (
+		mu      sync.Mutex
+		acked   []int64
+		stop    atomic.Bool
+		visitor atomic.Uint32
+		wg      sync.WaitGroup
+		going   = make(chan struct{}) // closed at the 300th acknowledgement
+	)
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	for c := range clients {
+		wg.Go(func() {
+			for seq := 0; !stop.Load(); seq++ {
+				body := fmt.Sprintf(`{"kind":"contact","name":"Backup","email":"b@example.com","message":"client %d, #%d","fillMs":5000}`, c, seq)
+				req, _ := http.NewRequest("POST", base+"/api/enquiries", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				n := visitor.Add(1)
+				req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255))
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Errorf("client %d: %v", c, err)
+					return
+				}
+				var got struct{ ID int64 }
+				err = json.NewDecoder(resp.Body).Decode(&got)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusCreated || err != nil {
+					t.Errorf("client %d: status %d, %v", c, resp.StatusCode, err)
+					return
+				}
+				mu.Lock()
+				acked = append(acked, got.ID)
+				if len(acked) == 300 {
+					close(going)
+				}
+				mu.Unlock()
+			}
+		})
 	}
-	if out, err := studio("restore", file); err == nil || !strings.Contains(out, "a server is running with this DATA_DIR") {
-		t.Fatalf("restore while serving: %v\n%s, want a refusal", err, out)
+	clientsEnded := make(chan struct{})
+	go func() { wg.Wait(); close(clientsEnded) }()
+	select {
+	case <-going:
+	case <-clientsEnded:
+		t.Fatal("the clients gave up before 300 enquiries were acknowledged")
 	}
-	server.Process.Signal(syscall.SIGTERM)
+
+	mu.Lock()
+	before := append([]int64(nil), acked...)
+	mu.Unlock()
+	file := filepath.Join(t.TempDir(), "backup.db")
+	backupOut, backupErr := studio(dataDir, "backup", file)
+	restoreOut, restoreErr := studio(dataDir, "restore", file)
+	stop.Store(true)
+	<-clientsEnded
+	if backupErr != nil {
+		t.Fatalf("backup while serving: %v\n%s", backupErr, backupOut)
+	}
+	var inBackup int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(backupOut, "backup: "+file+": "), "%d enquiries", &inBackup); err != nil {
+		t.Fatalf("backup printed %q, want the file and its number of enquiries", backupOut)
+	}
+	if restoreErr == nil || !strings.Contains(restoreOut, "a server is running with this DATA_DIR") {
+		t.Fatalf("restore while serving: %v\n%s, want a refusal", restoreErr, restoreOut)
+	}
+	if inBackup >= len(acked) {
+		t.Fatalf("the backup holds %d enquiries of the %d acknowledged: none came after it, so the WAL check below proves nothing", inBackup, len(acked))
+	}
+
+	// Into a new machine's DATA_DIR: every enquiry acknowledged before the
+	// backup began is there, and the file is sound.
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if out, err := studio(fresh, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
+		t.Fatalf("restore into a new DATA_DIR: %v\n%s", err, out)
+	}
+	ids, check := readRestored(t, filepath.Join(fresh, "studio.db"))
+	if check != "ok" {
+		t.Errorf("integrity_check of the restored copy: %q", check)
+	}
+	missing := 0
+	for _, id := range before {
+		if !ids[id] {
+			missing++
+		}
+	}
+	if missing > 0 || len(ids) != inBackup {
+		t.Errorf("%d of the %d enquiries acknowledged before the backup are missing from the restored copy, which holds %d (the backup said %d)",
+			missing, len(before), len(ids), inBackup)
+	}
+
+	// Over the database of a killed server, whose WAL file is left behind.
+	server.Process.Signal(syscall.SIGKILL)
 	server.Wait()
-	if out, err := studio("restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
+	if _, err := os.Stat(filepath.Join(dataDir, "studio.db-wal")); err != nil {
+		t.Fatalf("the killed server left no WAL file: %v", err)
+	}
+	if out, err := studio(dataDir, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
 		t.Fatalf("restore after the server stopped: %v\n%s", err, out)
 	}
-	if out, err := studio("backup"); err == nil || !strings.Contains(out, "usage:") {
+	if ids, _ := readRestored(t, filepath.Join(dataDir, "studio.db")); len(ids) != inBackup {
+		t.Errorf("after restoring over a killed server's database: %d enquiries, want the backup's %d", len(ids), inBackup)
+	}
+	server = launch(t, base, append(env, "DATA_DIR="+dataDir))
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("readyz of the server on the restored database: %d, want 200", resp.StatusCode)
+	}
+
+	if out, err := studio(dataDir, "backup"); err == nil || !strings.Contains(out, "usage:") {
 		t.Errorf("backup without a file: %v\n%s, want the usage", err, out)
 	}
+	if out, err := studio(dataDir, "backup", file); err == nil || !strings.Contains(out, "already exists") {
+		t.Errorf("backup over an existing file: %v\n%s, want a refusal", err, out)
+	}
+}
+
+// readRestored reads the enquiry ids and the integrity_check of the SQLite
+// database at path.
+func readRestored(t *testing.T, path string) (map[int64]bool, string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`SELECT id FROM enquiries`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	ids := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids, check
 }
