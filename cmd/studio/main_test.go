@@ -427,6 +427,14 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if out, err := studio(dataDir, "backup", file); err == nil || !strings.Contains(out, "already exists") {
 		t.Errorf("backup over an existing file: %v\n%s, want a refusal", err, out)
 	}
+	// With PostgreSQL, both send the operator to pg_dump and pg_restore.
+	for _, command := range []string{"backup", "restore"} {
+		cmd := exec.Command(binary, command, file)
+		cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=postgres://studio@127.0.0.1:1/studio")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "pg_dump") || !strings.Contains(string(out), "pg_restore") {
+			t.Errorf("%s with DATABASE_URL: %v\n%s, want a failure naming pg_dump and pg_restore", command, err, out)
+		}
+	}
 }
 
 // readRestored reads the enquiry ids and the integrity_check of the SQLite
