@@ -88,6 +88,11 @@ bench:
 bench-enquiries:
 	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
 
+# studio backup and studio restore of a database of 100,000 enquiries: time and file size.
+.PHONY: bench-backup
+bench-backup:
+	go test -run '^$$' -bench Backup100k -benchtime 3x ./internal/store/
+
 # Pages and enquiry posts mixed, 30 s at 256 connections: errors, 5xx, p99, RSS.
 load:
 	scripts/load.sh
