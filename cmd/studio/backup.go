@@ -41,7 +41,10 @@ func command(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "restore: %s is now the database in %s: %d enquiries, %d bytes, in %s (the one it replaced is kept beside it)\n",
+	fmt.Fprintf(out, "restore: %s is now the database in %s: %d enquiries, %d bytes, in %s\n",
 		file, cfg.AbsDataDir(), stats.Enquiries, stats.Bytes, stats.Took.Round(1e6))
+	if stats.Replaced != "" {
+		fmt.Fprintf(out, "restore: the database it replaced is kept as %s (with its -wal and -shm, if any); delete it once the site is checked\n", stats.Replaced)
+	}
 	return nil
 }

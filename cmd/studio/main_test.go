@@ -381,7 +381,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	// Into a new machine's DATA_DIR: every enquiry acknowledged before the
 	// backup began is there, and the file is sound.
 	fresh := filepath.Join(t.TempDir(), "fresh")
-	if out, err := studio(fresh, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
+	if out, err := studio(fresh, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) || strings.Contains(out, "kept as") {
 		t.Fatalf("restore into a new DATA_DIR: %v\n%s", err, out)
 	}
 	ids, check := readRestored(t, filepath.Join(fresh, "studio.db"))
@@ -405,8 +405,8 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dataDir, "studio.db-wal")); err != nil {
 		t.Fatalf("the killed server left no WAL file: %v", err)
 	}
-	if out, err := studio(dataDir, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) {
-		t.Fatalf("restore after the server stopped: %v\n%s", err, out)
+	if out, err := studio(dataDir, "restore", file); err != nil || !strings.Contains(out, "restore: "+file) || !strings.Contains(out, "kept as "+filepath.Join(dataDir, "studio.db.replaced-")) {
+		t.Fatalf("restore after the server stopped: %v\n%s, want the restored file and where the replaced database went", err, out)
 	}
 	if ids, _ := readRestored(t, filepath.Join(dataDir, "studio.db")); len(ids) != inBackup {
 		t.Errorf("after restoring over a killed server's database: %d enquiries, want the backup's %d", len(ids), inBackup)

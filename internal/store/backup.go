@@ -47,6 +47,7 @@ type BackupStats struct {
 	Bytes     int64
 	Enquiries int
 	Took      time.Duration
+	Replaced  string // restore: where the database it replaced was moved; "" when there was none
 }
 
 // Backup writes a consistent copy of the SQLite database in dataDir to
@@ -137,6 +138,7 @@ func Restore(ctx context.Context, dataDir, file string) (BackupStats, error) {
 				return BackupStats{}, fmt.Errorf("store: restore: move %s aside: %w", target+suffix, err)
 			}
 		}
+		stats.Replaced = kept
 	}
 	if err := os.Rename(incoming, target); err != nil {
 		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
