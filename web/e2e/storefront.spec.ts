@@ -90,14 +90,14 @@ test.describe("products", () => {
     await expect(tab(page, ALL)).toHaveAttribute("aria-current", "page");
 
     const pageCount = Math.ceil(products.length / PAGE_SIZE);
-    expect(await productNames(page)).toEqual(names(products.slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(products.slice(0, PAGE_SIZE)));
     const pages = page.getByRole("navigation", { name: "Pages" });
     await expect(pages.getByRole("link", { name: "Previous" })).toHaveAttribute("aria-disabled", "true");
     await expect(pages.getByRole("link", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
     for (let n = 2; n <= pageCount; n++) {
       await pages.getByRole("link", { name: "Next" }).click();
       await expect(page).toHaveURL(listUrl(ALL, n));
-      expect(await productNames(page)).toEqual(names(products.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+      await expect.poll(() => productNames(page)).toEqual(names(products.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
       await expect(pages.getByRole("link", { name: "Previous" })).not.toHaveAttribute("aria-disabled");
       await expect(pages.getByRole("link", { name: `Page ${n}` })).toHaveAttribute("aria-current", "page");
     }
@@ -115,16 +115,16 @@ test.describe("products", () => {
     // The same page shown another way: focus stays on the tab.
     await expect(tab(page, path.tab)).toBeFocused();
     const inTab = matching({ category: path.tab });
-    expect(await productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
     await page.getByText("Sort", { exact: true }).click();
     await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
     await expect(page).toHaveURL(/\?material=/);
     const withMaterial = matching({ category: path.tab, materials: [path.material] });
-    expect(await productNames(page)).toEqual(names(withMaterial.slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(withMaterial.slice(0, PAGE_SIZE)));
     await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).check();
     const withFinish = matching({ category: path.tab, materials: [path.material], finishes: [path.finish] });
-    expect(await productNames(page)).toEqual(names(withFinish.slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(withFinish.slice(0, PAGE_SIZE)));
 
     // Un-ticking is told apart from ticking.
     await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).uncheck();
@@ -157,11 +157,11 @@ test.describe("products", () => {
     await hydrated(page);
     await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
     const first = names(matching(state).slice(0, PAGE_SIZE));
-    expect(await productNames(page)).toEqual(first);
+    await expect.poll(() => productNames(page)).toEqual(first);
 
     await page.reload();
     await hydrated(page);
-    expect(await productNames(page)).toEqual(first);
+    await expect.poll(() => productNames(page)).toEqual(first);
 
     // A new category keeps the finish.
     const withFinish = (category: string) => listPath({ ...DEFAULT_LIST_STATE, category, finishes: [path.finish] });
@@ -169,20 +169,20 @@ test.describe("products", () => {
     await expect(page).toHaveURL(new RegExp(`${withFinish(ALL).replace("?", "\\?")}$`));
     await tab(page, other).click();
     await expect(page).toHaveURL(new RegExp(`${withFinish(other).replace("?", "\\?")}$`));
-    expect(await productNames(page)).toEqual(names(matching({ category: other, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(matching({ category: other, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
 
     await page.goBack();
     await expect(tab(page, ALL)).toHaveAttribute("aria-current", "page");
     await page.goBack();
     await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
-    expect(await productNames(page)).toEqual(first);
+    await expect.poll(() => productNames(page)).toEqual(first);
   });
 
   test("the older ?category=…&page=… addresses still open their list, at its own address", async ({ page }) => {
     await page.goto(`/products?category=${encodeURIComponent(path.tab)}&finish=${encodeURIComponent(path.finish)}`);
     await hydrated(page);
     await expect(page).toHaveURL(new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category: path.tab, finishes: [path.finish] }).replace("?", "\\?")}$`));
-    expect(await productNames(page)).toEqual(names(matching({ category: path.tab, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab, finishes: [path.finish] }).slice(0, PAGE_SIZE)));
   });
 
   test("each category and page is its own page, with its own title and canonical address", async ({ page }) => {
@@ -195,7 +195,7 @@ test.describe("products", () => {
         expect(response?.status(), address).toBe(200);
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", new URL(address, site.baseUrl).href);
         titles.push(await page.title());
-        expect(await productNames(page), address).toEqual(names(matching({ category }).slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
+        await expect.poll(() => productNames(page), { message: address }).toEqual(names(matching({ category }).slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE)));
       }
     }
     expect(new Set(titles).size, `titles are unique: ${titles.join("; ")}`).toBe(titles.length);
@@ -214,7 +214,7 @@ test.describe("products", () => {
     await tab(page, path.tab).click();
     await expect(page).toHaveURL(listUrl(path.tab));
     await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
-    expect(await productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
+    await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
     release();
     await hydrated(page);
   });
