@@ -25,7 +25,12 @@ func TestComposeFile(t *testing.T) {
 			DependsOn   map[string]struct{ Condition string } `yaml:"depends_on"`
 			Healthcheck *struct{ Test []string }
 		}
-		Volumes map[string]any
+		Volumes  map[string]any
+		Networks map[string]struct {
+			Ipam struct {
+				Config []struct{ Subnet, Gateway string }
+			}
+		}
 	}
 	if err := yaml.Unmarshal(raw, &compose); err != nil {
 		t.Fatalf("compose.yaml: %v", err)
@@ -42,6 +47,12 @@ func TestComposeFile(t *testing.T) {
 	}
 	if db.Healthcheck == nil || len(db.Healthcheck.Test) < 2 || db.Healthcheck.Test[1] != "pg_isready" {
 		t.Errorf("db has no pg_isready healthcheck: %+v", db.Healthcheck)
+	}
+	// A proxy on the host comes through the network's gateway: the server
+	// must trust exactly that address.
+	ipam := compose.Networks["default"].Ipam.Config
+	if len(ipam) != 1 || ipam[0].Gateway == "" || studio.Environment["TRUSTED_PROXIES"] != ipam[0].Gateway {
+		t.Errorf("TRUSTED_PROXIES %q is not the network's gateway %+v", studio.Environment["TRUSTED_PROXIES"], ipam)
 	}
 	for _, v := range []string{"studio-data", "db-data"} {
 		if _, ok := compose.Volumes[v]; !ok {
