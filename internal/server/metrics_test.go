@@ -182,6 +182,9 @@ func TestMetricsAccess(t *testing.T) {
 		{"remote", "203.0.113.4:9000", nil, 404},
 		{"remote with the token", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer s3cret-token"}, 200},
 		{"remote with a wrong token", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer guess"}, 404},
+		{"remote with the token's first half", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer s3cret"}, 404},
+		{"scheme in lower case", "203.0.113.4:9000", map[string]string{"Authorization": "bearer s3cret-token"}, 200},
+		{"the token as Basic", "203.0.113.4:9000", map[string]string{"Authorization": "Basic s3cret-token"}, 404},
 		{"remote claiming loopback", "203.0.113.4:9000", map[string]string{"X-Forwarded-For": "127.0.0.1"}, 404},
 		{"relayed by a local proxy", "127.0.0.1:9000", map[string]string{"X-Forwarded-For": "203.0.113.4"}, 404},
 	} {
@@ -194,6 +197,26 @@ func TestMetricsAccess(t *testing.T) {
 		h.ServeHTTP(w, r)
 		if w.Code != c.want {
 			t.Errorf("%s: %d, want %d", c.name, w.Code, c.want)
+		}
+	}
+}
+
+// Without METRICS_TOKEN, no Authorization header opens /metrics from
+// elsewhere, an empty token least of all.
+func TestMetricsWithoutToken(t *testing.T) {
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	for _, auth := range []string{"", "Bearer ", "Bearer  ", "Bearer x"} {
+		r := httptest.NewRequest("GET", "/metrics", nil)
+		r.RemoteAddr = "203.0.113.4:9000"
+		r.Header.Set("Authorization", auth)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusNotFound {
+			t.Errorf("Authorization %q from elsewhere: %d, want 404", auth, w.Code)
 		}
 	}
 }
