@@ -19,7 +19,7 @@ import (
 // password. stop ends the background work and waits for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
-		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st.MailStatus)}
+		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st)}
 	if cfg.DatabaseURL == "" {
 		options = append(options, server.WithDataDir(cfg.DataDir)) // /readyz watches the SQLite disk's free space
 	}

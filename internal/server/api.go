@@ -59,6 +59,7 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		case errors.As(err, &ve):
 			status, body = http.StatusUnprocessableEntity, errorBody{Error: "Some fields need another look.", Fields: ve.Fields}
 			reason = "invalid"
+			s.metrics.invalidFields(form, ve.Fields)
 		case errors.As(err, &tooBig):
 			status, body = http.StatusRequestEntityTooLarge, errorBody{Error: fmt.Sprintf("The request is larger than %d KiB.", maxBody>>10)}
 			reason = "too_large"

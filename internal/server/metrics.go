@@ -5,11 +5,14 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"studio/internal/store"
 )
 
 // metrics are the server's figures for Prometheus, at /metrics. Requests
@@ -20,6 +23,7 @@ type metrics struct {
 	requests    *prometheus.CounterVec
 	duration    *prometheus.HistogramVec
 	submissions *prometheus.CounterVec
+	invalid     *prometheus.CounterVec
 	dbErrors    *prometheus.CounterVec
 	token       string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
 }
@@ -38,41 +42,72 @@ func newMetrics() *metrics {
 			Name: "studio_submissions_total",
 			Help: "Enquiries and newsletter sign-ups, by form and outcome (accepted, spam, rejected) and, when rejected, why.",
 		}, []string{"form", "outcome", "reason"}),
+		invalid: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_submission_invalid_fields_total",
+			Help: "Fields found wrong in enquiries and sign-ups rejected as invalid, by form and field (one submission may count several).",
+		}, []string{"form", "field"}),
 		dbErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "studio_database_errors_total", Help: "Database operations that failed, by operation.",
 		}, []string{"operation"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.dbErrors,
+	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.invalid, m.dbErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-// watchMailQueue adds the mail outbox's figures, read from the database
-// at each scrape.
-func (m *metrics) watchMailQueue(status func(context.Context) (pending, sent, failed int, err error)) {
-	read := func(pick func(pending, failed int) int) func() float64 {
-		return func() float64 {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			pending, _, failed, err := status(ctx)
-			if err != nil {
-				m.dbErrors.WithLabelValues("mail_status").Inc()
-				return -1
-			}
-			return float64(pick(pending, failed))
-		}
+// MailQueue is the mail outbox (a *store.Store).
+type MailQueue interface {
+	MailFigures(ctx context.Context) (store.MailFigures, error)
+}
+
+// mailCollector reads the outbox at each scrape, in one query. When the
+// database does not answer, its series are left out (and the error
+// counted) rather than given a made-up value.
+type mailCollector struct {
+	queue                      MailQueue
+	dbErrors                   *prometheus.CounterVec
+	pending, givenUp, failures *prometheus.Desc
+}
+
+func (m *metrics) watchMailQueue(q MailQueue) {
+	m.registry.MustRegister(&mailCollector{queue: q, dbErrors: m.dbErrors,
+		pending:  prometheus.NewDesc("studio_mail_queue_pending", "Enquiry mails waiting to be sent.", nil, nil),
+		givenUp:  prometheus.NewDesc("studio_mail_failed", "Enquiry mails given up on after every retry.", nil, nil),
+		failures: prometheus.NewDesc("studio_mail_send_failures_total", "Attempts to send an enquiry mail that the mail server did not accept (each retry counts).", nil, nil),
+	})
+}
+
+func (c *mailCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.pending
+	ch <- c.givenUp
+	ch <- c.failures
+}
+
+func (c *mailCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	f, err := c.queue.MailFigures(ctx)
+	if err != nil {
+		c.dbErrors.WithLabelValues("mail_status").Inc()
+		return
 	}
-	m.registry.MustRegister(
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "studio_mail_queue_pending", Help: "Enquiry mails waiting to be sent (-1: the database did not answer)."},
-			read(func(pending, _ int) int { return pending })),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "studio_mail_failed", Help: "Enquiry mails given up on after every retry (-1: the database did not answer)."},
-			read(func(_, failed int) int { return failed })),
-	)
+	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(f.Pending))
+	ch <- prometheus.MustNewConstMetric(c.givenUp, prometheus.GaugeValue, float64(f.GivenUp))
+	ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(f.FailedAttempts))
 }
 
 // submission counts one enquiry or sign-up.
 func (m *metrics) submission(form, outcome, reason string) {
 	m.submissions.WithLabelValues(form, outcome, reason).Inc()
+}
+
+// invalidFields counts the fields that made a submission invalid. Their
+// names come from the validation's fixed set (enquiry.Check), never from
+// the request, so the series stay few.
+func (m *metrics) invalidFields(form string, fields map[string]string) {
+	for field := range fields {
+		m.invalid.WithLabelValues(form, field).Inc()
+	}
 }
 
 // instrument counts and times every request by the pattern the mux chose
@@ -87,7 +122,7 @@ func (m *metrics) instrument(next http.Handler) http.Handler {
 		}
 		route := r.Pattern
 		if route == "" {
-			route = "none" // refused before routing (a malformed request)
+			route = "none" // answered by the mux itself (a path it cleans and redirects) or refused before routing
 		}
 		m.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
 		m.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
@@ -125,10 +160,10 @@ func forwarded(r *http.Request) bool {
 }
 
 func bearerToken(r *http.Request) (string, bool) {
-	const prefix = "Bearer "
-	h := r.Header.Get("Authorization")
-	if len(h) <= len(prefix) || h[:len(prefix)] != prefix {
+	// The scheme's name is case-insensitive (RFC 9110, 11.1).
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return "", false
 	}
-	return h[len(prefix):], true
+	return token, true
 }

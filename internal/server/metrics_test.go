@@ -9,21 +9,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"studio/internal/store"
 )
 
-// /metrics counts requests by route pattern, and enquiries and sign-ups
-// by outcome, as they happen.
+// /metrics, scraped over HTTP from this machine, counts requests by route
+// pattern, enquiries and sign-ups by outcome and reason, and the mail
+// outbox, as they happen.
 func TestMetricsCount(t *testing.T) {
 	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(st), WithMailQueue(st.MailStatus))
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1),
+		WithStore(st), WithMail(func() {}), WithMailQueue(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,53 +37,82 @@ func TestMetricsCount(t *testing.T) {
 	get("/no/other/page")
 	post(h, "/api/enquiries", goodContact)
 	post(h, "/api/enquiries", `{"kind":"contact","name":"A","email":"a@b.in","message":"m","fillMs":300}`) // too fast: spam
-	post(h, "/api/enquiries", `{"kind":"contact","name":"","email":"not an address","fillMs":5000}`)
+	post(h, "/api/enquiries", `{"kind":"contact","name":"","email":"not an address","message":"m","fillMs":5000}`)
+	post(h, "/api/enquiries", goodContact, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
+	post(h, "/api/enquiries", `{"message":"`+strings.Repeat("x", maxBody)+`"}`)
 	post(h, "/api/newsletter", `{"email":"a@b.in"}`)
 	post(h, "/api/newsletter", `{"email":"a@b.in"}`, func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") })
 
-	m := s.metrics
-	for _, c := range []struct {
-		labels []string
-		want   float64
-	}{
-		{[]string{"/{path...}", "200"}, 1},
-		{[]string{"/{path...}", "404"}, 2}, // two paths, one series
-		{[]string{"POST /api/enquiries", "201"}, 2},
-		{[]string{"POST /api/enquiries", "422"}, 1},
-		{[]string{"POST /api/newsletter", "201"}, 1},
-		{[]string{"POST /api/newsletter", "415"}, 1},
-	} {
-		if got := testutil.ToFloat64(m.requests.WithLabelValues(c.labels...)); got != c.want {
-			t.Errorf("requests%v = %v, want %v", c.labels, got, c.want)
-		}
+	// The accepted enquiry's mail: one attempt fails, so it is still pending.
+	ctx := context.Background()
+	due, err := st.DueMails(ctx, time.Now().Add(time.Minute), 10)
+	if err != nil || len(due) != 1 {
+		t.Fatalf("due mails: %d, %v; want the accepted enquiry's", len(due), err)
 	}
-	for _, c := range []struct {
-		labels []string
-		want   float64
-	}{
-		{[]string{"enquiry", "accepted", ""}, 1},
-		{[]string{"enquiry", "spam", ""}, 1},
-		{[]string{"enquiry", "rejected", "invalid"}, 1},
-		{[]string{"newsletter", "accepted", ""}, 1},
-		{[]string{"newsletter", "rejected", "content_type"}, 1},
-	} {
-		if got := testutil.ToFloat64(m.submissions.WithLabelValues(c.labels...)); got != c.want {
-			t.Errorf("submissions%v = %v, want %v", c.labels, got, c.want)
-		}
+	if ok, err := st.ClaimMail(ctx, due[0], time.Now().Add(time.Minute)); !ok || err != nil {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	if err := st.MailFailed(ctx, due[0].ID, "451 try later", time.Now().Add(time.Minute), false, time.Now()); err != nil {
+		t.Fatal(err)
 	}
 
-	// The exposition itself, as a scraper on this machine reads it.
-	r := httptest.NewRequest("GET", "/metrics", nil)
-	r.RemoteAddr = "127.0.0.1:9000"
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	body := w.Body.String()
+	srv := httptest.NewServer(h) // a scraper on this machine
+	t.Cleanup(srv.Close)
+	want := `
+# HELP studio_http_requests_total HTTP requests answered, by route pattern and status code.
+# TYPE studio_http_requests_total counter
+studio_http_requests_total{code="200",route="/{path...}"} 1
+studio_http_requests_total{code="404",route="/{path...}"} 2
+studio_http_requests_total{code="201",route="POST /api/enquiries"} 2
+studio_http_requests_total{code="403",route="POST /api/enquiries"} 1
+studio_http_requests_total{code="413",route="POST /api/enquiries"} 1
+studio_http_requests_total{code="422",route="POST /api/enquiries"} 1
+studio_http_requests_total{code="201",route="POST /api/newsletter"} 1
+studio_http_requests_total{code="415",route="POST /api/newsletter"} 1
+# HELP studio_submissions_total Enquiries and newsletter sign-ups, by form and outcome (accepted, spam, rejected) and, when rejected, why.
+# TYPE studio_submissions_total counter
+studio_submissions_total{form="enquiry",outcome="accepted",reason=""} 1
+studio_submissions_total{form="enquiry",outcome="spam",reason=""} 1
+studio_submissions_total{form="enquiry",outcome="rejected",reason="invalid"} 1
+studio_submissions_total{form="enquiry",outcome="rejected",reason="cross_site"} 1
+studio_submissions_total{form="enquiry",outcome="rejected",reason="too_large"} 1
+studio_submissions_total{form="newsletter",outcome="accepted",reason=""} 1
+studio_submissions_total{form="newsletter",outcome="rejected",reason="content_type"} 1
+# HELP studio_submission_invalid_fields_total Fields found wrong in enquiries and sign-ups rejected as invalid, by form and field (one submission may count several).
+# TYPE studio_submission_invalid_fields_total counter
+studio_submission_invalid_fields_total{field="email",form="enquiry"} 1
+studio_submission_invalid_fields_total{field="name",form="enquiry"} 1
+# HELP studio_mail_queue_pending Enquiry mails waiting to be sent.
+# TYPE studio_mail_queue_pending gauge
+studio_mail_queue_pending 1
+# HELP studio_mail_failed Enquiry mails given up on after every retry.
+# TYPE studio_mail_failed gauge
+studio_mail_failed 0
+# HELP studio_mail_send_failures_total Attempts to send an enquiry mail that the mail server did not accept (each retry counts).
+# TYPE studio_mail_send_failures_total counter
+studio_mail_send_failures_total 1
+`
+	if err := testutil.ScrapeAndCompare(srv.URL+"/metrics", strings.NewReader(want),
+		"studio_http_requests_total", "studio_submissions_total", "studio_submission_invalid_fields_total",
+		"studio_mail_queue_pending", "studio_mail_failed", "studio_mail_send_failures_total"); err != nil {
+		t.Error(err)
+	}
+
+	// The latency histogram, and the Go and process collectors.
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	body := string(b)
 	for _, want := range []string{
-		`studio_http_requests_total{code="404",route="/{path...}"} 2`,
-		`studio_submissions_total{form="enquiry",outcome="spam",reason=""} 1`,
-		`studio_mail_queue_pending 0`,
-		`studio_http_request_duration_seconds_bucket{route="/{path...}",le="+Inf"} 3`,
-		"go_goroutines ",
+		`studio_http_request_duration_seconds_count{route="/{path...}"} 3` + "\n",
+		`studio_http_request_duration_seconds_count{route="POST /api/enquiries"} 5` + "\n",
+		`studio_http_request_duration_seconds_bucket{route="/{path...}",le="+Inf"} 3` + "\n",
+		`studio_http_requests_total{code="200",route="GET /metrics"} 1` + "\n", // the first scrape
+		"\ngo_goroutines ",
+		"\nprocess_start_time_seconds ",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q", want)
@@ -88,6 +120,46 @@ func TestMetricsCount(t *testing.T) {
 	}
 	if strings.Contains(body, "/no/such/page") {
 		t.Error("/metrics names a raw path")
+	}
+}
+
+// A database that stops answering shows as errors by operation, and the
+// mail figures are left out rather than made up.
+func TestMetricsDatabaseErrors(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(st), WithMailQueue(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	st.Close()
+	if w := post(h, "/api/enquiries", goodContact); w.Code != http.StatusInternalServerError {
+		t.Fatalf("enquiry on a closed database: %d, want 500", w.Code)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	body := string(b)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `studio_database_errors_total{operation="create_enquiry"} 1`+"\n") {
+		t.Errorf("/metrics (%d) lacks the failed enquiry's database error:\n%s", resp.StatusCode, body)
+	}
+	for _, name := range []string{"studio_mail_queue_pending", "studio_mail_failed", "studio_mail_send_failures_total"} {
+		if strings.Contains(body, "\n"+name+" ") {
+			t.Errorf("/metrics gives %s from a database that does not answer", name)
+		}
+	}
+	// Collectors run side by side, so the failed read may show in this
+	// scrape or the next; the counter itself has it already.
+	if got := testutil.ToFloat64(s.metrics.dbErrors.WithLabelValues("mail_status")); got != 1 {
+		t.Errorf("database errors reading the mail queue = %v, want 1", got)
 	}
 }
 
@@ -110,6 +182,9 @@ func TestMetricsAccess(t *testing.T) {
 		{"remote", "203.0.113.4:9000", nil, 404},
 		{"remote with the token", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer s3cret-token"}, 200},
 		{"remote with a wrong token", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer guess"}, 404},
+		{"remote with the token's first half", "203.0.113.4:9000", map[string]string{"Authorization": "Bearer s3cret"}, 404},
+		{"scheme in lower case", "203.0.113.4:9000", map[string]string{"Authorization": "bearer s3cret-token"}, 200},
+		{"the token as Basic", "203.0.113.4:9000", map[string]string{"Authorization": "Basic s3cret-token"}, 404},
 		{"remote claiming loopback", "203.0.113.4:9000", map[string]string{"X-Forwarded-For": "127.0.0.1"}, 404},
 		{"relayed by a local proxy", "127.0.0.1:9000", map[string]string{"X-Forwarded-For": "203.0.113.4"}, 404},
 	} {
@@ -122,6 +197,26 @@ func TestMetricsAccess(t *testing.T) {
 		h.ServeHTTP(w, r)
 		if w.Code != c.want {
 			t.Errorf("%s: %d, want %d", c.name, w.Code, c.want)
+		}
+	}
+}
+
+// Without METRICS_TOKEN, no Authorization header opens /metrics from
+// elsewhere, an empty token least of all.
+func TestMetricsWithoutToken(t *testing.T) {
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	for _, auth := range []string{"", "Bearer ", "Bearer  ", "Bearer x"} {
+		r := httptest.NewRequest("GET", "/metrics", nil)
+		r.RemoteAddr = "203.0.113.4:9000"
+		r.Header.Set("Authorization", auth)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusNotFound {
+			t.Errorf("Authorization %q from elsewhere: %d, want 404", auth, w.Code)
 		}
 	}
 }

@@ -55,8 +55,8 @@ func WithDataDir(dir string) Option {
 func WithMetricsToken(token string) Option { return func(s *Server) { s.metrics.token = token } }
 
 // WithMailQueue adds the mail outbox's figures to /metrics.
-func WithMailQueue(status func(context.Context) (pending, sent, failed int, err error)) Option {
-	return func(s *Server) { s.metrics.watchMailQueue(status) }
+func WithMailQueue(q MailQueue) Option {
+	return func(s *Server) { s.metrics.watchMailQueue(q) }
 }
 
 // WithStudio serves the studio's inbox under /studio.

@@ -105,3 +105,25 @@ func (s *Store) MailStatus(ctx context.Context) (pending, sent, failed int, err 
 	}
 	return
 }
+
+// MailFigures is the outbox as /metrics shows it.
+type MailFigures struct {
+	Pending        int // waiting to be sent
+	GivenUp        int // failed every attempt
+	FailedAttempts int // attempts the mail server did not accept, over the outbox's whole history
+}
+
+// MailFigures counts the outbox in one query. Each attempt adds one to
+// attempts, and a sent mail's last attempt is its success, so the failed
+// attempts are the attempts less the mails sent.
+func (s *Store) MailFigures(ctx context.Context) (MailFigures, error) {
+	var f MailFigures
+	err := s.read.QueryRowContext(ctx, `SELECT
+		COALESCE(SUM(CASE WHEN sent_ms IS NULL AND failed_ms IS NULL THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN failed_ms IS NOT NULL THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(attempts), 0) - COALESCE(SUM(CASE WHEN sent_ms IS NOT NULL THEN 1 ELSE 0 END), 0) FROM mail_outbox`).Scan(&f.Pending, &f.GivenUp, &f.FailedAttempts)
+	if err != nil {
+		return MailFigures{}, fmt.Errorf("store: mail figures: %w", err)
+	}
+	return f, nil
+}

@@ -258,6 +258,10 @@ func TestMailOutbox(t *testing.T) {
 		if pending != 0 || sent != 1 || failed != 0 || err != nil {
 			t.Errorf("status = %d pending, %d sent, %d failed, %v", pending, sent, failed, err)
 		}
+		// One attempt failed, the second was accepted.
+		if f, err := s.MailFigures(ctx); f != (MailFigures{FailedAttempts: 1}) || err != nil {
+			t.Errorf("figures = %+v, %v; want one failed attempt, nothing pending or given up", f, err)
+		}
 	})
 }
 
