@@ -52,6 +52,7 @@ type Site struct {
 	Tagline     string  `json:"tagline"`
 	Description string  `json:"description"`
 	City        string  `json:"city"`
+	Country     string  `json:"country"` // the country's name, as the site shows it ("India")
 	BaseURL     string  `json:"baseUrl"`
 	Phones      []Phone `json:"phones"`
 	Email       string  `json:"email"`
@@ -70,19 +71,30 @@ type Site struct {
 	GA4MeasurementID string `json:"ga4MeasurementId"`
 }
 
-// Catalogue is the content the server needs: the site facts and the products by id.
+// Service holds the studio's service promises (content/service.json) that
+// the server uses; the site's pages read the whole file.
+type Service struct {
+	EmailReplyHours int `json:"emailReplyHours"` // the studio answers an e-mail within this many hours
+}
+
+// Catalogue is the content the server needs: the site facts, the service
+// promises and the products by id.
 type Catalogue struct {
 	Site     Site
+	Service  Service
 	Products []Product // in id order
 	byID     map[int]Product
 }
 
-// Load reads site.json and catalogue.json from fsys and checks them
-// against their schemas (schema/*.schema.json, the same files the build's
+// Load reads site.json, service.json and catalogue.json from fsys and
+// checks them against their schemas (schema/*.schema.json, the same files the build's
 // content check uses: web/scripts/content-rules.ts).
 func Load(fsys fs.FS) (*Catalogue, error) {
 	var c Catalogue
 	if err := readJSON(fsys, "site", &c.Site); err != nil {
+		return nil, err
+	}
+	if err := readJSON(fsys, "service", &c.Service); err != nil {
 		return nil, err
 	}
 	var file struct {
@@ -91,7 +103,12 @@ func Load(fsys fs.FS) (*Catalogue, error) {
 	if err := readJSON(fsys, "catalogue", &file); err != nil {
 		return nil, err
 	}
-	return New(c.Site, file.Products)
+	cat, err := New(c.Site, file.Products)
+	if err != nil {
+		return nil, err
+	}
+	cat.Service = c.Service
+	return cat, nil
 }
 
 // New makes a catalogue of site facts and products already in hand (Load's

@@ -32,8 +32,13 @@ func TestShippedContent(t *testing.T) {
 		}
 	}
 	s := c.Site
-	if s.Name == "" || s.City == "" || s.Email == "" || s.Map.EmbedURL == "" || len(s.Phones) == 0 {
+	if s.Name == "" || s.City == "" || s.Country == "" || s.Email == "" || s.Map.EmbedURL == "" || len(s.Phones) == 0 ||
+		s.Address.Street == "" || s.Address.PostalCode == "" {
 		t.Errorf("site facts incomplete: %+v", s)
+	}
+	// The acknowledgement mail tells the visitor when the studio replies.
+	if c.Service.EmailReplyHours <= 0 {
+		t.Errorf("service.json's emailReplyHours not read: %+v", c.Service)
 	}
 }
 
@@ -102,4 +107,19 @@ func must(b []byte, err error) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// service.json is checked against its schema too: a reply time in quotes
+// is refused rather than read as zero hours.
+func TestLoadRejectsBadService(t *testing.T) {
+	fsys := shippedCopy(t)
+	var service map[string]any
+	if err := json.Unmarshal(fsys["service.json"].Data, &service); err != nil {
+		t.Fatal(err)
+	}
+	service["emailReplyHours"] = "24"
+	fsys["service.json"] = &fstest.MapFile{Data: must(json.Marshal(service))}
+	if _, err := Load(fsys); err == nil || !strings.Contains(err.Error(), "service.json") {
+		t.Errorf("err = %v, want service.json refused", err)
+	}
 }
