@@ -13,9 +13,10 @@ import (
 const enquiryColumns = `id, kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, handled_at`
 
 // CreateEnquiry stores e and returns its id. With mail set (SMTP is
-// configured and e is not spam), an e-mail to the studio is queued in the
-// same transaction: the enquiry and its mail are stored together or not at
-// all. It returns once the transaction is committed, that is, on disk.
+// configured and e is not spam), an e-mail to the studio and an
+// acknowledgement to the visitor are queued in the same transaction: the
+// enquiry and its mails are stored together or not at all. It returns once
+// the transaction is committed, that is, on disk.
 func (s *Store) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error) {
 	var (
 		id  int64
@@ -48,7 +49,7 @@ func (s *Store) insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry
 		return 0, err
 	}
 	if mail {
-		_, err = tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, next_attempt_ms) VALUES (?, ?)`), id, millis(e.CreatedAt))
+		err = s.queueMails(ctx, tx, id, e) // outbox.go: the studio's copy and the visitor's acknowledgement
 	}
 	return id, err
 }

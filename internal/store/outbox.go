@@ -2,24 +2,54 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"studio/internal/enquiry"
 )
 
+// Whom a mail of the outbox is for (the column recipient, migration 0004).
+const (
+	RecipientStudio  = "studio"  // the studio's copy of the enquiry, to SMTP_TO
+	RecipientVisitor = "visitor" // the acknowledgement, to the address the visitor gave
+)
+
 // PendingMail is an e-mail about an enquiry that has not reached the
-// studio's mail server yet.
+// mail server yet.
 type PendingMail struct {
-	ID       int64
-	Attempts int
-	claim    int64
-	Enquiry  enquiry.Enquiry
+	ID        int64
+	Recipient string // RecipientStudio or RecipientVisitor
+	Attempts  int
+	claim     int64
+	Enquiry   enquiry.Enquiry
+}
+
+// queueMails puts an enquiry's mails in the outbox, in the enquiry's own
+// transaction (insertEnquiry calls it with mail set, for the plain and the
+// batched path alike), so the enquiry and its mails are stored together or
+// not at all: the studio's copy, then the acknowledgement to the visitor.
+// Spam never gets an acknowledgement, whatever the caller asks: a robot's
+// form may carry someone else's address, and the studio's mail would then
+// go to a stranger.
+func (s *Store) queueMails(ctx context.Context, tx *sql.Tx, enquiryID int64, e enquiry.Enquiry) error {
+	recipients := []string{RecipientStudio}
+	if !e.Spam {
+		recipients = append(recipients, RecipientVisitor)
+	}
+	for _, r := range recipients {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, recipient, next_attempt_ms) VALUES (?, ?, ?)`),
+			enquiryID, r, millis(e.CreatedAt)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DueMails lists up to limit pending mails whose next attempt is due at now.
 func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]PendingMail, error) {
-	rows, err := s.read.QueryContext(ctx, s.q(`SELECT o.id, o.attempts, o.claim, e.id, e.kind, e.name, e.email, e.phone, e.message,
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT o.id, o.recipient, o.attempts, o.claim, e.id, e.kind, e.name, e.email, e.phone, e.message,
 			e.product_id, e.product_name, e.material, e.finish, e.spam, e.created_at, e.handled_at
 		FROM mail_outbox o JOIN enquiries e ON e.id = o.enquiry_id
 		WHERE o.sent_ms IS NULL AND o.failed_ms IS NULL AND o.next_attempt_ms <= ?
@@ -31,14 +61,11 @@ func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]Pendi
 	var list []PendingMail
 	for rows.Next() {
 		var m PendingMail
-		var id int64
-		var attempts int
-		var claim int64
-		e, err := scanEnquiry(prefixScanner{rows, []any{&id, &attempts, &claim}})
+		e, err := scanEnquiry(prefixScanner{rows, []any{&m.ID, &m.Recipient, &m.Attempts, &m.claim}})
 		if err != nil {
 			return nil, fmt.Errorf("store: due mails: %w", err)
 		}
-		m.ID, m.Attempts, m.claim, m.Enquiry = id, attempts, claim, e
+		m.Enquiry = e
 		list = append(list, m)
 	}
 	if err := rows.Err(); err != nil {
@@ -126,4 +153,70 @@ func (s *Store) MailFigures(ctx context.Context) (MailFigures, error) {
 		return MailFigures{}, fmt.Errorf("store: mail figures: %w", err)
 	}
 	return f, nil
+}
+
+// The states of a mail in the outbox, as MailDeliveries reports them.
+const (
+	MailPending = "pending" // not accepted by the mail server yet; another attempt will come
+	MailSent    = "sent"    // the mail server accepted it
+	MailFailed  = "failed"  // given up after every attempt failed
+)
+
+// MailDelivery is where one mail about an enquiry stands.
+type MailDelivery struct {
+	Recipient string    // RecipientStudio or RecipientVisitor
+	State     string    // MailPending, MailSent or MailFailed
+	Attempts  int       // attempts made so far, the successful one included
+	LastError string    // the mail server's (or the network's) last refusal; "" once sent
+	At        time.Time // when it was sent or given up; for a pending mail, its next attempt (UTC)
+}
+
+// MailDeliveries returns the mails of the given enquiries, by enquiry id,
+// each enquiry's in the order they were queued (the studio's copy first).
+// An enquiry that was never mailed (spam, or mail off) has no entry. The
+// inbox calls it with the ids of one page.
+func (s *Store) MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]MailDelivery, error) {
+	out := make(map[int64][]MailDelivery)
+	// In chunks, well below either database's limit on parameters.
+	const chunk = 500
+	for start := 0; start < len(enquiryIDs); start += chunk {
+		ids := enquiryIDs[start:min(start+chunk, len(enquiryIDs))]
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+		}
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, recipient, attempts, last_error, next_attempt_ms, sent_ms, failed_ms
+			FROM mail_outbox WHERE enquiry_id IN (`+marks+`) ORDER BY enquiry_id, id`), args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: mail deliveries: %w", err)
+		}
+		for rows.Next() {
+			var (
+				enquiryID    int64
+				d            MailDelivery
+				next         int64
+				sent, failed sql.NullInt64
+			)
+			if err := rows.Scan(&enquiryID, &d.Recipient, &d.Attempts, &d.LastError, &next, &sent, &failed); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store: mail deliveries: %w", err)
+			}
+			switch {
+			case sent.Valid:
+				d.State, d.At = MailSent, time.UnixMilli(sent.Int64).UTC()
+			case failed.Valid:
+				d.State, d.At = MailFailed, time.UnixMilli(failed.Int64).UTC()
+			default:
+				d.State, d.At = MailPending, time.UnixMilli(next).UTC()
+			}
+			out[enquiryID] = append(out[enquiryID], d)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("store: mail deliveries: %w", err)
+		}
+	}
+	return out, nil
 }
