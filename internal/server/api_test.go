@@ -160,8 +160,9 @@ func TestEnquiryQueuesMail(t *testing.T) {
 	if w := post(h, "/api/enquiries", goodContact); w.Code != 201 {
 		t.Fatal(w.Code)
 	}
-	if pending, _, _, _ := st.MailStatus(context.Background()); pending != 1 || woken != 1 {
-		t.Errorf("pending = %d, woken = %d; want 1, 1", pending, woken)
+	// The studio's copy and the visitor's acknowledgement, one wake for both.
+	if pending, _, _, _ := st.MailStatus(context.Background()); pending != 2 || woken != 1 {
+		t.Errorf("pending = %d, woken = %d; want 2, 1", pending, woken)
 	}
 }
 
