@@ -15,7 +15,8 @@ import (
 )
 
 // enquiryOptions turns on the parts the configuration asks for: the API
-// always, mail to the studio with SMTP settings, the inbox with a
+// always, mail with SMTP settings (the studio's copy of each enquiry and
+// the visitor's acknowledgement), the inbox with a
 // password. stop ends the background work and waits for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
@@ -31,11 +32,14 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 		if to == "" {
 			to = cat.Site.Email
 		}
+		// The acknowledgement to the visitor takes the studio's name and
+		// contact details from content/site.json and the reply time from
+		// content/service.json, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, SiteName: cat.Site.Name}, st, log)
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Site: cat.Site, Service: cat.Service}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
-		log.Info("mail: new enquiries are mailed", "to", to, "smtp", cfg.SMTP.Host)
+		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
 	} else {
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
 	}

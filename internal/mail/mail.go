@@ -1,39 +1,42 @@
-// Package mail tells the studio about new enquiries by e-mail. A
-// background worker sends the mails queued in the store's outbox, retrying
-// with growing delays, so an enquiry is never lost to a mail server that
-// is down: it is stored first, and its mail waits in the database, across
-// restarts, until the server takes it.
+// Package mail sends the mails about new enquiries: the studio's copy of
+// each, and an acknowledgement to the visitor who sent it. A background
+// worker sends the mails queued in the store's outbox, retrying with
+// growing delays, so an enquiry is never lost to a mail server that is
+// down: it is stored first, with its mails, in one transaction, and they
+// wait in the database, across restarts, until the server takes them.
+// Composing and the SMTP conversation are go-mail's
+// (github.com/wneessen/go-mail); compose.go writes the two mails,
+// headers.go encodes and folds the headers that carry what a visitor typed.
 package mail
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
-	"fmt"
+	"errors"
 	"log/slog"
-	"mime"
-	"mime/quotedprintable"
-	"net"
-	"net/mail"
-	"net/smtp"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
-	"studio/internal/enquiry"
+	gomail "github.com/wneessen/go-mail"
+
+	"studio/internal/catalogue"
 	"studio/internal/store"
 )
 
-// Config is the mail server and the addresses.
+// Config is the mail server, the addresses, and the studio's facts the
+// acknowledgement tells the visitor.
 type Config struct {
 	Host     string
-	Port     int // 465: TLS from the start; otherwise STARTTLS when offered
-	Username string
+	Port     int    // 465: TLS from the start; otherwise STARTTLS when offered
+	Username string // AUTH PLAIN only when set
 	Password string
-	From     string // the sender, an address of the studio's domain
-	To       string // the studio's inbox
-	SiteName string // shown as the sender's name
+	From     string // the sender, an address of the studio's domain (SMTP_FROM)
+	To       string // the studio's inbox (SMTP_TO, or site.json's e-mail)
+
+	// The studio's name (the sender's name), e-mail (the acknowledgement's
+	// Reply-To), phones and address, from content/site.json.
+	Site catalogue.Site
+	// The reply time the acknowledgement promises, from content/service.json.
+	Service catalogue.Service
 }
 
 // Outbox is the store's queue of pending mails.
@@ -57,7 +60,8 @@ type Worker struct {
 	Lease       time.Duration // how long a claimed mail is this worker's alone
 	Timeout     time.Duration // for one conversation with the mail server
 
-	wake chan struct{}
+	wake      chan struct{}
+	tlsConfig *tls.Config // nil: the system's roots for Host (tests trust their own)
 }
 
 // NewWorker returns a worker with the production timings.
@@ -119,23 +123,28 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 		}
 		return
 	}
-	err := w.send(Compose(w.Config, m.Enquiry, now))
+	msg, err := w.Config.message(m, now)
+	if err == nil {
+		err = w.send(ctx, msg)
+	}
 	// The outcome is recorded even while shutting down: a sent mail must not
 	// be sent again, a failed one must not wait out its lease.
 	if err == nil {
 		if err := w.Outbox.MailSent(ctx, m.ID, time.Now()); err != nil {
 			w.Log.Error("mail: record sent", "mail", m.ID, "err", err)
 		}
-		w.Log.Info("mail sent", "mail", m.ID, "enquiry", m.Enquiry.ID)
+		w.Log.Info("mail sent", "mail", m.ID, "enquiry", m.Enquiry.ID, "recipient", m.Recipient)
 		return
 	}
 	attempts := m.Attempts + 1
-	giveUp := attempts >= w.MaxAttempts
+	// A mail that cannot be composed never will be: it is given up at once.
+	giveUp := attempts >= w.MaxAttempts || errors.Is(err, errPermanent)
 	next := time.Now().Add(w.backoff(attempts))
 	if giveUp {
-		w.Log.Error("mail: giving up; the enquiry is in the inbox", "mail", m.ID, "enquiry", m.Enquiry.ID, "attempts", attempts, "err", err)
+		w.Log.Error("mail: giving up; the enquiry is in the inbox", "mail", m.ID, "enquiry", m.Enquiry.ID, "recipient", m.Recipient,
+			"attempts", attempts, "err", err)
 	} else {
-		w.Log.Warn("mail: will retry", "mail", m.ID, "attempts", attempts, "next", next, "err", err)
+		w.Log.Warn("mail: will retry", "mail", m.ID, "recipient", m.Recipient, "attempts", attempts, "next", next, "err", err)
 	}
 	if err := w.Outbox.MailFailed(ctx, m.ID, err.Error(), next, giveUp, time.Now()); err != nil {
 		w.Log.Error("mail: record failure", "mail", m.ID, "err", err)
@@ -152,123 +161,43 @@ func (w *Worker) backoff(n int) time.Duration {
 	return min(d, w.MaxDelay)
 }
 
-// send has one conversation with the mail server.
-func (w *Worker) send(msg []byte) error {
+// send has one conversation with the mail server, through go-mail: TLS
+// from the start on port 465, otherwise STARTTLS when the server offers
+// it; AUTH PLAIN when a username is set (go-mail, like net/smtp, sends it
+// only over TLS or to localhost); at most Timeout for connecting and for
+// each exchange after.
+func (w *Worker) send(ctx context.Context, msg *gomail.Msg) error {
 	c := w.Config
-	addr := net.JoinHostPort(c.Host, strconv.Itoa(c.Port))
-	dialer := &net.Dialer{Timeout: w.Timeout}
-	var conn net.Conn
-	var err error
+	tlsConfig := w.tlsConfig
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{ServerName: c.Host, MinVersion: tls.VersionTLS12}
+	}
+	opts := []gomail.Option{gomail.WithPort(c.Port), gomail.WithTimeout(w.Timeout), gomail.WithTLSConfig(tlsConfig)}
 	if c.Port == 465 {
-		conn, err = tls.DialWithDialer(dialer, "tcp", addr, &tls.Config{ServerName: c.Host})
+		opts = append(opts, gomail.WithSSL())
 	} else {
-		conn, err = dialer.Dial("tcp", addr)
-	}
-	if err != nil {
-		return err
-	}
-	conn.SetDeadline(time.Now().Add(w.Timeout))
-	client, err := smtp.NewClient(conn, c.Host)
-	if err != nil {
-		conn.Close()
-		return err
-	}
-	defer client.Close()
-	if ok, _ := client.Extension("STARTTLS"); ok && c.Port != 465 {
-		if err := client.StartTLS(&tls.Config{ServerName: c.Host}); err != nil {
-			return err
-		}
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}
 	if c.Username != "" {
-		if err := client.Auth(smtp.PlainAuth("", c.Username, c.Password, c.Host)); err != nil {
-			return err
-		}
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthPlain), gomail.WithUsername(c.Username), gomail.WithPassword(c.Password))
 	}
-	if err := client.Mail(c.From); err != nil {
-		return err
-	}
-	if err := client.Rcpt(c.To); err != nil {
-		return err
-	}
-	data, err := client.Data()
+	client, err := gomail.NewClient(c.Host, opts...)
 	if err != nil {
 		return err
 	}
-	if _, err := data.Write(msg); err != nil {
+	ctx, cancel := context.WithTimeout(ctx, w.Timeout)
+	defer cancel()
+	conn, err := client.DialToSMTPClientWithContext(ctx)
+	if err != nil {
 		return err
 	}
-	if err := data.Close(); err != nil {
+	if err := client.SendWithSMTPClient(conn, msg); err != nil {
+		client.CloseWithSMTPClient(conn)
 		return err
 	}
-	return client.Quit()
-}
-
-var kindTitles = map[enquiry.Kind]string{
-	enquiry.Contact:   "Message",
-	enquiry.Quote:     "Quote request",
-	enquiry.Customize: "Customisation request",
-}
-
-// Compose writes the e-mail about e. Every header is built here from
-// values stripped of line breaks and encoded, so nothing a visitor typed
-// can add a header or a recipient; the visitor's words go in the body only.
-func Compose(c Config, e enquiry.Enquiry, now time.Time) []byte {
-	title := kindTitles[e.Kind]
-	if title == "" {
-		title = "Enquiry"
+	// The server has taken the mail: a failed QUIT must not send it twice.
+	if err := client.CloseWithSMTPClient(conn); err != nil {
+		w.Log.Warn("mail: closing the connection after sending", "err", err)
 	}
-	subject := fmt.Sprintf("%s #%d from %s", title, e.ID, e.Name)
-	if e.ProductName != "" {
-		subject += ": " + e.ProductName
-	}
-	var b bytes.Buffer
-	header := func(name, value string) { fmt.Fprintf(&b, "%s: %s\r\n", name, oneLine(value)) }
-	header("From", (&mail.Address{Name: oneLine(c.SiteName + " website"), Address: oneLine(c.From)}).String())
-	header("To", (&mail.Address{Address: oneLine(c.To)}).String())
-	header("Reply-To", (&mail.Address{Name: oneLine(e.Name), Address: oneLine(e.Email)}).String())
-	header("Subject", mime.QEncoding.Encode("utf-8", oneLine(subject)))
-	header("Date", now.Format(time.RFC1123Z))
-	domain := "studio.invalid"
-	if at := strings.LastIndexByte(c.From, '@'); at >= 0 {
-		domain = oneLine(c.From[at+1:])
-	}
-	header("Message-ID", fmt.Sprintf("<enquiry-%d.%d@%s>", e.ID, now.UnixNano(), domain))
-	header("MIME-Version", "1.0")
-	header("Content-Type", "text/plain; charset=utf-8")
-	header("Content-Transfer-Encoding", "quoted-printable")
-	b.WriteString("\r\n")
-
-	var body strings.Builder
-	fmt.Fprintf(&body, "%s #%d, received %s\n\n", title, e.ID, e.CreatedAt.UTC().Format("2 Jan 2006 15:04 MST"))
-	if e.ProductName != "" {
-		fmt.Fprintf(&body, "Product:  %s (#%d)\n", e.ProductName, e.ProductID)
-	}
-	if e.Material != "" {
-		fmt.Fprintf(&body, "Material: %s\n", e.Material)
-	}
-	if e.Finish != "" {
-		fmt.Fprintf(&body, "Finish:   %s\n", e.Finish)
-	}
-	fmt.Fprintf(&body, "Name:     %s\nE-mail:   %s\n", e.Name, e.Email)
-	if e.Phone != "" {
-		fmt.Fprintf(&body, "Phone:    %s\n", e.Phone)
-	}
-	if e.Message != "" {
-		fmt.Fprintf(&body, "\n%s\n", e.Message)
-	}
-	body.WriteString("\nReply to this e-mail to answer. Every enquiry is also in the studio's inbox at /studio.\n")
-	qp := quotedprintable.NewWriter(&b)
-	qp.Write([]byte(strings.ReplaceAll(body.String(), "\n", "\r\n")))
-	qp.Close()
-	return b.Bytes()
-}
-
-// oneLine drops control characters (CR and LF above all) from a header value.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return nil
 }

@@ -3,6 +3,8 @@ package mail
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
+	"errors"
 	"io"
 	"log/slog"
 	"mime"
@@ -14,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"studio/content"
+	"studio/internal/catalogue"
 	"studio/internal/enquiry"
 	"studio/internal/store"
 )
@@ -125,9 +129,27 @@ func openStore(t *testing.T, path string) *store.Store {
 	return st
 }
 
+// shipped is the studio's content as bin/studio ships it: the tests' mails
+// carry the real facts of content/site.json and content/service.json.
+var shipped = func() *catalogue.Catalogue {
+	c, err := catalogue.Load(content.Files)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
+
+func testConfig(port int) Config {
+	return Config{Host: "127.0.0.1", Port: port, Username: "site", Password: "pw", From: "site@jharokha.test",
+		To: "studio@jharokha.test", Site: shipped.Site, Service: shipped.Service}
+}
+
 func testWorker(st *store.Store, srv *smtpServer) *Worker {
-	w := NewWorker(Config{Host: "127.0.0.1", Port: srv.addr.Port, Username: "site", Password: "pw", From: "site@jharokha.test",
-		To: "studio@jharokha.test", SiteName: "Jharokha Studio"}, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return newTestWorker(st, testConfig(srv.addr.Port))
+}
+
+func newTestWorker(st *store.Store, cfg Config) *Worker {
+	w := NewWorker(cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	w.Poll, w.BaseDelay, w.MaxDelay, w.Timeout = 20*time.Millisecond, 10*time.Millisecond, 40*time.Millisecond, 5*time.Second
 	return w
 }
@@ -159,6 +181,22 @@ var visitor = enquiry.Enquiry{Kind: enquiry.Quote, Name: "Asha Rao", Email: "ash
 	Message: "Could it be 10 cm lower?\n.\nThanks", ProductID: 1, ProductName: "Marwar chair", Material: "Wood", Finish: "Walnut",
 	CreatedAt: time.Now()}
 
+// byRecipient picks the message sent to address from raw messages.
+func byRecipient(t *testing.T, messages []string, address string) *mail.Message {
+	t.Helper()
+	for _, raw := range messages {
+		msg, err := mail.ReadMessage(strings.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if to, err := mail.ParseAddress(msg.Header.Get("To")); err == nil && to.Address == address {
+			return msg
+		}
+	}
+	t.Fatalf("no message to %s among %d", address, len(messages))
+	return nil
+}
+
 func TestSendsEnquiry(t *testing.T) {
 	srv := startSMTP(t)
 	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
@@ -170,17 +208,17 @@ func TestSendsEnquiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Wake()
-	waitFor(t, "the mail", func() bool { return len(srv.received()) == 1 })
-	msg, err := mail.ReadMessage(strings.NewReader(srv.received()[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	waitFor(t, "the two mails", func() bool { return len(srv.received()) == 2 })
+	msg := byRecipient(t, srv.received(), "studio@jharokha.test")
 	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 	if want := "Quote request #" + itoa(id) + " from Asha Rao: Marwar chair"; subject != want {
 		t.Errorf("Subject = %q, want %q", subject, want)
 	}
-	if rt, err := mail.ParseAddress(msg.Header.Get("Reply-To")); err != nil || rt.Address != visitor.Email {
+	if rt, err := mail.ParseAddress(msg.Header.Get("Reply-To")); err != nil || rt.Address != visitor.Email || rt.Name != visitor.Name {
 		t.Errorf("Reply-To = %q", msg.Header.Get("Reply-To"))
+	}
+	if from, err := mail.ParseAddress(msg.Header.Get("From")); err != nil || from.Address != "site@jharokha.test" || from.Name != "Jharokha Studio website" {
+		t.Errorf("From = %q", msg.Header.Get("From"))
 	}
 	body, _ := io.ReadAll(qpReader(msg.Body))
 	for _, want := range []string{"Marwar chair (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks"} {
@@ -188,11 +226,34 @@ func TestSendsEnquiry(t *testing.T) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
 	}
-	waitFor(t, "sent recorded", func() bool { _, sent, _ := status(st); return sent == 1 })
+	byRecipient(t, srv.received(), visitor.Email) // the acknowledgement
+	waitFor(t, "sent recorded", func() bool { _, sent, _ := status(st); return sent == 2 })
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	if len(srv.authed) != 1 {
-		t.Errorf("authenticated %d times, want 1", len(srv.authed))
+	// One conversation a mail, each signed in with the username and password.
+	want := base64.StdEncoding.EncodeToString([]byte("\x00site\x00pw"))
+	if len(srv.authed) != 2 || srv.authed[0] != want || srv.authed[1] != want {
+		t.Errorf("authenticated as %q, want twice %q", srv.authed, want)
+	}
+}
+
+// Without a username, no AUTH: as with net/smtp before, a mail server that
+// takes mail from this host without it is told nothing.
+func TestNoAuthWithoutUsername(t *testing.T) {
+	srv := startSMTP(t)
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	cfg := testConfig(srv.addr.Port)
+	cfg.Username, cfg.Password = "", ""
+	defer run(t, newTestWorker(st, cfg))()
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the two mails", func() bool { return len(srv.received()) == 2 })
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.authed) != 0 {
+		t.Errorf("authenticated %d times without a username", len(srv.authed))
 	}
 }
 
@@ -202,7 +263,11 @@ func TestHeaderInjectionIsImpossible(t *testing.T) {
 	e.Name = "Asha\r\nBcc: victim@example.net\r\nX-Evil: 1"
 	e.Email = "asha@example.com\r\nCc: other@example.net"
 	e.ProductName = "Marwar chair\nSubject: free"
-	raw := Compose(Config{From: "site@jharokha.test", To: "studio@jharokha.test", SiteName: "Studio"}, e, time.Now())
+	cfg := Config{From: "site@jharokha.test", To: "studio@jharokha.test", Site: shipped.Site, Service: shipped.Service}
+	raw, err := Compose(cfg, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	msg, err := mail.ReadMessage(strings.NewReader(string(raw)))
 	if err != nil {
 		t.Fatal(err)
@@ -218,6 +283,14 @@ func TestHeaderInjectionIsImpossible(t *testing.T) {
 	if to := msg.Header.Get("To"); to != "<studio@jharokha.test>" {
 		t.Errorf("To = %q", to)
 	}
+	// The address does not parse, so the studio's copy has no Reply-To and
+	// the acknowledgement cannot be composed (and is given up at once).
+	if rt := msg.Header.Get("Reply-To"); rt != "" {
+		t.Errorf("Reply-To = %q", rt)
+	}
+	if _, err := Compose(cfg, store.PendingMail{Recipient: store.RecipientVisitor, Enquiry: e}, time.Now()); !errors.Is(err, errPermanent) {
+		t.Errorf("acknowledgement to a broken address: %v, want errPermanent", err)
+	}
 }
 
 func TestRetriesWithBackoff(t *testing.T) {
@@ -229,9 +302,9 @@ func TestRetriesWithBackoff(t *testing.T) {
 	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the mail after three failures", func() bool { _, sent, _ := status(st); return sent == 1 })
-	if n := len(srv.received()); n != 1 {
-		t.Errorf("received %d mails, want 1", n)
+	waitFor(t, "the mails after three failures", func() bool { _, sent, _ := status(st); return sent == 2 })
+	if n := len(srv.received()); n != 2 {
+		t.Errorf("received %d mails, want 2", n)
 	}
 }
 
@@ -246,7 +319,7 @@ func TestGivesUpAfterMaxAttempts(t *testing.T) {
 	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "giving up", func() bool { _, _, failed := status(st); return failed == 1 })
+	waitFor(t, "giving up", func() bool { _, _, failed := status(st); return failed == 2 })
 	if list, _ := st.Enquiries(context.Background(), store.EnquiryFilter{}); len(list) != 1 {
 		t.Error("the enquiry went with its mail")
 	}
@@ -268,9 +341,9 @@ func TestPendingMailSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Wake()
-	waitFor(t, "a failed attempt", func() bool {
+	waitFor(t, "a failed attempt of each mail", func() bool {
 		due, _ := st.DueMails(context.Background(), time.Now().Add(time.Hour), 10)
-		return len(due) == 1 && due[0].Attempts >= 1
+		return len(due) == 2 && due[0].Attempts >= 1 && due[1].Attempts >= 1
 	})
 	stop()
 	st.Close()
@@ -280,8 +353,8 @@ func TestPendingMailSurvivesRestart(t *testing.T) {
 	st = openStore(t, path)
 	defer st.Close()
 	defer run(t, testWorker(st, srv))()
-	waitFor(t, "the mail after the restart", func() bool { return len(srv.received()) == 1 })
-	waitFor(t, "sent recorded", func() bool { pending, sent, _ := status(st); return pending == 0 && sent == 1 })
+	waitFor(t, "the mails after the restart", func() bool { return len(srv.received()) == 2 })
+	waitFor(t, "sent recorded", func() bool { pending, sent, _ := status(st); return pending == 0 && sent == 2 })
 }
 
 func TestBackoff(t *testing.T) {

@@ -1,0 +1,233 @@
+package mail
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// The outbox holds two kinds of mail about an enquiry (store.PendingMail's
+// Recipient says which):
+//
+//   - the studio's copy, to Config.To, with the visitor as Reply-To, so
+//     that answering it answers the visitor;
+//   - the acknowledgement, to the visitor's address: thanks, what they
+//     sent, when the studio replies (content/service.json) and how to reach
+//     the studio (content/site.json), with the studio's e-mail as Reply-To.
+//
+// Both are plain text in UTF-8, quoted-printable, composed with go-mail.
+// Every header built from what a visitor typed is encoded and folded in
+// headers.go; the visitor's words otherwise go in the body only.
+
+var kindTitles = map[enquiry.Kind]string{
+	enquiry.Contact:   "Message",
+	enquiry.Quote:     "Quote request",
+	enquiry.Customize: "Customisation request",
+}
+
+func kindTitle(k enquiry.Kind) string {
+	if title := kindTitles[k]; title != "" {
+		return title
+	}
+	return "Enquiry"
+}
+
+// errPermanent marks a mail that cannot be composed (an address that does
+// not parse, say): trying again would not help, so it is given up at once.
+var errPermanent = errors.New("mail cannot be composed")
+
+// Compose writes the mail m as the mail server gets it.
+func Compose(c Config, m store.PendingMail, now time.Time) ([]byte, error) {
+	msg, err := c.message(m, now)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := msg.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// message composes the mail m: the studio's copy or the acknowledgement.
+func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error) {
+	switch m.Recipient {
+	case store.RecipientStudio:
+		return c.studioCopy(m.Enquiry, now)
+	case store.RecipientVisitor:
+		return c.acknowledgement(m.Enquiry, now)
+	}
+	return nil, fmt.Errorf("%w: unknown recipient %q", errPermanent, m.Recipient)
+}
+
+// newMessage starts a mail from SMTP_FROM with the name given, dated now,
+// with a Message-ID of the sender's domain.
+func (c Config) newMessage(fromName, idPrefix string, e enquiry.Enquiry, now time.Time) (*gomail.Msg, error) {
+	from, err := bareAddress(c.From)
+	if err != nil {
+		return nil, fmt.Errorf("%w: SMTP_FROM: %v", errPermanent, err)
+	}
+	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8), gomail.WithEncoding(gomail.EncodingQP))
+	msg.FromMailAddress(&mail.Address{Name: oneLine(fromName), Address: from})
+	msg.SetDateWithValue(now)
+	domain := "studio.invalid"
+	if at := strings.LastIndexByte(from, '@'); at >= 0 {
+		domain = from[at+1:]
+	}
+	msg.SetMessageIDWithValue(fmt.Sprintf("%s-%d.%d@%s", idPrefix, e.ID, now.UnixNano(), domain))
+	return msg, nil
+}
+
+// studioCopy is the mail to the studio about e.
+func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error) {
+	msg, err := c.newMessage(c.Site.Name+" website", "enquiry", e, now)
+	if err != nil {
+		return nil, err
+	}
+	to, err := bareAddress(c.To)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the studio's address: %v", errPermanent, err)
+	}
+	msg.AddToMailAddress(&mail.Address{Address: to})
+	title := kindTitle(e.Kind)
+	subject := fmt.Sprintf("%s #%d from %s", title, e.ID, e.Name)
+	if e.ProductName != "" {
+		subject += ": " + e.ProductName
+	}
+	// Encoded and folded here, not by go-mail: see headers.go.
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(subject)))
+	// An address that does not parse (the enquiry's check makes that
+	// unlikely) costs the Reply-To, not the studio's copy: the body shows
+	// the address as it was typed.
+	if visitor, err := bareAddress(e.Email); err == nil {
+		msg.SetGenHeaderPreformatted(gomail.Header(gomail.HeaderReplyTo), fold(string(gomail.HeaderReplyTo), addressWords(e.Name, visitor)))
+	}
+
+	var body strings.Builder
+	fmt.Fprintf(&body, "%s #%d, received %s\n\n", title, e.ID, e.CreatedAt.UTC().Format("2 Jan 2006 15:04 MST"))
+	if e.ProductName != "" {
+		fmt.Fprintf(&body, "Product:  %s (#%d)\n", e.ProductName, e.ProductID)
+	}
+	if e.Material != "" {
+		fmt.Fprintf(&body, "Material: %s\n", e.Material)
+	}
+	if e.Finish != "" {
+		fmt.Fprintf(&body, "Finish:   %s\n", e.Finish)
+	}
+	fmt.Fprintf(&body, "Name:     %s\nE-mail:   %s\n", e.Name, e.Email)
+	if e.Phone != "" {
+		fmt.Fprintf(&body, "Phone:    %s\n", e.Phone)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&body, "\n%s\n", e.Message)
+	}
+	body.WriteString("\nReply to this e-mail to answer. Every enquiry is also in the studio's inbox at /studio.\n")
+	body.WriteString("The visitor was sent an acknowledgement with the details above.\n")
+	msg.SetBodyString(gomail.TypeTextPlain, body.String())
+	return msg, nil
+}
+
+// acknowledgement is the mail to the visitor who sent e.
+func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error) {
+	site := c.Site
+	msg, err := c.newMessage(site.Name, "ack", e, now)
+	if err != nil {
+		return nil, err
+	}
+	visitor, err := bareAddress(e.Email)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the visitor's address: %v", errPermanent, err)
+	}
+	// The address alone: the visitor's name stays out of the headers.
+	msg.AddToMailAddress(&mail.Address{Address: visitor})
+	if studio, err := bareAddress(site.Email); err == nil {
+		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
+	}
+	title := kindTitle(e.Kind)
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject),
+		textWords(fmt.Sprintf("%s: we have your %s (#%d)", site.Name, strings.ToLower(title), e.ID))))
+	// An automatic answer (RFC 3834): the visitor's own auto-responder
+	// should not answer it back.
+	msg.SetGenHeader(gomail.Header("Auto-Submitted"), "auto-replied")
+
+	var body strings.Builder
+	fmt.Fprintf(&body, "Dear %s,\n\n", e.Name)
+	what := strings.ToLower(title)
+	if e.ProductName != "" {
+		what += " about the " + e.ProductName
+	}
+	fmt.Fprintf(&body, "Thank you for your %s. It has reached %s", what, site.Name)
+	if c.Service.EmailReplyHours > 0 {
+		fmt.Fprintf(&body, ", and we reply within %d hours on business days", c.Service.EmailReplyHours)
+	}
+	body.WriteString(".\n\nThis is what you sent us:\n\n")
+	fmt.Fprintf(&body, "  Reference: %s #%d\n", title, e.ID)
+	if e.ProductName != "" {
+		fmt.Fprintf(&body, "  Product:   %s\n", e.ProductName)
+	}
+	if e.Material != "" {
+		fmt.Fprintf(&body, "  Material:  %s\n", e.Material)
+	}
+	if e.Finish != "" {
+		fmt.Fprintf(&body, "  Finish:    %s\n", e.Finish)
+	}
+	fmt.Fprintf(&body, "  Name:      %s\n  E-mail:    %s\n", e.Name, e.Email)
+	if e.Phone != "" {
+		fmt.Fprintf(&body, "  Phone:     %s\n", e.Phone)
+	}
+	if e.Message != "" {
+		body.WriteString("  Message:\n\n")
+		for line := range strings.SplitSeq(e.Message, "\n") {
+			fmt.Fprintf(&body, "    %s\n", strings.TrimRight(line, "\r"))
+		}
+	}
+	body.WriteString("\nTo add to it or correct it, reply to this e-mail. If you did not write to us, you can ignore it.\n\n")
+	body.WriteString(contactDetails(c))
+	msg.SetBodyString(gomail.TypeTextPlain, body.String())
+	return msg, nil
+}
+
+// contactDetails is the studio's signature, every fact from content/site.json.
+func contactDetails(c Config) string {
+	site := c.Site
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", site.Name)
+	if site.Email != "" {
+		fmt.Fprintf(&b, "E-mail: %s\n", site.Email)
+	}
+	for _, p := range site.Phones {
+		fmt.Fprintf(&b, "%s: %s\n", p.Label, p.Display)
+	}
+	a := site.Address
+	// The address as the site's contact page writes it (web/app/components/ContactDetails.tsx).
+	for _, line := range []string{a.Street, strings.TrimSpace(a.Locality + " " + a.PostalCode), strings.Trim(a.Region+", "+site.Country, ", ")} {
+		if line != "" {
+			fmt.Fprintf(&b, "%s\n", line)
+		}
+	}
+	if site.BaseURL != "" {
+		fmt.Fprintf(&b, "%s\n", site.BaseURL)
+	}
+	return b.String()
+}
+
+// bareAddress checks that s is one address with no name and no line
+// breaks, and returns it.
+func bareAddress(s string) (string, error) {
+	a, err := mail.ParseAddress(s)
+	if err != nil {
+		return "", err
+	}
+	if a.Name != "" || a.Address != s || strings.ContainsAny(s, "\r\n") {
+		return "", fmt.Errorf("%q is not a bare address", s)
+	}
+	return a.Address, nil
+}
