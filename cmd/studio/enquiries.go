@@ -16,8 +16,8 @@ import (
 
 // enquiryOptions turns on the parts the configuration asks for: the API
 // always, mail with SMTP settings (the studio's copy of each enquiry and
-// the visitor's acknowledgement), the inbox with a
-// password. stop ends the background work and waits for it.
+// the visitor's acknowledgement), the inbox with a password. stop ends the
+// background work and waits for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st)}
