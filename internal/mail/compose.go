@@ -130,7 +130,7 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 		fmt.Fprintf(&body, "\n%s\n", e.Message)
 	}
 	body.WriteString("\nReply to this e-mail to answer. Every enquiry is also in the studio's inbox at /studio.\n")
-	body.WriteString("The visitor was sent an acknowledgement with the details above.\n")
+	body.WriteString("The visitor is sent an acknowledgement with these details and the studio's contact details.\n")
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
 }
