@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/mail"
 	"path/filepath"
 	"slices"
@@ -279,6 +280,32 @@ func TestStartTLSWhenOffered(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
 	defer st.Close()
 	w := newTestWorker(st, testConfig(srv.port))
+	w.tlsConfig = trusting(pool)
+	defer run(t, w)()
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "two messages", func() bool { return len(srv.messages(t)) == 2 })
+	for _, r := range srv.messages(t) {
+		if !r.TLS || r.Auth != "site" {
+			t.Errorf("message to %v: TLS %v, authenticated as %q", r.RcptTos, r.TLS, r.Auth)
+		}
+	}
+}
+
+// Port 465 is TLS from the first byte (implicit TLS, RFC 8314). The test
+// needs the port itself, which only root may open: elsewhere it is skipped.
+func TestImplicitTLSOnPort465(t *testing.T) {
+	if l, err := net.Listen("tcp", "127.0.0.1:465"); err != nil {
+		t.Skipf("port 465 cannot be opened here: %v", err)
+	} else {
+		l.Close()
+	}
+	certFile, keyFile, pool := selfSigned(t)
+	srv := startAiosmtpd(t, smtpdOptions{auth: "site:pw", certFile: certFile, keyFile: keyFile, implicitTLS: true, port: 465})
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	w := newTestWorker(st, testConfig(465))
 	w.tlsConfig = trusting(pool)
 	defer run(t, w)()
 	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {

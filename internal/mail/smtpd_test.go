@@ -58,9 +58,11 @@ func python3WithAiosmtpd() string {
 }
 
 type smtpdOptions struct {
-	auth     string // "user:password": AUTH required
-	certFile string // with keyFile: STARTTLS offered
-	keyFile  string
+	auth        string // "user:password": AUTH required
+	certFile    string // with keyFile: STARTTLS offered
+	keyFile     string
+	implicitTLS bool // with certFile and keyFile: TLS from the start instead
+	port        int  // 0: a free port
 }
 
 // startAiosmtpd starts the server, stopped when the test ends. Without
@@ -82,6 +84,12 @@ func startAiosmtpd(t *testing.T, opts smtpdOptions) *aiosmtpd {
 	}
 	if opts.certFile != "" {
 		args = append(args, "--tls", opts.certFile, opts.keyFile)
+	}
+	if opts.implicitTLS {
+		args = append(args, "--implicit-tls")
+	}
+	if opts.port != 0 {
+		args = append(args, "--port", strconv.Itoa(opts.port))
 	}
 	cmd := exec.Command(python, args...)
 	stdout, err := cmd.StdoutPipe()

@@ -1,14 +1,15 @@
 """The mail tests' SMTP server: aiosmtpd (Debian's python3-aiosmtpd), which
 holds a client to RFC 5321, the 1000-byte line limit above all.
 
-    python3 smtpd.py DIR [--auth USER:PASSWORD] [--tls CERT KEY]
+    python3 smtpd.py DIR [--auth USER:PASSWORD] [--tls CERT KEY] [--implicit-tls] [--port N]
 
-It listens on a free port of 127.0.0.1 and prints the port on the first
-line of its output. Each message it takes becomes DIR/N.eml, the message
+It listens on 127.0.0.1, on a free port unless --port says which, and
+prints the port on the first line of its output. Each message it takes becomes DIR/N.eml, the message
 as it came, and DIR/N.json: the envelope (mail_from, rcpt_tos), whether the
 session was TLS, and the user that authenticated. The .json is written
 last, so a file N.json means N.eml is complete. With --auth, AUTH is
-required (and allowed without TLS); with --tls, STARTTLS is offered.
+required (and allowed without TLS); with --tls, STARTTLS is offered, or,
+with --implicit-tls too, TLS starts with the connection (as on port 465).
 """
 
 import argparse
@@ -34,7 +35,9 @@ class Keep:
         meta = {
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
-            "tls": session.ssl is not None,
+            # session.ssl after STARTTLS; the transport's TLS object on a
+            # connection that was TLS from the start.
+            "tls": session.ssl is not None or server.transport.get_extra_info("ssl_object") is not None,
             "auth": session.auth_data.decode() if isinstance(session.auth_data, bytes) else session.auth_data,
         }
         with open(base + ".json.tmp", "w") as f:
@@ -48,6 +51,8 @@ def main():
     p.add_argument("directory")
     p.add_argument("--auth")
     p.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    p.add_argument("--implicit-tls", action="store_true")
+    p.add_argument("--port", type=int, default=0)
     args = p.parse_args()
 
     options = {}
@@ -59,16 +64,20 @@ def main():
             return AuthResult(success=ok, auth_data=data.login if ok else None)
 
         options.update(authenticator=authenticator, auth_required=True, auth_require_tls=False)
+    server_tls = None
     if args.tls:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.tls[0], args.tls[1])
-        options.update(tls_context=context)
+        if args.implicit_tls:
+            server_tls = context
+        else:
+            options.update(tls_context=context)
 
     handler = Keep(args.directory)
 
     async def serve():
         loop = asyncio.get_running_loop()
-        server = await loop.create_server(lambda: SMTP(handler, **options), host="127.0.0.1", port=0)
+        server = await loop.create_server(lambda: SMTP(handler, **options), host="127.0.0.1", port=args.port, ssl=server_tls)
         print(server.sockets[0].getsockname()[1], flush=True)
         await server.serve_forever()
 
