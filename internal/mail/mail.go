@@ -203,24 +203,11 @@ func (w *Worker) send(msg []byte) error {
 	return client.Quit()
 }
 
-var kindTitles = map[enquiry.Kind]string{
-	enquiry.Contact:   "Message",
-	enquiry.Quote:     "Quote request",
-	enquiry.Customize: "Customisation request",
-}
-
 // Compose writes the e-mail about e. Every header is built here from
 // values stripped of line breaks and encoded, so nothing a visitor typed
 // can add a header or a recipient; the visitor's words go in the body only.
 func Compose(c Config, e enquiry.Enquiry, now time.Time) []byte {
-	title := kindTitles[e.Kind]
-	if title == "" {
-		title = "Enquiry"
-	}
-	subject := fmt.Sprintf("%s #%d from %s", title, e.ID, e.Name)
-	if e.ProductName != "" {
-		subject += ": " + e.ProductName
-	}
+	title, subject := e.Kind.Title(), e.Subject()
 	var b bytes.Buffer
 	header := func(name, value string) { fmt.Fprintf(&b, "%s: %s\r\n", name, oneLine(value)) }
 	header("From", (&mail.Address{Name: oneLine(c.SiteName + " website"), Address: oneLine(c.From)}).String())
