@@ -175,7 +175,8 @@ const layoutHTML = `<!doctype html>
   {{template "problem" .}}
   <form class="sign-in" method="post" action="/studio/sign-in">
     <label for="email">E-mail</label>
-    <input id="email" name="email" type="email" value="{{.Email}}" autocomplete="username" required autofocus spellcheck="false">
+    <input id="email" name="email" type="text" inputmode="email" value="{{.Email}}" autocomplete="username" required autofocus spellcheck="false" autocapitalize="none" aria-describedby="email-hint">
+    <p id="email-hint" class="meta">Your account’s address. Set up with STUDIO_PASSWORD alone, the account is “studio”.</p>
     <label for="password">Password</label>
     <input id="password" name="password" type="password" autocomplete="current-password" required>
     <button>Sign in</button>
@@ -229,6 +230,7 @@ const layoutHTML = `<!doctype html>
   <article aria-labelledby="enquiry-{{.ID}}">
     <h2 id="enquiry-{{.ID}}"><a href="/studio/enquiries/{{.ID}}?return={{$.Return}}">#{{.ID}} · {{kindLabel .Kind}}{{if .ProductName}} · {{.ProductName}}{{end}} · {{.Name}}</a></h2>
     <p class="meta"><span class="status{{if .Spam}} spam{{end}}">{{if .Spam}}Spam{{else}}{{statusLabel .Status}}{{end}}</span> Received {{when .CreatedAt}} · {{.Email}}{{if .Phone}} · {{.Phone}}{{end}}</p>
+    {{if or .Material .Finish}}<p class="meta">{{.Material}}{{if and .Material .Finish}}, {{end}}{{.Finish}}</p>{{end}}
     {{if .Message}}<p class="message">{{excerpt .Message}}</p>{{end}}
   </article>
   {{else}}
