@@ -132,6 +132,7 @@ const layoutHTML = `<!doctype html>
   .count { font-size: 1rem; font-weight: 600; color: #2a2420; background: #f4eadb; border-radius: 1rem; padding: .1rem .6rem; margin-left: .5rem; white-space: nowrap; }
   form.filter { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .75rem; align-items: end; background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: 1rem; }
   form.filter label, form.note label { display: grid; gap: .25rem; font-weight: 600; }
+  form.filter input, form.filter select, textarea { font-weight: 400; }
   article { background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: 1rem; margin: 1rem 0; }
   article h2 { font-size: 1.1rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
   .status { display: inline-block; font-size: .875rem; font-weight: 700; border: 1px solid #23305e; border-radius: 1rem; padding: 0 .6rem; color: #23305e; }
