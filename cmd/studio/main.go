@@ -11,8 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	_ "time/tzdata" // site.json's time zone, on a machine without /usr/share/zoneinfo
 	"time"
+	_ "time/tzdata" // site.json's time zone, on a machine without /usr/share/zoneinfo
 
 	"golang.org/x/crypto/acme"
 
