@@ -11,15 +11,37 @@ import (
 	"studio/internal/store"
 )
 
-const usage = `usage: studio                 serve the site (settings from the environment; see the README)
-       studio backup FILE     write a consistent copy of the SQLite database in DATA_DIR to FILE, while the site runs
-       studio restore FILE    put the copy in FILE back in DATA_DIR (the server must be stopped)`
+const usage = `usage: studio                       serve the site (settings from the environment; see the README)
+       studio backup FILE           write a consistent copy of the SQLite database in DATA_DIR to FILE, while the site runs
+       studio restore FILE          put the copy in FILE back in DATA_DIR (the server must be stopped)
+       studio user add EMAIL        add an account to the inbox (the password from standard input, or asked for)
+       studio user password EMAIL   change an account's password (its sessions end)
+       studio user remove EMAIL     remove an account (its sessions and tokens end)
+       studio user list             list the accounts
+       studio token create EMAIL    make a token for scripts that download the CSV exports, printed once
+       studio token list            list the tokens
+       studio token revoke ID       revoke a token`
 
-// command runs `studio backup FILE` or `studio restore FILE`.
-func command(args []string, out io.Writer) error {
-	if len(args) != 2 || (args[0] != "backup" && args[0] != "restore") {
+// command runs one of the commands in usage.
+func command(args []string, in io.Reader, out io.Writer) error {
+	if len(args) == 0 {
 		return errors.New(usage)
 	}
+	switch args[0] {
+	case "backup", "restore":
+		if len(args) == 2 {
+			return backupCommand(args, out)
+		}
+	case "user":
+		return userCommand(args[1:], in, out)
+	case "token":
+		return tokenCommand(args[1:], out)
+	}
+	return errors.New(usage)
+}
+
+// backupCommand runs `studio backup FILE` or `studio restore FILE`.
+func backupCommand(args []string, out io.Writer) error {
 	cfg, err := config.FromEnv(os.LookupEnv)
 	if err != nil {
 		return err

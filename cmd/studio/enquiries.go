@@ -15,9 +15,10 @@ import (
 )
 
 // enquiryOptions turns on the parts the configuration asks for: the API
-// always, mail with SMTP settings (the studio's copy of each enquiry and
-// the visitor's acknowledgement), the inbox with a password. stop ends the
-// background work and waits for it.
+// and the studio's workspace always (the workspace is on once an account
+// exists), mail with SMTP settings (the studio's copy of each enquiry and
+// the visitor's acknowledgement). stop ends the background work and waits
+// for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st)}
@@ -44,14 +45,22 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
 	}
 
-	if cfg.StudioPassword != "" {
-		visitor := studio.Visitor{
+	options = append(options, server.WithStudio(studio.New(st, log, studioOptions(cfg, cat))))
+	return options, func() { cancel(); wg.Wait() }
+}
+
+// studioOptions are the site's facts the workspace needs.
+func studioOptions(cfg config.Config, cat *catalogue.Catalogue) studio.Options {
+	opts := studio.Options{
+		Visitor: studio.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
-		}
-		options = append(options, server.WithStudio(studio.New(st, cfg.StudioPassword, log, visitor)))
-	} else {
-		log.Info("studio inbox off: STUDIO_PASSWORD is not set, so /studio answers 404")
+		},
+		Location:    cat.Site.Location,
+		StudioPhone: cat.Site.WhatsAppTel(),
 	}
-	return options, func() { cancel(); wg.Wait() }
+	for _, p := range cat.Products {
+		opts.Products = append(opts.Products, studio.Product{ID: p.ID, Name: p.Name})
+	}
+	return opts
 }

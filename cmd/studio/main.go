@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+	_ "time/tzdata" // site.json's time zone, on a machine without /usr/share/zoneinfo
 
 	"golang.org/x/crypto/acme"
 
@@ -25,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 {
-		if err := command(os.Args[1:], os.Stdout); err != nil {
+		if err := command(os.Args[1:], os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "studio:", err)
 			os.Exit(2)
 		}
@@ -67,6 +68,12 @@ func run() error {
 		return err
 	}
 	defer st.Close()
+	if cfg.StudioPassword != "" {
+		if err := bootstrapAccount(ctx, st, cfg.StudioPassword); err != nil {
+			return fmt.Errorf("STUDIO_PASSWORD: making the account studio: %w", err)
+		}
+		log.Info("studio: STUDIO_PASSWORD signs in to /studio as the account studio")
+	}
 	options, stopWorkers := enquiryOptions(ctx, log, cfg, cat, st)
 	defer stopWorkers()
 

@@ -127,6 +127,13 @@ func launch(t *testing.T, base string, env []string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(binary)
 	cmd.Env = env
+	return started(t, base, cmd)
+}
+
+// started starts cmd (bin/studio, its environment and stdout set) and
+// returns once /healthz at base answers 200.
+func started(t *testing.T, base string, cmd *exec.Cmd) *exec.Cmd {
+	t.Helper()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -69,6 +70,20 @@ type Site struct {
 		LinkURL  string `json:"linkUrl"`
 	} `json:"map"`
 	GA4MeasurementID string `json:"ga4MeasurementId"`
+	WhatsAppPhone    string `json:"whatsappPhone"` // the label of one of Phones
+	TimeZone         string `json:"timeZone"`
+	// Location is TimeZone, loaded.
+	Location *time.Location `json:"-"`
+}
+
+// WhatsAppTel is the tel of the phone that answers WhatsApp ("+91…").
+func (s Site) WhatsAppTel() string {
+	for _, p := range s.Phones {
+		if p.Label == s.WhatsAppPhone {
+			return p.Tel
+		}
+	}
+	return ""
 }
 
 // Service holds the studio's service promises (content/service.json) that
@@ -114,6 +129,11 @@ func Load(fsys fs.FS) (*Catalogue, error) {
 // New makes a catalogue of site facts and products already in hand (Load's
 // second half; tests build theirs with it). Products are put in id order.
 func New(site Site, products []Product) (*Catalogue, error) {
+	var err error
+	// "" is UTC (site.json must name one; tests need not).
+	if site.Location, err = time.LoadLocation(site.TimeZone); err != nil {
+		return nil, fmt.Errorf("catalogue: site.json: timeZone %q is not a time zone (an IANA name such as Asia/Kolkata)", site.TimeZone)
+	}
 	c := Catalogue{Site: site, byID: make(map[int]Product, len(products))}
 	for _, p := range products {
 		if _, dup := c.byID[p.ID]; dup {

@@ -27,6 +27,47 @@ const (
 // Kinds lists every kind, in the order the inbox shows them.
 var Kinds = []Kind{Contact, Quote, Customize}
 
+// Title names a kind in mails and in the inbox.
+func (k Kind) Title() string {
+	switch k {
+	case Contact:
+		return "Message"
+	case Quote:
+		return "Quote request"
+	case Customize:
+		return "Customisation request"
+	}
+	return "Enquiry"
+}
+
+// Status is where an enquiry stands in the studio's work on it.
+type Status string
+
+const (
+	New      Status = "new"
+	Replied  Status = "replied"
+	Quoted   Status = "quoted"
+	Won      Status = "won"
+	Lost     Status = "lost"
+	Archived Status = "archived"
+)
+
+// Statuses lists every status, in the order an enquiry usually moves.
+var Statuses = []Status{New, Replied, Quoted, Won, Lost, Archived}
+
+// Open tells whether the studio still has work to do on an enquiry.
+func (s Status) Open() bool { return s != Won && s != Lost && s != Archived }
+
+// Valid tells whether s is one of Statuses.
+func (s Status) Valid() bool {
+	for _, x := range Statuses {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
 // MinFillTime is how long a person needs at least to fill in a form;
 // a faster submission is a robot's and is stored as spam.
 const MinFillTime = 3 * time.Second
@@ -61,7 +102,17 @@ type Enquiry struct {
 	Finish      string
 	Spam        bool
 	CreatedAt   time.Time
-	HandledAt   *time.Time
+	Status      Status
+}
+
+// Subject is the subject of the studio's mail about e, and of a reply to
+// it after "Re: ".
+func (e Enquiry) Subject() string {
+	s := fmt.Sprintf("%s #%d from %s", e.Kind.Title(), e.ID, e.Name)
+	if e.ProductName != "" {
+		s += ": " + e.ProductName
+	}
+	return s
 }
 
 // Subscriber is one address on the newsletter list.

@@ -317,30 +317,32 @@ func TestAPIWithoutStore(t *testing.T) {
 	}
 }
 
-type fakeStudio struct{}
+// fakeStudio is a workspace that is on or off.
+type fakeStudio struct{ on bool }
 
-func (fakeStudio) Inbox(w http.ResponseWriter, r *http.Request)       { w.Write([]byte("inbox")) }
-func (fakeStudio) Login(w http.ResponseWriter, r *http.Request)       {}
-func (fakeStudio) Logout(w http.ResponseWriter, r *http.Request)      {}
-func (fakeStudio) MarkHandled(w http.ResponseWriter, r *http.Request) {}
-func (fakeStudio) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
-	w.Write([]byte("csv"))
+func (f fakeStudio) On(context.Context) (bool, error) { return f.on, nil }
+func (fakeStudio) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte("workspace " + r.URL.Path))
 }
-func (fakeStudio) NewsletterCSV(w http.ResponseWriter, r *http.Request) {}
 
-func TestStudioRoutesOnlyWithStudio(t *testing.T) {
-	off, _ := newAPI(t)
-	on, _ := newAPI(t, WithStudio(fakeStudio{}))
-	for _, path := range []string{"/studio", "/studio/enquiries.csv"} {
-		w := httptest.NewRecorder()
-		off.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
-		if w.Code != 404 {
-			t.Errorf("without a password %s = %d, want 404", path, w.Code)
+// /studio and all under it go to the workspace while it is on (an account
+// exists), and are the 404 page while it is off or there is none.
+func TestWorkspaceOnlyWhenOn(t *testing.T) {
+	none, _ := newAPI(t)
+	off, _ := newAPI(t, WithStudio(fakeStudio{on: false}))
+	on, _ := newAPI(t, WithStudio(fakeStudio{on: true}))
+	for _, path := range []string{"/studio", "/studio/enquiries.csv", "/studio/enquiries/1"} {
+		for name, h := range map[string]http.Handler{"without a workspace": none, "with the workspace off": off} {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+			if w.Code != 404 {
+				t.Errorf("%s %s = %d, want 404", name, path, w.Code)
+			}
 		}
-		w = httptest.NewRecorder()
-		on.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
-		if w.Code != 200 {
-			t.Errorf("with the studio %s = %d, want 200", path, w.Code)
+		w := httptest.NewRecorder()
+		on.ServeHTTP(w, httptest.NewRequest("POST", path, nil))
+		if w.Code != 200 || w.Body.String() != "workspace "+path {
+			t.Errorf("with the workspace on, POST %s = %d %q", path, w.Code, w.Body.String())
 		}
 	}
 }

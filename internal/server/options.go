@@ -16,15 +16,12 @@ type Enquiries interface {
 	CheckWrite(ctx context.Context, now time.Time) error
 }
 
-// Studio is the studio's inbox (a *studio.Handler): its pages, registered
-// in routes.go.
+// Studio is the studio's workspace (a *studio.Handler), which serves
+// /studio and everything under it (its routes are in internal/studio).
+// It is on once an account exists; until then those paths are the 404 page.
 type Studio interface {
-	Inbox(w http.ResponseWriter, r *http.Request)
-	Login(w http.ResponseWriter, r *http.Request)
-	Logout(w http.ResponseWriter, r *http.Request)
-	MarkHandled(w http.ResponseWriter, r *http.Request)
-	EnquiriesCSV(w http.ResponseWriter, r *http.Request)
-	NewsletterCSV(w http.ResponseWriter, r *http.Request)
+	http.Handler
+	On(ctx context.Context) (bool, error)
 }
 
 // Option adds an optional part to the Server.
@@ -59,7 +56,7 @@ func WithMailQueue(q MailQueue) Option {
 	return func(s *Server) { s.metrics.watchMailQueue(q) }
 }
 
-// WithStudio serves the studio's inbox under /studio.
+// WithStudio serves the studio's workspace under /studio.
 func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }
 
 // WithClock replaces the clock, for tests.

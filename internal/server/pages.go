@@ -46,6 +46,25 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	send(w, r, s.notFound, http.StatusNotFound, cacheHTML)
 }
 
+// workspace hands /studio to the studio's workspace once it is on (an
+// account exists); until then, and without a database, it is a page that
+// does not exist.
+func (s *Server) workspace(w http.ResponseWriter, r *http.Request) {
+	if s.studio != nil {
+		on, err := s.studio.On(r.Context())
+		if err != nil {
+			s.log.Error("studio: is the workspace on", "err", err)
+			http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
+			return
+		}
+		if on {
+			s.studio.ServeHTTP(w, r)
+			return
+		}
+	}
+	s.page(w, r)
+}
+
 // public reports whether a file of the build is served at its own path:
 // not the pages' HTML (served at their routes) nor the build's internals
 // (the SPA fallback), but the route data React Router fetches when it

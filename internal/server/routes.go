@@ -13,15 +13,9 @@ func (s *Server) routes() *http.ServeMux {
 	// Anything else under /api/ answers in JSON: 405 for another method on
 	// an API route, 404 for a path that is none.
 	mux.HandleFunc("/api/", s.apiFallback(mux))
-	if s.studio != nil {
-		// Without STUDIO_PASSWORD none of these exist: /studio is a 404 page.
-		mux.HandleFunc("GET /studio", s.studio.Inbox)
-		mux.HandleFunc("POST /studio/login", s.studio.Login)
-		mux.HandleFunc("POST /studio/logout", s.studio.Logout)
-		mux.HandleFunc("POST /studio/enquiries/{id}/handled", s.studio.MarkHandled)
-		mux.HandleFunc("GET /studio/enquiries.csv", s.studio.EnquiriesCSV)
-		mux.HandleFunc("GET /studio/newsletter.csv", s.studio.NewsletterCSV)
-	}
+	// The studio's workspace routes its own paths (internal/studio).
+	mux.HandleFunc("/studio", s.workspace)
+	mux.HandleFunc("/studio/", s.workspace)
 	mux.HandleFunc("GET /product/{id}", s.product)
 	// Pages, assets, and /sitemap.xml and /robots.txt (made at start-up);
 	// any method (page answers 405 to all but GET and HEAD), so that /api/

@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"studio/internal/enquiry"
 )
 
-const enquiryColumns = `id, kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, handled_at`
+const enquiryColumns = `id, kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, status`
 
 // CreateEnquiry stores e and returns its id. With mail set (SMTP is
 // configured and e is not spam), an e-mail to the studio and an
@@ -54,28 +56,67 @@ func (s *Store) insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry
 	return id, err
 }
 
-// EnquiryFilter chooses the enquiries the inbox lists.
+// EnquiryFilter chooses the enquiries the inbox lists. Every field left
+// at its zero value chooses everything.
 type EnquiryFilter struct {
-	Kind     enquiry.Kind // "" for every kind
-	Spam     bool         // list the spam instead of the rest
-	AllSpam  bool         // list spam and the rest together (exports)
-	BeforeID int64        // 0 for the newest; else only ids below it
-	Limit    int          // 0 for all
+	Statuses  []enquiry.Status // any of these
+	Spam      bool             // list the spam instead of the rest
+	AllSpam   bool             // list spam and the rest together (exports)
+	Kind      enquiry.Kind
+	ProductID int
+	From, To  time.Time // received at or after From, before To
+	Search    string    // in the name, e-mail, phone, message or product
+	BeforeID  int64     // only ids below it (older)
+	AfterID   int64     // only ids above it (newer); the list is still newest first
+	Limit     int
 }
 
-// Enquiries lists enquiries newest first.
+// Enquiries lists enquiries newest first. With AfterID it lists the Limit
+// enquiries just above that id, so "newer" pages back the way "older" came.
 func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enquiry, error) {
 	query := `SELECT ` + enquiryColumns + ` FROM enquiries WHERE (spam = ? OR ?)`
 	args := []any{f.Spam, f.AllSpam}
+	if len(f.Statuses) > 0 {
+		query += ` AND status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
+		for _, st := range f.Statuses {
+			args = append(args, string(st))
+		}
+	}
 	if f.Kind != "" {
 		query += ` AND kind = ?`
 		args = append(args, string(f.Kind))
 	}
+	if f.ProductID != 0 {
+		query += ` AND product_id = ?`
+		args = append(args, f.ProductID)
+	}
+	if !f.From.IsZero() {
+		query += ` AND created_at >= ?`
+		args = append(args, f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		query += ` AND created_at < ?`
+		args = append(args, f.To.UTC())
+	}
+	if words := strings.TrimSpace(f.Search); words != "" {
+		// LOWER and LIKE behave the same in both databases; \ escapes the
+		// wildcards so "100%" is searched as typed.
+		pattern := "%" + likeEscaper.Replace(strings.ToLower(words)) + "%"
+		query += ` AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(email) LIKE ? ESCAPE '\' OR LOWER(phone) LIKE ? ESCAPE '\'
+			OR LOWER(message) LIKE ? ESCAPE '\' OR LOWER(product_name) LIKE ? ESCAPE '\')`
+		args = append(args, pattern, pattern, pattern, pattern, pattern)
+	}
+	order := ` ORDER BY id DESC`
 	if f.BeforeID > 0 {
 		query += ` AND id < ?`
 		args = append(args, f.BeforeID)
 	}
-	query += ` ORDER BY id DESC`
+	if f.AfterID > 0 {
+		query += ` AND id > ?`
+		args = append(args, f.AfterID)
+		order = ` ORDER BY id ASC`
+	}
+	query += order
 	if f.Limit > 0 {
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
@@ -96,7 +137,22 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: list enquiries: %w", err)
 	}
+	if f.AfterID > 0 {
+		slices.Reverse(list)
+	}
 	return list, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// CountNew counts the enquiries nobody has looked at: status new, not spam.
+func (s *Store) CountNew(ctx context.Context) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM enquiries WHERE status = ? AND spam = ?`), string(enquiry.New), false).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: count new enquiries: %w", err)
+	}
+	return n, nil
 }
 
 // Enquiry returns one enquiry.
@@ -112,36 +168,19 @@ func (s *Store) Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error) 
 	return e, nil
 }
 
-// MarkHandled records that the studio has dealt with an enquiry.
-func (s *Store) MarkHandled(ctx context.Context, id int64, at time.Time) error {
-	res, err := s.write.ExecContext(ctx, s.q(`UPDATE enquiries SET handled_at = ? WHERE id = ? AND handled_at IS NULL`), at.UTC(), id)
-	if err != nil {
-		return fmt.Errorf("store: mark enquiry %d handled: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		if _, err := s.Enquiry(ctx, id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 type scanner interface{ Scan(...any) error }
 
 func scanEnquiry(row scanner) (enquiry.Enquiry, error) {
 	var (
 		e       enquiry.Enquiry
 		kind    string
+		status  string
 		product sql.NullInt64
-		handled sql.NullTime
 	)
-	err := row.Scan(&e.ID, &kind, &e.Name, &e.Email, &e.Phone, &e.Message, &product, &e.ProductName, &e.Material, &e.Finish, &e.Spam, &e.CreatedAt, &handled)
+	err := row.Scan(&e.ID, &kind, &e.Name, &e.Email, &e.Phone, &e.Message, &product, &e.ProductName, &e.Material, &e.Finish, &e.Spam, &e.CreatedAt, &status)
 	e.Kind = enquiry.Kind(kind)
+	e.Status = enquiry.Status(status)
 	e.ProductID = int(product.Int64)
 	e.CreatedAt = e.CreatedAt.UTC()
-	if handled.Valid {
-		t := handled.Time.UTC()
-		e.HandledAt = &t
-	}
 	return e, err
 }

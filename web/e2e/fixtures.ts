@@ -5,8 +5,9 @@ export type TrackedEvent = { name: string; params: Record<string, unknown> };
 
 // Every browser test fails on a console error or warning, an uncaught page
 // error, or a Content-Security-Policy violation, in any page it opened. The one error not counted is the
-// browser's own note that a page it navigated to answered 404: the site's
-// unknown paths do that on purpose, and their tests check the status.
+// browser's own note that a page it navigated to answered with an error
+// status: the site's unknown paths (404) and the inbox's refused sign-in
+// (401, 429) do that on purpose, and their tests check the status.
 export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
   // The welcome offer covers "/" one second after load in every new session.
   // Tests of other features start with it already seen, so it never lands
@@ -28,13 +29,13 @@ export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
     async ({ context }, use) => {
       const problems: string[] = [];
       const watch = (page: Page) => {
-        const notFoundDocuments = new Set<string>();
+        const refusedDocuments = new Set<string>();
         page.on("response", (res) => {
-          if (res.status() === 404 && res.request().isNavigationRequest()) notFoundDocuments.add(res.url());
+          if (res.status() >= 400 && res.request().isNavigationRequest()) refusedDocuments.add(res.url());
         });
         page.on("console", (msg) => {
           const documentNotFound =
-            msg.text().includes("status of 404") && notFoundDocuments.has(msg.location().url);
+            /status of 4\d\d/.test(msg.text()) && refusedDocuments.has(msg.location().url);
           if ((msg.type() === "error" || msg.type() === "warning") && !documentNotFound) {
             problems.push(`console ${msg.type()} on ${page.url()}: ${msg.text()} (${msg.location().url})`);
           }
@@ -90,4 +91,14 @@ export async function hydrated(page: Page): Promise<void> {
 // did have all run by then. A condition, where a fixed sleep would race.
 export async function nextFrames(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+// Signs in to the studio's workspace, as the account STUDIO_PASSWORD makes
+// ("studio") unless another is given.
+export async function signInToStudio(page: Page, email = "studio", password = process.env.E2E_STUDIO_PASSWORD!): Promise<void> {
+  await page.goto("/studio");
+  await page.getByRole("textbox", { name: "E-mail" }).fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Enquiries/ })).toBeVisible();
 }
