@@ -27,19 +27,6 @@ import (
 // Every header built from what a visitor typed is encoded and folded in
 // headers.go; the visitor's words otherwise go in the body only.
 
-var kindTitles = map[enquiry.Kind]string{
-	enquiry.Contact:   "Message",
-	enquiry.Quote:     "Quote request",
-	enquiry.Customize: "Customisation request",
-}
-
-func kindTitle(k enquiry.Kind) string {
-	if title := kindTitles[k]; title != "" {
-		return title
-	}
-	return "Enquiry"
-}
-
 // errPermanent marks a mail that cannot be composed (an address that does
 // not parse, say): trying again would not help, so it is given up at once.
 var errPermanent = errors.New("mail cannot be composed")
@@ -97,13 +84,10 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 		return nil, fmt.Errorf("%w: the studio's address: %v", errPermanent, err)
 	}
 	msg.AddToMailAddress(&mail.Address{Address: to})
-	title := kindTitle(e.Kind)
-	subject := fmt.Sprintf("%s #%d from %s", title, e.ID, e.Name)
-	if e.ProductName != "" {
-		subject += ": " + e.ProductName
-	}
-	// Encoded and folded here, not by go-mail: see headers.go.
-	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(subject)))
+	// The subject the inbox's reply link answers with "Re: " (e.Subject),
+	// encoded and folded here, not by go-mail: see headers.go.
+	title := e.Kind.Title()
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(e.Subject())))
 	// An address that does not parse (the enquiry's check makes that
 	// unlikely) costs the Reply-To, not the studio's copy: the body shows
 	// the address as it was typed.
@@ -151,7 +135,7 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	if studio, err := bareAddress(site.Email); err == nil {
 		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
 	}
-	title := kindTitle(e.Kind)
+	title := e.Kind.Title()
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject),
 		textWords(fmt.Sprintf("%s: we have your %s (#%d)", site.Name, strings.ToLower(title), e.ID))))
 	// An automatic answer (RFC 3834): the visitor's own auto-responder
