@@ -151,7 +151,7 @@ func TestAcknowledgementReachesTheVisitor(t *testing.T) {
 	text := body(t, msg)
 	wants := []string{
 		"Dear Asha Rao,",
-		"Thank you for your quote request about the Marwar chair.",
+		"Thank you for your quote request about Marwar chair.",
 		fmt.Sprintf("we reply within %d hours on business days", shipped.Service.EmailReplyHours),
 		fmt.Sprintf("Reference: Quote request #%d", id),
 		"Product:   Marwar chair", "Material:  Wood", "Finish:    Walnut",

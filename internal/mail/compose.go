@@ -146,7 +146,7 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	fmt.Fprintf(&body, "Dear %s,\n\n", e.Name)
 	what := strings.ToLower(title)
 	if e.ProductName != "" {
-		what += " about the " + e.ProductName
+		what += " about " + e.ProductName // a design's name: "Perennial", "Nest of arches"
 	}
 	fmt.Fprintf(&body, "Thank you for your %s. It has reached %s", what, site.Name)
 	if c.Service.EmailReplyHours > 0 {
