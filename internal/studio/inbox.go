@@ -201,6 +201,11 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 			if ev, undoable, err = h.store.LastChange(ctx, e.ID); undoable {
 				p.Undo = &ev
 			}
+			if err == nil {
+				var mails map[int64][]store.MailDelivery
+				mails, err = h.store.MailDeliveries(ctx, []int64{e.ID})
+				p.Mails = mails[e.ID]
+			}
 		}
 	}
 	if err != nil {

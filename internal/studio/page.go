@@ -35,7 +35,8 @@ type page struct {
 	Notes         []store.Note
 	History       []store.Event
 	Undo          *store.Event // the last change, while it can be undone
-	Draft         string       // a refused note, to edit and send again
+	Mails         []store.MailDelivery
+	Draft         string // a refused note, to edit and send again
 	ReplyURL      template.URL
 	WhatsAppURL   template.URL
 	Back          string // the list it was opened from
@@ -90,7 +91,13 @@ func templates(loc *time.Location) *template.Template {
 		"kindLabel":   func(k enquiry.Kind) string { return kindLabels[k] },
 		"statusLabel": func(s enquiry.Status) string { return statusLabels[s] },
 		"eventText":   eventText,
-		"lower":       strings.ToLower,
+		"mailTo": func(recipient string) string {
+			if recipient == store.RecipientVisitor {
+				return "Acknowledgement to the visitor"
+			}
+			return "Copy to the studio"
+		},
+		"lower": strings.ToLower,
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"
@@ -288,6 +295,11 @@ const layoutHTML = `<!doctype html>
     <label>New note <textarea name="note" maxlength="5000" rows="4">{{$.Draft}}</textarea></label>
     <p><button>Add note</button></p>
   </form>
+
+  <h2>E-mails</h2>
+  {{if $.Mails}}<ul>{{range $.Mails}}
+    <li>{{mailTo .Recipient}}: {{if eq .State "sent"}}sent {{when .At}}{{else if eq .State "failed"}}<strong>not delivered</strong>: given up after {{.Attempts}} attempts, {{when .At}}. The mail server said: {{.LastError}}{{else if .Attempts}}<strong>not delivered yet</strong>: {{.Attempts}} {{if eq .Attempts 1}}attempt{{else}}attempts{{end}} failed, the next at {{when .At}}. The mail server said: {{.LastError}}{{else}}waiting to be sent{{end}}</li>
+  {{end}}</ul>{{else}}<p>None: mail is not set up (SMTP_HOST), or the enquiry came in as spam.</p>{{end}}
 
   <h2>History</h2>
   <ol class="history">

@@ -33,6 +33,7 @@ type Store interface {
 	Notes(ctx context.Context, id int64) ([]store.Note, error)
 	History(ctx context.Context, id int64) ([]store.Event, error)
 	DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error
+	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
 	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
 
 	HasAccounts(ctx context.Context) (bool, error)

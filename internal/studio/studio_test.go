@@ -730,3 +730,34 @@ func TestInboxPath(t *testing.T) {
 		}
 	}
 }
+
+// Each mail about an enquiry shows whether it reached the mail server.
+func TestMailDeliveryStates(t *testing.T) {
+	h, st := setup(t)
+	ctx := context.Background()
+	id, err := st.CreateEnquiry(ctx, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", CreatedAt: time.Now()}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	due, err := st.DueMails(ctx, time.Now().Add(time.Minute), 10)
+	if err != nil || len(due) != 2 {
+		t.Fatalf("due mails = %d, %v", len(due), err)
+	}
+	for _, m := range due {
+		if m.Recipient == store.RecipientStudio {
+			st.MailSent(ctx, m.ID, time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC))
+		} else {
+			st.MailFailed(ctx, m.ID, "550 5.1.1 mailbox unknown", time.Date(2026, 3, 2, 6, 30, 0, 0, time.UTC), false, time.Now())
+		}
+	}
+	c := signIn(t, h, asha, ashaPassword)
+	body := html.UnescapeString(do(h, "GET", "/studio/enquiries/"+itoa(id), nil, withCookie(c)).Body.String())
+	for _, want := range []string{
+		"Copy to the studio: sent 2 Mar 2026, 11:30 IST",
+		"Acknowledgement to the visitor: <strong>not delivered yet</strong>: 1 attempt failed, the next at 2 Mar 2026, 12:00 IST. The mail server said: 550 5.1.1 mailbox unknown",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the enquiry's page lacks %q", want)
+		}
+	}
+}
