@@ -96,7 +96,11 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 	}
 
 	var body strings.Builder
-	fmt.Fprintf(&body, "%s #%d, received %s\n\n", title, e.ID, e.CreatedAt.UTC().Format("2 Jan 2006 15:04 MST"))
+	loc := c.Site.Location // the studio's time zone (site.json's timeZone)
+	if loc == nil {
+		loc = time.UTC
+	}
+	fmt.Fprintf(&body, "%s #%d, received %s\n\n", title, e.ID, e.CreatedAt.In(loc).Format("2 Jan 2006 15:04 MST"))
 	if e.ProductName != "" {
 		fmt.Fprintf(&body, "Product:  %s (#%d)\n", e.ProductName, e.ProductID)
 	}

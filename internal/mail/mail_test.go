@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"path/filepath"
@@ -364,5 +365,28 @@ func TestBackoff(t *testing.T) {
 		if got := w.backoff(n); got != want {
 			t.Errorf("backoff(%d) = %v, want %v", n, got, want)
 		}
+	}
+}
+
+// The studio's copy gives the time in the studio's time zone (site.json).
+func TestStudioCopyTimeInStudioZone(t *testing.T) {
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{From: "website@studio.example", To: "hello@studio.example"}
+	c.Site.Name, c.Site.Location = "Studio", kolkata
+	e := enquiry.Enquiry{ID: 3, Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", CreatedAt: time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)}
+	msg, err := Compose(c, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := mail.ReadMessage(strings.NewReader(string(msg)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(quotedprintable.NewReader(parsed.Body))
+	if !strings.Contains(string(body), "received 2 Mar 2026 11:30 IST") {
+		t.Errorf("body = %q, want the time in IST", body)
 	}
 }
