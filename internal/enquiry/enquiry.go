@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -69,23 +70,41 @@ func (s Status) Valid() bool {
 }
 
 // MinFillTime is how long a person needs at least to fill in a form;
-// a faster submission is a robot's and is stored as spam.
+// a faster submission is a robot's and is stored as spam. The time is
+// measured from a token the server signed (FormTimer, formtimer.go).
 const MinFillTime = 3 * time.Second
 
-// Input is an enquiry as the API receives it. Website and FillMS are the
-// spam traps: Website is a field hidden from people (a honeypot), FillMS the
-// milliseconds between the form appearing and its submission.
+// idempotencyKeyPattern is what an idempotency key looks like: 16 to 64
+// letters, digits, - and _ (a UUID, or a base64url random string). The
+// site's forms make the key themselves and never show a visitor this
+// rule, so it lives here only, not in rules.json.
+var idempotencyKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+// Input is an enquiry as the API receives it.
+//
+// Website, Started and FillMS concern spam: Website is a field hidden from
+// people (a honeypot); Started is the token POST /api/form-start gave when
+// the visitor began the form, which the server verifies (FormTimer).
+// FillMS, the milliseconds the client says it took, is still accepted (it
+// is part of the documented API) but no longer decides anything: a client
+// can claim any number.
+//
+// IdempotencyKey, when given, makes a retry safe: a second enquiry with a
+// key already stored is not stored again, and is answered with the first
+// one's id.
 type Input struct {
-	Kind      string `json:"kind"`
-	Name      string `json:"name"`
-	Email     string `json:"email"`
-	Phone     string `json:"phone,omitempty"`
-	Message   string `json:"message"`
-	ProductID *int   `json:"productId,omitempty"`
-	Material  string `json:"material,omitempty"`
-	Finish    string `json:"finish,omitempty"`
-	Website   string `json:"website,omitempty"`
-	FillMS    *int64 `json:"fillMs,omitempty"`
+	Kind           string `json:"kind"`
+	Name           string `json:"name"`
+	Email          string `json:"email"`
+	Phone          string `json:"phone,omitempty"`
+	Message        string `json:"message"`
+	ProductID      *int   `json:"productId,omitempty"`
+	Material       string `json:"material,omitempty"`
+	Finish         string `json:"finish,omitempty"`
+	Website        string `json:"website,omitempty"`
+	Started        string `json:"started,omitempty"`
+	FillMS         *int64 `json:"fillMs,omitempty"` // accepted, ignored
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
 // Enquiry is a checked enquiry, as it is stored.
@@ -103,6 +122,9 @@ type Enquiry struct {
 	Spam        bool
 	CreatedAt   time.Time
 	Status      Status
+	// IdempotencyKey is the key the client sent ("" for none): the store
+	// keeps one enquiry per key.
+	IdempotencyKey string
 }
 
 // Subject is the subject of the studio's mail about e, and of a reply to
@@ -148,8 +170,13 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 		Material:  singleLine(in.Material),
 		Finish:    singleLine(in.Finish),
 		CreatedAt: now.UTC(),
+
+		IdempotencyKey: in.IdempotencyKey,
 	}
 	fields := map[string]string{}
+	if in.IdempotencyKey != "" && !idempotencyKeyPattern.MatchString(in.IdempotencyKey) {
+		fields["idempotencyKey"] = "An idempotency key is 16 to 64 letters, digits, - and _."
+	}
 	switch e.Kind {
 	case Contact, Quote, Customize:
 	default:
@@ -202,14 +229,15 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 	if len(fields) > 0 {
 		return Enquiry{}, &ValidationError{Fields: fields}
 	}
-	e.Spam = IsSpam(in.Website, in.FillMS)
+	e.Spam = IsSpam(in.Website)
 	return e, nil
 }
 
-// IsSpam is true for a submission that filled in the hidden honeypot field
-// or came faster than a person can type (or without saying how fast).
-func IsSpam(honeypot string, fillMS *int64) bool {
-	return strings.TrimSpace(honeypot) != "" || fillMS == nil || time.Duration(*fillMS)*time.Millisecond < MinFillTime
+// IsSpam is true for a submission that filled in the hidden honeypot
+// field. Check judges only that; the form timer's verdict
+// (FormTimer.TimerSpam) needs the server's key, and the server adds it.
+func IsSpam(honeypot string) bool {
+	return strings.TrimSpace(honeypot) != ""
 }
 
 // CheckEmail validates a newsletter address and returns it cleaned.

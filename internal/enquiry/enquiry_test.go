@@ -115,6 +115,8 @@ func TestCheckRemovesHiddenCharacters(t *testing.T) {
 }
 
 func TestSpam(t *testing.T) {
+	// Check judges the honeypot only; fillMs, whatever it says, decides
+	// nothing (TestFormTimer has the timer).
 	tests := []struct {
 		name     string
 		honeypot string
@@ -123,9 +125,9 @@ func TestSpam(t *testing.T) {
 	}{
 		{"person", "", ms(8000), false},
 		{"honeypot filled", "http://spam.test", ms(8000), true},
-		{"too fast", "", ms(400), true},
-		{"exactly the minimum", "", ms(MinFillTime.Milliseconds()), false},
-		{"no fill time", "", nil, true},
+		{"honeypot of spaces", "  ", nil, false},
+		{"fillMs claims too fast", "", ms(400), false},
+		{"no fill time", "", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,6 +141,78 @@ func TestSpam(t *testing.T) {
 				t.Errorf("spam = %v, want %v", e.Spam, tt.want)
 			}
 		})
+	}
+}
+
+func TestFormTimer(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	timer := NewFormTimer([]byte("0123456789abcdef0123456789abcdef"))
+	other := NewFormTimer([]byte("another key, another server farm"))
+	token := timer.Start(now)
+	ms, sig, ok := strings.Cut(token, ".")
+	if !ok || ms != "1767323045000" || len(sig) != 43 {
+		t.Fatalf("token %q: want <unix ms>.<43 characters of base64url HMAC>", token)
+	}
+	tests := []struct {
+		name  string
+		token string
+		at    time.Time
+		want  bool
+	}{
+		{"no token: the timer does not judge", "", now, false},
+		{"sent at once", token, now, true},
+		{"sent after 2.999 s", token, now.Add(MinFillTime - time.Millisecond), true},
+		{"sent after exactly the minimum", token, now.Add(MinFillTime), false},
+		{"sent after a minute", token, now.Add(time.Minute), false},
+		{"sent a day later", token, now.Add(MaxFormAge), false},
+		{"older than a day: the timer does not judge", token, now.Add(MaxFormAge + time.Second), false},
+		{"dated in the future", timer.Start(now.Add(time.Hour)), now, true},
+		{"signed with another key", other.Start(now.Add(-time.Minute)), now, true},
+		{"an earlier time with this signature", "1767323000000." + sig, now, true},
+		{"signature altered", ms + "." + strings.ToUpper(sig), now.Add(time.Minute), true},
+		{"signature missing", ms, now.Add(time.Minute), true},
+		{"signature empty", ms + ".", now.Add(time.Minute), true},
+		{"time with a sign", "+" + token, now.Add(time.Minute), true},
+		{"time not a number", "soon." + sig, now.Add(time.Minute), true},
+		{"time too large", "99999999999999999999." + sig, now.Add(time.Minute), true},
+		{"too long", token + strings.Repeat("A", 100), now.Add(time.Minute), true},
+		{"garbage", "not a token", now, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := timer.TimerSpam(tt.token, tt.at); got != tt.want {
+				t.Errorf("TimerSpam(%q) = %v, want %v", tt.token, got, tt.want)
+			}
+		})
+	}
+	// Another copy of the server with the same key accepts the token.
+	if NewFormTimer([]byte("0123456789abcdef0123456789abcdef")).TimerSpam(token, now.Add(5*time.Second)) {
+		t.Error("a server with the same key refused the token")
+	}
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	for key, ok := range map[string]bool{
+		"":                                     true, // none: not idempotent
+		"0123456789abcdef":                     true,
+		"3b241101-e2bb-4255-8caf-4136c566a962": true,
+		"Ab_-" + strings.Repeat("x", 60):       true,
+		"0123456789abcde":                      false, // 15
+		strings.Repeat("x", 65):                false,
+		"0123456789abcdef ":                    false,
+		"0123456789abcdef/":                    false,
+		"0123456789abcdéf":                     false,
+	} {
+		in := valid()
+		in.IdempotencyKey = key
+		e, err := Check(in, products, time.Now())
+		var ve *ValidationError
+		switch {
+		case ok && (err != nil || e.IdempotencyKey != key):
+			t.Errorf("key %q: %v, stored as %q", key, err, e.IdempotencyKey)
+		case !ok && (!errors.As(err, &ve) || ve.Fields["idempotencyKey"] == "" || len(ve.Fields) != 1):
+			t.Errorf("key %q: %v, want a problem with idempotencyKey alone", key, err)
+		}
 	}
 }
 
