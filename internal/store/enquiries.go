@@ -12,13 +12,20 @@ import (
 	"studio/internal/enquiry"
 )
 
-const enquiryColumns = `id, kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, status`
+const enquiryColumns = `id, kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, status, COALESCE(idempotency_key, '')`
 
 // CreateEnquiry stores e and returns its id. With mail set (SMTP is
 // configured and e is not spam), an e-mail to the studio and an
 // acknowledgement to the visitor are queued in the same transaction: the
 // enquiry and its mails are stored together or not at all. It returns once
 // the transaction is committed, that is, on disk.
+//
+// An enquiry with an idempotency key that is already stored is a retry: it
+// stores nothing (no enquiry, no mail) and returns the first enquiry's id.
+// That holds for a key stored earlier in the same SQLite batch, and for two
+// requests with one key at once (the second waits for the first's
+// transaction, on both databases). So a client that lost the answer (a
+// request cancelled mid-commit may still be committed) retries safely.
 func (s *Store) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error) {
 	var (
 		id  int64
@@ -33,6 +40,12 @@ func (s *Store) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool)
 		})
 	}
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			// Cancelled mid-commit, PostgreSQL's driver may say only "bad
+			// connection": say why, so the caller does not take the
+			// visitor's leaving for a database failure.
+			return 0, fmt.Errorf("store: insert enquiry: %w (%w)", cerr, err)
+		}
 		return 0, fmt.Errorf("store: insert enquiry: %w", err)
 	}
 	return id, nil
@@ -43,10 +56,25 @@ func (s *Store) insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry
 	if e.ProductID != 0 {
 		product = sql.NullInt64{Int64: int64(e.ProductID), Valid: true}
 	}
+	var key sql.NullString
+	if e.IdempotencyKey != "" {
+		key = sql.NullString{String: e.IdempotencyKey, Valid: true}
+	}
+	// ON CONFLICT DO NOTHING rather than catching the unique violation: a
+	// violation would abort a PostgreSQL transaction and fail a whole SQLite
+	// batch, where this quietly inserts nothing and returns no row.
 	id, err := s.insertID(ctx, tx,
-		`INSERT INTO enquiries (kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		string(e.Kind), e.Name, e.Email, e.Phone, e.Message, product, e.ProductName, e.Material, e.Finish, e.Spam, e.CreatedAt.UTC())
+		`INSERT INTO enquiries (kind, name, email, phone, message, product_id, product_name, material, finish, spam, created_at, idempotency_key)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
+		string(e.Kind), e.Name, e.Email, e.Phone, e.Message, product, e.ProductName, e.Material, e.Finish, e.Spam, e.CreatedAt.UTC(), key)
+	if errors.Is(err, sql.ErrNoRows) && key.Valid {
+		// A retry: the key is stored (committed before, or earlier in this
+		// transaction). Each statement of a PostgreSQL transaction at READ
+		// COMMITTED sees what was committed before it began, so this finds
+		// the row whose insert the one above waited for.
+		err = tx.QueryRowContext(ctx, s.q(`SELECT id FROM enquiries WHERE idempotency_key = ?`), key).Scan(&id)
+		return id, err
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -177,7 +205,7 @@ func scanEnquiry(row scanner) (enquiry.Enquiry, error) {
 		status  string
 		product sql.NullInt64
 	)
-	err := row.Scan(&e.ID, &kind, &e.Name, &e.Email, &e.Phone, &e.Message, &product, &e.ProductName, &e.Material, &e.Finish, &e.Spam, &e.CreatedAt, &status)
+	err := row.Scan(&e.ID, &kind, &e.Name, &e.Email, &e.Phone, &e.Message, &product, &e.ProductName, &e.Material, &e.Finish, &e.Spam, &e.CreatedAt, &status, &e.IdempotencyKey)
 	e.Kind = enquiry.Kind(kind)
 	e.Status = enquiry.Status(status)
 	e.ProductID = int(product.Int64)

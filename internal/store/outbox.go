@@ -50,7 +50,7 @@ func (s *Store) queueMails(ctx context.Context, tx *sql.Tx, enquiryID int64, e e
 // DueMails lists up to limit pending mails whose next attempt is due at now.
 func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]PendingMail, error) {
 	rows, err := s.read.QueryContext(ctx, s.q(`SELECT o.id, o.recipient, o.attempts, o.claim, e.id, e.kind, e.name, e.email, e.phone, e.message,
-			e.product_id, e.product_name, e.material, e.finish, e.spam, e.created_at, e.status
+			e.product_id, e.product_name, e.material, e.finish, e.spam, e.created_at, e.status, COALESCE(e.idempotency_key, '')
 		FROM mail_outbox o JOIN enquiries e ON e.id = o.enquiry_id
 		WHERE o.sent_ms IS NULL AND o.failed_ms IS NULL AND o.next_attempt_ms <= ?
 		ORDER BY o.next_attempt_ms, o.id LIMIT ?`), millis(now), limit)
