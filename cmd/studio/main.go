@@ -74,8 +74,15 @@ func run() error {
 		}
 		log.Info("studio: STUDIO_PASSWORD signs in to /studio as the account studio")
 	}
+	// The key that signs the forms' start times lives in the database, so
+	// every copy of the server on it agrees, and a restart keeps it.
+	formKey, err := st.Key(ctx, store.KeyFormStart)
+	if err != nil {
+		return err
+	}
 	options, stopWorkers := enquiryOptions(ctx, log, cfg, cat, st)
 	defer stopWorkers()
+	options = append(options, server.WithFormKey(formKey))
 
 	srv, err := server.New(log, web.Client(), cat, options...)
 	if err != nil {

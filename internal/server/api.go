@@ -177,6 +177,11 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Check judged the honeypot; the timer is judged here, with the key.
+	// in.FillMS, the client's own claim, decides nothing.
+	if s.formTimer.TimerSpam(in.Started, now) {
+		e.Spam = true
+	}
 	if ok, wait := s.enquiryLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
 		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait,
 			message: "You have sent many enquiries in a short time. Please wait a few minutes, or call or e-mail us."}
@@ -198,6 +203,18 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
 	return nil
+}
+
+// formStart is POST /api/form-start: the token of the time the visitor
+// started a form (enquiry.FormTimer), which the form sends back as
+// "started" with the enquiry. Same-origin only, like the rest of the API;
+// it needs no database and reads no body.
+func (s *Server) formStart(w http.ResponseWriter, r *http.Request) {
+	if err := s.crossOrigin.Check(r); err != nil {
+		writeJSON(w, http.StatusForbidden, errorBody{Error: "Cross-site requests are not accepted."})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"started": s.formTimer.Start(s.now())})
 }
 
 // subscribe is POST /api/newsletter: 201 for a new address, 200 for one

@@ -51,6 +51,8 @@ func FuzzCreateEnquiry(f *testing.F) {
 		`{"kind":"spam","name":"A","email":"a@b.in","message":"m","website":"http://x"}`,
 		`{"kind":"contact","name":"\u0000\u001b[31m","email":"a@b.in","message":"m"}`,
 		`{"kind":"quote","name":"A","email":"a@b.in","productId":-1,"fillMs":-5}`,
+		`{"kind":"contact","name":"A","email":"a@b.in","message":"m","started":"1778051289010.AAAA","idempotencyKey":"0123456789abcdef"}`,
+		`{"kind":"contact","name":"A","email":"a@b.in","message":"m","started":"","idempotencyKey":"short"}`,
 		`[]`, `null`, `{`, ``, `"text"`, `{"kind":1}`,
 	} {
 		f.Add(seed)

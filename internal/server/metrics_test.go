@@ -36,7 +36,7 @@ func TestMetricsCount(t *testing.T) {
 	get("/no/such/page")
 	get("/no/other/page")
 	post(h, "/api/enquiries", goodContact)
-	post(h, "/api/enquiries", `{"kind":"contact","name":"A","email":"a@b.in","message":"m","fillMs":300}`) // too fast: spam
+	post(h, "/api/enquiries", `{"kind":"contact","name":"A","email":"a@b.in","message":"m","started":"`+startForm(t, h)+`"}`) // too fast: spam
 	post(h, "/api/enquiries", `{"kind":"contact","name":"","email":"not an address","message":"m","fillMs":5000}`)
 	post(h, "/api/enquiries", goodContact, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
 	post(h, "/api/enquiries", `{"message":"`+strings.Repeat("x", maxBody)+`"}`)
@@ -70,6 +70,7 @@ studio_http_requests_total{code="413",route="POST /api/enquiries"} 1
 studio_http_requests_total{code="422",route="POST /api/enquiries"} 1
 studio_http_requests_total{code="201",route="POST /api/newsletter"} 1
 studio_http_requests_total{code="415",route="POST /api/newsletter"} 1
+studio_http_requests_total{code="200",route="POST /api/form-start"} 1
 # HELP studio_submissions_total Enquiries and newsletter sign-ups, by form and outcome (accepted, spam, rejected) and, when rejected, why.
 # TYPE studio_submissions_total counter
 studio_submissions_total{form="enquiry",outcome="accepted",reason=""} 1

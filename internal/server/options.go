@@ -37,6 +37,14 @@ func WithMail(wake func()) Option {
 	return func(s *Server) { s.mail = true; s.wakeMail = wake }
 }
 
+// WithFormKey sets the key that signs the time a visitor started a form
+// (POST /api/form-start, enquiry.FormTimer). Every copy of the server on
+// one database must have the same key (store.Key gives it); without this
+// option each Server makes a random key of its own.
+func WithFormKey(key []byte) Option {
+	return func(s *Server) { s.formTimer = enquiry.NewFormTimer(key) }
+}
+
 // WithTrustedProxies names the reverse proxies whose X-Forwarded-For
 // header is believed.
 func WithTrustedProxies(p []netip.Prefix) Option { return func(s *Server) { s.trusted = p } }

@@ -10,6 +10,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
 	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
+	mux.HandleFunc("POST /api/form-start", s.formStart)
 	// Anything else under /api/ answers in JSON: 405 for another method on
 	// an API route, 404 for a path that is none.
 	mux.HandleFunc("/api/", s.apiFallback(mux))

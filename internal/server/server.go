@@ -3,6 +3,7 @@
 package server
 
 import (
+	"crypto/rand"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"studio/internal/catalogue"
+	"studio/internal/enquiry"
 	"studio/internal/ratelimit"
 )
 
@@ -33,6 +35,7 @@ type Server struct {
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries
+	formTimer       *enquiry.FormTimer
 	mail            bool
 	wakeMail        func()
 	trusted         []netip.Prefix
@@ -60,6 +63,11 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	s.metrics = newMetrics()
 	for _, o := range options {
 		o(s)
+	}
+	if s.formTimer == nil {
+		key := make([]byte, 32)
+		rand.Read(key)
+		s.formTimer = enquiry.NewFormTimer(key)
 	}
 	for name, f := range files {
 		switch {
