@@ -7,6 +7,10 @@ export default [
   // /products/tables/page/2 (app/lib/filters.ts, listPath).
   route("products/*", "routes/products.tsx"),
   route("product/:id", "routes/product.tsx"),
+  // A product's quote or customisation request without the dialog.
+  route("product/:id/:kind", "routes/request.tsx"),
+  // Where a form sent without JavaScript leads.
+  route("thank-you/:form?", "routes/thank-you.tsx"),
   route("about", "routes/about.tsx"),
   route("bespoke", "routes/bespoke.tsx"),
   route("contact-us", "routes/contact-us.tsx"),

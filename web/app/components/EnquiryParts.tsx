@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useLocation } from "react-router";
 import { track } from "../lib/analytics";
 import { checkEnquiry, onlyMissing, sendEnquiry, type EnquiryPayload } from "../lib/enquiries";
 import { site } from "../lib/site";
@@ -14,6 +15,22 @@ export function Honeypot({ name = "website" }: { name?: string }) {
         <input type="text" name={name} tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
+  );
+}
+
+/**
+ * What a form sent without JavaScript tells the server besides its fields:
+ * its kind (and product), and the page it is on, which the server shows
+ * again with the problems if something needs another look.
+ */
+export function FormPost({ kind, productId }: { kind?: string; productId?: number }) {
+  const { pathname } = useLocation();
+  return (
+    <>
+      {kind && <input type="hidden" name="kind" value={kind} />}
+      {productId !== undefined && <input type="hidden" name="productId" value={productId} />}
+      <input type="hidden" name="page" value={pathname} />
+    </>
   );
 }
 

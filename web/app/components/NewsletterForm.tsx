@@ -1,9 +1,11 @@
 import { useId, useState } from "react";
 import { track } from "../lib/analytics";
 import { subscribe } from "../lib/enquiries";
+import { FormPost } from "./EnquiryParts";
 
 // The footer's newsletter box. It posts without reloading the page, clears
-// the input and says so when the address is on the list.
+// the input and says so when the address is on the list; without
+// JavaScript it is a plain form post (a thank-you page follows).
 export function NewsletterForm() {
   const inputId = useId();
   const [email, setEmail] = useState("");
@@ -32,7 +34,8 @@ export function NewsletterForm() {
   };
 
   return (
-    <form className="newsletter" onSubmit={onSubmit}>
+    <form className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" onSubmit={onSubmit}>
+      <FormPost />
       <label htmlFor={inputId}>Your e-mail</label>
       <div className="newsletter__row">
         <input

@@ -18,8 +18,21 @@ export const staticPaths = [
 // list by category, and one per product.
 export function pagePaths(catalogue: Pick<CatalogueFile, "products" | "categories" | "filters">): string[] {
   const lists = listPaths(catalogue.products, vocabularyOf(catalogue)).filter((p) => p !== "/products");
-  return [...staticPaths, ...lists, ...catalogue.products.map((p) => `/product/${p.id}`)];
+  return [
+    ...staticPaths,
+    ...lists,
+    ...catalogue.products.flatMap((p) => [`/product/${p.id}`, ...REQUEST_KINDS.map((kind) => requestPath(p.id, kind))]),
+    ...THANKS_PATHS,
+  ];
 }
+
+// A product's quote and customisation requests, as pages for browsers
+// without JavaScript (routes/request.tsx).
+export const REQUEST_KINDS = ["quote", "customize"] as const;
+export const requestPath = (id: number, kind: (typeof REQUEST_KINDS)[number]) => `/product/${id}/${kind}`;
+
+// Where forms sent without JavaScript lead (internal/server/forms.go).
+export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];
 
 // The search overlay's data, prerendered as a file beside the pages.
 export const SEARCH_INDEX_PATH = "/search-index.json";
