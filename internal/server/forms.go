@@ -238,7 +238,7 @@ func fillForm(form *html.Node, values map[string][]string, problems map[string]s
 			for o := n.FirstChild; o != nil; o = o.NextSibling {
 				if o.DataAtom == atom.Option {
 					removeAttr(o, "selected")
-					if attr(o, "value") == value {
+					if optionValue(o) == value {
 						setAttr(o, "selected", "")
 					}
 				}
@@ -286,6 +286,22 @@ func fillForm(form *html.Node, values map[string][]string, problems map[string]s
 		alert.AppendChild(element("p", problem))
 		form.InsertBefore(alert, form.FirstChild)
 	}
+}
+
+// optionValue is what an <option> sends: its value, or else its text.
+func optionValue(o *html.Node) string {
+	for _, a := range o.Attr {
+		if a.Key == "value" {
+			return a.Val
+		}
+	}
+	var text strings.Builder
+	for c := o.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			text.WriteString(c.Data)
+		}
+	}
+	return strings.TrimSpace(text.String())
 }
 
 func setText(n *html.Node, text string) {

@@ -24,6 +24,7 @@ const contactPage = `<!DOCTYPE html><html><head><title>Contact us | Studio</titl
 <div class="field"><label for="n">Your Name</label><input id="n" name="name" value=""></div>
 <div class="field"><label for="e">Your Email</label><input id="e" type="email" name="email"></div>
 <div class="field"><label for="m">Message</label><p id="m-hint">Say hello</p><textarea id="m" name="message" aria-describedby="m-hint"></textarea></div>
+<select name="finish"><option selected="">Oak</option><option>Walnut</option><option value="t">Teak</option></select>
 <input type="text" name="website" value="">
 <button>Send Message</button></form>
 <form method="post" action="/api/newsletter" data-form="newsletter"><input type="hidden" name="page" value="/contact-us">
@@ -82,7 +83,7 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 		t.Fatalf("%d enquiries stored, want 1", n)
 	}
 
-	bad := url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {""}, "email": {"not-an-address"}, "message": {"Kept <b>text</b> & more"}, "website": {""}}
+	bad := url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {""}, "email": {"not-an-address"}, "message": {"Kept <b>text</b> & more"}, "finish": {"Walnut"}, "website": {""}}
 	w = postForm(h, "/api/enquiries", bad)
 	body := w.Body.String()
 	if w.Code != http.StatusUnprocessableEntity || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
@@ -94,6 +95,7 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 		`value="not-an-address" aria-invalid="true" aria-describedby="e-error"/><p id="e-error" class="field__error">`,
 		`<div class="field field--invalid"><label for="e">`,
 		`<textarea id="m" name="message" aria-describedby="m-hint">Kept &lt;b&gt;text&lt;/b&gt; &amp; more</textarea>`,
+		`aria-invalid="true" aria-describedby="field-finish-error"><option>Oak</option><option selected="">Walnut</option><option value="t">Teak</option></select><p id="field-finish-error" class="field__error">`, // a contact has no finish
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s", want)

@@ -14,16 +14,25 @@ export const staticPaths = [
   "/returns",
 ] as const;
 
-// Every page of the site: the static routes, every page of the product
-// list by category, and one per product.
-export function pagePaths(catalogue: Pick<CatalogueFile, "products" | "categories" | "filters">): string[] {
+type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters">;
+
+// The pages to be found (the sitemap's): the static routes, every page of
+// the product list by category, and one per product.
+export function indexedPaths(catalogue: Catalogue): string[] {
   const lists = listPaths(catalogue.products, vocabularyOf(catalogue)).filter((p) => p !== "/products");
-  return [
-    ...staticPaths,
-    ...lists,
-    ...catalogue.products.flatMap((p) => [`/product/${p.id}`, ...REQUEST_KINDS.map((kind) => requestPath(p.id, kind))]),
-    ...THANKS_PATHS,
-  ];
+  return [...staticPaths, ...lists, ...catalogue.products.map((p) => `/product/${p.id}`)];
+}
+
+// The pages of forms, for browsers without JavaScript: each product's
+// requests, and the thank-you pages. They say noindex, and the server
+// leaves them out of the sitemap.
+export function formPaths(catalogue: Catalogue): string[] {
+  return [...catalogue.products.flatMap((p) => REQUEST_KINDS.map((kind) => requestPath(p.id, kind))), ...THANKS_PATHS];
+}
+
+// Every page of the site, each prerendered.
+export function pagePaths(catalogue: Catalogue): string[] {
+  return [...indexedPaths(catalogue), ...formPaths(catalogue)];
 }
 
 // A product's quote and customisation requests, as pages for browsers

@@ -51,7 +51,7 @@ export default function RequestPage({ loaderData: { product, kind } }: Route.Com
       <p className="quote-dialog__product">
         {product.name}, {product.type}
       </p>
-      <form className="quote-dialog__form" method="post" action="/api/enquiries" data-form={kind} aria-label={heading}>
+      <form className="quote-dialog__form" method="post" action="/api/enquiries" data-form={kind} aria-label={heading} noValidate>
         <FormPost kind={kind} productId={product.id} />
         <div className="quote-dialog__options">
           <div className="field">

@@ -8,7 +8,7 @@ import service from "../../../content/service.json";
 // after a sign-up.
 export const meta: Route.MetaFunction = ({ params }) => [
   ...pageMeta({
-    title: "Thank you",
+    title: params.form === "newsletter" ? "Thank you for signing up" : "Thank you for your message",
     description: params.form === "newsletter" ? "You are on the studio's newsletter list." : "Your message has reached the studio.",
     path: params.form ? `/thank-you/${params.form}` : "/thank-you",
   }),
