@@ -17,6 +17,8 @@ export default [
   route("shipping-policy", "routes/shipping-policy.tsx"),
   route("terms-conditions", "routes/terms-conditions.tsx"),
   route("returns", "routes/returns.tsx"),
+  // Where the forms send, with their script (no page: an action only).
+  route("send", "routes/send.ts"),
   // What the search overlay loads when it opens (a JSON file, no page).
   route("search-index.json", "routes/search-index.ts"),
   // Any other path shows the home page (the server answers it with 404).
