@@ -33,8 +33,9 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
 
   return (
     // The filters work in the page's script (the list is prerendered whole):
-    // without it they are not offered; the tabs and pages are links.
-    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} hidden={!hydrated}>
+    // until it runs they keep their place unseen (so nothing moves when they
+    // appear), and without it they are not offered; the tabs and pages are links.
+    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} data-waiting={!hydrated || undefined}>
       <summary className="button button--ghost">
         Sort
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
