@@ -98,11 +98,12 @@ func (s *Server) apiFallback(mux *http.ServeMux) http.HandlerFunc {
 
 // rejectionReasons names, for /metrics, why the API refused a request.
 var rejectionReasons = map[int]string{
-	http.StatusTooManyRequests:      "rate_limited",
-	http.StatusForbidden:            "cross_site",
-	http.StatusUnsupportedMediaType: "content_type",
-	http.StatusBadRequest:           "malformed",
-	http.StatusServiceUnavailable:   "no_database",
+	http.StatusTooManyRequests:       "rate_limited",
+	http.StatusForbidden:             "cross_site",
+	http.StatusUnsupportedMediaType:  "content_type",
+	http.StatusBadRequest:            "malformed",
+	http.StatusServiceUnavailable:    "no_database",
+	http.StatusRequestEntityTooLarge: "too_large",
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -166,16 +167,31 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 }
 
-// createEnquiry is POST /api/enquiries.
+// createEnquiry is POST /api/enquiries: JSON, or a browser's form post
+// (forms.go).
 func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
+	if isFormPost(r) {
+		s.enquiryForm(w, r)
+		return nil
+	}
 	var in enquiry.Input
 	if err := s.readJSON(w, r, &in); err != nil {
 		return err
 	}
+	id, err := s.acceptEnquiry(r, in)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
+	return nil
+}
+
+// acceptEnquiry checks, limits and stores an enquiry, however it came.
+func (s *Server) acceptEnquiry(r *http.Request, in enquiry.Input) (int64, error) {
 	now := s.now()
 	e, err := enquiry.Check(in, s.catalogue, now)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	// Check judged the honeypot; the timer is judged here, with the key.
 	// in.FillMS, the client's own claim, decides nothing.
@@ -183,14 +199,14 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 		e.Spam = true
 	}
 	if ok, wait := s.enquiryLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
-		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait,
+		return 0, &apiError{status: http.StatusTooManyRequests, retryAfter: wait,
 			message: "You have sent many enquiries in a short time. Please wait a few minutes, or call or e-mail us."}
 	}
 	mail := s.mail && !e.Spam
 	id, err := s.store.CreateEnquiry(r.Context(), e, mail)
 	if err != nil {
 		s.writeFailed("create_enquiry", now, err)
-		return err
+		return 0, err
 	}
 	if mail && s.wakeMail != nil {
 		s.wakeMail()
@@ -201,8 +217,7 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		s.metrics.submission("enquiry", "accepted", "")
 	}
-	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
-	return nil
+	return id, nil
 }
 
 // formStart is POST /api/form-start: the token of the time the visitor
@@ -220,32 +235,46 @@ func (s *Server) formStart(w http.ResponseWriter, r *http.Request) {
 // subscribe is POST /api/newsletter: 201 for a new address, 200 for one
 // already on the list.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
+	if isFormPost(r) {
+		s.newsletterForm(w, r)
+		return nil
+	}
 	var in struct {
 		Email string `json:"email"`
 	}
 	if err := s.readJSON(w, r, &in); err != nil {
 		return err
 	}
-	email, err := enquiry.CheckEmail(in.Email)
+	created, err := s.acceptSubscription(r, in.Email)
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	if ok, wait := s.newsletterLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
-		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many sign-ups from your address. Please try again later."}
-	}
-	created, err := s.store.Subscribe(r.Context(), email, now)
-	if err != nil {
-		s.writeFailed("subscribe", now, err)
-		return err
-	}
-	s.metrics.submission("newsletter", "accepted", "")
 	if created {
 		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})
 	} else {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "already subscribed"})
 	}
 	return nil
+}
+
+// acceptSubscription checks, limits and stores a newsletter address:
+// created is false for one already on the list.
+func (s *Server) acceptSubscription(r *http.Request, address string) (created bool, err error) {
+	email, err := enquiry.CheckEmail(address)
+	if err != nil {
+		return false, err
+	}
+	now := s.now()
+	if ok, wait := s.newsletterLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
+		return false, &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many sign-ups from your address. Please try again later."}
+	}
+	created, err = s.store.Subscribe(r.Context(), email, now)
+	if err != nil {
+		s.writeFailed("subscribe", now, err)
+		return false, err
+	}
+	s.metrics.submission("newsletter", "accepted", "")
+	return created, nil
 }
 
 // keyError is a key of the request's object that encoding/json would let

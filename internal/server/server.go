@@ -3,6 +3,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/rand"
 	"fmt"
 	"io/fs"
@@ -91,8 +92,10 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
 	}
 	pagePaths := make([]string, 0, len(s.pages))
-	for p := range s.pages {
-		pagePaths = append(pagePaths, p)
+	for p, f := range s.pages {
+		if !noindex(f) {
+			pagePaths = append(pagePaths, p)
+		}
 	}
 	s.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(cat.Site.BaseURL, pagePaths))
 	s.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(cat.Site.BaseURL))
@@ -102,6 +105,14 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		}
 	}
 	return s, nil
+}
+
+// noindex tells a page that asks not to be indexed (a request form, a
+// thank-you page): the sitemap leaves it out.
+func noindex(page *file) bool {
+	var body bytes.Buffer
+	page.identity.writeBody(&body)
+	return bytes.Contains(body.Bytes(), []byte(`<meta name="robots" content="noindex"/>`))
 }
 
 func productPath(id int) string {

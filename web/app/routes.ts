@@ -7,12 +7,18 @@ export default [
   // /products/tables/page/2 (app/lib/filters.ts, listPath).
   route("products/*", "routes/products.tsx"),
   route("product/:id", "routes/product.tsx"),
+  // A product's quote or customisation request without the dialog.
+  route("product/:id/:kind", "routes/request.tsx"),
+  // Where a form sent without JavaScript leads.
+  route("thank-you/:form?", "routes/thank-you.tsx"),
   route("about", "routes/about.tsx"),
   route("bespoke", "routes/bespoke.tsx"),
   route("contact-us", "routes/contact-us.tsx"),
   route("shipping-policy", "routes/shipping-policy.tsx"),
   route("terms-conditions", "routes/terms-conditions.tsx"),
   route("returns", "routes/returns.tsx"),
+  // Where the forms send, with their script (no page: an action only).
+  route("send", "routes/send.ts"),
   // What the search overlay loads when it opens (a JSON file, no page).
   route("search-index.json", "routes/search-index.ts"),
   // Any other path shows the home page (the server answers it with 404).

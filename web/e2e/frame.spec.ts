@@ -244,10 +244,4 @@ test.describe("with JavaScript off", () => {
       await expect(page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Products" })).toBeVisible();
     }
   });
-
-  test("no control that needs JavaScript is offered", async ({ page }) => {
-    await page.goto("/");
-    await expect(page.getByRole("button", { name: "Chat with us" })).toBeHidden();
-    await expect(page.getByRole("button", { name: "Search products" })).toBeHidden();
-  });
 });

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
-import { site } from "../lib/site";
-import { FailureNotice, Honeypot, useEnquirySubmit, useFillTimer, useFormStart } from "./EnquiryParts";
+import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFillTimer, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
 import "./ContactForm.css";
 
@@ -11,7 +10,9 @@ const FORM = "contact";
 
 // The contact form: Your Name, Your Email, Message, Send Message. It posts
 // to /api/enquiries; the studio gets the message in its inbox (and by
-// e-mail). Checks happen here first, then again on the server.
+// e-mail). Checks happen here first, then again on the server. Without
+// JavaScript it is a plain form post, which the server answers with a
+// thank-you page, or this page again with the problems shown.
 export function ContactForm() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [sentTo, setSentTo] = useState("");
@@ -52,15 +53,12 @@ export function ContactForm() {
       className="contact-form"
       method="post"
       action="/api/enquiries"
+      data-form="contact"
       noValidate
       aria-label="Contact form"
       onSubmit={onSubmit}
     >
-      <noscript>
-        <p>
-          This form needs JavaScript. Write to us at <a href={`mailto:${site.email}`}>{site.email}</a> instead.
-        </p>
-      </noscript>
+      <FormPost kind="contact" />
       <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} value={values.name} onChange={change("name")} error={errors.name} />
       <Field
         label="Your Email"

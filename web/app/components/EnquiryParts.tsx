@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { useFetcher, useLocation } from "react-router";
 import { track } from "../lib/analytics";
-import { checkEnquiry, onlyMissing, sendEnquiry, type EnquiryPayload } from "../lib/enquiries";
+import { checkEnquiry, onlyMissing, type EnquiryPayload, type SendResult } from "../lib/enquiries";
 import { site } from "../lib/site";
 
 // Pieces the contact form and the quote dialog share.
@@ -14,6 +15,22 @@ export function Honeypot({ name = "website" }: { name?: string }) {
         <input type="text" name={name} tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
+  );
+}
+
+/**
+ * What a form sent without JavaScript tells the server besides its fields:
+ * its kind (and product), and the page it is on, which the server shows
+ * again with the problems if something needs another look.
+ */
+export function FormPost({ kind, productId }: { kind?: string; productId?: number }) {
+  const { pathname } = useLocation();
+  return (
+    <>
+      {kind && <input type="hidden" name="kind" value={kind} />}
+      {productId !== undefined && <input type="hidden" name="productId" value={productId} />}
+      <input type="hidden" name="page" value={pathname} />
+    </>
   );
 }
 
@@ -78,6 +95,24 @@ export function FailureNotice({ message, location }: { message: string; location
 
 export type SubmitState = "idle" | "sending" | "sent" | "failed";
 
+/** Sends a form through the clientAction of routes/send.ts. */
+export function submitForm(fetcher: ReturnType<typeof useFetcher>, form: "enquiry" | "newsletter", payload: object) {
+  fetcher.submit({ form, ...payload } as Record<string, string>, { method: "post", action: "/send", encType: "application/json" });
+}
+
+/**
+ * Calls onResult once for each answer a fetcher brings back.
+ */
+export function useFetcherResult(fetcher: ReturnType<typeof useFetcher<SendResult>>, onResult: (result: SendResult) => void) {
+  const handled = useRef<SendResult | undefined>(undefined);
+  const handle = useEffectEvent(onResult);
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === handled.current) return;
+    handled.current = fetcher.data;
+    handle(fetcher.data);
+  }, [fetcher.state, fetcher.data]);
+}
+
 type SubmitOptions = {
   formName: string;
   messageRequired: boolean;
@@ -90,15 +125,18 @@ type SubmitOptions = {
 
 /**
  * What happens when an enquiry form is sent, the same for the contact form
- * and the quote dialog: the form's own check (validation_error), the post,
- * and its three outcomes: sent (form_submit), the server's field messages
+ * and the quote dialog: the form's own check (validation_error), the post
+ * through React Router's fetcher and routes/send.ts's clientAction, and its
+ * three outcomes: sent (form_submit), the server's field messages
  * (form_error), or a failure that keeps what was typed (submission_error).
  */
 export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submitParams, onSent }: SubmitOptions) {
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [state, setState] = useState<SubmitState>("idle");
+  const [outcome, setState] = useState<SubmitState>("idle");
   const [failure, setFailure] = useState("");
   const formRef = useRef<HTMLFormElement>(null);
+  const fetcher = useFetcher<SendResult>();
+  const state: SubmitState = fetcher.state !== "idle" ? "sending" : outcome;
 
   const focusFirstError = (fields: Record<string, string>) => {
     const first = fieldOrder.find((f) => fields[f]);
@@ -109,7 +147,25 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
     if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const submit = async (
+  useFetcherResult(fetcher, (result) => {
+    if (result.outcome === "sent") {
+      setErrors({});
+      setState("sent");
+      track("form_submit", { form_name: formName, ...submitParams });
+      onSent?.();
+    } else if (result.outcome === "invalid") {
+      setErrors(result.fields);
+      setState("idle");
+      track("form_error", { form_name: formName, error_message: result.message, fields: Object.keys(result.fields) });
+      focusFirstError(result.fields);
+    } else {
+      setFailure(result.message);
+      setState("failed");
+      track("submission_error", { form_name: formName, error_message: result.message });
+    }
+  });
+
+  const submit = (
     event: React.FormEvent<HTMLFormElement>,
     values: { name: string; email: string; phone?: string; message: string } & Record<string, string>,
     payload: (website: string) => EnquiryPayload,
@@ -127,24 +183,8 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
       focusFirstError(found);
       return;
     }
-    setState("sending");
     const honeypot = new FormData(event.currentTarget).get("website");
-    const result = await sendEnquiry(payload(typeof honeypot === "string" ? honeypot : ""));
-    if (result.outcome === "sent") {
-      setErrors({});
-      setState("sent");
-      track("form_submit", { form_name: formName, ...submitParams });
-      onSent?.();
-    } else if (result.outcome === "invalid") {
-      setErrors(result.fields);
-      setState("idle");
-      track("form_error", { form_name: formName, error_message: result.message, fields: Object.keys(result.fields) });
-      focusFirstError(result.fields);
-    } else {
-      setFailure(result.message);
-      setState("failed");
-      track("submission_error", { form_name: formName, error_message: result.message });
-    }
+    submitForm(fetcher, "enquiry", payload(typeof honeypot === "string" ? honeypot : ""));
   };
 
   return { errors, state, setState, failure, formRef, clearError, submit };

@@ -1,21 +1,30 @@
 import { useId, useState } from "react";
 import { track } from "../lib/analytics";
-import { subscribe } from "../lib/enquiries";
+import { useFetcher } from "react-router";
+import type { SendResult } from "../lib/enquiries";
+import { FormPost, submitForm, useFetcherResult } from "./EnquiryParts";
 
-// The footer's newsletter box. It posts without reloading the page, clears
-// the input and says so when the address is on the list.
+// The footer's newsletter box. It posts without reloading the page (a
+// fetcher, through routes/send.ts), clears
+// the input and says so when the address is on the list; without
+// JavaScript it is a plain form post (a thank-you page follows).
 export function NewsletterForm() {
   const inputId = useId();
   const [email, setEmail] = useState("");
-  const [state, setState] = useState<"idle" | "sending" | "done" | "failed">("idle");
+  const [outcome, setState] = useState<"idle" | "done" | "failed">("idle");
   const [note, setNote] = useState("");
 
-  const onSubmit = async (event: React.FormEvent<HTMLFormElement>) => {
+  const fetcher = useFetcher<SendResult>();
+  const state = fetcher.state !== "idle" ? "sending" : outcome;
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = email.trim();
     if (!value || state === "sending") return;
-    setState("sending");
-    const result = await subscribe(value);
+    submitForm(fetcher, "newsletter", { email: value });
+  };
+
+  useFetcherResult(fetcher, (result) => {
     if (result.outcome === "sent") {
       track("newsletter_signup", { location: "footer" });
       setEmail("");
@@ -29,10 +38,11 @@ export function NewsletterForm() {
           : "We could not add you just now. Please try again in a moment.",
       );
     }
-  };
+  });
 
   return (
-    <form className="newsletter" onSubmit={onSubmit}>
+    <form className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" onSubmit={onSubmit}>
+      <FormPost />
       <label htmlFor={inputId}>Your e-mail</label>
       <div className="newsletter__row">
         <input

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
+import { requestPath } from "../lib/paths";
+import { useHydrated } from "../lib/useHydrated";
 
 export type QuoteKind = "quote" | "customize";
 
@@ -24,6 +26,7 @@ const QuoteDialog = lazy(() => import("./QuoteDialog"));
 // prefilled.
 export function QuoteDialogTrigger({ kind, product, material, finish, className = "button", children }: Props) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const [wanted, setWanted] = useState(false);
 
   const onClick = () => {
@@ -37,6 +40,16 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
     setWanted(true);
     setOpen(true);
   };
+  // Before the scripts run (or without them) it is a link to the request's
+  // own page, which works as a plain form (a bespoke request from no
+  // product: the contact form).
+  if (!hydrated) {
+    return (
+      <a className={className} href={product ? requestPath(product.id, kind) : "/contact-us"}>
+        {children}
+      </a>
+    );
+  }
   return (
     <>
       <button type="button" className={className} aria-haspopup="dialog" onClick={onClick}>

@@ -14,12 +14,34 @@ export const staticPaths = [
   "/returns",
 ] as const;
 
-// Every page of the site: the static routes, every page of the product
-// list by category, and one per product.
-export function pagePaths(catalogue: Pick<CatalogueFile, "products" | "categories" | "filters">): string[] {
+type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters">;
+
+// The pages to be found (the sitemap's): the static routes, every page of
+// the product list by category, and one per product.
+export function indexedPaths(catalogue: Catalogue): string[] {
   const lists = listPaths(catalogue.products, vocabularyOf(catalogue)).filter((p) => p !== "/products");
   return [...staticPaths, ...lists, ...catalogue.products.map((p) => `/product/${p.id}`)];
 }
+
+// The pages of forms, for browsers without JavaScript: each product's
+// requests, and the thank-you pages. They say noindex, and the server
+// leaves them out of the sitemap.
+export function formPaths(catalogue: Catalogue): string[] {
+  return [...catalogue.products.flatMap((p) => REQUEST_KINDS.map((kind) => requestPath(p.id, kind))), ...THANKS_PATHS];
+}
+
+// Every page of the site, each prerendered.
+export function pagePaths(catalogue: Catalogue): string[] {
+  return [...indexedPaths(catalogue), ...formPaths(catalogue)];
+}
+
+// A product's quote and customisation requests, as pages for browsers
+// without JavaScript (routes/request.tsx).
+export const REQUEST_KINDS = ["quote", "customize"] as const;
+export const requestPath = (id: number, kind: (typeof REQUEST_KINDS)[number]) => `/product/${id}/${kind}`;
+
+// Where forms sent without JavaScript lead (internal/server/forms.go).
+export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];
 
 // The search overlay's data, prerendered as a file beside the pages.
 export const SEARCH_INDEX_PATH = "/search-index.json";

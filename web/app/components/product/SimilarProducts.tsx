@@ -4,6 +4,7 @@ import type { ProductCardData } from "../../lib/catalogue";
 import { Icon } from "../Icon";
 import { ProductCard } from "../ProductCard";
 import { itemEventParams, track } from "../../lib/analytics";
+import { useHydrated } from "../../lib/useHydrated";
 
 // Similar Products: a window of 4, 2 or 1 items (by width) that moves one
 // step per arrow and a whole window per dot. The widths come from CSS; the
@@ -11,6 +12,7 @@ import { itemEventParams, track } from "../../lib/analytics";
 export function SimilarProducts({ items }: { items: ProductCardData[] }) {
   const [offset, setOffset] = useState(0);
   const [perView, setPerView] = useState(4);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     const update = () => setPerView(itemsPerView(window.innerWidth));
@@ -36,7 +38,9 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
       <div className="similar__header">
         <h2 id="similar-heading">Similar Products</h2>
         {items.length > 0 && (
-          <div className="similar__arrows">
+          // The arrows and dots need the script: until it runs they keep
+          // their place, unseen, so nothing moves when they appear.
+          <div className="similar__arrows" data-waiting={!hydrated || undefined}>
             <button type="button" className="icon-button" aria-label="Previous similar products" disabled={!canStep(w, -1)} onClick={() => setOffset(step(w, -1))}>
               <Icon name="chevronLeft" />
             </button>
@@ -63,7 +67,7 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
             </ul>
           </div>
           {dotCount(w) > 1 && (
-            <div className="similar__dots">
+            <div className="similar__dots" data-waiting={!hydrated || undefined}>
               {Array.from({ length: dotCount(w) }, (_, d) => (
                 <button
                   key={d}

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import type { Option } from "../../lib/filters";
 import { closeDisclosureOnEscape } from "../../lib/disclosure";
 import { Icon } from "../Icon";
+import { useHydrated } from "../../lib/useHydrated";
 
 type Props = {
   /** The options, from the catalogue. */
@@ -18,6 +19,7 @@ type Props = {
 // disclosure that also closes on Escape and on a click elsewhere.
 export function FilterMenu({ materialOptions, finishOptions, materials, finishes, onToggleMaterial, onToggleFinish }: Props) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const hydrated = useHydrated();
   const active = materials.length + finishes.length;
 
   useEffect(() => {
@@ -30,7 +32,10 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
   }, []);
 
   return (
-    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape}>
+    // The filters work in the page's script (the list is prerendered whole):
+    // until it runs they keep their place unseen (so nothing moves when they
+    // appear), and without it they are not offered; the tabs and pages are links.
+    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} data-waiting={!hydrated || undefined}>
       <summary className="button button--ghost">
         Sort
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}

@@ -1,0 +1,364 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"studio/internal/enquiry"
+)
+
+// A browser without JavaScript sends the site's forms as they are:
+// application/x-www-form-urlencoded, to the same addresses as the API. The
+// answer is for a person, never JSON: 303 to a thank-you page, or the
+// form's own page again with each field's problem beside it and what was
+// typed kept. The checks, limits and storage are the API's.
+
+// Where a sent form leads.
+const (
+	thanksPath           = "/thank-you"
+	newsletterThanksPath = "/thank-you/newsletter"
+)
+
+// isFormPost tells a browser's form post from an API call.
+func isFormPost(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mediaType == "application/x-www-form-urlencoded"
+}
+
+// formPost is what a form post carries besides its fields: which form it
+// is (the data-form attribute of the page's <form>) and the page it is on.
+type formPost struct {
+	form string
+	page string
+}
+
+// readForm checks where a form post comes from and parses it; a refusal
+// comes with its status and what to tell the visitor.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, int, string) {
+	post := formPost{form: form, page: "/"}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	err := r.ParseForm()
+	if post.form == "" {
+		post.form = r.PostForm.Get("kind")
+	}
+	if page := r.PostForm.Get("page"); s.pages[page] != nil {
+		post.page = page
+	}
+	var tooBig *http.MaxBytesError
+	switch {
+	case s.crossOrigin.Check(r) != nil:
+		return post, http.StatusForbidden, "This form must be sent from the studio's own site."
+	case errors.As(err, &tooBig):
+		return post, http.StatusRequestEntityTooLarge, "What you sent is longer than we can take. Please shorten the message."
+	case err != nil:
+		return post, http.StatusBadRequest, "The form did not arrive whole. Please try again."
+	case s.store == nil:
+		return post, http.StatusServiceUnavailable, "Enquiries are not being accepted right now. Please call or e-mail us."
+	}
+	return post, 0, ""
+}
+
+// enquiryForm is POST /api/enquiries from a form.
+func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
+	post, status, problem := s.readForm(w, r, "")
+	if problem != "" {
+		s.metrics.submission("enquiry", "rejected", rejectionReasons[status])
+		s.formPage(w, r, post, status, nil, problem)
+		return
+	}
+	f := r.PostForm
+	in := enquiry.Input{Kind: f.Get("kind"), Name: f.Get("name"), Email: f.Get("email"), Phone: f.Get("phone"), Message: f.Get("message"),
+		Material: f.Get("material"), Finish: f.Get("finish"), Website: f.Get("website")}
+	if v := f.Get("productId"); v != "" {
+		id, err := strconv.Atoi(v)
+		if err != nil {
+			s.formPage(w, r, post, http.StatusUnprocessableEntity, nil, "The product of this form is not one we know. Please start again from the product's page.")
+			return
+		}
+		in.ProductID = &id
+	}
+	post.form = in.Kind // the <form>'s data-form
+	id, err := s.acceptEnquiry(r, in)
+	var ve *enquiry.ValidationError
+	var ae *apiError
+	switch {
+	case errors.As(err, &ve):
+		s.metrics.invalidFields("enquiry", ve.Fields)
+		s.metrics.submission("enquiry", "rejected", "invalid")
+		s.formPage(w, r, post, http.StatusUnprocessableEntity, ve.Fields, "")
+		return
+	case errors.As(err, &ae):
+		s.metrics.submission("enquiry", "rejected", rejectionReasons[ae.status])
+		if ae.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(ae.retryAfter.Seconds())+1))
+		}
+		s.formPage(w, r, post, ae.status, nil, ae.message)
+		return
+	case err != nil:
+		s.metrics.submission("enquiry", "rejected", "store_error")
+		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us.")
+		return
+	}
+	s.log.Info("enquiry from a form", "id", id)
+	http.Redirect(w, r, thanksPath, http.StatusSeeOther)
+}
+
+// newsletterForm is POST /api/newsletter from a form.
+func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
+	post, status, problem := s.readForm(w, r, "newsletter")
+	if problem != "" {
+		s.metrics.submission("newsletter", "rejected", rejectionReasons[status])
+		s.formPage(w, r, post, status, nil, problem)
+		return
+	}
+	_, err := s.acceptSubscription(r, r.PostForm.Get("email"))
+	var ve *enquiry.ValidationError
+	var ae *apiError
+	switch {
+	case errors.As(err, &ve):
+		s.metrics.submission("newsletter", "rejected", "invalid")
+		s.formPage(w, r, post, http.StatusUnprocessableEntity, ve.Fields, "")
+		return
+	case errors.As(err, &ae):
+		s.metrics.submission("newsletter", "rejected", rejectionReasons[ae.status])
+		s.formPage(w, r, post, ae.status, nil, ae.message)
+		return
+	case err != nil:
+		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "We could not add you just now. Please try again in a moment.")
+		return
+	}
+	http.Redirect(w, r, newsletterThanksPath, http.StatusSeeOther)
+}
+
+// formPage answers with the page the form was on, its fields as the
+// visitor sent them, each problem beside its field (problems) or one above
+// the form (problem). It is the prerendered page with its scripts taken
+// out: the page the visitor had, without the JavaScript it did not run.
+func (s *Server) formPage(w http.ResponseWriter, r *http.Request, post formPost, status int, problems map[string]string, problem string) {
+	page := s.pages[post.page]
+	var buf bytes.Buffer
+	page.identity.writeBody(&buf)
+	doc, err := html.Parse(&buf)
+	var out bytes.Buffer
+	if err == nil {
+		withoutScripts(doc)
+		if form := findForm(doc, post.form); form != nil {
+			fillForm(form, r.PostForm, problems, problem)
+			markTitle(doc)
+			err = html.Render(&out, doc)
+		} else {
+			err = errors.New("no form " + post.form + " on " + post.page)
+		}
+	}
+	if err != nil {
+		s.log.Error("form page", "page", post.page, "form", post.form, "err", err)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		w.Write([]byte(problemText(problems, problem)))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h["Content-Security-Policy"] = page.csp
+	w.WriteHeader(status)
+	w.Write(out.Bytes())
+}
+
+func problemText(problems map[string]string, problem string) string {
+	lines := []string{problem}
+	for field, p := range problems {
+		lines = append(lines, field+": "+p)
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n")) + "\n"
+}
+
+// withoutScripts removes the page's scripts and module preloads: it is
+// shown as it was sent, so nothing hydrates it into another state.
+func withoutScripts(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Script || (c.DataAtom == atom.Link && attr(c, "rel") == "modulepreload")) {
+			n.RemoveChild(c)
+		} else {
+			withoutScripts(c)
+		}
+		c = next
+	}
+}
+
+// markTitle starts the page's title with "Error: ", so a screen reader
+// says at once that the form came back.
+func markTitle(doc *html.Node) {
+	if title := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Title }); title != nil && title.FirstChild != nil {
+		title.FirstChild.Data = "Error: " + title.FirstChild.Data
+	}
+}
+
+func findForm(doc *html.Node, name string) *html.Node {
+	return find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Form && attr(n, "data-form") == name })
+}
+
+// fillForm puts the sent values back into the form's controls, each
+// problem after its control (as the Field component shows it: an element
+// id-error, aria-invalid, aria-describedby), the first wrong control
+// autofocused, and a problem of the whole form at its top.
+func fillForm(form *html.Node, values map[string][]string, problems map[string]string, problem string) {
+	first, placed := true, map[string]bool{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type != html.ElementNode {
+			return
+		}
+		name := attr(n, "name")
+		vs, sent := values[name]
+		value := ""
+		if len(vs) > 0 {
+			value = vs[0]
+		}
+		switch {
+		case name == "" || name == "website":
+			return
+		case n.DataAtom == atom.Input && sent && (attr(n, "type") == "" || attr(n, "type") == "text" || attr(n, "type") == "email" || attr(n, "type") == "tel"):
+			setAttr(n, "value", value)
+		case n.DataAtom == atom.Textarea && sent:
+			setText(n, value)
+		case n.DataAtom == atom.Select && sent:
+			for o := n.FirstChild; o != nil; o = o.NextSibling {
+				if o.DataAtom == atom.Option {
+					removeAttr(o, "selected")
+					if optionValue(o) == value {
+						setAttr(o, "selected", "")
+					}
+				}
+			}
+		}
+		msg := problems[name]
+		if msg == "" || attr(n, "type") == "hidden" || (n.DataAtom != atom.Input && n.DataAtom != atom.Textarea && n.DataAtom != atom.Select) {
+			return
+		}
+		placed[name] = true
+		id := attr(n, "id")
+		if id == "" {
+			id = "field-" + name
+			setAttr(n, "id", id)
+		}
+		setAttr(n, "aria-invalid", "true")
+		if first {
+			setAttr(n, "autofocus", "")
+			first = false
+		}
+		// A control that already has a live note (the newsletter box's) says
+		// it there; a Field gets its error element after the control.
+		for _, described := range strings.Fields(attr(n, "aria-describedby")) {
+			if note := find(form, func(e *html.Node) bool { return attr(e, "id") == described && attr(e, "role") == "status" }); note != nil {
+				setText(note, msg)
+				return
+			}
+		}
+		setAttr(n, "aria-describedby", strings.TrimSpace(attr(n, "aria-describedby")+" "+id+"-error"))
+		if wrapper := n.Parent; wrapper != nil && strings.Contains(" "+attr(wrapper, "class")+" ", " field ") {
+			setAttr(wrapper, "class", attr(wrapper, "class")+" field--invalid")
+		}
+		n.Parent.InsertBefore(element("p", msg, "id", id+"-error", "class", "field__error"), n.NextSibling)
+	}
+	walk(form)
+	// A problem without a control of its own (a product that is gone, say)
+	// is said with the form's.
+	for field, msg := range problems {
+		if !placed[field] {
+			problem = strings.TrimSpace(problem + " " + msg)
+		}
+	}
+	if problem != "" {
+		alert := element("div", "", "class", "enquiry-problem", "role", "alert")
+		alert.AppendChild(element("p", problem))
+		form.InsertBefore(alert, form.FirstChild)
+	}
+}
+
+// optionValue is what an <option> sends: its value, or else its text.
+func optionValue(o *html.Node) string {
+	for _, a := range o.Attr {
+		if a.Key == "value" {
+			return a.Val
+		}
+	}
+	var text strings.Builder
+	for c := o.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			text.WriteString(c.Data)
+		}
+	}
+	return strings.TrimSpace(text.String())
+}
+
+func setText(n *html.Node, text string) {
+	for n.FirstChild != nil {
+		n.RemoveChild(n.FirstChild)
+	}
+	n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+}
+
+// element makes an element with its text and attributes (key, value, ...).
+func element(tag, text string, attrs ...string) *html.Node {
+	n := &html.Node{Type: html.ElementNode, Data: tag, DataAtom: atom.Lookup([]byte(tag))}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		n.Attr = append(n.Attr, html.Attribute{Key: attrs[i], Val: attrs[i+1]})
+	}
+	if text != "" {
+		n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+	}
+	return n
+}
+
+func find(n *html.Node, match func(*html.Node) bool) *html.Node {
+	if n.Type == html.ElementNode && match(n) {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if found := find(c, match); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func setAttr(n *html.Node, key, value string) {
+	for i, a := range n.Attr {
+		if a.Key == key {
+			n.Attr[i].Val = value
+			return
+		}
+	}
+	n.Attr = append(n.Attr, html.Attribute{Key: key, Val: value})
+}
+
+func removeAttr(n *html.Node, key string) {
+	for i, a := range n.Attr {
+		if a.Key == key {
+			n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
+			return
+		}
+	}
+}

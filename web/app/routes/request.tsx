@@ -1,0 +1,95 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/request";
+import { FormPost, Honeypot } from "../components/EnquiryParts";
+import { Field } from "../components/Field";
+import type { QuoteKind } from "../components/QuoteDialogTrigger";
+import { productData, productEntry } from "../lib/catalogue.server";
+import { LIMITS } from "../lib/enquiries";
+import { pageMeta } from "../lib/meta";
+import "../components/Field.css";
+import "../components/QuoteDialog.css";
+
+// A product's quote or customisation request as a page of its own:
+// /product/1/quote and /product/1/customize. The product page's Get Quote
+// and Customize lead here before its scripts run (or without them); with
+// them, they open the quote dialog instead. The form is a plain post, which
+// the server answers with the thank-you page, or this page again with the
+// problems shown.
+export async function loader({ params }: Route.LoaderArgs) {
+  const entry = productEntry(Number(params.id));
+  const kind = params.kind;
+  if (!entry || (kind !== "quote" && kind !== "customize")) throw new Response("No such page", { status: 404 });
+  return { product: productData(entry), kind: kind as QuoteKind };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => {
+  if (!data) return [{ title: "Not found" }];
+  const { product, kind } = data;
+  return [
+    ...pageMeta({
+      title: requestTitle(kind, product.name),
+      description: `Ask ${kind === "quote" ? "for a quote for" : "to customize"} ${product.name}, ${product.type}.`,
+      path: `/product/${product.id}/${kind}`,
+    }),
+    // A form, not a page to find: the product's own page is the one to index.
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+function requestTitle(kind: QuoteKind, name: string) {
+  return kind === "quote" ? `Get a quote for ${name}` : `Customize ${name}`;
+}
+
+export default function RequestPage({ loaderData: { product, kind } }: Route.ComponentProps) {
+  const heading = requestTitle(kind, product.name);
+  return (
+    <div className="request-page container">
+      <p>
+        <Link to={`/product/${product.id}`}>Back to {product.name}</Link>
+      </p>
+      <h1>{heading}</h1>
+      <p className="quote-dialog__product">
+        {product.name}, {product.type}
+      </p>
+      <form className="quote-dialog__form" method="post" action="/api/enquiries" data-form={kind} aria-label={heading} noValidate>
+        <FormPost kind={kind} productId={product.id} />
+        <div className="quote-dialog__options">
+          <div className="field">
+            <label htmlFor="request-material">Material</label>
+            <select id="request-material" name="material" defaultValue={product.material[0]}>
+              {product.material.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="request-finish">Finish</label>
+            <select id="request-finish" name="finish" defaultValue={product.finish[0]}>
+              {product.finish.map((f) => (
+                <option key={f}>{f}</option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} />
+        <Field label="Your Email" name="email" type="email" required autoComplete="email" maxLength={LIMITS.email} />
+        <Field label="Phone" optional name="phone" type="tel" autoComplete="tel" maxLength={LIMITS.phone} />
+        <Field
+          label="Message"
+          optional
+          multiline
+          name="message"
+          rows={4}
+          maxLength={LIMITS.message}
+          hint={kind === "quote" ? "Size, quantity, where it will go." : "What would you change: size, material, finish, use?"}
+        />
+        <Honeypot />
+        <div className="quote-dialog__actions">
+          <button type="submit" className="button">
+            {kind === "quote" ? "Request a quote" : "Send request"}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { test, expect } from "./fixtures";
+import { catalogue, products } from "./content";
+import { pagePaths } from "../app/lib/paths";
+import { listPath, DEFAULT_LIST_STATE } from "../app/lib/filters";
+
+// The site with JavaScript off: a slow phone before the scripts arrive, a
+// browser that blocks them, a crawler. Every control shown works; every
+// form posts and is answered with a page of the site, never JSON.
+test.use({ javaScriptEnabled: false });
+
+// Every link, button and form on every page either works without
+// JavaScript or is not shown.
+test("the audit: every control shown works without JavaScript", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const checked = new Map<string, number>();
+  const problems: string[] = [];
+  for (const path of pagePaths(catalogue)) {
+    await page.goto(path);
+    const controls = await page.evaluate(() => {
+      const shown = (e: Element) => (e as HTMLElement).checkVisibility?.({ visibilityProperty: true }) ?? true;
+      const name = (e: Element) => (e.getAttribute("aria-label") || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40);
+      const buttons = [...document.querySelectorAll("button, [role=button], summary")].filter(shown).map((b) => {
+        const button = b as HTMLButtonElement;
+        const works =
+          b.tagName === "SUMMARY" ||
+          (b.tagName === "BUTTON" && button.type === "submit" && !!button.form?.getAttribute("action") && button.form.method === "post");
+        return { name: name(b), works };
+      });
+      const links = [...document.querySelectorAll("a[href]")].filter(shown).map((a) => ({ name: name(a), href: (a as HTMLAnchorElement).href }));
+      const fragments = links
+        .map((l) => new URL(l.href))
+        .filter((u) => u.origin === location.origin && u.pathname === location.pathname && u.hash)
+        .map((u) => ({ hash: u.hash, found: !!document.getElementById(decodeURIComponent(u.hash.slice(1))) }));
+      const forms = [...document.querySelectorAll("form")].filter(shown).map((f) => ({ action: f.getAttribute("action"), method: f.method }));
+      return { buttons, links, fragments, forms };
+    });
+    for (const b of controls.buttons) if (!b.works) problems.push(`${path}: the button "${b.name}" needs JavaScript`);
+    for (const f of controls.fragments) if (!f.found) problems.push(`${path}: a link to ${f.hash} leads nowhere`);
+    for (const f of controls.forms) if (!f.action) problems.push(`${path}: a form with no action`);
+    for (const { href, name } of controls.links) {
+      const url = new URL(href);
+      if (url.origin !== new URL(page.url()).origin) continue; // tel:, mailto:, other sites
+      const target = url.pathname + url.search;
+      if (!checked.has(target)) checked.set(target, (await request.get(target, { maxRedirects: 0 })).status());
+      const status = checked.get(target)!;
+      if (status >= 400) problems.push(`${path}: the link "${name}" to ${target} answers ${status}`);
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(checked.size).toBeGreaterThan(20);
+});
+
+test("the chat and search, which need JavaScript, are not offered", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Chat with us" })).toBeHidden();
+  await expect(page.getByRole("button", { name: "Search products" })).toBeHidden();
+});
+
+test("every product is reached from /products by links alone", async ({ page }) => {
+  const reached = new Set<string>();
+  let next: string | null = "/products";
+  while (next) {
+    await page.goto(next);
+    for (const href of await page.locator("main a[href^='/product/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")!))) reached.add(href);
+    const more = page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" });
+    next = (await more.count()) && (await more.getAttribute("aria-disabled")) !== "true" ? await more.getAttribute("href") : null;
+  }
+  expect([...reached].sort()).toEqual(products.map((p) => `/product/${p.id}`).sort());
+  // A product of the second page opens by its link.
+  await page.goto(listPath({ ...DEFAULT_LIST_STATE, page: 2 }));
+  const card = page.locator("main a[href^='/product/']").first();
+  const href = await card.getAttribute("href");
+  await card.click();
+  await expect(page).toHaveURL(href!);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("the contact form posts: problems beside the fields, then a thank-you page", async ({ page }) => {
+  await page.goto("/contact-us");
+  const form = page.getByRole("form", { name: "Contact form" });
+  await form.getByRole("textbox", { name: "Your Email" }).fill("not an address");
+  await form.getByRole("textbox", { name: "Message" }).fill("Kept as typed: two chairs, please.");
+  await form.getByRole("button", { name: "Send Message" }).click();
+
+  await expect(page).toHaveTitle(/^Error: /);
+  const again = page.getByRole("form", { name: "Contact form" });
+  await expect(again.getByRole("textbox", { name: "Your Name" })).toHaveAccessibleDescription("Please tell us your name.");
+  await expect(again.getByRole("textbox", { name: "Your Name" })).toBeFocused();
+  await expect(again.getByRole("textbox", { name: "Your Email" })).toHaveAttribute("aria-invalid", "true");
+  await expect(again.getByRole("textbox", { name: "Your Email" })).toHaveValue("not an address");
+  await expect(again.getByRole("textbox", { name: "Message" })).toHaveValue("Kept as typed: two chairs, please.");
+  await expect(page.locator("body")).not.toContainText('"error"');
+
+  await again.getByRole("textbox", { name: "Your Name" }).fill("Meera Rathore");
+  await again.getByRole("textbox", { name: "Your Email" }).fill("meera@example.com");
+  await again.getByRole("button", { name: "Send Message" }).click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Thank you" })).toBeVisible();
+  await expect(page.getByRole("contentinfo")).toBeVisible(); // in the site's own frame
+});
+
+test("the newsletter box posts and thanks", async ({ page }) => {
+  await page.goto("/about");
+  await page.getByRole("textbox", { name: "Your e-mail" }).fill(`reader${Date.now()}@example.com`);
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page).toHaveURL(/\/thank-you\/newsletter$/);
+  await expect(page.getByText("You are on the list")).toBeVisible();
+});
+
+for (const [button, kind] of [
+  ["Get Quote", "quote"],
+  ["Customize", "customize"],
+] as const) {
+  test(`${button} on a product page leads to a form of its own that posts`, async ({ page }) => {
+    const product = products[0]!;
+    await page.goto(`/product/${product.id}`);
+    await page.getByRole("link", { name: button, exact: true }).click();
+    await expect(page).toHaveURL(`/product/${product.id}/${kind}`);
+    const form = page.getByRole("form");
+    await form.getByRole("combobox", { name: "Finish" }).selectOption(product.finish.at(-1)!);
+    await form.getByRole("textbox", { name: "Your Name" }).fill("Ravi Mehta");
+    await form.getByRole("textbox", { name: /^Message/ }).fill("For a veranda.");
+    await form.getByRole("button").click();
+
+    await expect(page).toHaveTitle(/^Error: /);
+    await expect(page.getByRole("textbox", { name: "Your Email" })).toHaveAccessibleDescription(/e-mail/);
+    await expect(page.getByRole("combobox", { name: "Finish" })).toHaveValue(product.finish.at(-1)!);
+    await expect(page.getByRole("textbox", { name: /^Message/ })).toHaveValue("For a veranda.");
+    await page.getByRole("textbox", { name: "Your Email" }).fill("ravi@example.com");
+    await page.getByRole("form").getByRole("button").click();
+    await expect(page).toHaveURL(/\/thank-you$/);
+  });
+}
