@@ -2,9 +2,12 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -75,7 +78,10 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 	}
 	f := r.PostForm
 	in := enquiry.Input{Kind: f.Get("kind"), Name: f.Get("name"), Email: f.Get("email"), Phone: f.Get("phone"), Message: f.Get("message"),
-		Material: f.Get("material"), Finish: f.Get("finish"), Website: f.Get("website")}
+		Material: f.Get("material"), Finish: f.Get("finish"), Website: f.Get("website"), Started: f.Get("started"), IdempotencyKey: f.Get("idempotencyKey")}
+	if in.IdempotencyKey == "" {
+		in.IdempotencyKey = formKey(VisitorKey(r, s.trusted), f)
+	}
 	if v := f.Get("productId"); v != "" {
 		id, err := strconv.Atoi(v)
 		if err != nil {
@@ -108,6 +114,20 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("enquiry from a form", "id", id)
 	http.Redirect(w, r, thanksPath, http.StatusSeeOther)
+}
+
+// formKey is the idempotency key of a form sent without JavaScript, which
+// cannot make one: the same fields from the same visitor are one
+// submission, so sending the page again (Back, reload, a second click)
+// stores nothing new and leads to the same thank-you.
+func formKey(visitor string, f url.Values) string {
+	h := sha256.New()
+	h.Write([]byte(visitor))
+	for _, field := range []string{"kind", "productId", "material", "finish", "name", "email", "phone", "message"} {
+		h.Write([]byte{0})
+		h.Write([]byte(f.Get(field)))
+	}
+	return "form-" + base64.RawURLEncoding.EncodeToString(h.Sum(nil))[:32]
 }
 
 // newsletterForm is POST /api/newsletter from a form.

@@ -82,6 +82,11 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 	if n := stored(t, st); n != 1 {
 		t.Fatalf("%d enquiries stored, want 1", n)
 	}
+	// Sent again (Back and a second click, a reload): the same thanks,
+	// nothing stored twice.
+	if w := postForm(h, "/api/enquiries", good); w.Code != http.StatusSeeOther || stored(t, st) != 1 {
+		t.Errorf("the same form again: %d, %d stored, want 303 and still 1", w.Code, stored(t, st))
+	}
 
 	bad := url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {""}, "email": {"not-an-address"}, "message": {"Kept <b>text</b> & more"}, "finish": {"Walnut"}, "website": {""}}
 	w = postForm(h, "/api/enquiries", bad)

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
-import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFillTimer, useFormStart } from "./EnquiryParts";
+import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
 import "./ContactForm.css";
 
@@ -16,7 +16,6 @@ const FORM = "contact";
 export function ContactForm() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [sentTo, setSentTo] = useState("");
-  const fill = useFillTimer();
   const start = useFormStart(FORM);
   const { errors, state, setState, failure, formRef, clearError, submit } = useEnquirySubmit({
     formName: FORM,
@@ -26,7 +25,6 @@ export function ContactForm() {
       setSentTo(values.email.trim());
       setValues(EMPTY);
       start.reset();
-      fill.restart();
     },
   });
 
@@ -44,7 +42,7 @@ export function ContactForm() {
       email: values.email.trim(),
       message: values.message.trim(),
       website,
-      fillMs: fill.elapsed(),
+      ...start.proof(),
     }));
 
   return (

@@ -34,31 +34,47 @@ export function FormPost({ kind, productId }: { kind?: string; productId?: numbe
   );
 }
 
-/** Milliseconds since the form appeared (or since restart() was called). */
-export function useFillTimer(): { elapsed: () => number; restart: () => void } {
-  const shownAt = useRef<number | null>(null);
-  useEffect(() => {
-    shownAt.current = performance.now();
-  }, []);
-  return {
-    elapsed: useCallback(() => (shownAt.current === null ? 0 : Math.round(performance.now() - shownAt.current)), []),
-    restart: useCallback(() => {
-      shownAt.current = performance.now();
-    }, []),
-  };
+/** What proves a submission to the server: when it was started, and which it is. */
+export type SubmissionProof = { started?: string; idempotencyKey: string };
+
+/** 128 random bits, as a key the server accepts (A-Za-z0-9_-). */
+function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Tracks form_start on the first edit; reset() after a send starts over. */
-export function useFormStart(formName: string): { edited: () => void; reset: () => void } {
+/**
+ * The first edit of a form: it tracks form_start, asks the server for a
+ * signed start time (POST /api/form-start; a submission less than 3 s
+ * after it is spam) and makes the submission's idempotency key, so a retry
+ * of the same submission is stored once. reset() after a send starts over.
+ */
+export function useFormStart(formName: string): { edited: () => void; reset: () => void; proof: () => SubmissionProof } {
   const started = useRef(false);
+  const token = useRef<string | undefined>(undefined);
+  const key = useRef("");
   return {
     edited: useCallback(() => {
       if (started.current) return;
       started.current = true;
+      key.current = newKey();
       track("form_start", { form_name: formName });
+      fetch("/api/form-start", { method: "POST" })
+        .then((r) => (r.ok ? r.json() : undefined))
+        .then((answer: { started?: unknown } | undefined) => {
+          if (started.current && typeof answer?.started === "string") token.current = answer.started;
+        })
+        .catch(() => {
+          // no start time: the server's other spam checks still apply
+        });
     }, [formName]),
     reset: useCallback(() => {
       started.current = false;
+      token.current = undefined;
+      key.current = "";
+    }, []),
+    proof: useCallback(() => {
+      if (!key.current) key.current = newKey();
+      return { started: token.current, idempotencyKey: key.current };
     }, []),
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useId, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { site, whatsappUrl } from "../lib/site";
@@ -49,7 +49,6 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
     finish: finish ?? product?.finish[0] ?? "",
   });
   const [values, setValues] = useState<Values>(initial);
-  const openedAt = useRef(0);
   const formName = kind;
   const start = useFormStart(formName);
   const { errors, state, setState, failure, formRef, clearError, submit } = useEnquirySubmit({
@@ -59,11 +58,9 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
     submitParams: { product_id: product?.id },
   });
 
-  // Each opening starts the fill time again and shows the page's current
-  // material and finish; what was typed stays unless it was sent. An effect
+  // Each opening shows the page's current material and finish; what was typed stays unless it was sent. An effect
   // event: it reads the latest state without running again when it changes.
   const onOpen = useEffectEvent(() => {
-    openedAt.current = performance.now();
     setValues((v) => ({ ...v, material: material ?? v.material, finish: finish ?? v.finish }));
     if (state === "sent") {
       setValues(initial());
@@ -92,7 +89,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
       material: product ? values.material : undefined,
       finish: product ? values.finish : undefined,
       website,
-      fillMs: Math.round(performance.now() - openedAt.current),
+      ...start.proof(),
     }));
 
   const heading = title(kind, product);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import rules from "../../../internal/enquiry/rules.json";
 import { checkEnquiry, onlyMissing, sendEnquiry, subscribe } from "./enquiries";
 
-const payload = { kind: "contact" as const, name: "Asha", email: "asha@example.com", message: "Hello", fillMs: 5000 };
+const payload = { kind: "contact" as const, name: "Asha", email: "asha@example.com", message: "Hello", idempotencyKey: "0123456789abcdef0123" };
 
 function answer(status: number, body: unknown) {
   return vi.fn(async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status }));

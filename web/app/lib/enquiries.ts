@@ -15,8 +15,10 @@ export type EnquiryPayload = {
   finish?: string;
   /** The honeypot: a field people never see, so never fill. */
   website?: string;
-  /** Milliseconds between the form appearing and its submission. */
-  fillMs: number;
+  /** The server's signed time of the form's first edit (POST /api/form-start). */
+  started?: string;
+  /** The same for every try of one submission, so it is stored once. */
+  idempotencyKey: string;
 };
 
 export type SendResult =
