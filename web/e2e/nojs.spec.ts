@@ -101,6 +101,11 @@ test("the contact form posts: problems beside the fields, then a thank-you page"
 
 test("the newsletter box posts and thanks", async ({ page }) => {
   await page.goto("/about");
+  await page.getByRole("textbox", { name: "Your e-mail" }).fill("reader@");
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page).toHaveTitle(/^Error: /);
+  await expect(page.getByRole("textbox", { name: "Your e-mail" })).toHaveValue("reader@");
+  await expect(page.getByRole("textbox", { name: "Your e-mail" })).toHaveAccessibleDescription(/e-mail address/);
   await page.getByRole("textbox", { name: "Your e-mail" }).fill(`reader${Date.now()}@example.com`);
   await page.getByRole("button", { name: "Subscribe" }).click();
   await expect(page).toHaveURL(/\/thank-you\/newsletter$/);

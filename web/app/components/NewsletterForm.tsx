@@ -41,7 +41,7 @@ export function NewsletterForm() {
   });
 
   return (
-    <form className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" onSubmit={onSubmit}>
+    <form className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" noValidate onSubmit={onSubmit}>
       <FormPost />
       <label htmlFor={inputId}>Your e-mail</label>
       <div className="newsletter__row">
