@@ -19,9 +19,13 @@ import (
 	"studio/internal/studio"
 )
 
-// openStore opens the database the server uses (DATA_DIR or DATABASE_URL),
-// beside a running server.
-func openStore(ctx context.Context) (*store.Store, error) {
+// openStore checks a user or token command's arguments (list alone, the
+// others with one) and opens the database the server uses (DATA_DIR or
+// DATABASE_URL), beside a running server.
+func openStore(ctx context.Context, args []string) (*store.Store, error) {
+	if len(args) == 0 || (args[0] == "list") != (len(args) == 1) || len(args) > 2 {
+		return nil, errors.New(usage)
+	}
 	cfg, err := config.FromEnv(os.LookupEnv)
 	if err != nil {
 		return nil, err
@@ -31,11 +35,8 @@ func openStore(ctx context.Context) (*store.Store, error) {
 
 // userCommand runs `studio user add|password|remove EMAIL` and `studio user list`.
 func userCommand(args []string, in io.Reader, out io.Writer) error {
-	if len(args) == 0 || (args[0] == "list") != (len(args) == 1) || len(args) > 2 {
-		return errors.New(usage)
-	}
 	ctx := context.Background()
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, args)
 	if err != nil {
 		return err
 	}
@@ -131,11 +132,8 @@ func newPassword(in io.Reader, out io.Writer, email string) (string, error) {
 
 // tokenCommand runs `studio token create EMAIL`, `token list` and `token revoke ID`.
 func tokenCommand(args []string, out io.Writer) error {
-	if len(args) == 0 || (args[0] == "list") != (len(args) == 1) || len(args) > 2 {
-		return errors.New(usage)
-	}
 	ctx := context.Background()
-	st, err := openStore(ctx)
+	st, err := openStore(ctx, args)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/mail"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -60,14 +61,7 @@ var Statuses = []Status{New, Replied, Quoted, Won, Lost, Archived}
 func (s Status) Open() bool { return s != Won && s != Lost && s != Archived }
 
 // Valid tells whether s is one of Statuses.
-func (s Status) Valid() bool {
-	for _, x := range Statuses {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (s Status) Valid() bool { return slices.Contains(Statuses, s) }
 
 // MinFillTime is how long a person needs at least to fill in a form;
 // a faster submission is a robot's and is stored as spam. The time is

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
@@ -26,6 +27,7 @@ type file struct {
 	brotli      *variant // nil when no smaller .br was built
 	contentType []string
 	scripts     []string // a page's inline scripts' hashes, for its Content-Security-Policy
+	noindex     bool     // a page that asks not to be indexed: the sitemap leaves it out
 	csp         []string // a page's own Content-Security-Policy; nil for other files
 }
 
@@ -48,7 +50,8 @@ func newFile(name string, body, gz, br []byte) *file {
 // loadFile reads one file of the build: wholly when the build wrote no
 // brotli variant of it (small or incompressible files); else only that
 // variant, the others left in the build to be read when asked for. A page
-// is read once more, unpacked from its gzip variant, to hash its scripts.
+// is read once more, unpacked from its gzip variant, to hash its scripts
+// and see whether it asks not to be indexed.
 func loadFile(fsys fs.FS, name string) (*file, error) {
 	br, err := readOptional(fsys, name+".br")
 	if err != nil {
@@ -86,6 +89,7 @@ func loadFile(fsys fs.FS, name string) (*file, error) {
 	}
 	if path.Ext(name) == ".html" {
 		f.scripts = inlineScriptHashes(source)
+		f.noindex = bytes.Contains(source, []byte(`<meta name="robots" content="noindex"/>`))
 	}
 	return f, nil
 }

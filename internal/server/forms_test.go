@@ -49,15 +49,8 @@ func newFormServer(t *testing.T) (http.Handler, *store.Store) {
 }
 
 func postForm(h http.Handler, path string, form url.Values, edit ...func(*http.Request)) *httptest.ResponseRecorder {
-	r := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	r.RemoteAddr = "203.0.113.7:5555"
-	for _, e := range edit {
-		e(r)
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	asForm := func(r *http.Request) { r.Header.Set("Content-Type", "application/x-www-form-urlencoded") }
+	return post(h, path, form.Encode(), append([]func(*http.Request){asForm}, edit...)...)
 }
 
 func stored(t *testing.T, st *store.Store) int {

@@ -3,7 +3,6 @@
 package server
 
 import (
-	"bytes"
 	"crypto/rand"
 	"fmt"
 	"io/fs"
@@ -93,7 +92,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	}
 	pagePaths := make([]string, 0, len(s.pages))
 	for p, f := range s.pages {
-		if !noindex(f) {
+		if !f.noindex {
 			pagePaths = append(pagePaths, p)
 		}
 	}
@@ -105,14 +104,6 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		}
 	}
 	return s, nil
-}
-
-// noindex tells a page that asks not to be indexed (a request form, a
-// thank-you page): the sitemap leaves it out.
-func noindex(page *file) bool {
-	var body bytes.Buffer
-	page.identity.writeBody(&body)
-	return bytes.Contains(body.Bytes(), []byte(`<meta name="robots" content="noindex"/>`))
 }
 
 func productPath(id int) string {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +114,7 @@ func (h *Handler) filter(form filterForm) (store.EnquiryFilter, []string) {
 		problems = append(problems, "There is no status “"+form.Status+"”: showing every status.")
 	}
 	if form.Kind != "" {
-		if k := enquiry.Kind(form.Kind); validKind(k) {
+		if k := enquiry.Kind(form.Kind); slices.Contains(enquiry.Kinds, k) {
 			f.Kind = k
 		} else {
 			problems = append(problems, "There is no kind “"+form.Kind+"”: showing every kind.")
@@ -143,15 +144,6 @@ func (h *Handler) filter(form filterForm) (store.EnquiryFilter, []string) {
 	}
 	f.Search = form.Search
 	return f, problems
-}
-
-func validKind(k enquiry.Kind) bool {
-	for _, x := range enquiry.Kinds {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // enquiryID reads {id}, answering 404 for none or a malformed one.
