@@ -8,6 +8,7 @@ import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import "../components/Field.css";
 import "../components/QuoteDialog.css";
+import "./request.css";
 
 // A product's quote or customisation request as a page of its own:
 // /product/1/quote and /product/1/customize. The product page's Get Quote
