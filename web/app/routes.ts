@@ -4,7 +4,7 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   // The list of products: /products, /products/page/2, /products/tables,
-  // /products/tables/page/2 (app/lib/filters.ts, listPath).
+  // /products/tables/material/wood/finish/oak/page/2 (app/lib/filters.ts, listPath).
   route("products/*", "routes/products.tsx"),
   route("product/:id", "routes/product.tsx"),
   // A product's quote or customisation request without the dialog.

@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect, hydrated } from "./fixtures";
-import { catalogue, productById, site } from "./content";
+import { catalogue, productById, site, vocabulary } from "./content";
+import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 
 // axe on every page, and on every dialog and menu in its open state: no
 // serious or critical violation of WCAG 2.1 A and AA.
@@ -61,6 +62,31 @@ test.describe("open dialogs and menus", () => {
     const chat = page.getByRole("dialog", { name: `Chat with ${site.name}` });
     await expect(chat.getByRole("list", { name: "Conversation" }).getByRole("button").first()).toBeVisible();
     await expectNoSeriousViolations(page, ".chat-panel");
+  });
+
+  test("the Sort menu, with its checkboxes", async ({ page }) => {
+    await page.goto("/products");
+    await hydrated(page);
+    await page.getByText(/^Sort\b/).click();
+    await expect(page.getByRole("group", { name: "Material" }).getByRole("checkbox").first()).toBeVisible();
+    await expectNoSeriousViolations(page, "details.filter-menu");
+  });
+
+  // axe itself runs as a script, so the page's own scripts are held back
+  // instead: the menu as it is before they run, and without them.
+  test("the Sort menu before the page's script, with its links, one chosen", async ({ page }) => {
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/assets/*.js", async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto(listPath({ ...DEFAULT_LIST_STATE, materials: [vocabulary.materials[0]!.name] }), { waitUntil: "commit" });
+    await page.getByText(/^Sort\b/).click();
+    await expect(page.getByRole("group", { name: "Material" }).getByRole("link").first()).toBeVisible();
+    await expectNoSeriousViolations(page, "details.filter-menu");
+    release();
+    await hydrated(page);
   });
 
   test("the mobile menu", { tag: "@narrow-only" }, async ({ page }) => {

@@ -1,7 +1,7 @@
 import { test, expect } from "./fixtures";
-import { catalogue, products } from "./content";
+import { catalogue, products, vocabulary } from "./content";
 import { pagePaths } from "../app/lib/paths";
-import { listPath, DEFAULT_LIST_STATE } from "../app/lib/filters";
+import { ALL, DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath, tabNames } from "../app/lib/filters";
 
 // The site with JavaScript off: a slow phone before the scripts arrive, a
 // browser that blocks them, a crawler. Every control shown works; every
@@ -73,6 +73,47 @@ test("every product is reached from /products by links alone", async ({ page }) 
   await card.click();
   await expect(page).toHaveURL(href!);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("the filters are links: a material, then a finish, then the material taken off, and the pages of each", async ({ page }) => {
+  const none = { category: ALL, materials: [] as string[], finishes: [] as string[] };
+  const matching = (state: Partial<typeof none>) => filterProducts(products, { ...none, ...state }, vocabulary);
+  const shown = () => page.locator("main a[href^='/product/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  const hrefs = (list: { id: number }[]) => list.map((p) => `/product/${p.id}`);
+  // A tab, a material and a finish that narrow the list without emptying it.
+  const choice = tabNames(vocabulary)
+    .flatMap((category) => vocabulary.materials.flatMap((m) => vocabulary.finishes.map((f) => ({ category, material: m.name, finish: f.name }))))
+    .find((c) => matching({ category: c.category, materials: [c.material], finishes: [c.finish] }).length > 0)!;
+  const pick = async (group: string, name: string) => {
+    await page.getByText(/^Sort\b/).click();
+    await page.getByRole("group", { name: group }).getByRole("link", { name }).click();
+  };
+
+  await page.goto(listPath({ ...DEFAULT_LIST_STATE, category: choice.category }));
+  await pick("Material", choice.material);
+  await expect(page).toHaveURL(listPath({ ...DEFAULT_LIST_STATE, category: choice.category, materials: [choice.material] }));
+  expect(await shown()).toEqual(hrefs(matching({ category: choice.category, materials: [choice.material] }).slice(0, PAGE_SIZE)));
+  await pick("Finish", choice.finish);
+  const both = { category: choice.category, materials: [choice.material], finishes: [choice.finish] };
+  await expect(page).toHaveURL(listPath({ ...DEFAULT_LIST_STATE, ...both }));
+  expect(await shown()).toEqual(hrefs(matching(both).slice(0, PAGE_SIZE)));
+  // The chosen material, picked again, is taken off.
+  await pick("Material", `Remove the filter ${choice.material}`);
+  await expect(page).toHaveURL(listPath({ ...DEFAULT_LIST_STATE, category: choice.category, finishes: [choice.finish] }));
+  expect(await shown()).toEqual(hrefs(matching({ category: choice.category, finishes: [choice.finish] }).slice(0, PAGE_SIZE)));
+
+  // Every material's list, followed by its Next links, shows all its products.
+  for (const { name } of vocabulary.materials) {
+    const reached: (string | null)[] = [];
+    let next: string | null = listPath({ ...DEFAULT_LIST_STATE, materials: [name] });
+    while (next) {
+      await page.goto(next);
+      reached.push(...(await shown()));
+      const more = page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" });
+      next = (await more.count()) && (await more.getAttribute("aria-disabled")) !== "true" ? await more.getAttribute("href") : null;
+    }
+    expect(reached, name).toEqual(hrefs(matching({ materials: [name] })));
+  }
 });
 
 test("the contact form posts: problems beside the fields, then a thank-you page", async ({ page }) => {

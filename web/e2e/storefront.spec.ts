@@ -14,7 +14,8 @@ const productNames = (page: import("@playwright/test").Page) =>
 const tab = (page: import("@playwright/test").Page, name: string) =>
   page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name, exact: true });
 // The list's address for a category and page (app/lib/filters.ts, tested on fixtures there).
-const listUrl = (category: string, page = 1) => new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category, page }).replace(/\?/g, "\\?")}$`);
+const listUrl = (category: string, page = 1) => urlOf({ category, page });
+const urlOf = (state: Partial<typeof DEFAULT_LIST_STATE>) => new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, ...state }).replace(/\?/g, "\\?")}$`);
 const none = { category: ALL, materials: [] as string[], finishes: [] as string[] };
 const names = (list: { name: string }[]) => list.map((p) => p.name);
 const matching = (state: Partial<typeof none>) => filterProducts(products, { ...none, ...state }, vocabulary);
@@ -117,9 +118,9 @@ test.describe("products", () => {
     const inTab = matching({ category: path.tab });
     await expect.poll(() => productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
-    await page.getByText("Sort", { exact: true }).click();
+    await page.getByText(/^Sort\b/).click();
     await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
-    await expect(page).toHaveURL(/\?material=/);
+    await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
     const withMaterial = matching({ category: path.tab, materials: [path.material] });
     await expect.poll(() => productNames(page)).toEqual(names(withMaterial.slice(0, PAGE_SIZE)));
     await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).check();
@@ -128,7 +129,7 @@ test.describe("products", () => {
 
     // Un-ticking is told apart from ticking.
     await page.getByRole("group", { name: "Finish" }).getByRole("checkbox", { name: path.finish, exact: true }).uncheck();
-    await expect(page).not.toHaveURL(/finish=/);
+    await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
 
     expect((await trackedEvents(page, "filter_usage")).map((e: TrackedEvent) => e.params)).toEqual([
       { filter_type: "category", filter_value: path.tab, action: "add", result_count: inTab.length },
@@ -178,7 +179,7 @@ test.describe("products", () => {
     await expect.poll(() => productNames(page)).toEqual(first);
   });
 
-  test("the older ?category=…&page=… addresses still open their list, at its own address", async ({ page }) => {
+  test("the older ?category=…&finish=… addresses still open their list, at its own address", async ({ page }) => {
     await page.goto(`/products?category=${encodeURIComponent(path.tab)}&finish=${encodeURIComponent(path.finish)}`);
     await hydrated(page);
     await expect(page).toHaveURL(new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category: path.tab, finishes: [path.finish] }).replace("?", "\\?")}$`));
@@ -215,8 +216,15 @@ test.describe("products", () => {
     await expect(page).toHaveURL(listUrl(path.tab));
     await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
     await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
+    // The filters too: each option is a link to its list.
+    await page.getByText(/^Sort\b/).click();
+    await page.getByRole("group", { name: "Material" }).getByRole("link", { name: path.material, exact: true }).click();
+    await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
+    await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab, materials: [path.material] }).slice(0, PAGE_SIZE)));
     release();
     await hydrated(page);
+    await page.getByText(/^Sort\b/).click();
+    await expect(page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true })).toBeChecked();
   });
 
   test("page links scroll to the top", async ({ page }) => {

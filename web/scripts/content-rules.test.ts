@@ -53,6 +53,12 @@ describe("the content check", () => {
       (dir) => editJson(dir, "catalogue.json", (c) => (c.categories[1].tabs = [c.categories[0].tabs?.[0] ?? c.categories[0].name].map((n: string) => n.toUpperCase()).concat("Page"))),
       /^content\/catalogue\.json: categories: the tabs ".+" and ".+" would share the address \/products\/[a-z-]+; rename one$/,
     ],
+    ["a tab named as the list's own word", (dir) => editJson(dir, "catalogue.json", (c) => (c.categories[0].tabs = ["Material", "Chairs"])), /^content\/catalogue\.json: categories: the tab "Material" needs another name \(its address would be \/products\/material\)$/],
+    [
+      "two finishes that would share an address",
+      (dir) => editJson(dir, "catalogue.json", (c) => (c.filters.finish[`${Object.keys(c.filters.finish)[0]}!`.toUpperCase()] = ["Gold"])),
+      /^content\/catalogue\.json: filters\.finish: the finishes ".+" and ".+" would share the address \/products\/finish\/[a-z-]+; rename one$/,
+    ],
     ["a missing image", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "products/gone.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: content\/images\/products\/gone\.jpg does not exist$/],
     ["an empty alt text", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].alt = " ")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.alt: is empty$/],
     ["a misspelt field", (dir) => editJson(dir, "catalogue.json", (c) => ((c.products[0].descripton = c.products[0].description), delete c.products[0].description)), /^content\/catalogue\.json: product \d+ \(.+\): descripton: is not a field here \(a typo\? the fields are id, name/],

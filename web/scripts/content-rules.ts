@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { MAIN_MENU } from "../app/lib/chat/compile";
 import { contentFacts, fillFacts, whatsappPhone, type Facts } from "../app/lib/facts";
-import { ALL, slugOf, vocabularyOf } from "../app/lib/filters";
+import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
 import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "./markdown";
 
@@ -62,7 +62,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
     }
     problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
   }
-  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...tabAddresses(catalogue));
+  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...listAddresses(catalogue));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
   if (chat) problems.push(...chatLinks(chat));
 
@@ -179,19 +179,28 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
 // The city and region are written twice in site.json: on their own (for
 // sentences) and in the postal address. The two must agree.
 // Each tab of the products page has its own address, /products/{name in
-// lower case, words joined by -}: two tabs may not share one, and a name
-// must leave one ("page" is the list's own word).
-function tabAddresses(catalogue: Json): string[] {
+// lower case, words joined by -}, and so has each material and finish
+// option (/products/material/{name}): two tabs (or two options of one
+// filter) may not share one, and a name must leave one (the words
+// material, finish and page are the list's own).
+function listAddresses(catalogue: Json): string[] {
   const file = "content/catalogue.json";
   const problems: string[] = [];
-  const byAddress = new Map<string, string>();
-  for (const { name } of vocabularyOf(catalogue as never).tabs) {
-    const slug = slugOf(name);
-    const other = byAddress.get(slug);
-    if (name === ALL || slug === "" || slug === "page") problems.push(`${file}: categories: the tab "${name}" needs another name (its address would be /products/${slug})`);
-    else if (other) problems.push(`${file}: categories: the tabs "${other}" and "${name}" would share the address /products/${slug}; rename one`);
-    byAddress.set(slug, name);
-  }
+  const check = (field: string, [what, whats]: [string, string], names: string[], prefix: string) => {
+    const byAddress = new Map<string, string>();
+    for (const name of names) {
+      const slug = slugOf(name);
+      const other = byAddress.get(slug);
+      if (name === ALL || slug === "" || (prefix === "" && (LIST_WORDS as readonly string[]).includes(slug))) {
+        problems.push(`${file}: ${field}: the ${what} "${name}" needs another name (its address would be /products/${prefix}${slug})`);
+      } else if (other) problems.push(`${file}: ${field}: the ${whats} "${other}" and "${name}" would share the address /products/${prefix}${slug}; rename one`);
+      byAddress.set(slug, name);
+    }
+  };
+  const v = vocabularyOf(catalogue as never);
+  check("categories", ["tab", "tabs"], v.tabs.map((t) => t.name), "");
+  check("filters.material", ["material", "materials"], v.materials.map((o) => o.name), "material/");
+  check("filters.finish", ["finish", "finishes"], v.finishes.map((o) => o.name), "finish/");
   return problems;
 }
 

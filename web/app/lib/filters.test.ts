@@ -4,7 +4,8 @@ import {
   PAGE_SIZE,
   filterProducts,
   listPath,
-  listPaths,
+  isIndexed,
+  listPages,
   listStateOf,
   parseListPath,
   paginate,
@@ -109,24 +110,32 @@ describe("the list's state in the URL", () => {
     const [path, query = ""] = url.split("?");
     return listStateOf(path!.replace(/^\/products\/?/, ""), new URLSearchParams(query), vocabulary);
   };
-  it("round-trips: category and page in the path, materials and finishes in the query", () => {
+  it("round-trips: category, one material, one finish and page in the path", () => {
+    const state: ListState = { category: "Tables", materials: ["Other"], finishes: ["Oak"], page: 2 };
+    expect(listPath(state)).toBe("/products/tables/material/other/finish/oak/page/2");
+    expect(stateOf(listPath(state))).toEqual(state);
+  });
+  it("round-trips: two or more of a filter's options go in the query", () => {
     const state: ListState = { category: "Tables", materials: ["Wood", "Other"], finishes: ["Oak"], page: 2 };
-    expect(listPath(state)).toBe("/products/tables/page/2?material=Wood&material=Other&finish=Oak");
+    expect(listPath(state)).toBe("/products/tables/finish/oak/page/2?material=Wood&material=Other");
     expect(stateOf(listPath(state))).toEqual(state);
   });
   it("the default state is /products", () => {
     expect(listPath(DEFAULT_LIST_STATE)).toBe("/products");
     expect(stateOf("/products")).toEqual(DEFAULT_LIST_STATE);
     expect(listPath({ ...DEFAULT_LIST_STATE, page: 3 })).toBe("/products/page/3");
+    expect(listPath({ ...DEFAULT_LIST_STATE, finishes: ["Black"] })).toBe("/products/finish/black");
   });
   it("a tab's name becomes its path: Storage & Shelves is storage-shelves", () => {
     expect(listPath({ ...DEFAULT_LIST_STATE, category: "Storage & Shelves" })).toBe("/products/storage-shelves");
     expect(stateOf("/products/storage-shelves")?.category).toBe("Storage & Shelves");
   });
   it("a path that is not the list's is null", () => {
-    for (const rest of ["beds", "page/1", "page/0", "page/x", "tables/page", "tables/page/2/more", "page/2/tables"]) {
-      expect(parseListPath(rest, vocabulary), rest).toBeNull();
-    }
+    const wrong = ["beds", "page/1", "page/0", "page/x", "tables/page", "tables/page/2/more", "page/2/tables", "material", "material/gold", "finish/oak/material/wood", "tables/material/wood/material/metal", "material/wood/tables"];
+    for (const rest of wrong) expect(parseListPath(rest, vocabulary), rest).toBeNull();
+  });
+  it("the query's options win over the path's", () => {
+    expect(stateOf("/products/material/wood?material=Metal&material=Other")?.materials).toEqual(["Metal", "Other"]);
   });
   it("still reads the older ?category=…&page=…, and ignores values that are not options", () => {
     expect(stateOf("/products?category=Tables&page=2")).toEqual({ ...DEFAULT_LIST_STATE, category: "Tables", page: 2 });
@@ -137,16 +146,34 @@ describe("the list's state in the URL", () => {
       page: 1,
     });
   });
-  it("lists every page of every tab, without filters", () => {
-    const items = [make(1, "Tables", [], []), ...Array.from({ length: PAGE_SIZE }, (_, i) => make(i + 2, "Seatings", [], []))];
-    expect(listPaths(items, vocabulary)).toEqual([
+  it("lists every tab alone and with one material, one finish or one of each, with their pages", () => {
+    const items = [make(1, "Tables", ["Wood"], ["Black"]), ...Array.from({ length: PAGE_SIZE }, (_, i) => make(i + 2, "Seatings", ["Metal"], []))];
+    const pages = listPages(items, vocabulary);
+    const tabs = 1 + vocabulary.tabs.length;
+    const combinations = tabs * (1 + vocabulary.materials.length) * (1 + vocabulary.finishes.length);
+    // One list has a second page: all products.
+    expect(pages).toHaveLength(combinations + 1);
+    expect(new Set(pages.map((p) => p.path)).size).toBe(pages.length);
+    expect(pages.filter((p) => p.path.includes("/page/")).map((p) => p.path)).toEqual(["/products/page/2"]);
+    // Indexed: the lists with products and at most one of material and finish.
+    expect(pages.filter((p) => p.indexed).map((p) => p.path)).toEqual([
       "/products",
       "/products/page/2",
+      "/products/finish/black",
+      "/products/material/wood",
+      "/products/material/metal",
       "/products/seatings",
+      "/products/seatings/material/metal",
       "/products/tables",
-      "/products/partition",
-      "/products/storage-shelves",
+      "/products/tables/finish/black",
+      "/products/tables/material/wood",
     ]);
+    for (const p of pages) expect(stateOf(p.path), p.path).not.toBeNull();
+  });
+  it("a list is indexed when it shows products and narrows by at most one filter", () => {
+    expect(isIndexed({ ...DEFAULT_LIST_STATE, materials: ["Wood"] }, 1)).toBe(true);
+    expect(isIndexed({ ...DEFAULT_LIST_STATE, materials: ["Wood"] }, 0)).toBe(false);
+    expect(isIndexed({ ...DEFAULT_LIST_STATE, materials: ["Wood"], finishes: ["Oak"] }, 1)).toBe(false);
   });
   it("toggle adds and removes, in the options' order", () => {
     expect(toggle(vocabulary.materials, ["Other"], "Wood")).toEqual(["Wood", "Other"]);

@@ -84,66 +84,106 @@ export function parseListState(params: URLSearchParams, v: Vocabulary): ListStat
   };
 }
 
-// The list's addresses: the category and the page are in the path
-// (/products, /products/page/2, /products/tables, /products/tables/page/2),
-// so each is a prerendered page that links reach without JavaScript and
-// search engines can index; materials and finishes are in the query.
-// The older ?category=Tables&page=2 is still read (parseListState).
-export const slugOf = (tab: string) =>
-  tab
+// The list's addresses. The category, one material, one finish and the
+// page are in the path, so each is a prerendered page that links reach
+// without JavaScript and search engines can index:
+//   /products[/{tab}][/material/{option}][/finish/{option}][/page/{n}]
+// as in /products/tables/material/wood/page/2. Two or more materials (or
+// finishes) at once, which only the page's script offers, go in the query
+// (?material=Wood&material=Metal). The older ?category=Tables&page=2 is
+// still read (parseListState).
+export const slugOf = (name: string) =>
+  name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
+// The words of the path that are not tabs.
+export const LIST_WORDS = ["material", "finish", "page"] as const;
+
 export function listPath(state: ListState): string {
   let path = "/products";
-  if (state.category !== ALL) path += `/${slugOf(state.category)}`;
-  if (state.page > 1) path += `/page/${state.page}`;
   const query = new URLSearchParams();
-  state.materials.forEach((m) => query.append("material", m));
-  state.finishes.forEach((f) => query.append("finish", f));
+  if (state.category !== ALL) path += `/${slugOf(state.category)}`;
+  for (const [key, chosen] of [["material", state.materials], ["finish", state.finishes]] as const) {
+    if (chosen.length === 1) path += `/${key}/${slugOf(chosen[0]!)}`;
+    else chosen.forEach((name) => query.append(key, name));
+  }
+  if (state.page > 1) path += `/page/${state.page}`;
   return query.size > 0 ? `${path}?${query}` : path;
 }
 
-// The category and page named by the rest of the path after /products/
-// ("", "page/2", "tables", "tables/page/2"); null for any other path.
-export function parseListPath(rest: string, v: Vocabulary): Pick<ListState, "category" | "page"> | null {
+// The state named by the rest of the path after /products/ ("",
+// "page/2", "tables", "tables/material/wood/finish/oak/page/2"); null for
+// any other path.
+export function parseListPath(rest: string, v: Vocabulary): ListState | null {
   const parts = rest.split("/").filter(Boolean);
-  let category = ALL;
-  if (parts.length % 2 === 1) {
-    const slug = parts.shift();
-    const tab = v.tabs.find((t) => slugOf(t.name) === slug);
+  const state: ListState = { ...DEFAULT_LIST_STATE };
+  if (parts.length > 0 && !(LIST_WORDS as readonly string[]).includes(parts[0]!)) {
+    const tab = v.tabs.find((t) => slugOf(t.name) === parts[0]);
     if (!tab) return null;
-    category = tab.name;
+    state.category = tab.name;
+    parts.shift();
   }
-  if (parts.length === 0) return { category, page: 1 };
-  if (parts.length === 2 && parts[0] === "page" && /^[1-9]\d*$/.test(parts[1]!) && parts[1] !== "1") {
-    return { category, page: Number(parts[1]) };
+  const option = (options: Option[]) => options.find((o) => o.name && slugOf(o.name) === parts[1])?.name;
+  if (parts[0] === "material") {
+    const material = option(v.materials);
+    if (!material) return null;
+    state.materials = [material];
+    parts.splice(0, 2);
   }
-  return null;
+  if (parts[0] === "finish") {
+    const finish = option(v.finishes);
+    if (!finish) return null;
+    state.finishes = [finish];
+    parts.splice(0, 2);
+  }
+  if (parts[0] === "page") {
+    if (!/^[1-9]\d*$/.test(parts[1] ?? "") || parts[1] === "1") return null;
+    state.page = Number(parts[1]);
+    parts.splice(0, 2);
+  }
+  return parts.length === 0 ? state : null;
 }
 
 // The whole state of an address: its path (the rest after /products/) and
-// its query; null for a path that is not the list's. The older query keys
-// category and page win when present.
+// its query; null for a path that is not the list's. A key in the query
+// wins over the path (the older ?category=, and two or more materials).
 export function listStateOf(rest: string, query: URLSearchParams, v: Vocabulary): ListState | null {
   const fromPath = parseListPath(rest, v);
   if (!fromPath) return null;
   const fromQuery = parseListState(query, v);
   return {
-    ...fromQuery,
     category: query.has("category") ? fromQuery.category : fromPath.category,
+    materials: query.has("material") ? fromQuery.materials : fromPath.materials,
+    finishes: query.has("finish") ? fromQuery.finishes : fromPath.finishes,
     page: query.has("page") ? fromQuery.page : fromPath.page,
   };
 }
 
-// Every address of the list without materials or finishes: each tab's
-// pages. These are prerendered and listed in the sitemap.
-export function listPaths(products: readonly Filterable[], v: Vocabulary): string[] {
-  return tabNames(v).flatMap((category) => {
-    const { pageCount } = paginate(filterProducts(products, { category, materials: [], finishes: [] }, v), 1);
-    return Array.from({ length: pageCount }, (_, i) => listPath({ ...DEFAULT_LIST_STATE, category, page: i + 1 }));
-  });
+// A list's page is for search engines (in the sitemap, no noindex) when it
+// shows products and narrows by at most one of material and finish; the
+// pages of both at once are there for visitors, not to be indexed.
+export const isIndexed = (state: ListState, count: number) => count > 0 && (state.materials.length === 0 || state.finishes.length === 0);
+
+// Every address of the list with at most one material and one finish:
+// each tab, alone and with each option and each pair, and its pages (an
+// empty list has one). These are prerendered; the indexed ones are in the
+// sitemap.
+export function listPages(products: readonly Filterable[], v: Vocabulary): { path: string; indexed: boolean }[] {
+  const one = (options: Option[]) => [[], ...options.map((o) => [o.name])];
+  return tabNames(v).flatMap((category) =>
+    one(v.materials).flatMap((materials) =>
+      one(v.finishes).flatMap((finishes) => {
+        const count = filterProducts(products, { category, materials, finishes }, v).length;
+        const { pageCount } = paginate(new Array(count), 1);
+        return Array.from({ length: pageCount }, (_, i) => {
+          const state = { category, materials, finishes, page: i + 1 };
+          return { path: listPath(state), indexed: isIndexed(state, count) };
+        });
+      }),
+    ),
+  );
 }
 
 // Adds the value if absent, removes it if present, keeping the options' order.

@@ -1,5 +1,5 @@
 import type { CatalogueFile } from "./catalogue";
-import { listPaths, vocabularyOf } from "./filters";
+import { listPages, vocabularyOf } from "./filters";
 
 // The site's static routes, in one list used by the route table's prerender
 // step (react-router.config.ts) and by the browser tests.
@@ -16,23 +16,33 @@ export const staticPaths = [
 
 type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters">;
 
-// The pages to be found (the sitemap's): the static routes, every page of
-// the product list by category, and one per product.
+const listPagesOf = (catalogue: Catalogue) => listPages(catalogue.products, vocabularyOf(catalogue)).filter((p) => p.path !== "/products");
+
+// The pages to be found (the sitemap's): the static routes, the product
+// list's pages by category and by one material or finish (filters.ts,
+// isIndexed), and one per product.
 export function indexedPaths(catalogue: Catalogue): string[] {
-  const lists = listPaths(catalogue.products, vocabularyOf(catalogue)).filter((p) => p !== "/products");
-  return [...staticPaths, ...lists, ...catalogue.products.map((p) => `/product/${p.id}`)];
+  const lists = listPagesOf(catalogue).filter((p) => p.indexed);
+  return [...staticPaths, ...lists.map((p) => p.path), ...catalogue.products.map((p) => `/product/${p.id}`)];
 }
 
-// The pages of forms, for browsers without JavaScript: each product's
-// requests, and the thank-you pages. They say noindex, and the server
-// leaves them out of the sitemap.
-export function formPaths(catalogue: Catalogue): string[] {
-  return [...catalogue.products.flatMap((p) => REQUEST_KINDS.map((kind) => requestPath(p.id, kind))), ...THANKS_PATHS];
+// The pages for visitors only, which say noindex (the server leaves them
+// out of the sitemap): the product list by a material and a finish at once
+// or with nothing to show, each product's requests for browsers without
+// JavaScript, and the thank-you pages.
+export function unindexedPaths(catalogue: Catalogue): string[] {
+  return [
+    ...listPagesOf(catalogue)
+      .filter((p) => !p.indexed)
+      .map((p) => p.path),
+    ...catalogue.products.flatMap((p) => REQUEST_KINDS.map((kind) => requestPath(p.id, kind))),
+    ...THANKS_PATHS,
+  ];
 }
 
 // Every page of the site, each prerendered.
 export function pagePaths(catalogue: Catalogue): string[] {
-  return [...indexedPaths(catalogue), ...formPaths(catalogue)];
+  return [...indexedPaths(catalogue), ...unindexedPaths(catalogue)];
 }
 
 // A product's quote and customisation requests, as pages for browsers

@@ -7,32 +7,59 @@ import { FilterMenu } from "../components/products/FilterMenu";
 import { Pagination } from "../components/products/Pagination";
 import { itemEventParams, track } from "../lib/analytics";
 import { productCards, vocabulary } from "../lib/catalogue.server";
-import { ALL, DEFAULT_LIST_STATE, filterProducts, listPath, listStateOf, paginate, tabNames, toggle, type ListState } from "../lib/filters";
+import {
+  ALL,
+  DEFAULT_LIST_STATE,
+  filterProducts,
+  isIndexed,
+  listPath,
+  listStateOf,
+  paginate,
+  tabNames,
+  toggle,
+  type ListState,
+  type Vocabulary,
+} from "../lib/filters";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
 import { SAME_PAGE } from "../lib/usePageChange";
 import "../components/products/products.css";
 
-// Each category and page of the list is a page of its own, with its own
-// title, description and canonical address (the path, without the
-// query's materials and finishes).
+// Each address of the list is a page of its own, with its own title,
+// description and canonical address (the path: materials and finishes
+// chosen two or more at a time, in the query, are left out).
 export const meta: Route.MetaFunction = ({ params, data }) => {
   const state = (data && listStateOf(params["*"] ?? "", new URLSearchParams(), data.vocabulary)) ?? DEFAULT_LIST_STATE;
   const count = data ? filterProducts(data.products, state, data.vocabulary).length : 0;
   const pageCount = paginate(new Array(count), 1).pageCount;
-  const name = state.category === ALL ? "All Products" : state.category;
+  const name = listName(state, data?.vocabulary);
   const onPage = state.page > 1 ? `, page ${state.page}` : "";
   const description =
-    state.category === ALL
+    name === "All Products"
       ? `Chairs, tables, partitions and shelves by ${site.name}: furniture made by hand in ${site.city} with wood, metal, stone and cement.`
-      : `${state.category} by ${site.name}: ${count} ${count === 1 ? "piece" : "pieces"}, each drawn in our studio and made by hand in ${site.city}.`;
-  return pageMeta({
-    title: `${name}${onPage}`,
-    description: state.page > 1 ? `${description} Page ${state.page} of ${pageCount}.` : description,
-    path: listPath(state),
-  });
+      : count === 0
+        ? `${name} by ${site.name}: none at present. Ask us, and we will draw and make one by hand in ${site.city}.`
+        : `${name} by ${site.name}: ${count} ${count === 1 ? "piece" : "pieces"}, each drawn in our studio and made by hand in ${site.city}.`;
+  return [
+    ...pageMeta({
+      title: `${name}${onPage}`,
+      description: state.page > 1 ? `${description} Page ${state.page} of ${pageCount}.` : description,
+      path: listPath(state),
+    }),
+    ...(isIndexed(state, count) ? [] : [{ name: "robots", content: "noindex" }]),
+  ];
 };
+
+// "Tables in Cement, Stone or Marble with Oak finish": the tab and the
+// one material and finish of a list's path, in words.
+function listName(state: ListState, v: Vocabulary | undefined): string {
+  let name = state.category === ALL ? "All Products" : state.category;
+  const words = v?.materials.find((o) => o.name === state.materials[0])?.words ?? [];
+  if (state.materials.length === 1 && words.length > 0) name += ` in ${words.slice(0, -1).join(", ")}${words.length > 1 ? " or " : ""}${words.at(-1)}`;
+  if (state.finishes.length === 1) name += ` with ${state.finishes[0]} finish`;
+  return name;
+}
 
 // Built once, at build time: every product as a card, and the filters'
 // words. The page filters and pages through them in the browser.
@@ -43,6 +70,14 @@ export async function loader() {
 // The data is the same on every address of the list: moving between them
 // fetches nothing.
 export const shouldRevalidate = () => false;
+
+// Without the page's script the options are links, one material and one
+// finish at a time: an option replaces its group's choice, or clears it
+// when it is the one chosen.
+function choose(state: ListState, kind: "material" | "finish", name: string): ListState {
+  const key = kind === "material" ? "materials" : "finishes";
+  return { ...state, [key]: state[key].includes(name) ? [] : [name], page: 1 };
+}
 
 export default function Products({ loaderData: { products, vocabulary }, params }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
@@ -61,12 +96,15 @@ export default function Products({ loaderData: { products, vocabulary }, params 
   const matching = filterProducts(products, state, vocabulary);
   const { items, page, pageCount } = paginate(matching, state.page);
 
-  // An older address (?category=Tables&page=2) is replaced by the list's own.
+  // An older address (?category=Tables&page=2, ?material=Wood) is replaced
+  // by the list's own (/products/tables/page/2, /products/material/wood).
   useEffect(() => {
-    if (!searchParams.has("category") && !searchParams.has("page")) return;
     const wanted = listStateOf(rest, searchParams, vocabulary);
-    if (wanted) void navigate(listPath(wanted), { replace: true, preventScrollReset: true, state: SAME_PAGE });
-  }, [rest, searchParams, vocabulary, navigate]);
+    const own = wanted && listPath(wanted);
+    if (own && own !== location.pathname + location.search) {
+      void navigate(own, { replace: true, preventScrollReset: true, state: SAME_PAGE });
+    }
+  }, [rest, searchParams, vocabulary, navigate, location.pathname, location.search]);
 
   const trackFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     const ticked = kind === "category" || (kind === "material" ? next.materials : next.finishes).includes(value);
@@ -106,6 +144,7 @@ export default function Products({ loaderData: { products, vocabulary }, params 
           finishOptions={vocabulary.finishes}
           materials={state.materials}
           finishes={state.finishes}
+          hrefOf={(kind, name) => listPath(choose(state, kind, name))}
           onToggleMaterial={(m) => tick("material", m, { ...state, materials: toggle(vocabulary.materials, state.materials, m) })}
           onToggleFinish={(f) => tick("finish", f, { ...state, finishes: toggle(vocabulary.finishes, state.finishes, f) })}
         />

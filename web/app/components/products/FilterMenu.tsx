@@ -11,13 +11,15 @@ type Props = {
   /** The options chosen. */
   materials: readonly string[];
   finishes: readonly string[];
+  /** The address an option leads to before the page's script runs. */
+  hrefOf: (kind: "material" | "finish", name: string) => string;
   onToggleMaterial: (material: string) => void;
   onToggleFinish: (finish: string) => void;
 };
 
 // The Sort drop-down with the Material and Finish checkboxes: a native
 // disclosure that also closes on Escape and on a click elsewhere.
-export function FilterMenu({ materialOptions, finishOptions, materials, finishes, onToggleMaterial, onToggleFinish }: Props) {
+export function FilterMenu({ materialOptions, finishOptions, materials, finishes, hrefOf, onToggleMaterial, onToggleFinish }: Props) {
   const ref = useRef<HTMLDetailsElement>(null);
   const hydrated = useHydrated();
   const active = materials.length + finishes.length;
@@ -31,11 +33,25 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
     return () => document.removeEventListener("click", closeOnOutsideClick);
   }, []);
 
+  // Until the page's script runs (and without it) each option is a link to
+  // its prerendered list, drawn as the checkbox it becomes, so nothing
+  // moves when the script takes over.
+  const option = (kind: "material" | "finish", name: string, chosen: boolean, onToggle: (name: string) => void) =>
+    hydrated ? (
+      <label key={name} className="filter-menu__option">
+        <input type="checkbox" checked={chosen} onChange={() => onToggle(name)} />
+        {name}
+      </label>
+    ) : (
+      <a key={name} className="filter-menu__option" href={hrefOf(kind, name)} aria-current={chosen ? "true" : undefined}>
+        <span className="filter-menu__box" aria-hidden="true" />
+        {chosen && <span className="visually-hidden">Remove the filter </span>}
+        {name}
+      </a>
+    );
+
   return (
-    // The filters work in the page's script (the list is prerendered whole):
-    // until it runs they keep their place unseen (so nothing moves when they
-    // appear), and without it they are not offered; the tabs and pages are links.
-    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} data-waiting={!hydrated || undefined}>
+    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape}>
       <summary className="button button--ghost">
         Sort
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
@@ -44,21 +60,11 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
       <div className="filter-menu__panel">
         <fieldset>
           <legend>Material</legend>
-          {materialOptions.map(({ name: m }) => (
-            <label key={m} className="filter-menu__option">
-              <input type="checkbox" checked={materials.includes(m)} onChange={() => onToggleMaterial(m)} />
-              {m}
-            </label>
-          ))}
+          {materialOptions.map(({ name }) => option("material", name, materials.includes(name), onToggleMaterial))}
         </fieldset>
         <fieldset>
           <legend>Finish</legend>
-          {finishOptions.map(({ name: f }) => (
-            <label key={f} className="filter-menu__option">
-              <input type="checkbox" checked={finishes.includes(f)} onChange={() => onToggleFinish(f)} />
-              {f}
-            </label>
-          ))}
+          {finishOptions.map(({ name }) => option("finish", name, finishes.includes(name), onToggleFinish))}
         </fieldset>
       </div>
     </details>
