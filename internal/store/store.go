@@ -33,9 +33,10 @@ type Store struct {
 	// connection, so writers queue in Go instead of spinning on SQLite's
 	// lock; read is a pool of readers, which WAL lets run beside the writer.
 	// For PostgreSQL both are the same pool.
-	write *sql.DB
-	read  *sql.DB
-	batch *batcher // SQLite: enquiries are committed in groups (batch.go)
+	write  *sql.DB
+	read   *sql.DB
+	batch  *batcher      // SQLite: enquiries are committed in groups (batch.go)
+	events *eventBatcher // SQLite: and so are analytics events (events.go)
 }
 
 // Open opens PostgreSQL when databaseURL is set and the SQLite file
@@ -76,6 +77,7 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	s.batch = newBatcher(s)
+	s.events = newEventBatcher(s)
 	return s, nil
 }
 
@@ -115,6 +117,9 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	if s.batch != nil {
 		s.batch.close()
+	}
+	if s.events != nil {
+		s.events.close()
 	}
 	err := s.write.Close()
 	if s.read != s.write {

@@ -1,0 +1,467 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// First-party analytics ("insights"): raw events for the last weeks, and
+// their daily counts per dimension, kept for good.
+
+// InsightEvent is one analytics event as the server stores it (the server
+// has already validated and normalised it; the store does not interpret
+// names). (Event is an enquiry's history entry, workflow.go.)
+type InsightEvent struct {
+	At       time.Time // when the server received it
+	Day      string    // "2026-11-23": the day in the studio's time zone (the server computes it)
+	Visitor  string    // a daily-rotating salted hash, hex; never an IP
+	Name     string    // "page_view", "view_item", "search", "quote_request", "customize_request", ...
+	Path     string    // the page's path, "/product/3"; may be ""
+	Product  int64     // a product id, 0 when none
+	Label    string    // the event's one dimension: a search term, "material:Wood", a chat topic id, ...; may be ""
+	Empty    bool      // the event says it found nothing (a search or filter with result_count 0)
+	Device   string    // "phone" or "desktop"
+	Referrer string    // the referring site's host, "" when direct or internal
+	Campaign string    // "utm_source / utm_campaign" or "", as the server writes it
+}
+
+// DayCount is one day's events and distinct visitors.
+type DayCount struct {
+	Day              string
+	Events, Visitors int64
+}
+
+// ValueCount is one value of a dimension with its events and visitors.
+type ValueCount struct {
+	Value            string
+	Events, Visitors int64
+}
+
+// AddEvents stores a batch durably: it returns only after the commit. On
+// SQLite, the batches of concurrent calls are committed together in one
+// transaction (group commit, as batch.go does for enquiries), because each
+// commit waits for the disk. On PostgreSQL each call is one transaction.
+func (s *Store) AddEvents(ctx context.Context, events []InsightEvent) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store: add events: %w", err)
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	var err error
+	if s.events != nil {
+		err = s.events.add(ctx, events)
+	} else {
+		err = s.inTx(ctx, func(tx *sql.Tx) error { return s.insertEvents(ctx, tx, events) })
+	}
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			return fmt.Errorf("store: add events: %w (%w)", cerr, err)
+		}
+		return fmt.Errorf("store: add events: %w", err)
+	}
+	return nil
+}
+
+// eventRows is the number of rows of one INSERT: fewer statements than
+// rows (each statement is parsed and bound anew), and 11 × 100 parameters
+// stay far below both databases' limits.
+const eventRows = 100
+
+const eventColumns = `at, day, visitor, name, path, product, label, empty, device, referrer, campaign`
+
+var eventInsert = map[Dialect]*eventInsertCache{SQLite: {}, Postgres: {}}
+
+// eventInsertCache keeps the full-size statement, built once per dialect.
+type eventInsertCache struct {
+	once  sync.Once
+	query string
+}
+
+func (s *Store) eventInsertSQL(n int) string {
+	build := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`INSERT INTO events (` + eventColumns + `) VALUES `)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		}
+		return s.q(b.String())
+	}
+	if n != eventRows {
+		return build(n)
+	}
+	c := eventInsert[s.dialect]
+	c.once.Do(func() { c.query = build(eventRows) })
+	return c.query
+}
+
+// insertEvents inserts events in statements of at most eventRows rows.
+func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []InsightEvent) error {
+	args := make([]any, 0, 11*min(len(events), eventRows))
+	for len(events) > 0 {
+		chunk := events[:min(len(events), eventRows)]
+		events = events[len(chunk):]
+		args = args[:0]
+		for _, e := range chunk {
+			empty := 0
+			if e.Empty {
+				empty = 1
+			}
+			args = append(args, millis(e.At), e.Day, e.Visitor, e.Name, e.Path, e.Product, e.Label, empty, e.Device, e.Referrer, e.Campaign)
+		}
+		if _, err := tx.ExecContext(ctx, s.eventInsertSQL(len(chunk)), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eventBatcher is the group commit of AddEvents on SQLite: a call waits
+// while the transaction before it commits, and then all calls waiting are
+// committed in one transaction, so one disk flush serves them all.
+type eventBatcher struct {
+	s        *Store
+	requests chan eventRequest
+	quit     chan struct{}
+	done     sync.WaitGroup
+	closing  sync.Once
+}
+
+type eventRequest struct {
+	ctx    context.Context
+	events []InsightEvent
+	reply  chan error // buffered: the batcher never blocks on a caller who left
+}
+
+// maxEventBatch bounds one transaction, so a flood cannot hold the one
+// writing connection for long (enquiries wait for it too).
+const maxEventBatch = 10000
+
+func newEventBatcher(s *Store) *eventBatcher {
+	b := &eventBatcher{s: s, requests: make(chan eventRequest), quit: make(chan struct{})}
+	b.done.Go(b.run)
+	return b
+}
+
+func (b *eventBatcher) close() {
+	b.closing.Do(func() { close(b.quit) })
+	b.done.Wait()
+}
+
+func (b *eventBatcher) add(ctx context.Context, events []InsightEvent) error {
+	req := eventRequest{ctx: ctx, events: events, reply: make(chan error, 1)}
+	select {
+	case b.requests <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-b.quit:
+		return errClosed
+	}
+	select {
+	case err := <-req.reply:
+		return err
+	case <-ctx.Done():
+		// They may still be committed.
+		return ctx.Err()
+	}
+}
+
+func (b *eventBatcher) run() {
+	for {
+		var batch []eventRequest
+		select {
+		case r := <-b.requests:
+			batch = append(batch, r)
+		case <-b.quit:
+			return
+		}
+		n := len(batch[0].events)
+	collect:
+		for n < maxEventBatch {
+			select {
+			case r := <-b.requests:
+				batch = append(batch, r)
+				n += len(r.events)
+			default:
+				break collect
+			}
+		}
+		b.commit(batch)
+	}
+}
+
+// commit stores a batch in one transaction. If that fails, each call's
+// events are tried alone, so one bad batch cannot cost the others.
+func (b *eventBatcher) commit(batch []eventRequest) {
+	live := batch[:0]
+	var all []InsightEvent
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.reply <- err
+			continue
+		}
+		live = append(live, r)
+		all = append(all, r.events...)
+	}
+	if len(live) == 0 {
+		return
+	}
+	ctx := context.Background()
+	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, all) })
+	if err == nil || len(live) == 1 {
+		for _, r := range live {
+			r.reply <- err
+		}
+		return
+	}
+	for _, r := range live {
+		r.reply <- b.s.inTx(r.ctx, func(tx *sql.Tx) error { return b.s.insertEvents(r.ctx, tx, r.events) })
+	}
+}
+
+const dayLayout = "2006-01-02"
+
+// The daily counts, one INSERT ... SELECT per dimension: the same SQL on
+// both databases. Each reads the raw events of one day (the ? is the day).
+var rollUps = []string{
+	`SELECT day, name, '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? GROUP BY day, name`,
+	`SELECT day, name, 'path', path, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND path <> '' GROUP BY day, name, path`,
+	`SELECT day, name, 'product', CAST(product AS TEXT), COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND product > 0 GROUP BY day, name, product`,
+	`SELECT day, name, 'label', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND label <> '' GROUP BY day, name, label`,
+	`SELECT day, name, 'empty', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND empty = 1 AND label <> '' GROUP BY day, name, label`,
+	`SELECT day, name, 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY day, name, device`,
+	`SELECT day, name, 'referrer', referrer, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND referrer <> '' GROUP BY day, name, referrer`,
+	`SELECT day, name, 'campaign', campaign, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND campaign <> '' GROUP BY day, name, campaign`,
+	// Every event of the day, whatever its name: the day's visitors.
+	`SELECT day, '*', '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? GROUP BY day`,
+	`SELECT day, '*', 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY day, device`,
+}
+
+// RollUpEvents recomputes the daily counts (event_days) of today, of the
+// day before, and of every day that has raw events but no counts yet (the
+// server was off); then deletes the raw events of the days before today
+// minus keepDays, whose counts stay. Days are "YYYY-MM-DD", compared as
+// text. A day's counts are replaced in one transaction.
+func (s *Store) RollUpEvents(ctx context.Context, today string, keepDays int) error {
+	t, err := time.Parse(dayLayout, today)
+	if err != nil || keepDays < 0 {
+		return fmt.Errorf("store: roll up events: today %q is not YYYY-MM-DD, or keepDays %d < 0", today, keepDays)
+	}
+	days := []string{t.AddDate(0, 0, -1).Format(dayLayout), today}
+	missing, err := s.daysWithoutCounts(ctx)
+	if err != nil {
+		return fmt.Errorf("store: roll up events: %w", err)
+	}
+	for _, d := range missing {
+		if d != days[0] && d != days[1] {
+			days = append(days, d)
+		}
+	}
+	for _, day := range days {
+		if err := s.rollUpDay(ctx, day); err != nil {
+			return fmt.Errorf("store: roll up events of %s: %w", day, err)
+		}
+	}
+	cutoff := t.AddDate(0, 0, -keepDays).Format(dayLayout)
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.q(`DELETE FROM events WHERE day < ?`), cutoff)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: delete events before %s: %w", cutoff, err)
+	}
+	return nil
+}
+
+// daysWithoutCounts lists the days that have raw events and no counts.
+// The recursive query visits each distinct day through the index on day,
+// one step per day, rather than reading every raw event (neither database
+// skips through an index by itself).
+func (s *Store) daysWithoutCounts(ctx context.Context) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `WITH RECURSIVE d (day) AS (
+			SELECT MIN(day) FROM events
+			UNION ALL
+			SELECT (SELECT MIN(e.day) FROM events e WHERE e.day > d.day) FROM d WHERE d.day IS NOT NULL
+		)
+		SELECT day FROM d WHERE day IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM event_days c WHERE c.day = d.day)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var days []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		days = append(days, d)
+	}
+	return days, rows.Err()
+}
+
+// rollUpDay replaces one day's counts with counts of its raw events.
+func (s *Store) rollUpDay(ctx context.Context, day string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.dialect == Postgres {
+			// Two copies of the server rolling up at once take turns (the
+			// second would otherwise insert rows the first just did).
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(4242002)`); err != nil {
+				return err
+			}
+		}
+		// A day without raw events keeps its counts: its events were
+		// deleted after a rollup (a clock set back must not wipe them).
+		var one int
+		err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM events WHERE day = ? LIMIT 1`), day).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_days WHERE day = ?`), day); err != nil {
+			return err
+		}
+		for _, sel := range rollUps {
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO event_days (day, name, dim, value, events, visitors) `+sel), day); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// daysBetween lists the days from from to to, inclusive.
+func daysBetween(from, to string) ([]string, error) {
+	f, err := time.Parse(dayLayout, from)
+	if err != nil {
+		return nil, fmt.Errorf("from %q is not YYYY-MM-DD", from)
+	}
+	t, err := time.Parse(dayLayout, to)
+	if err != nil {
+		return nil, fmt.Errorf("to %q is not YYYY-MM-DD", to)
+	}
+	if t.Sub(f) > 20*366*24*time.Hour {
+		return nil, fmt.Errorf("%s to %s is more than 20 years", from, to)
+	}
+	var days []string
+	for d := f; !d.After(t); d = d.AddDate(0, 0, 1) {
+		days = append(days, d.Format(dayLayout))
+	}
+	return days, nil
+}
+
+// EventsPerDay lists each day of [from, to] (inclusive) in order, days
+// without counts with zeros. name "*" counts every event (the day's
+// visitors); "page_view" gives the page views. The counts are those of the
+// last RollUpEvents.
+func (s *Store) EventsPerDay(ctx context.Context, name, from, to string) ([]DayCount, error) {
+	days, err := daysBetween(from, to)
+	if err != nil {
+		return nil, fmt.Errorf("store: events per day: %w", err)
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT day, events, visitors FROM event_days
+		WHERE name = ? AND dim = '' AND day >= ? AND day <= ?`), name, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("store: events per day: %w", err)
+	}
+	defer rows.Close()
+	counts := map[string]DayCount{}
+	for rows.Next() {
+		var c DayCount
+		if err := rows.Scan(&c.Day, &c.Events, &c.Visitors); err != nil {
+			return nil, fmt.Errorf("store: events per day: %w", err)
+		}
+		counts[c.Day] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: events per day: %w", err)
+	}
+	list := make([]DayCount, len(days))
+	for i, d := range days {
+		list[i] = counts[d]
+		list[i].Day = d
+	}
+	return list, nil
+}
+
+// TopValues lists the values of one dimension of one event name over
+// [from, to], summed over the days, by events descending then value, at
+// most limit (limit <= 0: all). Visitors are the sum of the daily visitors:
+// the hashes rotate daily, so no count of distinct visitors across days
+// exists.
+func (s *Store) TopValues(ctx context.Context, name, dim, from, to string, limit int) ([]ValueCount, error) {
+	// Values are ordered by their bytes in both databases (PostgreSQL's
+	// default collation follows the locale).
+	order := `value`
+	if s.dialect == Postgres {
+		order = `value COLLATE "C"`
+	}
+	query := `SELECT value, CAST(SUM(events) AS BIGINT) AS n, CAST(SUM(visitors) AS BIGINT) FROM event_days
+		WHERE name = ? AND dim = ? AND day >= ? AND day <= ?
+		GROUP BY value ORDER BY n DESC, ` + order
+	args := []any{name, dim, from, to}
+	if limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: top values of %s %s: %w", name, dim, err)
+	}
+	defer rows.Close()
+	var list []ValueCount
+	for rows.Next() {
+		var v ValueCount
+		if err := rows.Scan(&v.Value, &v.Events, &v.Visitors); err != nil {
+			return nil, fmt.Errorf("store: top values of %s %s: %w", name, dim, err)
+		}
+		list = append(list, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: top values of %s %s: %w", name, dim, err)
+	}
+	return list, nil
+}
+
+// EnquiriesByProduct counts the enquiries received from from (inclusive)
+// to to (exclusive) per product id: spam is left out, and deleted
+// enquiries are gone. A zero from or to leaves that end open.
+func (s *Store) EnquiriesByProduct(ctx context.Context, from, to time.Time) (map[int64]int64, error) {
+	query := `SELECT product_id, COUNT(*) FROM enquiries WHERE spam = ? AND product_id IS NOT NULL`
+	args := []any{false}
+	if !from.IsZero() {
+		query += ` AND created_at >= ?`
+		args = append(args, from.UTC())
+	}
+	if !to.IsZero() {
+		query += ` AND created_at < ?`
+		args = append(args, to.UTC())
+	}
+	rows, err := s.read.QueryContext(ctx, s.q(query+` GROUP BY product_id`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: enquiries by product: %w", err)
+	}
+	defer rows.Close()
+	counts := map[int64]int64{}
+	for rows.Next() {
+		var id, n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("store: enquiries by product: %w", err)
+		}
+		counts[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: enquiries by product: %w", err)
+	}
+	return counts, nil
+}
