@@ -89,6 +89,13 @@ bench-enquiries:
 	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
 
 # studio backup and studio restore of a database of 100,000 enquiries: time and file size.
+# Analytics events kept per second (64 clients, batches of 20, SQLite),
+# and the insights page over 30 days of 1,000,000 events.
+.PHONY: bench-events
+bench-events:
+	go test -run '^$$' -bench BenchmarkEvents -benchtime 200000x ./internal/server/
+	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/studio/
+
 .PHONY: bench-backup
 bench-backup:
 	go test -run '^$$' -bench Backup100k -benchtime 3x ./internal/store/

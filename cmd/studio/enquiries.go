@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"context"
 	"log/slog"
 	"net/http"
@@ -45,8 +47,32 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
 	}
 
+	// The site's own analytics: each day's counts are made from its events
+	// every few minutes (the insights page also brings today's up to date),
+	// and events past INSIGHTS_KEEP_DAYS are deleted.
+	options = append(options, server.WithEvents(st))
+	wg.Go(func() { rollUpEvents(ctx, log, st, cat.Site.Location, cfg.InsightsKeepDays) })
+
 	options = append(options, server.WithStudio(studio.New(st, log, studioOptions(cfg, cat))))
 	return options, func() { cancel(); wg.Wait() }
+}
+
+// rollUpEvents runs the analytics roll-up now and then every ten minutes,
+// until ctx ends.
+func rollUpEvents(ctx context.Context, log *slog.Logger, st *store.Store, loc *time.Location, keepDays int) {
+	tick := time.NewTicker(10 * time.Minute)
+	defer tick.Stop()
+	for {
+		today := time.Now().In(loc).Format(time.DateOnly)
+		if err := st.RollUpEvents(ctx, today, keepDays); err != nil && ctx.Err() == nil {
+			log.Error("insights: rolling up the day's events", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // studioOptions are the site's facts the workspace needs.
@@ -57,6 +83,7 @@ func studioOptions(cfg config.Config, cat *catalogue.Catalogue) studio.Options {
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
 		Location:    cat.Site.Location,
+		KeepDays:    cfg.InsightsKeepDays,
 		StudioPhone: cat.Site.WhatsAppTel(),
 	}
 	for _, p := range cat.Products {

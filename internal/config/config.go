@@ -41,6 +41,9 @@ type Config struct {
 	// METRICS_TOKEN: lets a Prometheus elsewhere read /metrics with
 	// "Authorization: Bearer <token>"; without it, only this machine can.
 	MetricsToken string
+	// INSIGHTS_KEEP_DAYS, default 90: how long each analytics event is
+	// kept as it came; its day's counts are kept for good.
+	InsightsKeepDays int
 }
 
 // SMTP is where the e-mails about new enquiries go. Mail is off when Host
@@ -64,7 +67,7 @@ const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 // and fills in defaults.
 func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt}
+	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90}
 	if v := getenv("PORT"); v != "" {
 		port, err := strconv.Atoi(v)
 		if err != nil || port < 1 || port > 65535 {
@@ -104,6 +107,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if v := getenv("ACME_DIRECTORY"); v != "" {
 		c.ACMEDirectory = v
+	}
+	if v := getenv("INSIGHTS_KEEP_DAYS"); v != "" {
+		days, err := strconv.Atoi(v)
+		if err != nil || days < 1 {
+			return Config{}, fmt.Errorf("INSIGHTS_KEEP_DAYS=%q is not a number of days (1 or more)", v)
+		}
+		c.InsightsKeepDays = days
 	}
 	c.DatabaseURL = getenv("DATABASE_URL")
 	c.StudioPassword = getenv("STUDIO_PASSWORD")

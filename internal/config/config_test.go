@@ -15,7 +15,7 @@ func env(m map[string]string) func(string) (string, bool) {
 
 // base is the default configuration with changes.
 func base(change func(*Config)) Config {
-	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt}
+	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90}
 	if change != nil {
 		change(&c)
 	}
@@ -40,6 +40,8 @@ func TestFromEnv(t *testing.T) {
 				c.Domains, c.ACMEEmail, c.HTTPAddr, c.HTTPSAddr = []string{"www.example.com", "example.com"}, "studio@example.com", ":8080", ":8443"
 			}), ""},
 		{"metrics token", map[string]string{"METRICS_TOKEN": "0123456789abcdef"}, base(func(c *Config) { c.MetricsToken = "0123456789abcdef" }), ""},
+		{"insights kept 30 days", map[string]string{"INSIGHTS_KEEP_DAYS": "30"}, base(func(c *Config) { c.InsightsKeepDays = 30 }), ""},
+		{"insights kept no days", map[string]string{"INSIGHTS_KEEP_DAYS": "0"}, Config{}, `INSIGHTS_KEEP_DAYS="0" is not a number of days`},
 		{"short metrics token", map[string]string{"METRICS_TOKEN": "secret"}, Config{}, "METRICS_TOKEN is too short"},
 		{"domain with a scheme", map[string]string{"DOMAIN": "https://www.example.com"}, Config{}, `DOMAIN: "https://www.example.com" is not a host name`},
 		{"port not a number", map[string]string{"PORT": "http"}, Config{}, `PORT="http" is not a port number`},

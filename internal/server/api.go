@@ -44,8 +44,11 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 			return
 		}
 		form := "enquiry"
-		if r.URL.Path == "/api/newsletter" {
+		switch r.URL.Path {
+		case "/api/newsletter":
 			form = "newsletter"
+		case "/api/events":
+			form = "" // counted as analytics, not as a submission
 		}
 		var (
 			ve     *enquiry.ValidationError
@@ -75,7 +78,11 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		default:
 			s.log.Error("api", "path", r.URL.Path, "err", err)
 		}
-		s.metrics.submission(form, "rejected", reason)
+		if form == "" {
+			s.metrics.analyticsBatch("refused")
+		} else {
+			s.metrics.submission(form, "rejected", reason)
+		}
 		writeJSON(w, status, body)
 	})
 }
@@ -119,7 +126,7 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := s.crossOrigin.Check(r); err != nil {
 		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
 	}
-	if s.store == nil {
+	if s.store == nil && r.URL.Path != "/api/events" {
 		return &apiError{status: http.StatusServiceUnavailable, message: "Enquiries are not being accepted right now."}
 	}
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))

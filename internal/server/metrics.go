@@ -25,7 +25,10 @@ type metrics struct {
 	submissions *prometheus.CounterVec
 	invalid     *prometheus.CounterVec
 	dbErrors    *prometheus.CounterVec
-	token       string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
+	// The site's own analytics (events.go): batches by outcome, events kept.
+	analyticsBatches *prometheus.CounterVec
+	analyticsEvents  prometheus.Counter
+	token            string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
 }
 
 func newMetrics() *metrics {
@@ -49,11 +52,20 @@ func newMetrics() *metrics {
 		dbErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "studio_database_errors_total", Help: "Database operations that failed, by operation.",
 		}, []string{"operation"}),
+		analyticsBatches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_analytics_batches_total",
+			Help: "Batches of analytics events sent to /api/events, by outcome: accepted, refused, not_collected (Global Privacy Control or a bot).",
+		}, []string{"outcome"}),
+		analyticsEvents: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "studio_analytics_events_total", Help: "Analytics events kept.",
+		}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.invalid, m.dbErrors,
+	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.invalid, m.dbErrors, m.analyticsBatches, m.analyticsEvents,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+func (m *metrics) analyticsBatch(outcome string) { m.analyticsBatches.WithLabelValues(outcome).Inc() }
 
 // MailQueue is the mail outbox (a *store.Store).
 type MailQueue interface {

@@ -30,6 +30,10 @@ type Option func(*Server)
 // WithStore turns the API on: enquiries and subscribers go to st.
 func WithStore(st Enquiries) Option { return func(s *Server) { s.store = st } }
 
+// WithEvents turns the site's own analytics on: POST /api/events keeps
+// its events in st.
+func WithEvents(st Events) Option { return func(s *Server) { s.eventStore = st } }
+
 // WithMail says that enquiries are mailed to the studio: each non-spam
 // enquiry is queued for mail with it, and wake is called after, so the
 // mail worker does not wait for its next round.

@@ -11,6 +11,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.Handle("POST /api/enquiries", s.api(s.createEnquiry))
 	mux.Handle("POST /api/newsletter", s.api(s.subscribe))
 	mux.HandleFunc("POST /api/form-start", s.formStart)
+	mux.Handle("POST /api/events", s.api(s.events))
 	// Anything else under /api/ answers in JSON: 405 for another method on
 	// an API route, 404 for a path that is none.
 	mux.HandleFunc("/api/", s.apiFallback(mux))

@@ -44,6 +44,9 @@ type Server struct {
 	crossOrigin     *http.CrossOriginProtection
 	enquiryLimit    *ratelimit.Limiter
 	newsletterLimit *ratelimit.Limiter
+	eventStore      Events
+	eventLimit      *ratelimit.Limiter
+	salts           visitorSalts
 	health          health
 	metrics         *metrics
 }
@@ -58,7 +61,8 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	}
 	s := &Server{log: log, catalogue: cat, client: client, files: files, images: images, pages: make(map[string]*file),
 		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
-		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow)}
+		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow),
+		eventLimit: ratelimit.New(eventBatchesPerWindow, eventWindow)}
 	s.health.freeBytes = diskFreeBytes
 	s.metrics = newMetrics()
 	for _, o := range options {

@@ -41,6 +41,8 @@ type page struct {
 	WhatsAppURL   template.URL
 	Back          string // the list it was opened from
 	ConfirmDelete bool
+
+	Insights *insightsPage
 }
 
 func (h *Handler) page(w http.ResponseWriter, r *http.Request, status int, p *page) {
@@ -114,7 +116,7 @@ func templates(loc *time.Location) *template.Template {
 				return -1
 			}, phone))
 		},
-	}).Parse(layoutHTML))
+	}).Parse(layoutHTML + insightsHTML))
 }
 
 // layoutHTML is every page of the workspace. html/template escapes
@@ -166,12 +168,24 @@ const layoutHTML = `<!doctype html>
   .meta { color: #5a4d40; font-size: .9375rem; }
   form.sign-in { display: grid; gap: .5rem; max-width: 22rem; }
   form.sign-in input { width: 100%; box-sizing: border-box; }
+  .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 0; }
+  .totals div { background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: .75rem 1rem; }
+  .totals dd { font-size: 1.75rem; font-weight: 700; color: #23305e; }
+  .chart { width: 100%; height: auto; background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: .5rem; box-sizing: border-box; }
+  .legend { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; }
+  .table-wrap { overflow-x: auto; }
+  table { border-collapse: collapse; width: 100%; background: #fff; }
+  caption { text-align: left; font-weight: 700; color: #23305e; font-size: 1.1rem; padding: .5rem 0; }
+  th, td { text-align: left; padding: .375rem .75rem; border-bottom: 1px solid #e8d5b5; overflow-wrap: anywhere; }
+  td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+  section.insight { margin: 2rem 0; }
 </style>
 </head>
 <body>
 <header>
   <a class="home" href="/studio">Studio inbox</a>
-  {{if .Account}}<div class="who">
+  {{if .Account}}<nav aria-label="Workspace" class="who"><a href="/studio">Enquiries</a> <a href="/studio/insights"{{if .Insights}} aria-current="page"{{end}}>Insights</a></nav>
+  <div class="who">
     <span>Signed in as {{.Account}}</span>
     <form method="post" action="/studio/sign-out"><button class="quiet">Sign out</button></form>
     <form method="post" action="/studio/sign-out-everywhere"><button class="quiet">Sign out everywhere</button></form>
@@ -198,6 +212,7 @@ const layoutHTML = `<!doctype html>
     <a class="button quiet" href="/studio/enquiries/{{.ID}}?return={{$.Back}}">Keep it</a>
   </form>
 {{end}}{{else if .Enquiry}}{{template "enquiry" .}}
+{{else if .Insights}}{{template "problem" .}}{{template "insights" .Insights}}
 {{else if .Account}}{{template "list" .}}
 {{else}}
   <h1>{{.Title}}</h1>

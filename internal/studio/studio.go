@@ -44,6 +44,8 @@ type Store interface {
 	DeleteSession(ctx context.Context, secretHash string) error
 	DeleteSessions(ctx context.Context, accountID int64) error
 	AccountByToken(ctx context.Context, secretHash string, at time.Time) (store.Account, error)
+
+	Insights
 }
 
 const (
@@ -76,6 +78,7 @@ type Options struct {
 	Visitor     Visitor
 	Location    *time.Location // times are shown in the studio's time zone
 	Products    []Product
+	KeepDays    int    // INSIGHTS_KEEP_DAYS: how long analytics events are kept as they came
 	StudioPhone string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
 }
 
@@ -119,6 +122,8 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.Delete))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.EnquiriesCSV))
 	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.NewsletterCSV))
+	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
+	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.InsightsCSV))
 	return mux
 }
 

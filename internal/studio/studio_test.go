@@ -109,7 +109,6 @@ func signIn(t *testing.T, h http.Handler, email, password string, edit ...func(*
 func withCookie(c *http.Cookie) func(*http.Request) { return func(r *http.Request) { r.AddCookie(c) } }
 func from(ip string) func(*http.Request)            { return func(r *http.Request) { r.RemoteAddr = ip } }
 func overTLS(r *http.Request)                       { r.TLS = &tls.ConnectionState{} }
-func itoa(i int64) string                           { return strconv.FormatInt(i, 10) }
 
 // opens tells whether a cookie opens the inbox (the list, not the sign-in form).
 func opens(h http.Handler, c *http.Cookie, edit ...func(*http.Request)) bool {

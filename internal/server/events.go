@@ -1,0 +1,317 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"studio/internal/store"
+)
+
+// POST /api/events: the site's own analytics (web/app/lib/analytics.ts
+// sends what track() records, in batches). Nothing here identifies a
+// person: no cookie, no IP address or user agent stored; a visitor is a
+// hash of those with a salt that changes every day and lives only in
+// memory, so visits cannot be joined across days (as Plausible counts).
+
+// Events is the storage of analytics events (a *store.Store).
+type Events interface {
+	AddEvents(ctx context.Context, events []store.InsightEvent) error
+}
+
+const (
+	maxEventsPerBatch = 50
+	maxParamChars     = 200 // a string parameter's length, in characters
+	maxParamsBytes    = 2 << 10
+	// A page sends a batch every few seconds at most and one when hidden.
+	eventBatchesPerWindow = 60
+	eventWindow           = time.Minute
+)
+
+type eventBatch struct {
+	Events []incomingEvent `json:"events"`
+}
+
+type incomingEvent struct {
+	Name   string                     `json:"name"`
+	Path   string                     `json:"path"`
+	Params map[string]json.RawMessage `json:"params"`
+}
+
+// eventParams reads an event's parameters as the page sends them.
+type eventParams map[string]json.RawMessage
+
+func (p eventParams) str(key string) string {
+	var s string
+	if json.Unmarshal(p[key], &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var n json.Number
+	if json.Unmarshal(p[key], &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+func (p eventParams) num(key string) (float64, bool) {
+	var n float64
+	err := json.Unmarshal(p[key], &n)
+	return n, err == nil && p[key] != nil
+}
+
+// item is the first of GA4's items: the product an event is about.
+func (p eventParams) item() (id int64) {
+	var items []struct {
+		ID string `json:"item_id"`
+	}
+	if json.Unmarshal(p["items"], &items) == nil && len(items) > 0 {
+		id, _ = strconv.ParseInt(items[0].ID, 10, 64)
+	}
+	return id
+}
+
+// eventKinds are the events the page may send, each with what is kept of
+// it: its one dimension (Label) and, for some, a product or "found
+// nothing". An event not named here is refused; one whose reader says
+// false is accepted and not kept.
+var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
+	"page_view": func(e *store.InsightEvent, p eventParams) bool {
+		e.Referrer = referrerHost(p.str("referrer"))
+		if source, campaign := p.str("utm_source"), p.str("utm_campaign"); source != "" || campaign != "" {
+			e.Campaign = strings.Trim(source+" / "+campaign, " /")
+		}
+		return true
+	},
+	"view_item": func(e *store.InsightEvent, p eventParams) bool { e.Product = p.item(); return true },
+	"select_item": func(e *store.InsightEvent, p eventParams) bool {
+		e.Product, e.Label = p.item(), p.str("item_list_name")
+		return true
+	},
+	// One event in GA4 for both dialogs; two here, for the funnel.
+	"quote_request": func(e *store.InsightEvent, p eventParams) bool {
+		e.Product = p.item()
+		if p.str("options") == "Custom Request" {
+			e.Name = "customize_request"
+		}
+		return true
+	},
+	"search": func(e *store.InsightEvent, p eventParams) bool {
+		e.Label = strings.ToLower(p.str("search_term"))
+		n, ok := p.num("result_count")
+		e.Empty = ok && n == 0
+		return e.Label != ""
+	},
+	"search_result_click": func(e *store.InsightEvent, p eventParams) bool {
+		e.Product, e.Label = p.item(), strings.ToLower(p.str("search_term"))
+		return true
+	},
+	// Filters chosen, not taken off.
+	"filter_usage": func(e *store.InsightEvent, p eventParams) bool {
+		e.Label = p.str("filter_type") + ": " + p.str("filter_value")
+		n, ok := p.num("result_count")
+		e.Empty = ok && n == 0
+		return p.str("action") != "remove"
+	},
+	// "open" starts a conversation; a topic or question chosen is kept by its id.
+	"chatbot_interaction": func(e *store.InsightEvent, p eventParams) bool {
+		switch action := p.str("action"); action {
+		case "topic":
+			e.Label = "topic: " + p.str("topic_id")
+		case "question":
+			e.Label = "question: " + p.str("option_id")
+		default:
+			e.Label = action
+		}
+		return true
+	},
+	// Where a visitor reached for the phone, e-mail or WhatsApp: "chatbot:
+	// whatsapp" is the chat's hand-over.
+	"contact_attempt": func(e *store.InsightEvent, p eventParams) bool {
+		e.Label = p.str("location") + ": " + p.str("method")
+		return true
+	},
+	"offer_modal_view":       func(e *store.InsightEvent, p eventParams) bool { return true },
+	"offer_modal_close":      func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("reason"); return true },
+	"offer_modal_conversion": func(e *store.InsightEvent, p eventParams) bool { return true },
+	"form_start":             formEvent,
+	"form_submit":            formEvent,
+	"form_error":             formEvent,
+	"validation_error":       formEvent,
+	"submission_error":       formEvent,
+	"newsletter_signup":      func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("location"); return true },
+	"social_click":           func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("platform"); return true },
+	"scroll_depth":           func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("percent"); return true },
+	// Said again by page_view; time on page is not shown.
+	"page_navigation": func(*store.InsightEvent, eventParams) bool { return false },
+	"time_on_page":    func(*store.InsightEvent, eventParams) bool { return false },
+}
+
+func formEvent(e *store.InsightEvent, p eventParams) bool {
+	e.Label = p.str("form_name")
+	return true
+}
+
+// botAgents are user agents that say they are programs: crawlers, link
+// previews, monitors, Lighthouse, headless browsers.
+var botAgents = regexp.MustCompile(`(?i)bot|crawl|spider|slurp|preview|monitor|lighthouse|headless|curl|wget|python|go-http|java/|okhttp`)
+
+// collects tells whether this request's events are to be kept at all:
+// not when the browser asks for no tracking (Global Privacy Control), nor
+// from a program that says it is one.
+func collects(r *http.Request) bool {
+	ua := r.UserAgent()
+	return r.Header.Get("Sec-GPC") != "1" && ua != "" && !botAgents.MatchString(ua)
+}
+
+// deviceOf is "phone" or "desktop", from the user agent's "Mobi" (as
+// MDN advises) or Android phones, which all say "Mobile"; tablets count as desktop.
+func deviceOf(ua string) string {
+	if strings.Contains(ua, "Mobi") {
+		return "phone"
+	}
+	return "desktop"
+}
+
+// referrerHost is the host of another site's address, without "www.";
+// "" for none or for this site (the page leaves its own out already).
+func referrerHost(s string) string {
+	if s == "" {
+		return ""
+	}
+	if !strings.Contains(s, "//") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// visitorSalts makes the daily visitor hash. The salt of a day is random
+// and never written down; a restart makes a new one (the day's visitors
+// before and after are then counted twice).
+type visitorSalts struct {
+	mu   sync.Mutex
+	day  string
+	salt [32]byte
+}
+
+func (v *visitorSalts) visitor(day, address, agent string) string {
+	v.mu.Lock()
+	if v.day != day {
+		v.day = day
+		rand.Read(v.salt[:])
+	}
+	h := sha256.New()
+	h.Write(v.salt[:])
+	v.mu.Unlock()
+	fmt.Fprintf(h, "%s\x00%s\x00%s", day, address, agent)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// events is POST /api/events: 204 when the batch is taken (or, under
+// Global Privacy Control or from a bot, dropped unread), 400 naming each
+// wrong event, and nothing stored on any error.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
+	if err := s.crossOrigin.Check(r); err != nil {
+		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
+	}
+	if !collects(r) {
+		s.metrics.analyticsBatch("not_collected")
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	if s.eventStore == nil {
+		return &apiError{status: http.StatusServiceUnavailable, message: "Events are not being accepted right now."}
+	}
+	var batch eventBatch
+	if err := s.readJSON(w, r, &batch); err != nil {
+		return err
+	}
+	now := s.now()
+	key := VisitorKey(r, s.trusted)
+	events, problems := s.readEvents(batch, now, key, r.UserAgent())
+	if len(problems) > 0 {
+		return &apiError{status: http.StatusBadRequest, message: "Some events were refused; none was kept.", fields: problems}
+	}
+	if ok, wait := s.eventLimit.Allow(key, now); !ok {
+		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many events from your address. Please try again later."}
+	}
+	if len(events) > 0 {
+		if err := s.eventStore.AddEvents(r.Context(), events); err != nil {
+			s.writeFailed("add_events", now, err)
+			return err
+		}
+	}
+	s.metrics.analyticsBatch("accepted")
+	s.metrics.analyticsEvents.Add(float64(len(events)))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// readEvents checks every event of a batch and turns those to keep into
+// the store's; problems are by field ("events[2].name").
+func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent string) ([]store.InsightEvent, map[string]string) {
+	problems := map[string]string{}
+	if len(batch.Events) == 0 || len(batch.Events) > maxEventsPerBatch {
+		problems["events"] = fmt.Sprintf("Send between 1 and %d events.", maxEventsPerBatch)
+		return nil, problems
+	}
+	day := now.In(s.catalogue.Site.Location).Format(time.DateOnly)
+	visitor := s.salts.visitor(day, address, agent)
+	device := deviceOf(agent)
+	var events []store.InsightEvent
+	for i, in := range batch.Events {
+		field := fmt.Sprintf("events[%d]", i)
+		read, known := eventKinds[in.Name]
+		if !known {
+			problems[field+".name"] = fmt.Sprintf("%q is not an event this site sends.", in.Name)
+			continue
+		}
+		if !strings.HasPrefix(in.Path, "/") || utf8.RuneCountInString(in.Path) > maxParamChars {
+			problems[field+".path"] = fmt.Sprintf("A path of the site, starting with / and at most %d characters.", maxParamChars)
+		}
+		if problem := paramsProblem(in.Params); problem != "" {
+			problems[field+".params"] = problem
+		}
+		e := store.InsightEvent{At: now, Day: day, Visitor: visitor, Name: in.Name, Device: device}
+		if _, page := s.pages[in.Path]; page {
+			e.Path = in.Path // only the site's own pages, so a script cannot fill the top pages with made-up ones
+		}
+		if read(&e, in.Params) {
+			if _, ok := s.catalogue.Product(int(e.Product)); !ok {
+				e.Product = 0
+			}
+			events = append(events, e)
+		}
+	}
+	return events, problems
+}
+
+// paramsProblem says what is too large in an event's parameters.
+func paramsProblem(params map[string]json.RawMessage) string {
+	size := 0
+	for key, raw := range params {
+		size += len(key) + len(raw)
+		var s string
+		if json.Unmarshal(raw, &s) == nil && utf8.RuneCountInString(s) > maxParamChars {
+			return fmt.Sprintf("%s is longer than %d characters.", key, maxParamChars)
+		}
+	}
+	if size > maxParamsBytes {
+		return fmt.Sprintf("The parameters are larger than %d KiB.", maxParamsBytes>>10)
+	}
+	return ""
+}

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"studio/internal/store"
+)
+
+// BenchmarkEvents reports how many analytics events per second the server
+// keeps (204, committed to disk) from 64 concurrent clients over real HTTP,
+// each request a batch of 20, with SQLite in its durable settings. Run it
+// with `make bench-events`.
+func BenchmarkEvents(b *testing.B) {
+	const clients, perBatch = 64, 20
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "studio.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(b, 1, 2), WithStore(st), WithEvents(st),
+		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
+
+	// A visit's worth of events, as the page sends them.
+	kinds := []string{
+		`{"name":"page_view","path":"/products","params":{"page_path":"/products","referrer":"google.com"}}`,
+		`{"name":"view_item","path":"/product/1","params":{"currency":"INR","items":[{"item_id":"1","item_name":"P","item_category":"Seatings"}]}}`,
+		`{"name":"search","path":"/","params":{"search_term":"brass lamp","result_count":0,"location":"navbar"}}`,
+		`{"name":"filter_usage","path":"/products","params":{"filter_type":"material","filter_value":"Wood","action":"add","result_count":4}}`,
+		`{"name":"scroll_depth","path":"/product/1","params":{"percent":50,"page_path":"/product/1"}}`,
+	}
+	events := make([]string, perBatch)
+	for i := range events {
+		events[i] = kinds[i%len(kinds)]
+	}
+	body := []byte(`{"events":[` + strings.Join(events, ",") + `]}`)
+
+	batches := (b.N + perBatch - 1) / perBatch
+	var next, failed atomic.Int64
+	b.ResetTimer()
+	began := time.Now()
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for {
+				n := next.Add(1)
+				if n > int64(batches) {
+					return
+				}
+				req, _ := http.NewRequest("POST", srv.URL+"/api/events", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("User-Agent", browserAgent)
+				// A visitor per request, so the per-visitor limit does not apply.
+				req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255))
+				resp, err := client.Do(req)
+				if err != nil {
+					failed.Add(1)
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusNoContent {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(began)
+	b.StopTimer()
+	if f := failed.Load(); f > 0 {
+		b.Fatalf("%d of %d batches failed", f, batches)
+	}
+	b.ReportMetric(float64(batches*perBatch)/elapsed.Seconds(), "events/s")
+}

@@ -1,0 +1,238 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/internal/store"
+)
+
+// kept is an analytics store in memory.
+type kept struct {
+	mu     sync.Mutex
+	events []store.InsightEvent
+}
+
+func (k *kept) AddEvents(_ context.Context, events []store.InsightEvent) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.events = append(k.events, events...)
+	return nil
+}
+
+func (k *kept) all() []store.InsightEvent {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Clone(k.events)
+}
+
+const browserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36"
+const phoneAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Mobile Safari/537.36"
+
+// newEventsAPI is the server with analytics kept in memory, on the clock
+// now, for a studio in the time zone zone (UTC when none).
+func newEventsAPI(t *testing.T, now *time.Time, zone ...string) (http.Handler, *kept) {
+	t.Helper()
+	k := &kept{}
+	cat := testCatalogue(t, 1, 2)
+	if len(zone) > 0 {
+		loc, err := time.LoadLocation(zone[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat.Site.Location = loc
+	}
+	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), cat, WithEvents(k),
+		WithClock(func() time.Time { return *now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Handler(), k
+}
+
+func agent(ua string) func(*http.Request) {
+	return func(r *http.Request) { r.Header.Set("User-Agent", ua) }
+}
+
+func sendEvents(h http.Handler, body string, edit ...func(*http.Request)) (int, errorBody) {
+	w := post(h, "/api/events", body, append([]func(*http.Request){agent(browserAgent)}, edit...)...)
+	var e errorBody
+	json.Unmarshal(w.Body.Bytes(), &e)
+	if w.Header().Get("Set-Cookie") != "" {
+		panic("a cookie was set")
+	}
+	return w.Code, e
+}
+
+func TestEventsAreKeptAsTheInsightsReadThem(t *testing.T) {
+	now := time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC) // 01:30 on the 24th in Jodhpur
+	h, k := newEventsAPI(t, &now, "Asia/Kolkata")
+	body := `{"events":[
+		{"name":"page_view","path":"/products","params":{"page_path":"/products","referrer":"https://www.Google.com/search?q=x","utm_source":"instagram","utm_campaign":"diwali"}},
+		{"name":"view_item","path":"/product/1","params":{"currency":"INR","items":[{"item_id":"1","item_name":"P","item_category":"Seatings"}]}},
+		{"name":"quote_request","path":"/product/1","params":{"items":[{"item_id":"1"}],"options":"Custom Request"}},
+		{"name":"quote_request","path":"/product/1","params":{"items":[{"item_id":"99"}],"options":["Wood","Walnut"]}},
+		{"name":"search","path":"/no-such-page","params":{"search_term":"  Brass Lamp ","result_count":0}},
+		{"name":"filter_usage","path":"/products","params":{"filter_type":"material","filter_value":"Wood","action":"remove","result_count":3}},
+		{"name":"time_on_page","path":"/products","params":{"seconds":12}}
+	]}`
+	if code, e := sendEvents(h, body); code != http.StatusNoContent {
+		t.Fatalf("status %d %+v", code, e)
+	}
+	got := k.all()
+	// The removed filter and the time on page are taken, not kept.
+	if len(got) != 5 {
+		t.Fatalf("kept %d events, want 5: %+v", len(got), got)
+	}
+	view, custom, quote, search := got[0], got[2], got[3], got[4]
+	if view.Day != "2026-11-24" || view.Referrer != "google.com" || view.Campaign != "instagram / diwali" || view.Path != "/products" || view.Device != "desktop" {
+		t.Errorf("page view kept as %+v", view)
+	}
+	if got[1].Product != 1 || custom.Name != "customize_request" || custom.Product != 1 {
+		t.Errorf("view %+v, customisation %+v", got[1], custom)
+	}
+	if quote.Name != "quote_request" || quote.Product != 0 {
+		t.Errorf("a product not in the catalogue is kept as none: %+v", quote)
+	}
+	if search.Label != "brass lamp" || !search.Empty || search.Path != "" {
+		t.Errorf("search kept as %+v (a path that is no page is left out)", search)
+	}
+	for _, e := range got {
+		if e.Visitor != view.Visitor || len(e.Visitor) != 32 || strings.Contains(e.Visitor, "203.0.113") {
+			t.Errorf("visitor %q: one hash for one visitor, never the address", e.Visitor)
+		}
+	}
+}
+
+func TestVisitorHashChangesEachDay(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	h, k := newEventsAPI(t, &now)
+	one := `{"events":[{"name":"page_view","path":"/","params":{}}]}`
+	sendEvents(h, one)
+	sendEvents(h, one)
+	sendEvents(h, one, agent(phoneAgent))
+	now = now.Add(24 * time.Hour)
+	sendEvents(h, one)
+	got := k.all()
+	if got[0].Visitor != got[1].Visitor {
+		t.Error("the same browser the same day is one visitor")
+	}
+	if got[2].Visitor == got[0].Visitor || got[2].Device != "phone" {
+		t.Errorf("another browser is another visitor, on a phone: %+v", got[2])
+	}
+	if got[3].Visitor == got[0].Visitor {
+		t.Error("the next day, the same browser has another hash")
+	}
+}
+
+func TestEventsRefusedWholeAndNamed(t *testing.T) {
+	now := time.Now()
+	h, k := newEventsAPI(t, &now)
+	many := make([]string, maxEventsPerBatch+1)
+	for i := range many {
+		many[i] = `{"name":"page_view","path":"/","params":{}}`
+	}
+	tests := []struct {
+		name, body string
+		wantField  string
+	}{
+		{"an unknown event", `{"events":[{"name":"page_view","path":"/","params":{}},{"name":"purchase","path":"/","params":{}}]}`, "events[1].name"},
+		{"a long parameter", `{"events":[{"name":"search","path":"/","params":{"search_term":"` + strings.Repeat("x", maxParamChars+1) + `"}}]}`, "events[0].params"},
+		{"too many parameters' bytes", `{"events":[{"name":"page_view","path":"/","params":{"items":[` + strings.Repeat(`{"item_id":"1234567890"},`, 100) + `{}]}}]}`, "events[0].params"},
+		{"no path", `{"events":[{"name":"page_view","path":"products","params":{}}]}`, "events[0].path"},
+		{"too many events", `{"events":[` + strings.Join(many, ",") + `]}`, "events"},
+		{"no events", `{"events":[]}`, "events"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, e := sendEvents(h, tt.body)
+			if code != http.StatusBadRequest || e.Fields[tt.wantField] == "" {
+				t.Errorf("status %d, body %+v; want 400 naming %s", code, e, tt.wantField)
+			}
+		})
+	}
+	if code, _ := sendEvents(h, `{"events":[{"name":"page_view","path":"/","params":{"x":"`+strings.Repeat("y", maxBody)+`"}}]}`); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body over 64 KiB: %d", code)
+	}
+	if code, _ := sendEvents(h, `{"events":[{"name":"page_view","path":"/","params":{}}]}`, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }); code != http.StatusForbidden {
+		t.Errorf("cross-site: %d", code)
+	}
+	if n := len(k.all()); n != 0 {
+		t.Errorf("%d events kept from refused batches", n)
+	}
+}
+
+func TestEventsNotCollected(t *testing.T) {
+	now := time.Now()
+	h, k := newEventsAPI(t, &now)
+	one := `{"events":[{"name":"page_view","path":"/","params":{}}]}`
+	for name, edit := range map[string]func(*http.Request){
+		"Global Privacy Control": func(r *http.Request) { r.Header.Set("Sec-GPC", "1") },
+		"a crawler":              agent("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"),
+		"Lighthouse":             agent(browserAgent + " Chrome-Lighthouse"),
+		"a headless browser":     agent(strings.Replace(browserAgent, "Chrome/", "HeadlessChrome/", 1)),
+		"no user agent":          agent(""),
+	} {
+		if code, _ := sendEvents(h, one, edit); code != http.StatusNoContent {
+			t.Errorf("%s: %d, want 204 (taken and dropped)", name, code)
+		}
+	}
+	if n := len(k.all()); n != 0 {
+		t.Errorf("%d events kept that should not be", n)
+	}
+}
+
+func TestEventsRateLimited(t *testing.T) {
+	now := time.Now()
+	h, k := newEventsAPI(t, &now)
+	one := `{"events":[{"name":"page_view","path":"/","params":{}}]}`
+	for i := range eventBatchesPerWindow {
+		if code, _ := sendEvents(h, one); code != http.StatusNoContent {
+			t.Fatalf("batch %d: %d", i, code)
+		}
+	}
+	if code, _ := sendEvents(h, one); code != http.StatusTooManyRequests {
+		t.Errorf("one batch too many: %d", code)
+	}
+	if code, _ := sendEvents(h, one, func(r *http.Request) { r.RemoteAddr = "198.51.100.9:1" }); code != http.StatusNoContent {
+		t.Errorf("another visitor: %d", code)
+	}
+	if n := len(k.all()); n != eventBatchesPerWindow+1 {
+		t.Errorf("kept %d, want %d", n, eventBatchesPerWindow+1)
+	}
+}
+
+// Every name the page's code calls track() with is one the server takes:
+// a name missing here would have whole batches refused.
+func TestEveryEventThePageSendsIsKnown(t *testing.T) {
+	called := regexp.MustCompile(`track\(\s*"([a-z_]+)"`)
+	found := 0
+	err := filepath.WalkDir("../../web/app", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".ts") || strings.HasSuffix(path, ".tsx")) {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		for _, m := range called.FindAllSubmatch(src, -1) {
+			found++
+			if eventKinds[string(m[1])] == nil {
+				t.Errorf("%s sends %q, which /api/events refuses", path, m[1])
+			}
+		}
+		return err
+	})
+	if err != nil || found < 20 {
+		t.Fatalf("read %d track() calls: %v", found, err)
+	}
+}

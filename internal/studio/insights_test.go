@@ -1,0 +1,162 @@
+package studio
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// row finds a table row of the insights page by its first cell and gives
+// its cells.
+func row(body, first string) []string {
+	m := regexp.MustCompile(`<tr><th scope="row">` + regexp.QuoteMeta(first) + `</th>((?:<td class="n">[^<]*</td>)*)</tr>`).FindStringSubmatch(body)
+	if m == nil {
+		return nil
+	}
+	var cells []string
+	for _, c := range regexp.MustCompile(`<td class="n">([^<]*)</td>`).FindAllStringSubmatch(m[1], -1) {
+		cells = append(cells, c[1])
+	}
+	return cells
+}
+
+func TestInsights(t *testing.T) {
+	h, st := setup(t)
+	ctx := context.Background()
+	now := time.Now()
+	day := now.In(h.opts.Location).Format(time.DateOnly)
+	ev := func(visitor, device, name string, edit func(*store.InsightEvent)) store.InsightEvent {
+		e := store.InsightEvent{At: now, Day: day, Visitor: visitor, Device: device, Name: name}
+		if edit != nil {
+			edit(&e)
+		}
+		return e
+	}
+	events := []store.InsightEvent{
+		ev("a", "phone", "page_view", func(e *store.InsightEvent) { e.Path, e.Referrer = "/products", "google.com" }),
+		ev("a", "phone", "search", func(e *store.InsightEvent) { e.Label = "chair" }),
+		ev("a", "phone", "search", func(e *store.InsightEvent) { e.Label, e.Empty = "brass lamp", true }),
+		ev("a", "phone", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/1", 1 }),
+		ev("a", "phone", "quote_request", func(e *store.InsightEvent) { e.Path, e.Product = "/product/1", 1 }),
+		ev("b", "desktop", "page_view", func(e *store.InsightEvent) { e.Path = "/" }),
+		ev("b", "desktop", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/2", 2 }),
+		ev("b", "desktop", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/2", 2 }),
+		ev("b", "desktop", "chatbot_interaction", func(e *store.InsightEvent) { e.Label = "open" }),
+		ev("b", "desktop", "contact_attempt", func(e *store.InsightEvent) { e.Label = "chatbot: whatsapp" }),
+	}
+	if err := st.AddEvents(ctx, events); err != nil {
+		t.Fatal(err)
+	}
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera", ProductID: 1, CreatedAt: now})
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Bot", ProductID: 1, CreatedAt: now, Spam: true})
+
+	if w := do(h, "GET", "/studio/insights", nil); w.Code != http.StatusSeeOther {
+		t.Errorf("signed out: %d, want 303 to the sign-in", w.Code)
+	}
+	cookie := signIn(t, h, asha, ashaPassword)
+	w := do(h, "GET", "/studio/insights", nil, withCookie(cookie))
+	body := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("insights: %d %s", w.Code, body)
+	}
+	for first, want := range map[string]string{
+		// views, visitors, quote dialogs, customise dialogs, enquiries (spam left out)
+		"Marwar chair":            "1 1 1 0 1",
+		"Jharokha mirror":         "2 1 0 0 0",
+		"brass lamp":              "1 1",
+		"chair":                   "1 0",
+		"google.com":              "1 1",
+		"phone":                   "1 50%",
+		"desktop":                 "1 50%",
+		"/products":               "1 1",
+		"Conversations opened":    "1 1",
+		"Handed over to WhatsApp": "1 1",
+	} {
+		if got := strings.Join(row(body, first), " "); got != want {
+			t.Errorf("row %q: %q, want %q", first, got, want)
+		}
+	}
+	if strings.Index(body, ">brass lamp<") > strings.Index(body, ">chair<") {
+		t.Error("searches that found nothing come first")
+	}
+	if !strings.Contains(body, `<dt>Visitors</dt><dd>2</dd>`) || !strings.Contains(body, `<dt>Enquiries</dt><dd>1</dd>`) {
+		t.Error("totals: two visitors and one enquiry")
+	}
+
+	w = do(h, "GET", "/studio/insights.csv?table=products", nil, withCookie(cookie))
+	records, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(w.Body.String(), "\uFEFF"))).ReadAll()
+	if err != nil || w.Code != http.StatusOK {
+		t.Fatalf("products CSV: %d %v", w.Code, err)
+	}
+	if got := fmt.Sprint(records[1]); got != "[Jharokha mirror 2 1 0 0 0]" || len(records) != 3 {
+		t.Errorf("products CSV: %v", records)
+	}
+
+	for target, want := range map[string]int{
+		"/studio/insights.csv?table=secrets":                             http.StatusBadRequest,
+		"/studio/insights.csv?table=pages&from=2026-02-30&to=2026-03-01": http.StatusBadRequest,
+	} {
+		if w := do(h, "GET", target, nil, withCookie(cookie)); w.Code != want {
+			t.Errorf("%s: %d, want %d", target, w.Code, want)
+		}
+	}
+	w = do(h, "GET", "/studio/insights?from=2026-11-30&to=2026-11-01", nil, withCookie(cookie))
+	if !strings.Contains(w.Body.String(), "The period ends before it starts") {
+		t.Error("a period the wrong way round is said")
+	}
+}
+
+// BenchmarkInsightsPage is the insights page over 30 days, with 1,000,000
+// events stored (make bench-events prints the figure).
+func BenchmarkInsightsPage(b *testing.B) {
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "studio.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	loc, _ := time.LoadLocation("Asia/Kolkata")
+	now := time.Now().In(loc)
+	const days, perDay = 30, 1_000_000 / 30
+	names := []string{"page_view", "page_view", "page_view", "view_item", "search", "filter_usage", "quote_request", "chatbot_interaction", "scroll_depth"}
+	for d := range days {
+		at := now.AddDate(0, 0, -d)
+		day := at.Format(time.DateOnly)
+		batch := make([]store.InsightEvent, 0, perDay)
+		for i := range perDay {
+			batch = append(batch, store.InsightEvent{At: at, Day: day, Visitor: fmt.Sprintf("v%d", i/5), Name: names[i%len(names)],
+				Path: fmt.Sprintf("/product/%d", i%12+1), Product: int64(i%12 + 1), Label: fmt.Sprintf("term %d", i%300), Empty: i%7 == 0,
+				Device: []string{"phone", "desktop"}[i%2], Referrer: []string{"", "google.com", "instagram.com"}[i%3]})
+		}
+		if err := st.AddEvents(context.Background(), batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := st.RollUpEvents(context.Background(), now.Format(time.DateOnly), 90); err != nil {
+		b.Fatal(err)
+	}
+	h := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{Location: loc, KeepDays: 90})
+	r := httptest.NewRequest("GET", "/studio/insights?from="+now.AddDate(0, 0, 1-days).Format(time.DateOnly)+"&to="+now.Format(time.DateOnly), nil)
+	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, store.Account{Email: "bench@studio.example"}))
+	b.ResetTimer()
+	began := time.Now()
+	for range b.N {
+		w := httptest.NewRecorder()
+		h.Insights(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+	b.ReportMetric(float64(time.Since(began).Milliseconds())/float64(b.N), "ms/page")
+}

@@ -1,0 +1,94 @@
+import type { Page } from "@playwright/test";
+import { test, expect, hydrated, signInToStudio } from "./fixtures";
+import { products } from "./content";
+import { pagePaths } from "../app/lib/paths";
+import { catalogue } from "./content";
+import { SEARCH_SETTLE_MS } from "../app/lib/search";
+
+// The site's own analytics, end to end: a visit is counted on the server
+// and shows on the studio's insights page; nothing sets a cookie; a browser
+// that sends Global Privacy Control is not counted.
+
+// The server does not count browsers that say they are headless (bots), so
+// the visitor here is an ordinary Chrome.
+const ordinaryChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+test.use({ userAgent: ordinaryChrome });
+
+const unique = () => `zq${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+// A row of a table on the insights page, by its first cell: its numbers.
+async function insightsRow(page: Page, table: string, first: string): Promise<number[] | null> {
+  await page.goto("/studio/insights");
+  const row = page.getByRole("region", { name: table }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: first, exact: true }) });
+  if ((await row.count()) === 0) return null;
+  return (await row.getByRole("cell").allTextContents()).map(Number);
+}
+
+// Searches for a word no product has, looks at a product and opens its
+// quote dialog; leaving the page sends what is queued.
+async function visit(page: Page, term: string, product: { id: number }) {
+  await page.goto("/");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Search products" }).click();
+  await page.getByRole("combobox", { name: "Search products" }).fill(term);
+  await expect(page.getByText("No results found")).toBeVisible();
+  await page.waitForTimeout(SEARCH_SETTLE_MS + 300); // the search is counted once the typing settles
+  await page.keyboard.press("Escape");
+  await page.goto(`/product/${product.id}`);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Get Quote" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await page.goto("about:blank"); // pagehide: the queue is sent
+}
+
+test("a visit shows on the insights page: the search that found nothing, the product looked at and asked about", async ({ browser }, testInfo) => {
+  // One product per project, since both projects run at once on one server.
+  const product = products[testInfo.project.name === "mobile" ? 1 : 0]!;
+  const studio = await (await browser.newContext()).newPage();
+  await signInToStudio(studio);
+  const before = (await insightsRow(studio, "Products: looked at, asked about", product.name)) ?? [0, 0, 0, 0, 0];
+
+  const term = unique();
+  const visitor = await (await browser.newContext({ userAgent: ordinaryChrome })).newPage();
+  await visit(visitor, term, product);
+
+  await expect.poll(() => insightsRow(studio, "Searches", term)).toEqual([1, 1]); // once, and it found nothing
+  const after = await insightsRow(studio, "Products: looked at, asked about", product.name);
+  // views, visitors, quote dialogs opened: one more of each
+  expect([after![0]! - before[0]!, after![2]! - before[2]!]).toEqual([1, 1]);
+  // The searches that found nothing are listed first.
+  const searches = studio.getByRole("region", { name: "Searches" }).getByRole("row");
+  await expect(searches.nth(1).getByRole("cell").nth(1)).not.toHaveText("0");
+});
+
+test("with Global Privacy Control, nothing is kept", async ({ browser }) => {
+  const term = unique();
+  const visitor = await (await browser.newContext({ userAgent: ordinaryChrome, extraHTTPHeaders: { "Sec-GPC": "1" } })).newPage();
+  await visitor.addInitScript(() => Object.defineProperty(navigator, "globalPrivacyControl", { value: true }));
+  let sent = 0;
+  visitor.on("request", (r) => void (r.url().endsWith("/api/events") && sent++));
+  await visit(visitor, term, products[2]!);
+  expect(sent, "the page sends nothing under GPC").toBe(0);
+  // And the server keeps nothing from a browser that says it, whatever it sends.
+  const response = await visitor.request.post("/api/events", {
+    headers: { "Sec-GPC": "1", "User-Agent": ordinaryChrome },
+    data: { events: [{ name: "search", path: "/", params: { search_term: term, result_count: 0 } }] },
+  });
+  expect(response.status()).toBe(204);
+  const studio = await (await browser.newContext()).newPage();
+  await signInToStudio(studio);
+  expect(await insightsRow(studio, "Searches", term)).toBeNull();
+});
+
+test("no public page sets a cookie", async ({ request }) => {
+  for (const path of [...pagePaths(catalogue), "/sitemap.xml", "/robots.txt", "/search-index.json"]) {
+    const response = await request.get(path);
+    expect(response.headers()["set-cookie"], path).toBeUndefined();
+  }
+  const events = await request.post("/api/events", {
+    headers: { "User-Agent": ordinaryChrome },
+    data: { events: [{ name: "page_view", path: "/", params: {} }] },
+  });
+  expect(events.status()).toBe(204);
+  expect(events.headers()["set-cookie"]).toBeUndefined();
+});
