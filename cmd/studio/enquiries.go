@@ -47,25 +47,24 @@ func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, ca
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
 	}
 
-	// The site's own analytics: each day's counts are made from its events
-	// every few minutes (the insights page also brings today's up to date),
-	// and events past INSIGHTS_KEEP_DAYS are deleted.
+	// The site's own analytics: the days' counts are made from the events
+	// every five minutes (studio.Handler.RollUp), and events past
+	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	wg.Go(func() { rollUpEvents(ctx, log, st, cat.Site.Location, cfg.InsightsKeepDays) })
-
-	options = append(options, server.WithStudio(studio.New(st, log, studioOptions(cfg, cat))))
+	workspace := studio.New(st, log, studioOptions(cfg, cat))
+	wg.Go(func() { rollUpEvents(ctx, log, workspace) })
+	options = append(options, server.WithStudio(workspace))
 	return options, func() { cancel(); wg.Wait() }
 }
 
-// rollUpEvents runs the analytics roll-up now and then every ten minutes,
-// until ctx ends.
-func rollUpEvents(ctx context.Context, log *slog.Logger, st *store.Store, loc *time.Location, keepDays int) {
-	tick := time.NewTicker(10 * time.Minute)
+// rollUpEvents makes the insights' counts now and then every five
+// minutes, until ctx ends.
+func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *studio.Handler) {
+	tick := time.NewTicker(5 * time.Minute)
 	defer tick.Stop()
 	for {
-		today := time.Now().In(loc).Format(time.DateOnly)
-		if err := st.RollUpEvents(ctx, today, keepDays); err != nil && ctx.Err() == nil {
-			log.Error("insights: rolling up the day's events", "err", err)
+		if err := workspace.RollUp(ctx); err != nil && ctx.Err() == nil {
+			log.Error("insights: counting the events", "err", err)
 		}
 		select {
 		case <-ctx.Done():

@@ -49,6 +49,8 @@ func (p period) before() period {
 // insightsPage is what the insights page shows.
 type insightsPage struct {
 	Period, Previous period
+	CountedAt        time.Time // when the counts were last made from the events
+	Latest           string    // this page's address, asking for the latest counts
 	Presets          []preset
 	Totals           []total
 	Chart            chart
@@ -90,12 +92,15 @@ var tableIDs = []string{"days", "pages", "products", "searches", "filters", "cha
 // in the query (the last seven days by default).
 func (h *Handler) Insights(w http.ResponseWriter, r *http.Request) {
 	p, problem := h.period(r)
-	data, err := h.insights(r.Context(), p)
+	data, err := h.insights(r.Context(), p, r.URL.Query().Has("latest"))
 	if err != nil {
 		h.log.Error("studio: insights", "err", err)
 		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Insights", Problem: "The figures cannot be read just now: the database did not answer. Try again in a minute."})
 		return
 	}
+	q := r.URL.Query()
+	q.Set("latest", "")
+	data.Latest = "/studio/insights?" + q.Encode()
 	h.page(w, r, http.StatusOK, &page{Title: "Insights", Problem: problem, Insights: data})
 }
 
@@ -112,7 +117,7 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "400 "+problem, http.StatusBadRequest)
 		return
 	}
-	data, err := h.insights(r.Context(), p)
+	data, err := h.insights(r.Context(), p, false)
 	if err != nil {
 		h.log.Error("studio: insights export", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
@@ -154,14 +159,36 @@ func (h *Handler) period(r *http.Request) (period, string) {
 	return period{from.Format(time.DateOnly), to.Format(time.DateOnly)}, ""
 }
 
-func (h *Handler) insights(ctx context.Context, p period) (*insightsPage, error) {
+// RollUp makes the days' counts from the raw events (today's and
+// yesterday's again) and deletes events past KeepDays. The server runs it
+// every few minutes; the insights page on asking ("Count the latest").
+func (h *Handler) RollUp(ctx context.Context) error {
+	now := h.now()
+	if err := h.store.RollUpEvents(ctx, now.In(h.opts.Location).Format(time.DateOnly), h.opts.KeepDays); err != nil {
+		return err
+	}
+	h.rolled.Lock()
+	h.rolledAt = now
+	h.rolled.Unlock()
+	return nil
+}
+
+func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insightsPage, error) {
 	today := h.now().In(h.opts.Location).Format(time.DateOnly)
-	// Today's counts are made now, so what just happened shows.
-	if err := h.store.RollUpEvents(ctx, today, h.opts.KeepDays); err != nil {
-		return nil, err
+	h.rolled.Lock()
+	rolledAt := h.rolledAt
+	h.rolled.Unlock()
+	// Counting a day's events takes a moment with many of them (a second
+	// for two days of 35,000), so the page reads the counts as they are,
+	// unless asked for the latest or none were made since start-up.
+	if latest || rolledAt.IsZero() {
+		if err := h.RollUp(ctx); err != nil {
+			return nil, err
+		}
+		rolledAt = h.now()
 	}
 	prev := p.before()
-	data := &insightsPage{Period: p, Previous: prev}
+	data := &insightsPage{Period: p, Previous: prev, CountedAt: rolledAt}
 	for _, n := range []int{7, 30, 90} {
 		pr := period{h.now().In(h.opts.Location).AddDate(0, 0, 1-n).Format(time.DateOnly), today}
 		data.Presets = append(data.Presets, preset{Label: fmt.Sprintf("Last %d days", n), URL: "/studio/insights?from=" + pr.From + "&to=" + pr.To, Current: pr == p})
@@ -427,6 +454,7 @@ const insightsHTML = `
 {{define "insights"}}
   <h1>Insights</h1>
   <p class="meta">{{.Period.From}} to {{.Period.To}}, beside {{.Previous.From}} to {{.Previous.To}}. Counted on this server, without cookies: a visitor is counted once a day.</p>
+  <p class="meta">Counted up to {{when .CountedAt}}; the counts are brought up to date every five minutes. <a href="{{.Latest}}">Count the latest events now</a></p>
   <nav aria-label="Period" class="actions">
     {{range .Presets}}<a class="button{{if not .Current}} quiet{{end}}" href="{{.URL}}"{{if .Current}} aria-current="true"{{end}}>{{.Label}}</a>{{end}}
   </nav>

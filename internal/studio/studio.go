@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"studio/internal/enquiry"
@@ -92,6 +93,9 @@ type Handler struct {
 	mux         *http.ServeMux
 	pages       *template.Template
 	now         func() time.Time
+
+	rolled   sync.Mutex
+	rolledAt time.Time // when RollUp last made the insights' counts
 }
 
 // New returns the workspace.
