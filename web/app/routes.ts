@@ -17,6 +17,7 @@ export default [
   route("shipping-policy", "routes/shipping-policy.tsx"),
   route("terms-conditions", "routes/terms-conditions.tsx"),
   route("returns", "routes/returns.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
   // Where the forms send, with their script (no page: an action only).
   route("send", "routes/send.ts"),
   // What the search overlay loads when it opens (a JSON file, no page).

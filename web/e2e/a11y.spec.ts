@@ -17,7 +17,7 @@ async function expectNoSeriousViolations(page: Page, include?: string) {
 
 const fresh = productById(catalogue.featured.fresh);
 
-for (const path of ["/", "/products", `/product/${fresh.id}`, "/about", "/contact-us", "/bespoke", "/shipping-policy", "/terms-conditions", "/returns"]) {
+for (const path of ["/", "/products", `/product/${fresh.id}`, "/about", "/contact-us", "/bespoke", "/shipping-policy", "/terms-conditions", "/returns", "/privacy-policy"]) {
   test(`${path}: no serious or critical violation`, async ({ page }) => {
     await page.route((url) => url.href.startsWith(new URL(site.map.embedUrl).origin), (route) => route.fulfill({ contentType: "text/html", body: "<title>map</title>" }));
     await page.goto(path);

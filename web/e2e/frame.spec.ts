@@ -157,7 +157,7 @@ test.describe("scroll to top on every path change", () => {
 test("the footer has the quick, policy and social links", async ({ page }) => {
   await page.goto("/");
   const footer = page.getByRole("contentinfo");
-  for (const name of ["Products", "Bespoke", "About us", "Contact us", "Terms of use", "Shipping policy", "Return & Refund policy"]) {
+  for (const name of ["Products", "Bespoke", "About us", "Contact us", "Terms of use", "Shipping policy", "Return & Refund policy", "Privacy policy"]) {
     await expect(footer.getByRole("link", { name, exact: true })).toBeVisible();
   }
   for (const s of site.social) {
@@ -212,6 +212,83 @@ test.describe("analytics", () => {
     });
     expect(seconds).toHaveLength(1);
     expect(seconds[0]).toBeGreaterThanOrEqual(1);
+  });
+
+  // The site's own count (app/lib/insights.ts): the events go to
+  // POST /api/events by sendBeacon, in batches, 5 s after the first queued
+  // one and at once when the page is hidden or left. Answered here, so the
+  // test does not depend on what the server keeps.
+  test("the site's own count: events posted in batches after 5 s and when the page is left, with the referrer and campaign", async ({ page }) => {
+    const posted: { contentType: string | null; body: { events: { name: string; path: string; params: Record<string, unknown> }[] } }[] = [];
+    await page.route("**/api/events", (route) => {
+      const req = route.request();
+      posted.push({ contentType: req.headers()["content-type"] ?? null, body: req.postDataJSON() });
+      return route.fulfill({ status: 204 });
+    });
+    await page.addInitScript(() => {
+      const beacon = navigator.sendBeacon.bind(navigator);
+      const w = window as unknown as { __beacons: boolean[] };
+      w.__beacons = [];
+      navigator.sendBeacon = (url, data) => {
+        const queued = beacon(url, data);
+        w.__beacons.push(queued);
+        return queued;
+      };
+    });
+    const start = new Date("2026-03-02T10:00:00+05:30");
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(new Date(start.getTime() + 60_000));
+    await page.goto("/about?utm_source=newsletter&utm_medium=email&utm_campaign=diwali", { referer: "https://www.instagram.com/jharokhastudio" });
+    await hydrated(page);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Bespoke" }).click();
+    await expect(page).toHaveURL(/\/bespoke$/);
+    await page.clock.runFor(4_000);
+    expect(posted).toEqual([]);
+    await page.clock.runFor(1_000);
+    await expect.poll(() => posted.length).toBe(1);
+
+    expect(posted[0]!.contentType).toBe("application/json");
+    const events = posted[0]!.body.events;
+    const views = events.filter((e) => e.name === "page_view");
+    expect(views.map((e) => e.path)).toEqual(["/about", "/bespoke"]);
+    expect(views[0]!.params).toMatchObject({ page_path: "/about", referrer: "www.instagram.com", utm_source: "newsletter", utm_medium: "email", utm_campaign: "diwali" });
+    // Only the page load's first view: a client navigation keeps the same referrer.
+    for (const key of ["referrer", "utm_source", "utm_medium", "utm_campaign"]) expect(views[1]!.params).not.toHaveProperty(key);
+    expect(events.filter((e) => e.name === "page_navigation").map((e) => e.params)).toEqual([{ from: "/about", to: "/bespoke" }]);
+
+    // Leaving the page sends what is left (the time on page) at once.
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pagehide")));
+    await expect.poll(() => posted.length).toBe(2);
+    expect(posted[1]!.body.events.map((e) => [e.name, e.path])).toEqual([["time_on_page", "/bespoke"]]);
+    expect(await page.evaluate(() => (window as unknown as { __beacons: boolean[] }).__beacons)).toEqual([true, true]);
+  });
+
+  test("the site's own count: nothing sent under Global Privacy Control, and nothing stored", async ({ page }) => {
+    const posted: string[] = [];
+    await page.route("**/api/events", (route) => {
+      posted.push(route.request().postData() ?? "");
+      return route.fulfill({ status: 204 });
+    });
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { get: () => true }));
+    await page.goto("/products");
+    await hydrated(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await nextFrames(page);
+    // The queue is sent synchronously on pagehide: a beacon would already have left.
+    const sent = await page.evaluate(() => {
+      const calls: string[] = [];
+      const beacon = navigator.sendBeacon.bind(navigator);
+      navigator.sendBeacon = (url, data) => (calls.push(String(url)), beacon(url, data));
+      const fetcher = window.fetch.bind(window);
+      window.fetch = (input, init) => (calls.push(String(input)), fetcher(input, init));
+      window.dispatchEvent(new PageTransitionEvent("pagehide"));
+      document.dispatchEvent(new Event("visibilitychange"));
+      return calls;
+    });
+    expect(sent).toEqual([]);
+    expect(posted).toEqual([]);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
   });
 
   test("no third-party request but the analytics tag, and that only with a measurement id", async ({ page, context }) => {

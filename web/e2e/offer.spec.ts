@@ -152,6 +152,7 @@ test("keeps focus inside, closes on Escape and gives focus back", async ({ page 
 test("'Discover with us' opens the messaging app with a greeting, records the conversion and closes", async ({ page, context }) => {
   await context.route(/wa\.me/, (route) => route.fulfill({ body: "ok" }));
   await offerShown(page);
+  expect((await trackedEvents(page, "offer_modal_view")).map((e) => e.params)).toEqual([{ event_category: "engagement", event_label: "modal_shown" }]);
   const discover = offer(page).getByRole("link", { name: "Discover with us (opens WhatsApp in a new tab)" });
   const href = new URL((await discover.getAttribute("href"))!);
   expect(href.origin + href.pathname).toBe(`https://wa.me/${whatsappNumber(site)}`);

@@ -3,7 +3,7 @@ import { test, expect, hydrated, recordAnalytics, trackedEvents } from "./fixtur
 import { markdownDoc, pages, service, site } from "./content";
 import { warranty } from "../app/lib/facts";
 
-// The studio pages (About, Bespoke, Contact) and the three policies: their
+// The studio pages (About, Bespoke, Contact) and the policies: their
 // headings, the facts they state, and that every fact matches content/.
 
 
@@ -178,12 +178,13 @@ test.describe("Contact", () => {
   });
 });
 
-// The three policies: each route and its file in content/policies/, whose
+// The policies: each route and its file in content/policies/, whose
 // title and sections the page must show.
 const policies = [
   { path: "/shipping-policy", file: "shipping" },
   { path: "/terms-conditions", file: "terms" },
   { path: "/returns", file: "returns" },
+  { path: "/privacy-policy", file: "privacy" },
 ].map((p) => {
   const doc = markdownDoc(`policies/${p.file}.md`);
   return { ...p, doc, title: doc.meta.title!, sections: doc.toc.filter((t) => t.depth === 2).map((t) => t.text) };

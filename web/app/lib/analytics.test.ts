@@ -1,21 +1,31 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { newScrollDepths, scrollPercent, track } from "./analytics";
+import { collect } from "./insights";
+
+vi.mock("./insights", () => ({ collect: vi.fn() }));
 
 describe("track", () => {
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.mocked(collect).mockClear();
+  });
 
-  it("hands the event to gtag when the tag is on", () => {
+  it("hands the event to gtag when the tag is on, and to the site's own count", () => {
     const gtag = vi.fn();
     vi.stubGlobal("window", { gtag });
     track("search", { search_term: "chair" });
     expect(gtag).toHaveBeenCalledWith("event", "search", { search_term: "chair" });
+    expect(collect).toHaveBeenCalledWith("search", { search_term: "chair" });
   });
 
-  it("does nothing without gtag or without a window", () => {
+  it("without gtag, only counts; without a window, does nothing", () => {
     vi.stubGlobal("window", {});
     expect(() => track("search")).not.toThrow();
+    expect(collect).toHaveBeenCalledWith("search", {});
+    vi.mocked(collect).mockClear();
     vi.stubGlobal("window", undefined);
     expect(() => track("search")).not.toThrow();
+    expect(collect).not.toHaveBeenCalled();
   });
 });
 

@@ -1,6 +1,8 @@
 // Analytics: every event goes through track(), which hands it to GA4's
-// gtag() when the tag is on and does nothing otherwise. The tag is on only
-// when content/site.json names a measurement id.
+// gtag() when the tag is on (only when content/site.json names a
+// measurement id), and queues it for the site's own server (insights.ts).
+
+import { collect } from "./insights";
 
 declare global {
   interface Window {
@@ -12,8 +14,9 @@ declare global {
 export type EventParams = Record<string, unknown>;
 
 export function track(name: string, params: EventParams = {}): void {
-  if (typeof window === "undefined" || typeof window.gtag !== "function") return;
-  window.gtag("event", name, params);
+  if (typeof window === "undefined") return;
+  if (typeof window.gtag === "function") window.gtag("event", name, params);
+  collect(name, params);
 }
 
 // Loads GA4's tag for the given id. Page views are sent by the router

@@ -18,4 +18,5 @@ export const policyLinks = [
   { to: "/terms-conditions", label: "Terms of use" },
   { to: "/shipping-policy", label: "Shipping policy" },
   { to: "/returns", label: "Return & Refund policy" },
+  { to: "/privacy-policy", label: "Privacy policy" },
 ] as const;

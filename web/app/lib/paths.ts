@@ -12,6 +12,7 @@ export const staticPaths = [
   "/shipping-policy",
   "/terms-conditions",
   "/returns",
+  "/privacy-policy",
 ] as const;
 
 type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters">;

@@ -24,6 +24,10 @@ export function OfferDialog({ open, onClose }: OfferDialogProps) {
 
   useEffect(() => () => window.clearTimeout(closeTimer.current), []);
 
+  useEffect(() => {
+    if (open) track("offer_modal_view", { event_category: "engagement", event_label: "modal_shown" });
+  }, [open]);
+
   // Plays the way out, then closes.
   const close = () => {
     if (closing) return;

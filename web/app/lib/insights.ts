@@ -1,0 +1,105 @@
+// First-party counting ("insights"): every event track() sends is also
+// queued here and posted to the site's own server (POST /api/events) in
+// batches: 5 s after the first queued event, and at once when the page is
+// hidden or left. Nothing is collected when the browser sends Global
+// Privacy Control, and nothing is stored in the browser: no cookie, no
+// storage, no identifier.
+
+import type { EventParams } from "./analytics";
+
+export type Insight = { name: string; path: string; params: EventParams };
+
+const ENDPOINT = "/api/events";
+const FLUSH_MS = 5000;
+// The server takes at most 50 events and 64 KiB a request.
+export const MAX_EVENTS = 50;
+export const MAX_BODY_BYTES = 60_000;
+export const MAX_EVENT_BYTES = 4096;
+const UTM = ["utm_source", "utm_medium", "utm_campaign"];
+
+// The bodies that carry `events`: at most MAX_EVENTS each and under
+// MAX_BODY_BYTES; an event whose own JSON is over MAX_EVENT_BYTES is dropped.
+export function batches(events: Insight[]): string[] {
+  const bodies: string[] = [];
+  let batch: string[] = [];
+  let size = 0;
+  const close = () => {
+    if (batch.length) bodies.push(`{"events":[${batch.join(",")}]}`);
+    batch = [];
+    size = 0;
+  };
+  for (const event of events) {
+    const json = JSON.stringify(event);
+    const bytes = new Blob([json]).size;
+    if (bytes > MAX_EVENT_BYTES) continue;
+    // 13 bytes of wrapping, and a comma before each event after the first.
+    if (batch.length === MAX_EVENTS || 13 + size + bytes + 1 > MAX_BODY_BYTES) close();
+    batch.push(json);
+    size += bytes + 1;
+  }
+  close();
+  return bodies;
+}
+
+// What the first page view of a page load adds: the referring site's host
+// (not the site's own) and the link's campaign.
+export function arrival(referrer: string, here: { host: string; search: string }): EventParams {
+  const params: EventParams = {};
+  try {
+    const host = new URL(referrer).host;
+    if (host && host !== here.host) params.referrer = host;
+  } catch {
+    // no referrer
+  }
+  const query = new URLSearchParams(here.search);
+  for (const key of UTM) {
+    const value = query.get(key);
+    if (value) params[key] = value;
+  }
+  return params;
+}
+
+let queue: Insight[] = [];
+let timer: ReturnType<typeof setTimeout> | undefined;
+let listening = false;
+let arrived = false;
+// The page is hidden or being left: what is queued now goes at once.
+let hidden = false;
+
+export function collect(name: string, params: EventParams): void {
+  if ((navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true) return;
+  if (!listening) {
+    listening = true;
+    window.addEventListener("pagehide", hide);
+    document.addEventListener("visibilitychange", () => (document.visibilityState === "hidden" ? hide() : (hidden = false)));
+  }
+  if (name === "page_view" && !arrived) {
+    arrived = true;
+    params = { ...params, ...arrival(document.referrer, location) };
+  }
+  queue.push({ name, path: location.pathname, params });
+  if (hidden) flush();
+  else timer ??= setTimeout(flush, FLUSH_MS);
+}
+
+function hide(): void {
+  hidden = true;
+  flush();
+}
+
+export function flush(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  const events = queue;
+  queue = [];
+  for (const body of batches(events)) send(body);
+}
+
+function send(body: string): void {
+  try {
+    if (navigator.sendBeacon?.(ENDPOINT, new Blob([body], { type: "application/json" }))) return;
+  } catch {
+    // refused: try fetch
+  }
+  fetch(ENDPOINT, { method: "POST", keepalive: true, headers: { "Content-Type": "application/json" }, body }).catch(() => {});
+}
