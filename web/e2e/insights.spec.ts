@@ -4,6 +4,7 @@ import { products } from "./content";
 import { pagePaths } from "../app/lib/paths";
 import { catalogue } from "./content";
 import { SEARCH_SETTLE_MS } from "../app/lib/search";
+import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
 
 // The site's own analytics, end to end: a visit is counted on the server
 // and shows on the studio's insights page; nothing sets a cookie; a browser
@@ -19,26 +20,34 @@ const unique = () => `zq${Date.now().toString(36)}${Math.random().toString(36).s
 // A row of a table on the insights page, by its first cell: its numbers.
 async function insightsRow(page: Page, table: string, first: string): Promise<number[] | null> {
   await page.goto("/studio/insights");
+  await page.getByRole("link", { name: "Count the latest events now" }).click();
   const row = page.getByRole("region", { name: table }).getByRole("row").filter({ has: page.getByRole("rowheader", { name: first, exact: true }) });
   if ((await row.count()) === 0) return null;
   return (await row.getByRole("cell").allTextContents()).map(Number);
 }
 
 // Searches for a word no product has, looks at a product and opens its
-// quote dialog; leaving the page sends what is queued.
+// quote dialog, waiting each time for the page to send its queue (5 s after
+// the first event). A beacon sent as the page unloads would say
+// "HeadlessChrome" (the context's user agent no longer applies then), and
+// the server would not count it.
 async function visit(page: Page, term: string, product: { id: number }) {
+  const sent = () => page.waitForResponse((r) => r.url().endsWith("/api/events"), { timeout: 15_000 });
   await page.goto("/");
   await hydrated(page);
+  let batch = sent();
   await page.getByRole("button", { name: "Search products" }).click();
   await page.getByRole("combobox", { name: "Search products" }).fill(term);
   await expect(page.getByText("No results found")).toBeVisible();
   await page.waitForTimeout(SEARCH_SETTLE_MS + 300); // the search is counted once the typing settles
+  expect((await batch).status()).toBe(204);
   await page.keyboard.press("Escape");
   await page.goto(`/product/${product.id}`);
   await hydrated(page);
+  batch = sent();
   await page.getByRole("button", { name: "Get Quote" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  await page.goto("about:blank"); // pagehide: the queue is sent
+  expect((await batch).status()).toBe(204);
 }
 
 test("a visit shows on the insights page: the search that found nothing, the product looked at and asked about", async ({ browser }, testInfo) => {
@@ -50,6 +59,7 @@ test("a visit shows on the insights page: the search that found nothing, the pro
 
   const term = unique();
   const visitor = await (await browser.newContext({ userAgent: ordinaryChrome })).newPage();
+  await visitor.addInitScript((key) => sessionStorage.setItem(key, "1"), OFFER_SEEN_KEY); // no welcome offer over the search
   await visit(visitor, term, product);
 
   await expect.poll(() => insightsRow(studio, "Searches", term)).toEqual([1, 1]); // once, and it found nothing
@@ -67,7 +77,11 @@ test("with Global Privacy Control, nothing is kept", async ({ browser }) => {
   await visitor.addInitScript(() => Object.defineProperty(navigator, "globalPrivacyControl", { value: true }));
   let sent = 0;
   visitor.on("request", (r) => void (r.url().endsWith("/api/events") && sent++));
-  await visit(visitor, term, products[2]!);
+  await visitor.addInitScript((key) => sessionStorage.setItem(key, "1"), OFFER_SEEN_KEY);
+  await visitor.goto(`/product/${products[2]!.id}`);
+  await hydrated(visitor);
+  await visitor.getByRole("button", { name: "Get Quote" }).click();
+  await visitor.waitForTimeout(6_000); // past the moment the queue would be sent
   expect(sent, "the page sends nothing under GPC").toBe(0);
   // And the server keeps nothing from a browser that says it, whatever it sends.
   const response = await visitor.request.post("/api/events", {
