@@ -486,7 +486,7 @@ const insightsHTML = `
     <h2 id="table-{{.ID}}">{{.Title}}</h2>
     {{if .Note}}<p class="meta">{{.Note}}</p>{{end}}
     {{if .Rows}}
-    <div class="table-wrap"><table>
+    <div class="table-wrap" tabindex="0" role="group" aria-labelledby="table-{{.ID}}"><table>
       <thead><tr>{{range $i, $h := .Header}}<th scope="col"{{if $i}} class="n"{{end}}>{{$h}}</th>{{end}}</tr></thead>
       <tbody>{{range .Rows}}<tr>{{range $i, $c := .}}{{if $i}}<td class="n">{{$c}}</td>{{else}}<th scope="row">{{$c}}</th>{{end}}{{end}}</tr>{{end}}</tbody>
     </table></div>

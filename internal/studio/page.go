@@ -171,13 +171,15 @@ const layoutHTML = `<!doctype html>
   .totals { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin: 0; }
   .totals div { background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: .75rem 1rem; }
   .totals dd { font-size: 1.75rem; font-weight: 700; color: #23305e; }
+  .totals dd.meta { font-size: .9375rem; font-weight: 400; color: #5a4d40; }
   .chart { width: 100%; height: auto; background: #fff; border: 1px solid #e8d5b5; border-radius: .375rem; padding: .5rem; box-sizing: border-box; }
   .legend { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; }
   .table-wrap { overflow-x: auto; }
   table { border-collapse: collapse; width: 100%; background: #fff; }
   caption { text-align: left; font-weight: 700; color: #23305e; font-size: 1.1rem; padding: .5rem 0; }
-  th, td { text-align: left; padding: .375rem .75rem; border-bottom: 1px solid #e8d5b5; overflow-wrap: anywhere; }
+  th, td { text-align: left; padding: .375rem .75rem; border-bottom: 1px solid #e8d5b5; overflow-wrap: break-word; }
   td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+  td.n { white-space: nowrap; }
   section.insight { margin: 2rem 0; }
 </style>
 </head>
