@@ -231,7 +231,8 @@ func (b *eventBatcher) commit(batch []eventRequest) {
 	}
 	ctx := context.Background()
 	if b.full == nil {
-		// Prepared on first use; until it is, the statements are parsed each time.
+		// Prepared on first use. Should that fail, the statements are
+		// parsed each time, and it is tried again with the next batch.
 		b.full, _ = b.s.write.PrepareContext(ctx, b.s.eventInsertSQL(eventRows))
 	}
 	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, b.full, all) })
