@@ -57,7 +57,7 @@ func (s *Store) AddEvents(ctx context.Context, events []InsightEvent) error {
 	if s.events != nil {
 		err = s.events.add(ctx, events)
 	} else {
-		err = s.inTx(ctx, func(tx *sql.Tx) error { return s.insertEvents(ctx, tx, events) })
+		err = s.inTx(ctx, func(tx *sql.Tx) error { return s.insertEvents(ctx, tx, nil, events) })
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
@@ -68,9 +68,9 @@ func (s *Store) AddEvents(ctx context.Context, events []InsightEvent) error {
 	return nil
 }
 
-// eventRows is the number of rows of one INSERT: fewer statements than
-// rows (each statement is parsed and bound anew), and 11 × 100 parameters
-// stay far below both databases' limits.
+// eventRows is the number of rows of one INSERT: one statement's overhead
+// is shared by many rows, and 11 × 100 parameters stay far below both
+// databases' limits.
 const eventRows = 100
 
 const eventColumns = `at, day, visitor, name, path, product, label, empty, device, referrer, campaign`
@@ -103,9 +103,14 @@ func (s *Store) eventInsertSQL(n int) string {
 	return c.query
 }
 
-// insertEvents inserts events in statements of at most eventRows rows.
-func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []InsightEvent) error {
+// insertEvents inserts events in statements of at most eventRows rows;
+// full ones through full, if given (prepared once: parsing a statement of
+// 1,100 parameters costs as much as binding them).
+func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, full *sql.Stmt, events []InsightEvent) error {
 	args := make([]any, 0, 11*min(len(events), eventRows))
+	if full != nil && len(events) >= eventRows {
+		full = tx.StmtContext(ctx, full)
+	}
 	for len(events) > 0 {
 		chunk := events[:min(len(events), eventRows)]
 		events = events[len(chunk):]
@@ -117,7 +122,13 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []InsightEv
 			}
 			args = append(args, millis(e.At), e.Day, e.Visitor, e.Name, e.Path, e.Product, e.Label, empty, e.Device, e.Referrer, e.Campaign)
 		}
-		if _, err := tx.ExecContext(ctx, s.eventInsertSQL(len(chunk)), args...); err != nil {
+		var err error
+		if full != nil && len(chunk) == eventRows {
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, s.eventInsertSQL(len(chunk)), args...)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -129,6 +140,7 @@ func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, events []InsightEv
 // committed in one transaction, so one disk flush serves them all.
 type eventBatcher struct {
 	s        *Store
+	full     *sql.Stmt // the INSERT of eventRows rows, on the writing connection
 	requests chan eventRequest
 	quit     chan struct{}
 	done     sync.WaitGroup
@@ -181,6 +193,9 @@ func (b *eventBatcher) run() {
 		case r := <-b.requests:
 			batch = append(batch, r)
 		case <-b.quit:
+			if b.full != nil {
+				b.full.Close()
+			}
 			return
 		}
 		n := len(batch[0].events)
@@ -215,7 +230,12 @@ func (b *eventBatcher) commit(batch []eventRequest) {
 		return
 	}
 	ctx := context.Background()
-	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, all) })
+	if b.full == nil {
+		// Prepared on first use. Should that fail, the statements are
+		// parsed each time, and it is tried again with the next batch.
+		b.full, _ = b.s.write.PrepareContext(ctx, b.s.eventInsertSQL(eventRows))
+	}
+	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, b.full, all) })
 	if err == nil || len(live) == 1 {
 		for _, r := range live {
 			r.reply <- err
@@ -223,33 +243,44 @@ func (b *eventBatcher) commit(batch []eventRequest) {
 		return
 	}
 	for _, r := range live {
-		r.reply <- b.s.inTx(r.ctx, func(tx *sql.Tx) error { return b.s.insertEvents(r.ctx, tx, r.events) })
+		r.reply <- b.s.inTx(r.ctx, func(tx *sql.Tx) error { return b.s.insertEvents(r.ctx, tx, b.full, r.events) })
 	}
 }
 
 const dayLayout = "2006-01-02"
 
 // The daily counts, one INSERT ... SELECT per dimension: the same SQL on
-// both databases. Each reads the raw events of one day (the ? is the day).
+// both databases. Each reads the raw events of one day (the ? is the day);
+// day is left out of GROUP BY, as the WHERE fixes it (shorter keys to sort:
+// 15% faster on SQLite), and MIN(day) names it.
+//
+// The day's total comes first: on PostgreSQL each statement sees what was
+// committed before it began, so an event that comes during the rollup is
+// missing from the total if from anything, and the next rollup, finding
+// more raw events than the total, counts the day again.
 var rollUps = []string{
-	`SELECT day, name, '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? GROUP BY day, name`,
-	`SELECT day, name, 'path', path, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND path <> '' GROUP BY day, name, path`,
-	`SELECT day, name, 'product', CAST(product AS TEXT), COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND product > 0 GROUP BY day, name, product`,
-	`SELECT day, name, 'label', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND label <> '' GROUP BY day, name, label`,
-	`SELECT day, name, 'empty', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND empty = 1 AND label <> '' GROUP BY day, name, label`,
-	`SELECT day, name, 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY day, name, device`,
-	`SELECT day, name, 'referrer', referrer, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND referrer <> '' GROUP BY day, name, referrer`,
-	`SELECT day, name, 'campaign', campaign, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND campaign <> '' GROUP BY day, name, campaign`,
 	// Every event of the day, whatever its name: the day's visitors.
-	`SELECT day, '*', '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? GROUP BY day`,
-	`SELECT day, '*', 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY day, device`,
+	`SELECT MIN(day), '*', '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? HAVING COUNT(*) > 0`,
+	`SELECT MIN(day), name, '', '', COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? GROUP BY name`,
+	`SELECT MIN(day), name, 'path', path, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND path <> '' GROUP BY name, path`,
+	`SELECT MIN(day), name, 'product', CAST(product AS TEXT), COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND product > 0 GROUP BY name, product`,
+	`SELECT MIN(day), name, 'label', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND label <> '' GROUP BY name, label`,
+	`SELECT MIN(day), name, 'empty', label, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND empty = 1 AND label <> '' GROUP BY name, label`,
+	`SELECT MIN(day), name, 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY name, device`,
+	`SELECT MIN(day), name, 'referrer', referrer, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND referrer <> '' GROUP BY name, referrer`,
+	`SELECT MIN(day), name, 'campaign', campaign, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND campaign <> '' GROUP BY name, campaign`,
+	// Every event of the day by device, whatever its name.
+	`SELECT MIN(day), '*', 'device', device, COUNT(*), COUNT(DISTINCT visitor) FROM events WHERE day = ? AND device <> '' GROUP BY device`,
 }
 
 // RollUpEvents recomputes the daily counts (event_days) of today, of the
 // day before, and of every day that has raw events but no counts yet (the
 // server was off); then deletes the raw events of the days before today
 // minus keepDays, whose counts stay. Days are "YYYY-MM-DD", compared as
-// text. A day's counts are replaced in one transaction.
+// text. A day's counts are replaced in one transaction, and only if events
+// came since they were made: on SQLite a day of 35,000 events holds the
+// one writing connection for 0.35 to 1 s (BenchmarkRollUpDay), and
+// enquiries wait that long.
 func (s *Store) RollUpEvents(ctx context.Context, today string, keepDays int) error {
 	t, err := time.Parse(dayLayout, today)
 	if err != nil || keepDays < 0 {
@@ -318,15 +349,20 @@ func (s *Store) rollUpDay(ctx context.Context, day string) error {
 				return err
 			}
 		}
-		// A day without raw events keeps its counts: its events were
-		// deleted after a rollup (a clock set back must not wipe them).
-		var one int
-		err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM events WHERE day = ? LIMIT 1`), day).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
+		// A day's raw events are only ever added to, or all deleted. So a
+		// day whose count of raw events is the one its counts were made
+		// from has nothing new (yesterday, mostly), and a day without raw
+		// events keeps its counts (a clock set back must not wipe them).
+		var raw, counted int64
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM events WHERE day = ?`), day).Scan(&raw); err != nil {
 			return err
+		}
+		err := tx.QueryRowContext(ctx, s.q(`SELECT events FROM event_days WHERE day = ? AND name = '*' AND dim = '' AND value = ''`), day).Scan(&counted)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if raw == 0 || raw == counted {
+			return nil
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_days WHERE day = ?`), day); err != nil {
 			return err

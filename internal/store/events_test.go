@@ -321,3 +321,33 @@ func TestEnquiriesByProduct(t *testing.T) {
 		}
 	})
 }
+
+// Events of yesterday that came after its last rollup are counted by the
+// next one; two rollups at once (two copies of the server) both succeed.
+func TestInsightsRollUpYesterdayAndAtOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-22", "a", "page_view")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RollUpEvents(ctx, "2026-11-22", 30); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-22", "b", "page_view")}); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() { errs <- s.RollUpEvents(ctx, "2026-11-23", 30) }()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+		got, err := s.EventsPerDay(ctx, "page_view", "2026-11-22", "2026-11-22")
+		if want := []DayCount{{"2026-11-22", 2, 2}}; err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("yesterday = %v, %v; want %v", got, err, want)
+		}
+	})
+}

@@ -35,4 +35,4 @@ CREATE TABLE event_days (
 	PRIMARY KEY (day, name, dim, value)
 );
 -- The insights page reads one name and dimension over a range of days.
-CREATE INDEX event_days_by_name ON event_days (name, dim, day);
+CREATE INDEX event_days_by_name ON event_days (name, dim, day, value, events, visitors);
