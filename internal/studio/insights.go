@@ -178,8 +178,8 @@ func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insight
 	h.rolled.Lock()
 	rolledAt := h.rolledAt
 	h.rolled.Unlock()
-	// Counting a day's events takes a moment with many of them (a second
-	// for two days of 35,000), so the page reads the counts as they are,
+	// Counting a day's events takes a moment with many of them (half a
+	// second for a day of 33,000), so the page reads the counts as they are,
 	// unless asked for the latest or none were made since start-up.
 	if latest || rolledAt.IsZero() {
 		if err := h.RollUp(ctx); err != nil {
