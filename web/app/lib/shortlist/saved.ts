@@ -1,0 +1,59 @@
+import { useSyncExternalStore } from "react";
+
+// The shortlist as this browser keeps it: one localStorage key holding
+// versioned JSON, {"version": 1, "items": [{productId, material, finish,
+// quantity, note}]}. This module is in every page's first load (the
+// header's count, the Add to shortlist buttons), so it only reads which
+// products are in it; changing it is store.ts's, loaded on demand.
+export const SHORTLIST_KEY = "studio.shortlist";
+export const SHORTLIST_VERSION = 1;
+const CHANGED = "studio:shortlist";
+const NONE: readonly number[] = [];
+
+/** The stored JSON as it is; null when there is none or storage is blocked. */
+export function readSavedShortlist(): string | null {
+  try {
+    return window.localStorage.getItem(SHORTLIST_KEY);
+  } catch {
+    return null; // storage blocked: an empty shortlist
+  }
+}
+
+// The same array while the stored text is the same, as React's store hooks require.
+let lastRaw: string | null = null;
+let lastIds = NONE;
+function savedIds(): readonly number[] {
+  const raw = readSavedShortlist();
+  if (raw !== lastRaw) {
+    lastRaw = raw;
+    try {
+      const saved = JSON.parse(raw ?? "null");
+      lastIds = saved?.version === SHORTLIST_VERSION && Array.isArray(saved.items) ? saved.items.map((i: { productId?: unknown }) => i?.productId) : NONE;
+    } catch {
+      lastIds = NONE;
+    }
+  }
+  return lastIds;
+}
+
+/** Calls onChange when this page or another tab changes the shortlist. */
+export function subscribeShortlist(onChange: () => void): () => void {
+  window.addEventListener("storage", onChange);
+  window.addEventListener(CHANGED, onChange);
+  return () => {
+    window.removeEventListener("storage", onChange);
+    window.removeEventListener(CHANGED, onChange);
+  };
+}
+
+/** Tells this page's readers that store.ts has written the shortlist. */
+export const announceShortlistChange = () => window.dispatchEvent(new Event(CHANGED));
+
+/** The ids of the products in the shortlist; none until hydrated, as in the prerendered page. */
+export function useShortlistIds(): readonly number[] {
+  return useSyncExternalStore(subscribeShortlist, savedIds, () => NONE);
+}
+
+// The code that changes the shortlist (and the shortlist page's), fetched
+// when a visitor reaches for an Add to shortlist button.
+export const loadShortlistStore = () => import("./store");
