@@ -6,6 +6,7 @@ package enquiry
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/mail"
 	"regexp"
 	"slices"
@@ -99,6 +100,39 @@ type Input struct {
 	Started        string `json:"started,omitempty"`
 	FillMS         *int64 `json:"fillMs,omitempty"` // accepted, ignored
 	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// Items are the pieces of a shortlist, sent as one quote request;
+	// with them, the product is named by each piece, not above.
+	Items []ItemInput `json:"items,omitempty"`
+}
+
+// ItemInput is one piece of a shortlist as the API receives it. Quantity
+// is a float so that 2.5 is answered as that piece's problem (422), not as
+// a malformed request.
+type ItemInput struct {
+	ProductID *int     `json:"productId"`
+	Material  string   `json:"material,omitempty"`
+	Finish    string   `json:"finish,omitempty"`
+	Quantity  *float64 `json:"quantity"`
+	Note      string   `json:"note,omitempty"`
+}
+
+// The limits of a shortlist's quote request.
+const (
+	MaxItems    = 50  // pieces in one request
+	MaxQuantity = 999 // of one piece
+	MaxItemNote = 500 // characters of a piece's note
+)
+
+// Item is one piece of a quote request for several, as it is stored.
+// ProductName is the product's name when the request was sent, so a
+// renamed or retired product still reads as the visitor saw it.
+type Item struct {
+	ProductID   int
+	ProductName string
+	Material    string
+	Finish      string
+	Quantity    int
+	Note        string
 }
 
 // Enquiry is a checked enquiry, as it is stored.
@@ -119,16 +153,30 @@ type Enquiry struct {
 	// IdempotencyKey is the key the client sent ("" for none): the store
 	// keeps one enquiry per key.
 	IdempotencyKey string
+	// Items are the pieces of a shortlist's quote request, in the
+	// visitor's order; none for an enquiry about one product or none.
+	Items []Item
 }
 
 // Subject is the subject of the studio's mail about e, and of a reply to
 // it after "Re: ".
 func (e Enquiry) Subject() string {
 	s := fmt.Sprintf("%s #%d from %s", e.Kind.Title(), e.ID, e.Name)
-	if e.ProductName != "" {
+	switch {
+	case len(e.Items) > 0:
+		s += ": " + e.Pieces()
+	case e.ProductName != "":
 		s += ": " + e.ProductName
 	}
 	return s
+}
+
+// Pieces says how many pieces a shortlist's request lists: "3 pieces".
+func (e Enquiry) Pieces() string {
+	if len(e.Items) == 1 {
+		return "1 piece"
+	}
+	return fmt.Sprintf("%d pieces", len(e.Items))
 }
 
 // Subscriber is one address on the newsletter list.
@@ -196,28 +244,29 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 		fields["message"] = Rules.Message("messageTooLong", limits.Message)
 	}
 
-	if in.ProductID != nil {
-		p, ok := products.Product(*in.ProductID)
-		if !ok {
-			fields["productId"] = "There is no such product."
-		} else {
-			e.ProductID, e.ProductName = p.ID, p.Name
-			if e.Material != "" && !contains(p.Material, e.Material) {
-				fields["material"] = fmt.Sprintf("%s is not made in %s.", p.Name, e.Material)
-			}
-			if e.Finish != "" && !contains(p.Finish, e.Finish) {
-				fields["finish"] = fmt.Sprintf("%s is not made with a %s finish.", p.Name, e.Finish)
-			}
-		}
-	} else {
-		if e.Kind == Quote {
-			fields["productId"] = "A quote is for a product: say which."
+	if in.Items != nil {
+		// A shortlist: each piece names its product, so nothing above may.
+		if in.ProductID != nil {
+			fields["productId"] = "With a list of pieces, each piece names its own product."
 		}
 		if e.Material != "" {
-			fields["material"] = "A material belongs to a product: say which."
+			fields["material"] = "With a list of pieces, each piece names its own material."
 		}
 		if e.Finish != "" {
-			fields["finish"] = "A finish belongs to a product: say which."
+			fields["finish"] = "With a list of pieces, each piece names its own finish."
+		}
+		switch {
+		case e.Kind != Quote:
+			fields["items"] = "Only a quote request lists pieces."
+		case len(in.Items) == 0 || len(in.Items) > MaxItems:
+			fields["items"] = fmt.Sprintf("A quote request lists 1 to %d pieces.", MaxItems)
+		default:
+			e.Items = checkItems(in.Items, products, fields)
+		}
+	} else {
+		p, ok := checkProduct(products, in.ProductID, e.Material, e.Finish, e.Kind == Quote, "", fields)
+		if ok {
+			e.ProductID, e.ProductName = p.ID, p.Name
 		}
 	}
 	if len(fields) > 0 {
@@ -225,6 +274,63 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 	}
 	e.Spam = IsSpam(in.Website)
 	return e, nil
+}
+
+// checkProduct checks a product id and the material and finish chosen for
+// it, putting each problem in fields under prefix and the field's name
+// ("finish", "items[2].finish"): a quote for one product and each piece of
+// a shortlist meet the same rule here. required says the product must be
+// named. ok is false unless the product is known.
+func checkProduct(products Products, id *int, material, finish string, required bool, prefix string, fields map[string]string) (p catalogue.Product, ok bool) {
+	if id == nil {
+		if required {
+			fields[prefix+"productId"] = "A quote is for a product: say which."
+		}
+		if material != "" {
+			fields[prefix+"material"] = "A material belongs to a product: say which."
+		}
+		if finish != "" {
+			fields[prefix+"finish"] = "A finish belongs to a product: say which."
+		}
+		return p, false
+	}
+	if p, ok = products.Product(*id); !ok {
+		fields[prefix+"productId"] = "There is no such product."
+		return p, false
+	}
+	if material != "" && !contains(p.Material, material) {
+		fields[prefix+"material"] = fmt.Sprintf("%s is not made in %s.", p.Name, material)
+	}
+	if finish != "" && !contains(p.Finish, finish) {
+		fields[prefix+"finish"] = fmt.Sprintf("%s is not made with a %s finish.", p.Name, finish)
+	}
+	return p, true
+}
+
+// checkItems checks every piece of a shortlist, each problem under its
+// piece's index (items[1].quantity), and returns the pieces to store.
+func checkItems(list []ItemInput, products Products, fields map[string]string) []Item {
+	items := make([]Item, 0, len(list))
+	for i, in := range list {
+		prefix := fmt.Sprintf("items[%d].", i)
+		// A note is one line: a newline typed in it becomes a space, so
+		// each piece stays one row of the CSV and one line of the mail.
+		it := Item{Material: singleLine(in.Material), Finish: singleLine(in.Finish),
+			Note: singleLine(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(in.Note))}
+		if p, ok := checkProduct(products, in.ProductID, it.Material, it.Finish, true, prefix, fields); ok {
+			it.ProductID, it.ProductName = p.ID, p.Name
+		}
+		if q := in.Quantity; q == nil || *q != math.Trunc(*q) || *q < 1 || *q > MaxQuantity {
+			fields[prefix+"quantity"] = fmt.Sprintf("Say how many: a whole number from 1 to %d.", MaxQuantity)
+		} else {
+			it.Quantity = int(*q)
+		}
+		if utf8.RuneCountInString(it.Note) > MaxItemNote {
+			fields[prefix+"note"] = fmt.Sprintf("Please keep a piece's note to %d characters.", MaxItemNote)
+		}
+		items = append(items, it)
+	}
+	return items
 }
 
 // IsSpam is true for a submission that filled in the hidden honeypot

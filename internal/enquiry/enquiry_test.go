@@ -2,6 +2,7 @@ package enquiry
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +229,106 @@ func TestCheckEmail(t *testing.T) {
 		if _, err := CheckEmail(bad); !errors.As(err, &ve) || ve.Fields["email"] == "" {
 			t.Errorf("CheckEmail(%q) = %v, want an email problem", bad, err)
 		}
+	}
+}
+
+func TestCheckItems(t *testing.T) {
+	catalogue := fakeProducts{
+		1: {ID: 1, Name: "Marwar chair", Material: []string{"Wood", "Metal"}, Finish: []string{"Walnut", "Charcoal"}},
+		3: {ID: 3, Name: "Jali table", Material: []string{"Wood"}, Finish: []string{"Teak"}},
+	}
+	qty := func(f float64) *float64 { return &f }
+	shortlist := func(in *Input) {
+		in.Kind, in.Message = "quote", ""
+		in.Items = []ItemInput{
+			{ProductID: intp(3), Material: "Wood", Finish: "Teak", Quantity: qty(2), Note: "for the\r\nlobby"},
+			{ProductID: intp(1), Quantity: qty(1)},
+		}
+	}
+	tests := []struct {
+		name   string
+		edit   func(*Input)
+		fields map[string]string // field → part of the message; nil: valid
+	}{
+		{"valid, message optional", shortlist, nil},
+		{"every piece's problem at once", func(in *Input) {
+			shortlist(in)
+			in.Items = append(in.Items,
+				ItemInput{ProductID: intp(99), Quantity: qty(1)},
+				ItemInput{ProductID: intp(1), Material: "Stone", Finish: "Teak", Quantity: qty(0)},
+				ItemInput{Material: "Wood", Quantity: qty(2.5), Note: strings.Repeat("n", MaxItemNote+1)},
+				ItemInput{ProductID: intp(3), Quantity: qty(MaxQuantity + 1)},
+				ItemInput{ProductID: intp(3)},
+			)
+		}, map[string]string{
+			"items[2].productId": "no such product",
+			"items[3].material":  "Stone", "items[3].finish": "Teak", "items[3].quantity": "1 to 999",
+			"items[4].productId": "which", "items[4].material": "product", "items[4].quantity": "whole number", "items[4].note": "500",
+			"items[5].quantity": "1 to 999",
+			"items[6].quantity": "1 to 999",
+		}},
+		{"a note of exactly the limit", func(in *Input) { shortlist(in); in.Items[0].Note = strings.Repeat("न", MaxItemNote) }, nil},
+		{"only for a quote", func(in *Input) { shortlist(in); in.Kind = "contact"; in.Message = "m" }, map[string]string{"items": "quote"}},
+		{"none", func(in *Input) { shortlist(in); in.Items = []ItemInput{} }, map[string]string{"items": "1 to 50"}},
+		{"more than 50", func(in *Input) {
+			shortlist(in)
+			for len(in.Items) <= MaxItems {
+				in.Items = append(in.Items, in.Items[1])
+			}
+		}, map[string]string{"items": "1 to 50"}},
+		{"exactly 50", func(in *Input) {
+			shortlist(in)
+			for len(in.Items) < MaxItems {
+				in.Items = append(in.Items, in.Items[1])
+			}
+		}, nil},
+		{"a product above the pieces", func(in *Input) {
+			shortlist(in)
+			in.ProductID, in.Material, in.Finish = intp(1), "Wood", "Walnut"
+		}, map[string]string{"productId": "each piece", "material": "each piece", "finish": "each piece"}},
+		{"the other rules still hold", func(in *Input) { shortlist(in); in.Name, in.Email = "", "nope" }, map[string]string{"name": "name", "email": "e-mail"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := valid()
+			tt.edit(&in)
+			e, err := Check(in, catalogue, time.Now())
+			if tt.fields == nil {
+				if err != nil {
+					t.Fatalf("Check: %v", err)
+				}
+				if len(e.Items) != len(in.Items) || e.ProductID != 0 {
+					t.Fatalf("items = %+v, product %d", e.Items, e.ProductID)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want a *ValidationError", err)
+			}
+			if len(ve.Fields) != len(tt.fields) {
+				t.Errorf("fields = %v, want exactly %v", ve.Fields, tt.fields)
+			}
+			for f, want := range tt.fields {
+				if !strings.Contains(ve.Fields[f], want) {
+					t.Errorf("fields[%q] = %q, want it to mention %q", f, ve.Fields[f], want)
+				}
+			}
+		})
+	}
+
+	in := valid()
+	shortlist(&in)
+	e, err := Check(in, catalogue, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Item{{ProductID: 3, ProductName: "Jali table", Material: "Wood", Finish: "Teak", Quantity: 2, Note: "for the lobby"}, {ProductID: 1, ProductName: "Marwar chair", Quantity: 1}}
+	if fmt.Sprint(e.Items) != fmt.Sprint(want) {
+		t.Errorf("items = %+v, want %+v (the note on one line)", e.Items, want)
+	}
+	e.ID = 7
+	if got := e.Subject(); got != "Quote request #7 from Asha Rao: 2 pieces" {
+		t.Errorf("subject = %q", got)
 	}
 }

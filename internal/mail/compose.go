@@ -110,6 +110,7 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 	if e.Finish != "" {
 		fmt.Fprintf(&body, "Finish:   %s\n", e.Finish)
 	}
+	writePieces(&body, e.Items, "", true)
 	fmt.Fprintf(&body, "Name:     %s\nE-mail:   %s\n", e.Name, e.Email)
 	if e.Phone != "" {
 		fmt.Fprintf(&body, "Phone:    %s\n", e.Phone)
@@ -149,7 +150,10 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	var body strings.Builder
 	fmt.Fprintf(&body, "Dear %s,\n\n", e.Name)
 	what := strings.ToLower(title)
-	if e.ProductName != "" {
+	switch {
+	case len(e.Items) > 0:
+		what += " for " + e.Pieces()
+	case e.ProductName != "":
 		what += " about " + e.ProductName // a design's name: "Perennial", "Nest of arches"
 	}
 	fmt.Fprintf(&body, "Thank you for your %s. It has reached %s", what, site.Name)
@@ -167,6 +171,7 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	if e.Finish != "" {
 		fmt.Fprintf(&body, "  Finish:    %s\n", e.Finish)
 	}
+	writePieces(&body, e.Items, "  ", false)
 	fmt.Fprintf(&body, "  Name:      %s\n  E-mail:    %s\n", e.Name, e.Email)
 	if e.Phone != "" {
 		fmt.Fprintf(&body, "  Phone:     %s\n", e.Phone)
@@ -181,6 +186,40 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	body.WriteString(contactDetails(c))
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
+}
+
+// writePieces lists a shortlist's pieces, each on a line of its own with
+// its note on the next, numbered as the visitor listed them:
+//
+//	Pieces (2):
+//	  1. Marwar chair (#1), Wood, Walnut, quantity 6
+//	     Note: for the lobby
+//	  2. Jharokha mirror (#2), quantity 1
+//
+// and a blank line after. withIDs adds the catalogue's product number (the studio's copy). A note
+// is one line (enquiry.Check), so a piece cannot pass for another.
+func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withIDs bool) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%sPieces (%d):\n", indent, len(items))
+	for i, it := range items {
+		number := fmt.Sprintf("%d. ", i+1)
+		line := it.ProductName
+		if withIDs {
+			line += fmt.Sprintf(" (#%d)", it.ProductID)
+		}
+		for _, choice := range []string{it.Material, it.Finish} {
+			if choice != "" {
+				line += ", " + choice
+			}
+		}
+		fmt.Fprintf(b, "%s  %s%s, quantity %d\n", indent, number, line, it.Quantity)
+		if it.Note != "" {
+			fmt.Fprintf(b, "%s  %sNote: %s\n", indent, strings.Repeat(" ", len(number)), it.Note)
+		}
+	}
+	b.WriteString("\n")
 }
 
 // contactDetails is the studio's signature, every fact from content/site.json.

@@ -292,13 +292,18 @@ type keyError struct{ key, problem string }
 func (e *keyError) Error() string { return e.key + ": " + e.problem }
 
 // exactKeys checks the keys of the JSON object in body against the json
-// names of v's fields, exactly, and refuses a key given twice.
+// names of v's fields, exactly, and refuses a key given twice. A list of
+// objects (a shortlist's items) is held to the same rule, each element
+// named by its index (items[2].Finish).
 func exactKeys(body []byte, v any) error {
-	names := map[string]bool{}
-	t := reflect.TypeOf(v).Elem()
+	return exactObjectKeys(body, reflect.TypeOf(v).Elem(), "")
+}
+
+func exactObjectKeys(body []byte, t reflect.Type, path string) error {
+	fields := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		names[name] = true
+		fields[name] = t.Field(i).Type
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -311,16 +316,28 @@ func exactKeys(body []byte, v any) error {
 			return nil
 		}
 		key, _ := tok.(string)
+		ft, known := fields[key]
 		switch {
 		case seen[key]:
-			return &keyError{key, "This field is given twice."}
-		case !names[key]:
-			return &keyError{key, "Unknown field (names are case-sensitive)."}
+			return &keyError{path + key, "This field is given twice."}
+		case !known:
+			return &keyError{path + key, "Unknown field (names are case-sensitive)."}
 		}
 		seen[key] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
 			return nil
+		}
+		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
+			var list []json.RawMessage
+			if json.Unmarshal(value, &list) != nil {
+				continue // not a list: the decoder says why
+			}
+			for i, element := range list {
+				if err := exactObjectKeys(element, ft.Elem(), fmt.Sprintf("%s%s[%d].", path, key, i)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

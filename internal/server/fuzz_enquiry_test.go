@@ -53,6 +53,8 @@ func FuzzCreateEnquiry(f *testing.F) {
 		`{"kind":"quote","name":"A","email":"a@b.in","productId":-1,"fillMs":-5}`,
 		`{"kind":"contact","name":"A","email":"a@b.in","message":"m","started":"1778051289010.AAAA","idempotencyKey":"0123456789abcdef"}`,
 		`{"kind":"contact","name":"A","email":"a@b.in","message":"m","started":"","idempotencyKey":"short"}`,
+		`{"kind":"quote","name":"A","email":"a@b.in","items":[{"productId":1,"material":"Wood","finish":"Walnut","quantity":2,"note":"lobby"},{"productId":2,"quantity":1}]}`,
+		`{"kind":"quote","name":"A","email":"a@b.in","items":[{"productId":3,"quantity":0.5,"note":"\u0000"},{"productId":1,"Quantity":1}]}`,
 		`[]`, `null`, `{`, ``, `"text"`, `{"kind":1}`,
 	} {
 		f.Add(seed)
@@ -123,5 +125,15 @@ func checkStored(t *testing.T, e enquiry.Enquiry) {
 	}
 	if e.Material != "" && e.Material != "Wood" || e.Finish != "" && e.Finish != "Walnut" {
 		t.Fatalf("stored options the product does not have: %q %q", e.Material, e.Finish)
+	}
+	if len(e.Items) > 0 && (e.Kind != enquiry.Quote || e.ProductID != 0 || len(e.Items) > enquiry.MaxItems) {
+		t.Fatalf("stored %d pieces on a %s about product %d", len(e.Items), e.Kind, e.ProductID)
+	}
+	for _, it := range e.Items {
+		if it.ProductID != 1 && it.ProductID != 2 || it.Material != "" && it.Material != "Wood" || it.Finish != "" && it.Finish != "Walnut" ||
+			it.Quantity < 1 || it.Quantity > enquiry.MaxQuantity || utf8.RuneCountInString(it.Note) > enquiry.MaxItemNote ||
+			strings.ContainsFunc(it.Note+it.Material+it.Finish, unicode.IsControl) {
+			t.Fatalf("stored a piece that breaks the rules: %+v", it)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -115,12 +116,15 @@ func (m *metrics) submission(form, outcome, reason string) {
 
 // invalidFields counts the fields that made a submission invalid. Their
 // names come from the validation's fixed set (enquiry.Check), never from
-// the request, so the series stay few.
+// the request, and a piece's index is left out (items[].finish for
+// items[7].finish), so the series stay few.
 func (m *metrics) invalidFields(form string, fields map[string]string) {
 	for field := range fields {
-		m.invalid.WithLabelValues(form, field).Inc()
+		m.invalid.WithLabelValues(form, itemIndex.ReplaceAllString(field, "[]")).Inc()
 	}
 }
+
+var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
 // instrument counts and times every request by the pattern the mux chose
 // for it (ServeMux sets r.Pattern on the request it is given).

@@ -78,10 +78,83 @@ func (s *Store) insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry
 	if err != nil {
 		return 0, err
 	}
+	if err := s.insertItems(ctx, tx, id, e.Items); err != nil {
+		return 0, err
+	}
 	if mail {
 		err = s.queueMails(ctx, tx, id, e) // outbox.go: the studio's copy and the visitor's acknowledgement
 	}
 	return id, err
+}
+
+// insertItems stores an enquiry's pieces in its transaction, in one
+// statement (at most 50 pieces, 400 parameters: well within both
+// databases' limits).
+func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, enquiryID int64, items []enquiry.Item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	query := `INSERT INTO enquiry_items (enquiry_id, position, product_id, product_name, material, finish, quantity, note) VALUES `
+	args := make([]any, 0, 8*len(items))
+	for i, it := range items {
+		if i > 0 {
+			query += `, `
+		}
+		query += `(?, ?, ?, ?, ?, ?, ?, ?)`
+		args = append(args, enquiryID, i, it.ProductID, it.ProductName, it.Material, it.Finish, it.Quantity, it.Note)
+	}
+	_, err := tx.ExecContext(ctx, s.q(query), args...)
+	return err
+}
+
+// withItems fills in the pieces of the enquiries in list, with one query
+// for a page's ids (in chunks, for an export of every enquiry), never one
+// per enquiry. An enquiry may be in list more than once (the two mails of
+// one enquiry); each copy gets its pieces.
+func (s *Store) withItems(ctx context.Context, list []enquiry.Enquiry) error {
+	var ids []int64
+	seen := make(map[int64]bool, len(list))
+	for _, e := range list {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			ids = append(ids, e.ID)
+		}
+	}
+	items := map[int64][]enquiry.Item{}
+	const chunk = 500 // well below either database's limit on parameters
+	for start := 0; start < len(ids); start += chunk {
+		page := ids[start:min(start+chunk, len(ids))]
+		args := make([]any, len(page))
+		for i, id := range page {
+			args[i] = id
+		}
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(page)), ", ")
+		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, product_id, product_name, material, finish, quantity, note
+			FROM enquiry_items WHERE enquiry_id IN (`+marks+`) ORDER BY enquiry_id, position`), args...)
+		if err != nil {
+			return fmt.Errorf("store: enquiry items: %w", err)
+		}
+		for rows.Next() {
+			var (
+				id int64
+				it enquiry.Item
+			)
+			if err := rows.Scan(&id, &it.ProductID, &it.ProductName, &it.Material, &it.Finish, &it.Quantity, &it.Note); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: enquiry items: %w", err)
+			}
+			items[id] = append(items[id], it)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("store: enquiry items: %w", err)
+		}
+	}
+	for i := range list {
+		list[i].Items = items[list[i].ID]
+	}
+	return nil
 }
 
 // EnquiryFilter chooses the enquiries the inbox lists. Every field left
@@ -115,8 +188,9 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 		args = append(args, string(f.Kind))
 	}
 	if f.ProductID != 0 {
-		query += ` AND product_id = ?`
-		args = append(args, f.ProductID)
+		// The product asked about, or one of the pieces of a shortlist.
+		query += ` AND (product_id = ? OR id IN (SELECT enquiry_id FROM enquiry_items WHERE product_id = ?))`
+		args = append(args, f.ProductID, f.ProductID)
 	}
 	if !f.From.IsZero() {
 		query += ` AND created_at >= ?`
@@ -131,8 +205,9 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 		// wildcards so "100%" is searched as typed.
 		pattern := "%" + likeEscaper.Replace(strings.ToLower(words)) + "%"
 		query += ` AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(email) LIKE ? ESCAPE '\' OR LOWER(phone) LIKE ? ESCAPE '\'
-			OR LOWER(message) LIKE ? ESCAPE '\' OR LOWER(product_name) LIKE ? ESCAPE '\')`
-		args = append(args, pattern, pattern, pattern, pattern, pattern)
+			OR LOWER(message) LIKE ? ESCAPE '\' OR LOWER(product_name) LIKE ? ESCAPE '\'
+			OR id IN (SELECT enquiry_id FROM enquiry_items WHERE LOWER(product_name) LIKE ? ESCAPE '\' OR LOWER(note) LIKE ? ESCAPE '\'))`
+		args = append(args, pattern, pattern, pattern, pattern, pattern, pattern, pattern)
 	}
 	order := ` ORDER BY id DESC`
 	if f.BeforeID > 0 {
@@ -168,6 +243,9 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 	if f.AfterID > 0 {
 		slices.Reverse(list)
 	}
+	if err := s.withItems(ctx, list); err != nil {
+		return nil, err
+	}
 	return list, nil
 }
 
@@ -193,7 +271,11 @@ func (s *Store) Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error) 
 	if err != nil {
 		return e, fmt.Errorf("store: get enquiry %d: %w", id, err)
 	}
-	return e, nil
+	one := []enquiry.Enquiry{e}
+	if err := s.withItems(ctx, one); err != nil {
+		return e, err
+	}
+	return one[0], nil
 }
 
 type scanner interface{ Scan(...any) error }

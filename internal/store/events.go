@@ -471,19 +471,27 @@ func (s *Store) TopValues(ctx context.Context, name, dim, from, to string, limit
 
 // EnquiriesByProduct counts the enquiries received from from (inclusive)
 // to to (exclusive) per product id: spam is left out, and deleted
-// enquiries are gone. A zero from or to leaves that end open.
+// enquiries are gone. A shortlist's quote request counts once for each
+// product it lists. A zero from or to leaves that end open.
 func (s *Store) EnquiriesByProduct(ctx context.Context, from, to time.Time) (map[int64]int64, error) {
-	query := `SELECT product_id, COUNT(*) FROM enquiries WHERE spam = ? AND product_id IS NOT NULL`
+	where := `e.spam = ?`
 	args := []any{false}
 	if !from.IsZero() {
-		query += ` AND created_at >= ?`
+		where += ` AND e.created_at >= ?`
 		args = append(args, from.UTC())
 	}
 	if !to.IsZero() {
-		query += ` AND created_at < ?`
+		where += ` AND e.created_at < ?`
 		args = append(args, to.UTC())
 	}
-	rows, err := s.read.QueryContext(ctx, s.q(query+` GROUP BY product_id`), args...)
+	// UNION, not UNION ALL: a product listed twice in one shortlist is one
+	// enquiry about it.
+	query := `SELECT product_id, COUNT(*) FROM (
+		SELECT e.product_id, e.id FROM enquiries e WHERE ` + where + ` AND e.product_id IS NOT NULL
+		UNION
+		SELECT i.product_id, e.id FROM enquiry_items i JOIN enquiries e ON e.id = i.enquiry_id WHERE ` + where + `
+	) AS asked GROUP BY product_id`
+	rows, err := s.read.QueryContext(ctx, s.q(query), append(args, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: enquiries by product: %w", err)
 	}

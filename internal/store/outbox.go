@@ -71,6 +71,18 @@ func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]Pendi
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: due mails: %w", err)
 	}
+	// Each mail lists its enquiry's pieces; the studio's copy and the
+	// acknowledgement of one enquiry ask for them once.
+	enquiries := make([]enquiry.Enquiry, len(list))
+	for i, m := range list {
+		enquiries[i] = m.Enquiry
+	}
+	if err := s.withItems(ctx, enquiries); err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Enquiry = enquiries[i]
+	}
 	return list, nil
 }
 

@@ -223,7 +223,8 @@ func (s *Store) History(ctx context.Context, id int64) ([]Event, error) {
 }
 
 // DeleteEnquiry removes an enquiry with its notes and mails, for a
-// customer who asks to be forgotten. The history keeps that actor deleted
+// customer who asks to be forgotten; its pieces (enquiry_items) go by the
+// foreign key's ON DELETE CASCADE. The history keeps that actor deleted
 // it and when, and none of its text.
 func (s *Store) DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/enquiry"
 	"studio/internal/store"
 )
 
@@ -59,7 +60,11 @@ func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]stri
 }
 
 // EnquiriesCSV is GET /studio/enquiries.csv: every enquiry, spam included
-// and marked, newest first.
+// and marked, newest first. A shortlist's quote request is one row per
+// piece, each with the enquiry's id and the rest of the enquiry repeated,
+// so a spreadsheet can sort or filter the pieces and still tell whose they
+// are; any other enquiry is one row, its quantity empty. quantity and note
+// come last, so the columns that were there before keep their places.
 func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	list, err := h.store.Enquiries(r.Context(), store.EnquiryFilter{AllSpam: true})
 	if err != nil {
@@ -69,16 +74,26 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := make([][]string, 0, len(list))
 	for _, e := range list {
-		product := ""
-		if e.ProductID != 0 {
-			product = strconv.Itoa(e.ProductID)
+		pieces := e.Items
+		if len(pieces) == 0 {
+			pieces = []enquiry.Item{{ProductID: e.ProductID, ProductName: e.ProductName, Material: e.Material, Finish: e.Finish}}
 		}
-		n := Neutralise
-		rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.opts.Location).Format(time.RFC3339), string(e.Kind),
-			product, n(e.ProductName), n(e.Material), n(e.Finish), n(e.Name), n(e.Email), phoneCell(e.Phone), n(e.Message), string(e.Status), strconv.FormatBool(e.Spam)})
+		for _, it := range pieces {
+			product, quantity := "", ""
+			if it.ProductID != 0 {
+				product = strconv.Itoa(it.ProductID)
+			}
+			if it.Quantity != 0 {
+				quantity = strconv.Itoa(it.Quantity)
+			}
+			n := Neutralise
+			rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.opts.Location).Format(time.RFC3339), string(e.Kind),
+				product, n(it.ProductName), n(it.Material), n(it.Finish), n(e.Name), n(e.Email), phoneCell(e.Phone), n(e.Message), string(e.Status), strconv.FormatBool(e.Spam),
+				quantity, n(it.Note)})
+		}
 	}
-	h.log.Info("studio: enquiries exported", "account", actor(r), "rows", len(rows))
-	writeCSV(w, "enquiries", []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam"}, rows)
+	h.log.Info("studio: enquiries exported", "account", actor(r), "enquiries", len(list), "rows", len(rows))
+	writeCSV(w, "enquiries", []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note"}, rows)
 }
 
 // NewsletterCSV is GET /studio/newsletter.csv.

@@ -253,7 +253,7 @@ const layoutHTML = `<!doctype html>
   <p class="exports"><a href="/studio/enquiries.csv" download>Enquiries as CSV</a> <a href="/studio/newsletter.csv" download>Newsletter list as CSV</a></p>
   {{range .Enquiries}}
   <article aria-labelledby="enquiry-{{.ID}}">
-    <h2 id="enquiry-{{.ID}}"><a href="/studio/enquiries/{{.ID}}?return={{$.Return}}">#{{.ID}} · {{kindLabel .Kind}}{{if .ProductName}} · {{.ProductName}}{{end}} · {{.Name}}</a></h2>
+    <h2 id="enquiry-{{.ID}}"><a href="/studio/enquiries/{{.ID}}?return={{$.Return}}">#{{.ID}} · {{kindLabel .Kind}}{{if .Items}} · {{.Pieces}}{{else if .ProductName}} · {{.ProductName}}{{end}} · {{.Name}}</a></h2>
     <p class="meta"><span class="status{{if .Spam}} spam{{end}}">{{if .Spam}}Spam{{else}}{{statusLabel .Status}}{{end}}</span> Received {{when .CreatedAt}} · {{.Email}}{{if .Phone}} · {{.Phone}}{{end}}</p>
     {{if or .Material .Finish}}<p class="meta">{{.Material}}{{if and .Material .Finish}}, {{end}}{{.Finish}}</p>{{end}}
     {{if .Message}}<p class="message">{{excerpt .Message}}</p>{{end}}
@@ -269,7 +269,7 @@ const layoutHTML = `<!doctype html>
 
 {{define "enquiry"}}{{with .Enquiry}}
   <p><a href="{{$.Back}}">Back to the list</a></p>
-  <h1>#{{.ID}} · {{kindLabel .Kind}}{{if .ProductName}} · {{.ProductName}}{{end}} · {{.Name}}</h1>
+  <h1>#{{.ID}} · {{kindLabel .Kind}}{{if .Items}} · {{.Pieces}}{{else if .ProductName}} · {{.ProductName}}{{end}} · {{.Name}}</h1>
   {{template "problem" $}}
   <p class="meta"><span class="status{{if .Spam}} spam{{end}}">{{if .Spam}}Spam · {{end}}{{statusLabel .Status}}</span> Received {{when .CreatedAt}}</p>
   <dl>
@@ -279,6 +279,13 @@ const layoutHTML = `<!doctype html>
     <dt>E-mail</dt><dd>{{.Email}}</dd>
     {{if .Phone}}<dt>Phone</dt><dd><a href="{{telURL .Phone}}">{{.Phone}}</a></dd>{{end}}
   </dl>
+  {{if .Items}}
+  <div class="table-wrap" tabindex="0" role="group" aria-labelledby="pieces"><table>
+    <caption id="pieces">{{.Pieces}}</caption>
+    <thead><tr><th scope="col">Product</th><th scope="col">Material</th><th scope="col">Finish</th><th scope="col" class="n">Quantity</th><th scope="col">Note</th></tr></thead>
+    <tbody>{{range .Items}}<tr><th scope="row">{{.ProductName}} (#{{.ProductID}})</th><td>{{.Material}}</td><td>{{.Finish}}</td><td class="n">{{.Quantity}}</td><td>{{.Note}}</td></tr>{{end}}</tbody>
+  </table></div>
+  {{end}}
   {{if .Message}}<p class="message">{{.Message}}</p>{{end}}
   <ul class="actions">
     <li><a class="button" href="{{$.ReplyURL}}">Reply by e-mail</a></li>
