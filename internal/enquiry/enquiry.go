@@ -116,11 +116,12 @@ type ItemInput struct {
 	Note      string   `json:"note,omitempty"`
 }
 
-// The limits of a shortlist's quote request.
-const (
-	MaxItems    = 50  // pieces in one request
-	MaxQuantity = 999 // of one piece
-	MaxItemNote = 500 // characters of a piece's note
+// The limits of a shortlist's quote request (rules.json, which the
+// shortlist page reads too).
+var (
+	MaxItems    = Rules.Limits.Items    // pieces in one request
+	MaxQuantity = Rules.Limits.Quantity // of one piece
+	MaxItemNote = Rules.Limits.ItemNote // characters of a piece's note
 )
 
 // Item is one piece of a quote request for several, as it is stored.
@@ -320,7 +321,7 @@ func checkItems(list []ItemInput, products Products, fields map[string]string) [
 		if p, ok := checkProduct(products, in.ProductID, it.Material, it.Finish, true, prefix, fields); ok {
 			it.ProductID, it.ProductName = p.ID, p.Name
 		}
-		if q := in.Quantity; q == nil || *q != math.Trunc(*q) || *q < 1 || *q > MaxQuantity {
+		if q := in.Quantity; q == nil || *q != math.Trunc(*q) || *q < 1 || *q > float64(MaxQuantity) {
 			fields[prefix+"quantity"] = fmt.Sprintf("Say how many: a whole number from 1 to %d.", MaxQuantity)
 		} else {
 			it.Quantity = int(*q)

@@ -257,7 +257,7 @@ func TestCheckItems(t *testing.T) {
 				ItemInput{ProductID: intp(99), Quantity: qty(1)},
 				ItemInput{ProductID: intp(1), Material: "Stone", Finish: "Teak", Quantity: qty(0)},
 				ItemInput{Material: "Wood", Quantity: qty(2.5), Note: strings.Repeat("n", MaxItemNote+1)},
-				ItemInput{ProductID: intp(3), Quantity: qty(MaxQuantity + 1)},
+				ItemInput{ProductID: intp(3), Quantity: qty(float64(MaxQuantity + 1))},
 				ItemInput{ProductID: intp(3)},
 			)
 		}, map[string]string{

@@ -23,6 +23,10 @@ type RuleSet struct {
 		Email   int `json:"email"`
 		Phone   int `json:"phone"`
 		Message int `json:"message"`
+		// A shortlist's quote request: pieces in it, the quantity of one, characters of its note.
+		Items    int `json:"items"`
+		Quantity int `json:"quantity"`
+		ItemNote int `json:"itemNote"`
 	} `json:"limits"`
 	PhonePattern       string            `json:"phonePattern"`
 	EmailDomainPattern string            `json:"emailDomainPattern"`

@@ -106,6 +106,13 @@ var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
 		}
 		return true
 	},
+	// The shortlist (GA4's wishlist events): the piece put in or taken out;
+	// the shortlist page shown, by its list's name; one quote asked for
+	// all its pieces, kept as that alone (its pieces are the enquiry's).
+	"add_to_wishlist":      func(e *store.InsightEvent, p eventParams) bool { e.Product = p.item(); return true },
+	"remove_from_wishlist": func(e *store.InsightEvent, p eventParams) bool { e.Product = p.item(); return true },
+	"view_item_list":       func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("item_list_name"); return true },
+	"generate_lead":        func(*store.InsightEvent, eventParams) bool { return true },
 	"search": func(e *store.InsightEvent, p eventParams) bool {
 		e.Label = strings.ToLower(p.str("search_term"))
 		n, ok := p.num("result_count")

@@ -116,6 +116,35 @@ func TestEventsAreKeptAsTheInsightsReadThem(t *testing.T) {
 	}
 }
 
+func TestShortlistEventsKeepTheProductOnly(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	h, k := newEventsAPI(t, &now)
+	items := `[{"item_id":"2","item_name":"P","item_category":"Seatings","quantity":3},{"item_id":"1"}]`
+	body := `{"events":[
+		{"name":"add_to_wishlist","path":"/product/2","params":{"currency":"INR","items":[{"item_id":"2","item_name":"P","item_category":"Seatings"}]}},
+		{"name":"remove_from_wishlist","path":"/products","params":{"currency":"INR","items":[{"item_id":"1"}]}},
+		{"name":"view_item_list","path":"/products","params":{"item_list_name":"Shortlist","items":` + items + `}},
+		{"name":"generate_lead","path":"/products","params":{"currency":"INR","items":` + items + `}}
+	]}`
+	if code, e := sendEvents(h, body); code != http.StatusNoContent {
+		t.Fatalf("status %d %+v", code, e)
+	}
+	got := k.all()
+	if len(got) != 4 {
+		t.Fatalf("kept %d events, want 4: %+v", len(got), got)
+	}
+	want := []struct {
+		name    string
+		product int64
+		label   string
+	}{{"add_to_wishlist", 2, ""}, {"remove_from_wishlist", 1, ""}, {"view_item_list", 0, "Shortlist"}, {"generate_lead", 0, ""}}
+	for i, w := range want {
+		if e := got[i]; e.Name != w.name || e.Product != w.product || e.Label != w.label {
+			t.Errorf("%s kept as %+v, want product %d and label %q", w.name, e, w.product, w.label)
+		}
+	}
+}
+
 func TestVisitorHashChangesEachDay(t *testing.T) {
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	h, k := newEventsAPI(t, &now)

@@ -18,6 +18,8 @@ export default [
   route("terms-conditions", "routes/terms-conditions.tsx"),
   route("returns", "routes/returns.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
+  // The pieces a visitor keeps for one quote, stored in the browser.
+  route("shortlist", "routes/shortlist.tsx"),
   // Where the forms send, with their script (no page: an action only).
   route("send", "routes/send.ts"),
   // What the search overlay loads when it opens (a JSON file, no page).

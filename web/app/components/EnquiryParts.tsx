@@ -137,6 +137,8 @@ type SubmitOptions = {
   /** Extra parameters of the form_submit event. */
   submitParams?: Record<string, unknown>;
   onSent?: () => void;
+  /** Where the named fields are, when some are outside the form (the shortlist's pieces); the form by default. */
+  fieldsIn?: React.RefObject<HTMLElement | null>;
 };
 
 /**
@@ -146,7 +148,7 @@ type SubmitOptions = {
  * three outcomes: sent (form_submit), the server's field messages
  * (form_error), or a failure that keeps what was typed (submission_error).
  */
-export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submitParams, onSent }: SubmitOptions) {
+export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submitParams, onSent, fieldsIn }: SubmitOptions) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setState] = useState<SubmitState>("idle");
   const [failure, setFailure] = useState("");
@@ -156,11 +158,16 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
 
   const focusFirstError = (fields: Record<string, string>) => {
     const first = fieldOrder.find((f) => fields[f]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (first) (fieldsIn ?? formRef).current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   };
 
   const clearError = (field: string) => {
     if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  /** Forgets every problem under a prefix ("items["): the pieces they named have moved. */
+  const clearErrors = (prefix: string) => {
+    if (Object.keys(errors).some((f) => f.startsWith(prefix))) setErrors((all) => Object.fromEntries(Object.entries(all).filter(([f]) => !f.startsWith(prefix))));
   };
 
   useFetcherResult(fetcher, (result) => {
@@ -185,10 +192,12 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
     event: React.FormEvent<HTMLFormElement>,
     values: { name: string; email: string; phone?: string; message: string } & Record<string, string>,
     payload: (website: string) => EnquiryPayload,
+    /** The problems the form's other fields have (a shortlist's quantities). */
+    otherProblems: Record<string, string> = {},
   ) => {
     event.preventDefault();
     if (state === "sending") return;
-    const found = checkEnquiry(values, messageRequired);
+    const found = { ...otherProblems, ...checkEnquiry(values, messageRequired) };
     if (Object.keys(found).length > 0) {
       setErrors(found);
       track("validation_error", {
@@ -203,5 +212,5 @@ export function useEnquirySubmit({ formName, messageRequired, fieldOrder, submit
     submitForm(fetcher, "enquiry", payload(typeof honeypot === "string" ? honeypot : ""));
   };
 
-  return { errors, state, setState, failure, formRef, clearError, submit };
+  return { errors, state, setState, failure, formRef, clearError, clearErrors, submit };
 }

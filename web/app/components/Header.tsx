@@ -4,6 +4,8 @@ import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
 import { mainNav } from "../lib/nav";
+import { SHORTLIST_PATH } from "../lib/paths";
+import { useShortlistIds } from "../lib/shortlist/saved";
 import { site } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
@@ -87,6 +89,7 @@ export function Header() {
               <SearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} />
             </Suspense>
           )}
+          <ShortlistLink />
 
           {/* A native disclosure: the menu opens and closes without JavaScript too. */}
           <details className="mobile-menu" ref={menuRef} onKeyDown={closeDisclosureOnEscape}>
@@ -113,5 +116,34 @@ export function Header() {
         </div>
       </div>
     </header>
+  );
+}
+
+const pieces = (n: number) => `${n} ${n === 1 ? "piece" : "pieces"}`;
+
+// The shortlist, with the number of pieces in it once the script has read
+// it. A change is said politely by a live region of its own (a link's name
+// changing is not announced). The shortlist lives in the browser's
+// storage, so the link keeps its place unseen until the script runs.
+function ShortlistLink() {
+  const hydrated = useHydrated();
+  const count = useShortlistIds().length;
+  const [said, setSaid] = useState<{ count: number | null; text: string }>({ count: null, text: "" });
+  if (hydrated && said.count !== count) setSaid({ count, text: said.count === null ? "" : `${pieces(count)} in your shortlist` });
+  return (
+    <>
+      <NavLink to={SHORTLIST_PATH} className="icon-button site-header__shortlist" data-waiting={!hydrated || undefined}>
+        <Icon name="bookmark" />
+        <span className="visually-hidden">Shortlist{hydrated && `, ${pieces(count)}`}</span>
+        {count > 0 && (
+          <span className="site-header__count" aria-hidden="true">
+            {count}
+          </span>
+        )}
+      </NavLink>
+      <span className="visually-hidden" aria-live="polite">
+        {said.text}
+      </span>
+    </>
   );
 }

@@ -16,6 +16,7 @@ const paths = {
   whatsapp: "M4 20l1.3-4A8 8 0 1 1 8 18.7L4 20Zm5-11c0 3.3 2.7 6 6 6l1-1.5-2-1-1 1a4 4 0 0 1-2.5-2.5l1-1-1-2L9 9Z",
   phone: "M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2Z",
   mail: "M4 6h16v12H4V6Zm0 0 8 7 8-7",
+  bookmark: "M6 3.5h12v17l-6-4.5-6 4.5v-17Z",
 } as const;
 
 export type IconName = keyof typeof paths;

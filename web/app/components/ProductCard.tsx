@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { ProductCardData } from "../lib/catalogue";
 import type { Slot } from "../lib/picture";
 import { Picture } from "./Picture";
+import { ShortlistButton } from "./ShortlistButton";
 import "./ProductCard.css";
 
 type Props = {
@@ -16,12 +17,18 @@ type Props = {
   headingLevel?: "h2" | "h3";
 };
 
+// A product in a list: its picture, name and type as one link, and the
+// Add to shortlist button over the picture (beside the link, not in it:
+// a button inside a link is not allowed).
 export function ProductCard({ product, slot = "card", eager = false, from, onSelect, headingLevel: Heading = "h2" }: Props) {
   return (
-    <Link to={`/product/${product.id}`} state={from ? { from } : undefined} className="product-card" onClick={onSelect}>
-      <Picture className="product-card__image" picture={product.image} slot={slot} priority={eager} decorative />
-      <Heading className="product-card__name">{product.name}</Heading>
-      <p className="product-card__type">{product.type}</p>
-    </Link>
+    <div className="product-card">
+      <Link to={`/product/${product.id}`} state={from ? { from } : undefined} className="product-card__link" onClick={onSelect}>
+        <Picture className="product-card__image" picture={product.image} slot={slot} priority={eager} decorative />
+        <Heading className="product-card__name">{product.name}</Heading>
+        <p className="product-card__type">{product.type}</p>
+      </Link>
+      <ShortlistButton product={product} compact />
+    </div>
   );
 }

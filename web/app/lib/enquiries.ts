@@ -4,6 +4,9 @@ import rules from "../../../internal/enquiry/rules.json";
 
 export type EnquiryKind = "contact" | "quote" | "customize";
 
+/** One piece of a shortlist's quote request; the server names its problems as items[2].finish. */
+export type EnquiryItem = { productId: number; material: string; finish: string; quantity: number; note?: string };
+
 export type EnquiryPayload = {
   kind: EnquiryKind;
   name: string;
@@ -13,6 +16,8 @@ export type EnquiryPayload = {
   productId?: number;
   material?: string;
   finish?: string;
+  /** The shortlist's pieces: one quote request for them all (kind "quote", no productId). */
+  items?: EnquiryItem[];
   /** The honeypot: a field people never see, so never fill. */
   website?: string;
   /** The server's signed time of the form's first edit (POST /api/form-start). */

@@ -30,7 +30,7 @@ export function indexedPaths(catalogue: Catalogue): string[] {
 // The pages for visitors only, which say noindex (the server leaves them
 // out of the sitemap): the product list by a material and a finish at once
 // or with nothing to show, each product's requests for browsers without
-// JavaScript, and the thank-you pages.
+// JavaScript, the thank-you pages, and the shortlist (each visitor's own).
 export function unindexedPaths(catalogue: Catalogue): string[] {
   return [
     ...listPagesOf(catalogue)
@@ -38,6 +38,7 @@ export function unindexedPaths(catalogue: Catalogue): string[] {
       .map((p) => p.path),
     ...catalogue.products.flatMap((p) => REQUEST_KINDS.map((kind) => requestPath(p.id, kind))),
     ...THANKS_PATHS,
+    SHORTLIST_PATH,
   ];
 }
 
@@ -50,6 +51,9 @@ export function pagePaths(catalogue: Catalogue): string[] {
 // without JavaScript (routes/request.tsx).
 export const REQUEST_KINDS = ["quote", "customize"] as const;
 export const requestPath = (id: number, kind: (typeof REQUEST_KINDS)[number]) => `/product/${id}/${kind}`;
+
+// The visitor's shortlist, kept in the browser (routes/shortlist.tsx).
+export const SHORTLIST_PATH = "/shortlist";
 
 // Where forms sent without JavaScript lead (internal/server/forms.go).
 export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];

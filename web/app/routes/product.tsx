@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/product";
 import { Icon } from "../components/Icon";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
+import { ShortlistButton } from "../components/ShortlistButton";
 import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
@@ -100,6 +101,7 @@ function ProductDetail({ product, similar, details }: DetailProps) {
             <QuoteDialogTrigger kind="customize" product={product} material={material} finish={finish} className="button button--ghost">
               Customize
             </QuoteDialogTrigger>
+            <ShortlistButton product={product} material={material} finish={finish} />
           </div>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
 import type { ProductSummary } from "../catalogue";
+import { LIMITS } from "../enquiries";
 import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, readSavedShortlist, subscribeShortlist } from "./saved";
 
 // The shortlist: the pieces a visitor keeps to ask one quote for, with
@@ -21,10 +22,11 @@ export type ShortlistItem = {
 /** What the shortlist checks a piece against: the catalogue's own options. */
 export type ProductOptions = Pick<ProductSummary, "id" | "material" | "finish">;
 
-export const MAX_QUANTITY = 999;
-export const NOTE_MAX = 500;
-/** One line per product, so a shortlist is never longer than this many (or the catalogue). */
-export const MAX_ITEMS = 100;
+// The limits one quote request is held to (internal/enquiry/rules.json, which the server reads too).
+export const MAX_QUANTITY = LIMITS.quantity;
+export const NOTE_MAX = LIMITS.itemNote;
+/** The pieces one request takes, so the most a shortlist keeps (one line per product). */
+export const MAX_ITEMS = LIMITS.items;
 
 /**
  * What checking a shortlist against the catalogue took out: pieces it no
@@ -35,7 +37,6 @@ export type Dropped = { pieces: number; choices: number };
 export const NOTHING_DROPPED: Dropped = { pieces: 0, choices: 0 };
 
 export const isQuantity = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_QUANTITY;
-const length = (s: string) => [...s].length;
 
 /** A product's first piece: its first material and finish, one of it. */
 export function newItem(product: ProductOptions, material?: string, finish?: string): ShortlistItem {
@@ -94,9 +95,9 @@ export function parseStored(raw: string | null): unknown[] | null {
 
 export const serialize = (items: readonly unknown[]) => JSON.stringify({ version: SHORTLIST_VERSION, items });
 
-/** The shortlist with the product's piece added at the end; unchanged when it is there already. */
+/** The shortlist with the product's piece added at the end; unchanged when it is there already, or full. */
 export function withItem<T extends { productId: number }>(items: readonly T[], item: T): T[] {
-  return items.some((i) => i.productId === item.productId) ? [...items] : [...items, item];
+  return items.some((i) => i.productId === item.productId) || items.length >= MAX_ITEMS ? [...items] : [...items, item];
 }
 
 export const withoutItem = <T extends { productId: number }>(items: readonly T[], productId: number): T[] => items.filter((i) => i.productId !== productId);
@@ -146,10 +147,10 @@ export function saveShortlist(items: readonly unknown[]): boolean {
  * Adds or removes a product, for the Add to shortlist buttons, which do not
  * have the catalogue: the shortlist page checks what is stored when it shows it.
  */
-export function setInShortlist(product: ProductOptions, inIt: boolean, material?: string, finish?: string): boolean {
-  const stored = parseStored(readSavedShortlist()) ?? [];
-  const ids = stored as { productId: number }[];
-  return saveShortlist(inIt ? withItem(ids, newItem(product, material, finish)) : withoutItem(ids, product.id));
+export function setInShortlist(product: ProductOptions, inIt: boolean, material?: string, finish?: string): "saved" | "full" | "blocked" {
+  const stored = (parseStored(readSavedShortlist()) ?? []) as { productId: number }[];
+  if (inIt && stored.length >= MAX_ITEMS) return "full";
+  return saveShortlist(inIt ? withItem(stored, newItem(product, material, finish)) : withoutItem(stored, product.id)) ? "saved" : "blocked";
 }
 
 /** The stored JSON, kept current (this tab and others). */

@@ -1,0 +1,64 @@
+import { useState } from "react";
+import { itemEventParams, track } from "../lib/analytics";
+import type { ProductSummary } from "../lib/catalogue";
+import { LIMITS } from "../lib/enquiries";
+import { loadShortlistStore, useShortlistIds } from "../lib/shortlist/saved";
+import { useHydrated } from "../lib/useHydrated";
+import { Icon } from "./Icon";
+import "./ShortlistButton.css";
+
+type Props = {
+  product: ProductSummary;
+  /** The options chosen on the product page; a card adds the product's first. */
+  material?: string;
+  finish?: string;
+  /** An icon over a card's picture, named with the product, rather than a button with its words. */
+  compact?: boolean;
+};
+
+const REFUSED = {
+  full: `Your shortlist has ${LIMITS.items} pieces, the most one request takes: send it, or take a piece out first.`,
+  blocked: "This browser does not let the site keep a shortlist (its storage is full or blocked).",
+};
+
+// Add to shortlist: a toggle button whose name stays the same and whose
+// aria-pressed says whether the piece is in the shortlist; pressed again,
+// it takes the piece out. It needs the script: until it runs the button
+// keeps its place unseen, so nothing moves when it appears. The code that
+// changes the shortlist loads when the button is reached for.
+export function ShortlistButton({ product, material, finish, compact = false }: Props) {
+  const hydrated = useHydrated();
+  const inShortlist = useShortlistIds().includes(product.id);
+  const [refused, setRefused] = useState("");
+  const toggle = () =>
+    loadShortlistStore()
+      .then((store) => {
+        const outcome = store.setInShortlist(product, !inShortlist, material, finish);
+        setRefused(outcome === "saved" ? "" : REFUSED[outcome]);
+        if (outcome !== "saved") return;
+        track(inShortlist ? "remove_from_wishlist" : "add_to_wishlist", itemEventParams(product));
+      })
+      .catch(() => {}); // offline before the code came: the next press tries again
+  return (
+    <>
+      <button
+        type="button"
+        className={compact ? "icon-button shortlist-toggle shortlist-toggle--compact" : "button button--ghost shortlist-toggle"}
+        aria-pressed={inShortlist}
+        aria-label={compact ? `Add ${product.name} to shortlist` : undefined}
+        data-waiting={!hydrated || undefined}
+        onPointerEnter={loadShortlistStore}
+        onFocus={loadShortlistStore}
+        onClick={toggle}
+      >
+        <Icon name="bookmark" size={compact ? 22 : 20} />
+        {!compact && "Add to shortlist"}
+      </button>
+      {refused && (
+        <p className={compact ? "visually-hidden" : "shortlist-toggle__refused"} role="alert">
+          {refused}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,329 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Locator, Page } from "@playwright/test";
+import { test, expect, hydrated, recordAnalytics, signInToStudio, trackedEvents } from "./fixtures";
+import { products, vocabulary } from "./content";
+import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts } from "../app/lib/filters";
+import { SHORTLIST_KEY } from "../app/lib/shortlist/saved";
+
+// The shortlist as a designer uses it: pieces gathered from the list and
+// from a product page, their choices changed, kept across a reload, sent
+// to another browser by a link, and asked for in one request that the
+// studio sees as one enquiry. The pieces are read from content/, so the
+// studio's edits to the catalogue need no change here.
+
+const firstPage = filterProducts(products, DEFAULT_LIST_STATE, vocabulary).slice(0, PAGE_SIZE);
+// Two pieces from the first page of /products, one with finishes to choose from; a third from its own page.
+const withFinishes = firstPage.find((p) => p.finish.length > 1) ?? firstPage[0]!;
+const secondFromList = firstPage.find((p) => p.id !== withFinishes.id)!;
+const fromItsPage = products.find((p) => p.id !== withFinishes.id && p.id !== secondFromList.id)!;
+const three = [withFinishes, secondFromList, fromItsPage];
+
+test.beforeEach(async ({ page }) => {
+  // A visitor of its own: the server limits enquiries per visitor.
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": `198.18.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}` });
+  await recordAnalytics(page);
+});
+
+const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+const shortlistLink = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Shortlist/ });
+const piece = (page: Page, name: string) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
+
+async function expectNoAxeViolations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  const results = await (include ? builder.include(include) : builder).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+}
+
+// Comma-separated values as encoding/csv writes them (quoted fields may hold commas, quotes and line breaks).
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") endField();
+    else if (c === "\n") {
+      endField();
+      rows.push(row);
+      row = [];
+    } else if (c !== "\r") field += c;
+  }
+  if (field || row.length) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+async function addFromList(page: Page, name: string) {
+  const button = page.getByRole("button", { name: `Add ${name} to shortlist` });
+  await button.click();
+  await expect(button).toHaveAttribute("aria-pressed", "true");
+}
+
+test("three pieces from two pages, changed, reloaded, shared to another browser and sent as one request the studio sees whole", async ({ page, browser, context }) => {
+  test.setTimeout(90_000);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/products");
+  await hydrated(page);
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 0 pieces");
+  await addFromList(page, withFinishes.name);
+  await addFromList(page, secondFromList.name);
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 pieces");
+  await expect(page.getByText("2 pieces in your shortlist")).toBeAttached(); // the polite announcement
+
+  await page.goto(`/product/${fromItsPage.id}`);
+  await hydrated(page);
+  const add = page.getByRole("button", { name: "Add to shortlist", exact: true });
+  await expect(add).toHaveAttribute("aria-pressed", "false");
+  await add.click();
+  await expect(add).toHaveAttribute("aria-pressed", "true");
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 3 pieces");
+  expect((await trackedEvents(page, "add_to_wishlist")).map((e) => (e.params.items as { item_id: string }[])[0]!.item_id)).toEqual([String(fromItsPage.id)]);
+
+  await shortlistLink(page).click();
+  await expect(page).toHaveURL(/\/shortlist$/);
+  await expect(page.getByRole("heading", { level: 2, name: "3 pieces" })).toBeVisible();
+  for (const p of three) await expect(piece(page, p.name)).toBeVisible();
+  const viewed = await trackedEvents(page, "view_item_list");
+  expect(viewed.map((e) => e.params.item_list_name)).toEqual(["Shortlist"]);
+  expect((viewed[0]!.params.items as { item_id: string }[]).map((i) => i.item_id)).toEqual(three.map((p) => String(p.id)));
+
+  // A finish and a quantity changed, kept across a reload.
+  const finish = withFinishes.finish.at(-1)!;
+  await piece(page, withFinishes.name).getByRole("combobox", { name: "Finish" }).selectOption(finish);
+  await piece(page, secondFromList.name).getByRole("spinbutton", { name: "Quantity" }).fill("4");
+  await piece(page, fromItsPage.name).getByRole("textbox", { name: /Note/ }).fill("For the hotel lobby, two metres wide");
+  await page.reload();
+  await hydrated(page);
+  await expect(piece(page, withFinishes.name).getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
+  await expect(piece(page, secondFromList.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("4");
+  await expect(piece(page, fromItsPage.name).getByRole("textbox", { name: /Note/ })).toHaveValue("For the hotel lobby, two metres wide");
+
+  // The link, opened in a browser that has never seen the site.
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/\/shortlist\?items=[\w.~-]+$/);
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("heading", { level: 2, name: "3 pieces" })).toBeVisible();
+  await expect(other).toHaveURL(/\/shortlist$/); // taken in, so a reload does not ask again
+  await expect(piece(other, withFinishes.name).getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
+  await expect(piece(other, secondFromList.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("4");
+  await expect(piece(other, fromItsPage.name).getByRole("textbox", { name: /Note/ })).toHaveValue(""); // notes stay with their writer
+  expect(await other.evaluate((key) => JSON.parse(localStorage.getItem(key)!).items.length, SHORTLIST_KEY)).toBe(3);
+  await elsewhere.close();
+
+  // One request for all three.
+  const name = unique("Anjali Mehta");
+  await page.getByRole("textbox", { name: "Your Name" }).fill(name);
+  await page.getByRole("textbox", { name: "Your Email" }).fill("anjali@studio-mehta.example");
+  await page.waitForTimeout(3200); // a person's pace: the server's signed start time
+  await page.getByRole("button", { name: "Request a quote for 3 pieces" }).click();
+  const thanks = page.getByRole("status").filter({ hasText: "Thank you" });
+  await expect(thanks).toContainText("Your request for 3 pieces has reached the studio");
+  await expect(thanks).toContainText("Your shortlist is still here");
+  await expect(page.getByRole("heading", { level: 2, name: "3 pieces" })).toBeVisible();
+  const lead = await trackedEvents(page, "generate_lead");
+  expect(lead).toHaveLength(1);
+  expect((lead[0]!.params.items as { item_id: string; quantity: number }[]).map((i) => [i.item_id, i.quantity])).toEqual([
+    [String(withFinishes.id), 1],
+    [String(secondFromList.id), 4],
+    [String(fromItsPage.id), 1],
+  ]);
+
+  // The studio: one enquiry, every piece in it, and one row per piece in the CSV.
+  await signInToStudio(page);
+  await page.getByRole("searchbox", { name: "Search" }).fill(name);
+  await page.getByRole("button", { name: "Show" }).click();
+  const listed = page.getByRole("article").filter({ hasText: name });
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText("3 pieces");
+  await listed.getByRole("link", { name: new RegExp(name) }).click();
+  const table = page.getByRole("table", { name: "3 pieces" });
+  for (const [p, material, fin, quantity] of [
+    [withFinishes, withFinishes.material[0]!, finish, "1"],
+    [secondFromList, secondFromList.material[0]!, secondFromList.finish[0]!, "4"],
+    [fromItsPage, fromItsPage.material[0]!, fromItsPage.finish[0]!, "1"],
+  ] as const) {
+    const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: `${p.name} (#${p.id})` }) });
+    await expect(row.getByRole("cell")).toHaveText([material, fin, quantity, p === fromItsPage ? "For the hotel lobby, two metres wide" : ""]);
+  }
+
+  const csv = parseCsv(await (await page.request.get("/studio/enquiries.csv")).text());
+  const header = csv[0]!;
+  const col = (row: string[], name: string) => row[header.indexOf(name)];
+  const rows = csv.filter((r) => col(r, "name") === name);
+  expect(rows.map((r) => [col(r, "product_id"), col(r, "finish"), col(r, "quantity")])).toEqual([
+    [String(withFinishes.id), finish, "1"],
+    [String(secondFromList.id), secondFromList.finish[0], "4"],
+    [String(fromItsPage.id), fromItsPage.finish[0], "1"],
+  ]);
+  expect(new Set(rows.map((r) => col(r, "id"))).size).toBe(1);
+  expect(rows.every((r) => col(r, "kind") === "quote" && col(r, "spam") === "false")).toBe(true);
+});
+
+test.describe("at 375 px, by keyboard alone", () => {
+  test.use({ viewport: { width: 375, height: 800 } });
+
+  // Presses Tab until the element the locator finds has focus.
+  async function tabTo(page: Page, target: Locator, max = 80) {
+    for (let i = 0; i < max; i++) {
+      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+      await page.keyboard.press("Tab");
+    }
+    throw new Error(`Tab never reached ${target}`);
+  }
+
+  test("pieces added, moved, taken out and asked for without a mouse", async ({ page }) => {
+    const [a, b] = [withFinishes, secondFromList];
+    await page.goto("/products");
+    await hydrated(page);
+    for (const p of [a, b]) {
+      const button = page.getByRole("button", { name: `Add ${p.name} to shortlist` });
+      await tabTo(page, button);
+      await page.keyboard.press("Enter");
+      await expect(button).toHaveAttribute("aria-pressed", "true");
+    }
+    await tabTo(page, shortlistLink(page));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/shortlist$/);
+    await expect(page.getByRole("heading", { level: 2, name: "2 pieces" })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    // The first piece moved down: it is second now, and keeps the focus.
+    const down = piece(page, a.name).getByRole("button", { name: `Move down: ${a.name}` });
+    await tabTo(page, down);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 3 })).toHaveText([b.name, a.name]);
+    await expect(down).toBeFocused();
+    await expect(page.getByText(`${a.name} moved to place 2 of 2.`)).toBeAttached();
+
+    // A quantity out of range is named before anything is sent.
+    const quantity = piece(page, b.name).getByRole("spinbutton", { name: "Quantity" });
+    await tabTo(page, quantity);
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("1000");
+    await expect(piece(page, b.name).getByText("Say how many: a whole number from 1 to 999.")).toBeVisible();
+    await expect(quantity).toHaveAttribute("aria-invalid", "true");
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("12");
+    await expect(quantity).not.toHaveAttribute("aria-invalid");
+
+    await expectNoAxeViolations(page);
+
+    // Taking a piece out moves the focus to what is left.
+    const remove = piece(page, a.name).getByRole("button", { name: `Remove: ${a.name}` });
+    await tabTo(page, remove);
+    await page.keyboard.press("Enter");
+    await expect(piece(page, a.name)).toHaveCount(0);
+    await expect(piece(page, b.name).getByRole("button", { name: `Remove: ${b.name}` })).toBeFocused();
+    expect((await trackedEvents(page, "remove_from_wishlist")).map((e) => (e.params.items as { item_id: string }[])[0]!.item_id)).toEqual([String(a.id)]);
+
+    // The request, sent by keyboard; a wrong address is named first.
+    await tabTo(page, page.getByRole("textbox", { name: "Your Name" }));
+    await page.keyboard.type(unique("Kabir"));
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("kabir@");
+    await page.waitForTimeout(3200);
+    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 piece" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("textbox", { name: "Your Email" })).toBeFocused();
+    await page.keyboard.type("studio.example");
+    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 piece" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Your request for 1 piece has reached the studio" })).toBeVisible();
+
+    // The last piece out: the way back to the products.
+    await tabTo(page, page.getByRole("button", { name: `Remove: ${b.name}` }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { level: 2, name: "Nothing here yet" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Browse the products" })).toBeVisible();
+    await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 0 pieces");
+  });
+});
+
+test("a shared link over another shortlist asks first; Keep mine keeps it, Replace takes the link's", async ({ page }) => {
+  const [mine, theirs] = [withFinishes, secondFromList];
+  await page.goto("/products");
+  await hydrated(page);
+  await addFromList(page, mine.name);
+  const link = `/shortlist?items=${theirs.id}...3~${fromItsPage.id}...1`;
+
+  await page.goto(link);
+  const ask = page.getByRole("region", { name: "Open the shortlist in the link?" });
+  await expect(ask).toContainText(`The link holds 2 pieces: ${theirs.name}, ${fromItsPage.name}. It would replace the 1 piece in your shortlist.`);
+  await expect(ask.getByRole("heading")).toBeFocused();
+  await expect(page).toHaveURL(/\/shortlist$/);
+  await expectNoAxeViolations(page);
+  await ask.getByRole("button", { name: "Keep mine" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 3 })).toHaveText([mine.name]);
+
+  await page.goto(link);
+  await page.getByRole("button", { name: "Replace mine with the link’s" }).click();
+  await expect(page.getByRole("heading", { level: 3 })).toHaveText([theirs.name, fromItsPage.name]);
+  await expect(piece(page, theirs.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("3");
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 pieces");
+});
+
+test("pieces the catalogue does not have, in a link or in storage, are left out with a notice, never an error", async ({ page }) => {
+  const unknownId = Math.max(...products.map((p) => p.id)) + 1000;
+  const p = withFinishes;
+  await page.goto(`/shortlist?items=${unknownId}..1~${p.id}.no-such-wood.no-such-finish.2~abc`);
+  const notice = page.getByRole("status").filter({ hasText: "2 pieces in the link are not in the catalogue now" });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("2 choices of material, finish or quantity in the link could not be used");
+  await expect(page.getByRole("heading", { level: 3 })).toHaveText([p.name]);
+  await expect(piece(page, p.name).getByRole("combobox", { name: "Material" })).toHaveValue(p.material[0]!);
+  await expect(piece(page, p.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("2");
+
+  await page.evaluate(
+    ({ key, unknownId, id }) =>
+      localStorage.setItem(key, JSON.stringify({ version: 1, items: [{ productId: unknownId, material: "x", finish: "y", quantity: 1, note: "" }, { productId: id, material: "x", finish: "y", quantity: 5000, note: "" }] })),
+    { key: SHORTLIST_KEY, unknownId, id: p.id },
+  );
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "1 piece in your saved shortlist is not in the catalogue now" })).toBeVisible();
+  await expect(piece(page, p.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("999");
+
+  await page.evaluate((key) => localStorage.setItem(key, "{not json"), SHORTLIST_KEY);
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "could not be read" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Nothing here yet" })).toBeVisible();
+});
+
+test("Copy link where the browser will not copy: a dialog with the address to copy by hand", async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, "clipboard", { value: { writeText: () => Promise.reject(new Error("denied")) } });
+  });
+  await page.goto("/products");
+  await hydrated(page);
+  await addFromList(page, withFinishes.name);
+  await shortlistLink(page).click();
+  await page.getByRole("button", { name: "Copy link" }).click();
+  const dialog = page.getByRole("dialog", { name: "Copy the link to your shortlist" });
+  await expect(dialog).toBeVisible();
+  const address = dialog.getByRole("textbox", { name: "Copy the link to your shortlist" });
+  await expect(address).toBeFocused();
+  await expect(address).toHaveValue(new RegExp(`/shortlist\\?items=${withFinishes.id}\\.\\.\\.1$`));
+  expect(await address.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart!, el.selectionEnd!))).toBe(await address.inputValue());
+  await expectNoAxeViolations(page, ".share-dialog");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Copy link" })).toBeFocused();
+});
