@@ -180,16 +180,17 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
 test.describe("at 375 px, by keyboard alone", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
-  // Presses Tab until the element the locator finds has focus.
-  async function tabTo(page: Page, target: Locator, max = 80) {
+  // Presses Tab (or Shift+Tab, back) until the element the locator finds has focus.
+  async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab", max = 80) {
     for (let i = 0; i < max; i++) {
-      if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
-      await page.keyboard.press("Tab");
+      if (await target.evaluate((el) => el === document.activeElement, undefined, { timeout: 2000 })) return;
+      await page.keyboard.press(key);
     }
     throw new Error(`Tab never reached ${target}`);
   }
 
   test("pieces added, moved, taken out and asked for without a mouse", async ({ page }) => {
+    test.setTimeout(90_000);
     const [a, b] = [withFinishes, secondFromList];
     await page.goto("/products");
     await hydrated(page);
@@ -199,7 +200,7 @@ test.describe("at 375 px, by keyboard alone", () => {
       await page.keyboard.press("Enter");
       await expect(button).toHaveAttribute("aria-pressed", "true");
     }
-    await tabTo(page, shortlistLink(page));
+    await tabTo(page, shortlistLink(page), "Shift+Tab");
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/shortlist$/);
     await expect(page.getByRole("heading", { level: 2, name: "2 pieces" })).toBeVisible();

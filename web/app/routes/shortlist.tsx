@@ -372,7 +372,6 @@ export const quantityProblem = (text: string) =>
   text.trim() !== "" && isQuantity(Number(text)) ? "" : `Say how many: a whole number from 1 to ${MAX_QUANTITY}.`;
 
 function Piece({ item, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
-  const id = useId();
   const errors = (name: string) => problems[name];
   const field = (name: keyof ShortlistItem) => `items[${index}].${name}`;
   const typedProblem = quantityProblem(quantity);
@@ -418,18 +417,15 @@ function Piece({ item, index, last, product, quantity, onQuantity, onChange, onM
           error={errors(field("note"))}
         />
       </div>
-      <div className="piece__actions" role="group" aria-labelledby={`${id}-name`}>
-        <span id={`${id}-name`} hidden>
-          {product.name}
-        </span>
-        <button type="button" className="button button--small button--ghost" data-control="up" aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
-          Move up<span className="visually-hidden">: {product.name}</span>
+      <div className="piece__actions">
+        <button type="button" className="button button--small button--ghost" data-control="up" aria-label={`Move up: ${product.name}`} aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
+          Move up
         </button>
-        <button type="button" className="button button--small button--ghost" data-control="down" aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
-          Move down<span className="visually-hidden">: {product.name}</span>
+        <button type="button" className="button button--small button--ghost" data-control="down" aria-label={`Move down: ${product.name}`} aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
+          Move down
         </button>
-        <button type="button" className="button button--small button--ghost" data-control="remove" onClick={onRemove}>
-          Remove<span className="visually-hidden">: {product.name}</span>
+        <button type="button" className="button button--small button--ghost" data-control="remove" aria-label={`Remove: ${product.name}`} onClick={onRemove}>
+          Remove
         </button>
       </div>
     </li>
@@ -463,6 +459,11 @@ function ShareLink({ items, products }: { items: ShortlistItem[]; products: Prod
   const [copied, setCopied] = useState("");
   const [shown, setShown] = useState("");
   const headingId = useId();
+  const address = useRef<HTMLInputElement>(null);
+  // The address selected, ready to copy (the dialog, opening, would focus its close button first).
+  useEffect(() => {
+    if (shown) address.current?.focus();
+  }, [shown]);
   const copy = () => {
     const url = shareUrl(window.location.origin, SHORTLIST_PATH, items, products);
     const copying = navigator.clipboard?.writeText(url) ?? Promise.reject(new Error("no clipboard"));
@@ -490,7 +491,7 @@ function ShareLink({ items, products }: { items: ShortlistItem[]; products: Prod
             aria-labelledby={headingId}
             aria-describedby={`${headingId}-hint`}
             onFocus={(e) => e.currentTarget.select()}
-            autoFocus
+            ref={address}
           />
           <button type="button" className="button" onClick={() => setShown("")}>
             Done
