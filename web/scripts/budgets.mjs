@@ -142,7 +142,7 @@ console.log(`all CSS (gzip): ${(css / KB).toFixed(1)} KB (budget ${BUDGET.css / 
 if (css > BUDGET.css) failures.push(`CSS ${(css / KB).toFixed(1)} KB > ${BUDGET.css / KB} KB`);
 console.log(fontFaces.length ? `web fonts: ${fontFaces.length} @font-face` : "web fonts: none (system fonts)");
 for (const f of fontFaces) if (!f.swap) failures.push(`${f.name}: an @font-face without font-display: swap blocks text`);
-console.log(`on-demand code, not in any first load: ${ON_DEMAND.join(", ")}`);
+console.log(`on-demand code, not in any first load: ${Object.entries(ON_DEMAND).map(([stem, page]) => (page ? `${stem} (but ${page})` : stem)).join(", ")}`);
 
 if (failures.length) {
   console.error("\nbudgets broken:\n  " + failures.join("\n  "));

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
-import { LIMITS } from "../lib/enquiries";
 import { loadShortlistStore, useShortlistIds } from "../lib/shortlist/saved";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
@@ -14,11 +13,6 @@ type Props = {
   finish?: string;
   /** An icon over a card's picture, named with the product, rather than a button with its words. */
   compact?: boolean;
-};
-
-const REFUSED = {
-  full: `Your shortlist has ${LIMITS.items} pieces, the most one request takes: send it, or take a piece out first.`,
-  blocked: "This browser does not let the site keep a shortlist (its storage is full or blocked).",
 };
 
 // Add to shortlist: a toggle button whose name stays the same and whose
@@ -34,7 +28,7 @@ export function ShortlistButton({ product, material, finish, compact = false }: 
     loadShortlistStore()
       .then((store) => {
         const outcome = store.setInShortlist(product, !inShortlist, material, finish);
-        setRefused(outcome === "saved" ? "" : REFUSED[outcome]);
+        setRefused(outcome === "saved" ? "" : store.REFUSED[outcome]);
         if (outcome !== "saved") return;
         track(inShortlist ? "remove_from_wishlist" : "add_to_wishlist", itemEventParams(product));
       })

@@ -143,6 +143,12 @@ export function saveShortlist(items: readonly unknown[]): boolean {
   return true;
 }
 
+/** Why an Add to shortlist button could not add its piece. */
+export const REFUSED = {
+  full: `Your shortlist has ${MAX_ITEMS} pieces, the most one request takes: send it, or take a piece out first.`,
+  blocked: "This browser does not let the site keep a shortlist (its storage is full or blocked).",
+};
+
 /**
  * Adds or removes a product, for the Add to shortlist buttons, which do not
  * have the catalogue: the shortlist page checks what is stored when it shows it.
