@@ -245,7 +245,7 @@ func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insight
 		pages.Rows = append(pages.Rows, []string{v.Value, itoa(v.Events), itoa(v.Visitors)})
 	}
 
-	products := h.productsTable(get("view_item", "product", p, 0), get("quote_request", "product", p, 0), get("customize_request", "product", p, 0), enquiries)
+	products := h.productsTable(get("view_item", "product", p, 0), get("quote_request", "product", p, 0), get("customize_request", "product", p, 0), get("add_to_wishlist", "product", p, 0), enquiries)
 
 	searches := table{ID: "searches", Title: "Searches", Note: "Those that found nothing first: words the studio may want to answer.",
 		Header: []string{"Search", "Times", "Times it found nothing"}, Empty: "No searches in this period."}
@@ -307,10 +307,10 @@ func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insight
 }
 
 // productsTable is the funnel of each product: looked at, its dialogs
-// opened, enquiries received; the most looked at first.
-func (h *Handler) productsTable(views, quotes, customs []store.ValueCount, enquiries map[int64]int64) table {
-	t := table{ID: "products", Title: "Products: looked at, asked about", Note: "Enquiries count every kind sent from the product's page (quote, customisation), spam left out.",
-		Header: []string{"Product", "Views", "Visitors", "Quote dialogs opened", "Customise dialogs opened", "Enquiries"}, Empty: "No product was looked at in this period."}
+// opened, put in a shortlist, enquiries received; the most looked at first.
+func (h *Handler) productsTable(views, quotes, customs, shortlisted []store.ValueCount, enquiries map[int64]int64) table {
+	t := table{ID: "products", Title: "Products: looked at, asked about", Note: "Enquiries count every kind sent from the product's page (quote, customisation) and every shortlist that lists it, spam left out.",
+		Header: []string{"Product", "Views", "Visitors", "Quote dialogs opened", "Customise dialogs opened", "Added to a shortlist", "Enquiries"}, Empty: "No product was looked at in this period."}
 	byID := func(list []store.ValueCount) map[int64]store.ValueCount {
 		m := map[int64]store.ValueCount{}
 		for _, v := range list {
@@ -319,16 +319,16 @@ func (h *Handler) productsTable(views, quotes, customs []store.ValueCount, enqui
 		}
 		return m
 	}
-	v, q, c := byID(views), byID(quotes), byID(customs)
+	v, q, c, s := byID(views), byID(quotes), byID(customs), byID(shortlisted)
 	type row struct {
-		name                                string
-		views, visitors, quotes, customs, e int64
+		name                                           string
+		views, visitors, quotes, customs, shortlist, e int64
 	}
 	var rows []row
 	for _, p := range h.opts.Products {
 		id := int64(p.ID)
-		r := row{p.Name, v[id].Events, v[id].Visitors, q[id].Events, c[id].Events, enquiries[id]}
-		if r.views+r.quotes+r.customs+r.e > 0 {
+		r := row{p.Name, v[id].Events, v[id].Visitors, q[id].Events, c[id].Events, s[id].Events, enquiries[id]}
+		if r.views+r.quotes+r.customs+r.shortlist+r.e > 0 {
 			rows = append(rows, r)
 		}
 	}
@@ -339,7 +339,7 @@ func (h *Handler) productsTable(views, quotes, customs []store.ValueCount, enqui
 		return int(b.e - a.e)
 	})
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.name, itoa(r.views), itoa(r.visitors), itoa(r.quotes), itoa(r.customs), itoa(r.e)})
+		t.Rows = append(t.Rows, []string{r.name, itoa(r.views), itoa(r.visitors), itoa(r.quotes), itoa(r.customs), itoa(r.shortlist), itoa(r.e)})
 	}
 	return t
 }

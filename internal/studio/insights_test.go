@@ -50,6 +50,7 @@ func TestInsights(t *testing.T) {
 		ev("a", "phone", "search", func(e *store.InsightEvent) { e.Label, e.Empty = "brass lamp", true }),
 		ev("a", "phone", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/1", 1 }),
 		ev("a", "phone", "quote_request", func(e *store.InsightEvent) { e.Path, e.Product = "/product/1", 1 }),
+		ev("a", "phone", "add_to_wishlist", func(e *store.InsightEvent) { e.Path, e.Product = "/products", 2 }),
 		ev("b", "desktop", "page_view", func(e *store.InsightEvent) { e.Path = "/" }),
 		ev("b", "desktop", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/2", 2 }),
 		ev("b", "desktop", "view_item", func(e *store.InsightEvent) { e.Path, e.Product = "/product/2", 2 }),
@@ -72,9 +73,9 @@ func TestInsights(t *testing.T) {
 		t.Fatalf("insights: %d %s", w.Code, body)
 	}
 	for first, want := range map[string]string{
-		// views, visitors, quote dialogs, customise dialogs, enquiries (spam left out)
-		"Marwar chair":            "1 1 1 0 1",
-		"Jharokha mirror":         "2 1 0 0 0",
+		// views, visitors, quote dialogs, customise dialogs, added to a shortlist, enquiries (spam left out)
+		"Marwar chair":            "1 1 1 0 0 1",
+		"Jharokha mirror":         "2 1 0 0 1 0",
 		"brass lamp":              "1 1",
 		"chair":                   "1 0",
 		"google.com":              "1 1",
@@ -100,7 +101,7 @@ func TestInsights(t *testing.T) {
 	if err != nil || w.Code != http.StatusOK {
 		t.Fatalf("products CSV: %d %v", w.Code, err)
 	}
-	if got := fmt.Sprint(records[1]); got != "[Jharokha mirror 2 1 0 0 0]" || len(records) != 3 {
+	if got := fmt.Sprint(records[1]); got != "[Jharokha mirror 2 1 0 0 1 0]" || len(records) != 3 {
 		t.Errorf("products CSV: %v", records)
 	}
 
