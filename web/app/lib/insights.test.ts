@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { arrival, batches, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
+import { arrival, batches, counted, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
 
 const event = (i: number, params: Insight["params"] = {}): Insight => ({ name: "page_view", path: `/p/${i}`, params });
 const eventsOf = (bodies: string[]) => bodies.map((b) => (JSON.parse(b) as { events: Insight[] }).events);
@@ -13,22 +13,36 @@ describe("batches", () => {
   });
 
   it("keeps each batch's JSON under 60 KB", () => {
-    // 3.9 KB events (non-ASCII text counts by its bytes): 50 would be 195 KB.
-    const events = Array.from({ length: 50 }, (_, i) => event(i, { text: "é".repeat(1900) }));
+    // 1.95 KB events (non-ASCII text counts by its bytes): 50 would be 97 KB.
+    const events = Array.from({ length: 50 }, (_, i) => event(i, { text: "é".repeat(950) }));
     const bodies = batches(events);
-    expect(bodies.length).toBeGreaterThan(3);
+    expect(bodies.length).toBeGreaterThan(1);
     for (const body of bodies) expect(new Blob([body]).size).toBeLessThan(MAX_BODY_BYTES);
     expect(eventsOf(bodies).flat()).toEqual(events);
   });
 
-  it("drops an event whose own JSON is over 4 KB", () => {
-    const big = event(1, { text: "x".repeat(5000) });
-    const wide = event(2, { text: "é".repeat(2100) }); // 2,100 characters, 4,200 bytes
+  it("drops an event whose own JSON is over 2 KB", () => {
+    const big = event(1, { text: "x".repeat(3000) });
+    const wide = event(2, { text: "é".repeat(1100) }); // 1,100 characters, 2,200 bytes
     expect(eventsOf(batches([event(0), big, wide, event(3)]))).toEqual([[event(0), event(3)]]);
   });
 
   it("sends nothing for nothing", () => {
     expect(batches([])).toEqual([]);
+  });
+});
+
+describe("counted", () => {
+  it("keeps the first of a list of items, the product the server reads, so a shortlist's lead stays small", () => {
+    const items = Array.from({ length: 50 }, (_, n) => ({ item_id: String(n + 1), item_name: `Piece ${n + 1}`, item_category: "Seatings", quantity: 999 }));
+    const params = counted({ currency: "INR", items });
+    expect(params).toEqual({ currency: "INR", items: [items[0]] });
+    expect(batches([{ name: "generate_lead", path: "/shortlist", params }])).toHaveLength(1);
+  });
+
+  it("leaves other parameters as they are", () => {
+    const params = { currency: "INR", items: [{ item_id: "3" }] };
+    expect(counted(params)).toBe(params);
   });
 });
 

@@ -11,10 +11,11 @@ export type Insight = { name: string; path: string; params: EventParams };
 
 const ENDPOINT = "/api/events";
 const FLUSH_MS = 5000;
-// The server takes at most 50 events and 64 KiB a request.
+// The server takes at most 50 events and 64 KiB a request, and refuses a
+// request in which one event's parameters are over 2 KiB.
 export const MAX_EVENTS = 50;
 export const MAX_BODY_BYTES = 60_000;
-export const MAX_EVENT_BYTES = 4096;
+export const MAX_EVENT_BYTES = 2048;
 const UTM = ["utm_source", "utm_medium", "utm_campaign"];
 
 // The bodies that carry `events`: at most MAX_EVENTS each and under
@@ -59,6 +60,15 @@ export function arrival(referrer: string, here: { host: string; search: string }
   return params;
 }
 
+/**
+ * What the site's own count needs of an event's parameters: of a list of
+ * items (a shortlist's fifty pieces, for GA4) only the first, the product
+ * the server keeps, so the event stays under the server's limit.
+ */
+export function counted(params: EventParams): EventParams {
+  return Array.isArray(params.items) && params.items.length > 1 ? { ...params, items: params.items.slice(0, 1) } : params;
+}
+
 let queue: Insight[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
@@ -77,7 +87,7 @@ export function collect(name: string, params: EventParams): void {
     arrived = true;
     params = { ...params, ...arrival(document.referrer, location) };
   }
-  queue.push({ name, path: location.pathname, params });
+  queue.push({ name, path: location.pathname, params: counted(params) });
   if (hidden) flush();
   else timer ??= setTimeout(flush, FLUSH_MS);
 }
