@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -11,10 +9,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"studio/internal/store"
 )
@@ -37,7 +32,6 @@ func BenchmarkEvents(b *testing.B) {
 	}
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
 
 	// A visit's worth of events, as the page sends them.
 	kinds := []string{
@@ -54,40 +48,9 @@ func BenchmarkEvents(b *testing.B) {
 	body := []byte(`{"events":[` + strings.Join(events, ",") + `]}`)
 
 	batches := (b.N + perBatch - 1) / perBatch
-	var next, failed atomic.Int64
-	b.ResetTimer()
-	began := time.Now()
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Go(func() {
-			for {
-				n := next.Add(1)
-				if n > int64(batches) {
-					return
-				}
-				req, _ := http.NewRequest("POST", srv.URL+"/api/events", bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("User-Agent", browserAgent)
-				// A visitor per request, so the per-visitor limit does not apply.
-				req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255))
-				resp, err := client.Do(req)
-				if err != nil {
-					failed.Add(1)
-					continue
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusNoContent {
-					failed.Add(1)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(began)
-	b.StopTimer()
-	if f := failed.Load(); f > 0 {
-		b.Fatalf("%d of %d batches failed", f, batches)
+	elapsed, failed := postConcurrently(b, srv.URL+"/api/events", body, http.Header{"User-Agent": {browserAgent}}, clients, batches, http.StatusNoContent)
+	if failed > 0 {
+		b.Fatalf("%d of %d batches failed", failed, batches)
 	}
 	b.ReportMetric(float64(batches*perBatch)/elapsed.Seconds(), "events/s")
 }
