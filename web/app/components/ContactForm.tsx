@@ -2,6 +2,7 @@ import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
 import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
+import { SenderFields } from "./SenderFields";
 import "./ContactForm.css";
 
 type Values = { name: string; email: string; message: string };
@@ -57,18 +58,7 @@ export function ContactForm() {
       onSubmit={onSubmit}
     >
       <FormPost kind="contact" />
-      <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} value={values.name} onChange={change("name")} error={errors.name} />
-      <Field
-        label="Your Email"
-        name="email"
-        type="email"
-        required
-        autoComplete="email"
-        maxLength={LIMITS.email}
-        value={values.email}
-        onChange={change("email")}
-        error={errors.email}
-      />
+      <SenderFields values={values} onChange={change} errors={errors} />
       <Field
         label="Message"
         multiline

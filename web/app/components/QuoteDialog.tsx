@@ -5,6 +5,7 @@ import { site, whatsappUrl } from "../lib/site";
 import { Dialog } from "./Dialog";
 import { FailureNotice, Honeypot, trackContactAttempt, useEnquirySubmit, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
+import { SenderFields } from "./SenderFields";
 import { Icon } from "./Icon";
 import type { QuoteKind } from "./QuoteDialogTrigger";
 import "./Field.css";
@@ -134,29 +135,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
                 </div>
               </div>
             )}
-            <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} value={values.name} onChange={change("name")} error={errors.name} />
-            <Field
-              label="Your Email"
-              name="email"
-              type="email"
-              required
-              autoComplete="email"
-              maxLength={LIMITS.email}
-              value={values.email}
-              onChange={change("email")}
-              error={errors.email}
-            />
-            <Field
-              label="Phone"
-              optional
-              name="phone"
-              type="tel"
-              autoComplete="tel"
-              maxLength={LIMITS.phone}
-              value={values.phone}
-              onChange={change("phone")}
-              error={errors.phone}
-            />
+            <SenderFields values={values} onChange={change} errors={errors} phone />
             <Field
               label="Message"
               optional

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/request";
 import { FormPost, Honeypot } from "../components/EnquiryParts";
 import { Field } from "../components/Field";
+import { SenderFields } from "../components/SenderFields";
 import type { QuoteKind } from "../components/QuoteDialogTrigger";
 import { productData, productEntry } from "../lib/catalogue.server";
 import { LIMITS } from "../lib/enquiries";
@@ -72,9 +73,7 @@ export default function RequestPage({ loaderData: { product, kind } }: Route.Com
             </select>
           </div>
         </div>
-        <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} />
-        <Field label="Your Email" name="email" type="email" required autoComplete="email" maxLength={LIMITS.email} />
-        <Field label="Phone" optional name="phone" type="tel" autoComplete="tel" maxLength={LIMITS.phone} />
+        <SenderFields phone />
         <Field
           label="Message"
           optional

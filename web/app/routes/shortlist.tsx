@@ -4,13 +4,15 @@ import type { Route } from "./+types/shortlist";
 import { Dialog } from "../components/Dialog";
 import { FailureNotice, Honeypot, useEnquirySubmit, useFormStart } from "../components/EnquiryParts";
 import { Field } from "../components/Field";
+import { SenderFields } from "../components/SenderFields";
 import { Picture } from "../components/Picture";
-import { track } from "../lib/analytics";
+import { itemEventParams, track } from "../lib/analytics";
 import { productCards } from "../lib/catalogue.server";
 import type { ProductCardData } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { SHORTLIST_PATH } from "../lib/paths";
+import { parseStored } from "../lib/shortlist/saved";
 import { SHARE_PARAM, decodeShare, shareUrl } from "../lib/shortlist/share";
 import {
   MAX_QUANTITY,
@@ -19,7 +21,6 @@ import {
   droppedNotice,
   isQuantity,
   moved,
-  parseStored,
   samePieces,
   saveShortlist,
   updated,
@@ -163,7 +164,7 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
     const product = byId.get(item.productId);
     save(withoutItem(items, item.productId));
     setSaid(`${product?.name} taken out. ${pieces(items.length - 1)} left.`);
-    if (product) track("remove_from_wishlist", { currency: "INR", items: [{ item_id: String(product.id), item_name: product.name, item_category: product.category }] });
+    if (product) track("remove_from_wishlist", itemEventParams(product));
     const next = items[index + 1] ?? items[index - 1];
     if (next) focusIn(next.productId, "remove");
     else requestAnimationFrame(() => document.querySelector<HTMLElement>("#shortlist-empty")?.focus());
@@ -304,19 +305,7 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
                   For the {pieces(items.length)} in your shortlist, with their choices and notes. The studio answers with prices and
                   making times.
                 </p>
-                <Field label="Your Name" name="name" required autoComplete="name" maxLength={LIMITS.name} value={values.name} onChange={change("name")} error={problems.name} />
-                <Field
-                  label="Your Email"
-                  name="email"
-                  type="email"
-                  required
-                  autoComplete="email"
-                  maxLength={LIMITS.email}
-                  value={values.email}
-                  onChange={change("email")}
-                  error={problems.email}
-                />
-                <Field label="Phone" optional name="phone" type="tel" autoComplete="tel" maxLength={LIMITS.phone} value={values.phone} onChange={change("phone")} error={problems.phone} />
+                <SenderFields values={values} onChange={change} errors={problems} phone />
                 <Field
                   label="Message"
                   optional
@@ -484,15 +473,9 @@ function ShareLink({ items, products }: { items: ShortlistItem[]; products: Prod
         <div className="share-dialog__content">
           <h2 id={headingId}>Copy the link to your shortlist</h2>
           <p id={`${headingId}-hint`}>This browser would not copy it for you. Select the address and copy it; it opens the same pieces, with their choices and quantities, on any device.</p>
-          <input
-            className="share-dialog__url"
-            readOnly
-            value={shown}
-            aria-labelledby={headingId}
-            aria-describedby={`${headingId}-hint`}
-            onFocus={(e) => e.currentTarget.select()}
-            ref={address}
-          />
+          <div className="field share-dialog__url">
+            <input readOnly value={shown} aria-labelledby={headingId} aria-describedby={`${headingId}-hint`} onFocus={(e) => e.currentTarget.select()} ref={address} />
+          </div>
           <button type="button" className="button" onClick={() => setShown("")}>
             Done
           </button>

@@ -19,6 +19,17 @@ export function readSavedShortlist(): string | null {
   }
 }
 
+/** The pieces in the stored JSON, unchecked; null when it cannot be read (not JSON, another version). */
+export function parseStored(raw: string | null): unknown[] | null {
+  if (raw === null) return [];
+  try {
+    const saved = JSON.parse(raw);
+    return saved?.version === SHORTLIST_VERSION && Array.isArray(saved.items) ? saved.items : null;
+  } catch {
+    return null;
+  }
+}
+
 // The same array while the stored text is the same, as React's store hooks require.
 let lastRaw: string | null = null;
 let lastIds = NONE;
@@ -26,12 +37,7 @@ function savedIds(): readonly number[] {
   const raw = readSavedShortlist();
   if (raw !== lastRaw) {
     lastRaw = raw;
-    try {
-      const saved = JSON.parse(raw ?? "null");
-      lastIds = saved?.version === SHORTLIST_VERSION && Array.isArray(saved.items) ? saved.items.map((i: { productId?: unknown }) => i?.productId) : NONE;
-    } catch {
-      lastIds = NONE;
-    }
+    lastIds = parseStored(raw)?.map((i) => (i as { productId?: number } | null)?.productId as number) ?? NONE;
   }
   return lastIds;
 }

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import type { ProductSummary } from "../catalogue";
 import { LIMITS } from "../enquiries";
-import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, readSavedShortlist, subscribeShortlist } from "./saved";
+import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, parseStored, readSavedShortlist, subscribeShortlist } from "./saved";
 
 // The shortlist: the pieces a visitor keeps to ask one quote for, with
 // their choices. The pure functions are tested (store.test.ts); the
@@ -34,7 +34,6 @@ export const MAX_ITEMS = LIMITS.items;
  * or quantity) it does not offer, which go back to the product's first.
  */
 export type Dropped = { pieces: number; choices: number };
-export const NOTHING_DROPPED: Dropped = { pieces: 0, choices: 0 };
 
 export const isQuantity = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_QUANTITY;
 
@@ -80,17 +79,6 @@ export function checkItems(candidates: readonly unknown[], products: readonly Pr
     items.push(item);
   }
   return { items, dropped: { pieces, choices } };
-}
-
-/** The pieces in the stored JSON, unchecked; null when it cannot be read (not JSON, another version). */
-export function parseStored(raw: string | null): unknown[] | null {
-  if (raw === null) return [];
-  try {
-    const saved = JSON.parse(raw);
-    return saved?.version === SHORTLIST_VERSION && Array.isArray(saved.items) ? saved.items : null;
-  } catch {
-    return null;
-  }
 }
 
 export const serialize = (items: readonly unknown[]) => JSON.stringify({ version: SHORTLIST_VERSION, items });
