@@ -19,7 +19,7 @@ func shortlist(name string) enquiry.Enquiry {
 	e.Items = []enquiry.Item{
 		{ProductID: 3, ProductName: "Jali table", Material: "Wood", Finish: "Teak", Quantity: 2, Note: "for the lobby"},
 		{ProductID: 1, ProductName: "Marwar chair", Quantity: 8},
-		{ProductID: 2, ProductName: "Nest of arches", Material: "Metal", Finish: "Brass", Quantity: 1, Note: "नमस्ते, = not a formula"},
+		{ProductID: 2, ProductName: "Arched shelf", Material: "Metal", Finish: "Brass", Quantity: 1, Note: "नमस्ते, = not a formula"},
 	}
 	return e
 }
