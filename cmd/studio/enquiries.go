@@ -23,7 +23,7 @@ import (
 // for it.
 func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
-		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st)}
+		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
 	if cfg.DatabaseURL == "" {
 		options = append(options, server.WithDataDir(cfg.DataDir)) // /readyz watches the SQLite disk's free space
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is every setting of bin/studio.
@@ -44,6 +45,9 @@ type Config struct {
 	// INSIGHTS_KEEP_DAYS, default 90: how long each analytics event is
 	// kept as it came; its day's counts are kept for good.
 	InsightsKeepDays int
+	// DATABASE_TIMEOUT, default 3s: how long a request waits for the
+	// database before it answers 503 with Retry-After.
+	DatabaseTimeout time.Duration
 }
 
 // SMTP is where the e-mails about new enquiries go. Mail is off when Host
@@ -67,7 +71,7 @@ const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 // and fills in defaults.
 func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90}
+	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90, DatabaseTimeout: 3 * time.Second}
 	if v := getenv("PORT"); v != "" {
 		port, err := strconv.Atoi(v)
 		if err != nil || port < 1 || port > 65535 {
@@ -114,6 +118,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return Config{}, fmt.Errorf("INSIGHTS_KEEP_DAYS=%q is not a number of days (1 or more)", v)
 		}
 		c.InsightsKeepDays = days
+	}
+	if v := getenv("DATABASE_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 100*time.Millisecond || d > time.Minute {
+			return Config{}, fmt.Errorf("DATABASE_TIMEOUT=%q is not a duration between 100ms and 1m (such as 3s)", v)
+		}
+		c.DatabaseTimeout = d
 	}
 	c.DatabaseURL = getenv("DATABASE_URL")
 	c.StudioPassword = getenv("STUDIO_PASSWORD")

@@ -73,3 +73,7 @@ func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }
 
 // WithClock replaces the clock, for tests.
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }
+
+// WithDatabaseTimeout sets how long a request's database work may take
+// before the answer is 503 with Retry-After (DATABASE_TIMEOUT).
+func WithDatabaseTimeout(d time.Duration) Option { return func(s *Server) { s.dbTimeout = d } }

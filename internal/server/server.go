@@ -49,6 +49,7 @@ type Server struct {
 	salts           visitorSalts
 	health          health
 	metrics         *metrics
+	dbTimeout       time.Duration // how long a request's database work may take
 }
 
 // New reads the client build into memory and checks that it matches the
@@ -60,7 +61,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		return nil, err
 	}
 	s := &Server{log: log, catalogue: cat, client: client, files: files, images: images, pages: make(map[string]*file),
-		now: time.Now, crossOrigin: http.NewCrossOriginProtection(),
+		now: time.Now, dbTimeout: 3 * time.Second, crossOrigin: http.NewCrossOriginProtection(),
 		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow),
 		eventLimit: ratelimit.New(eventBatchesPerWindow, eventWindow)}
 	s.health.freeBytes = diskFreeBytes
