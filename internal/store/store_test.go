@@ -2,12 +2,8 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,11 +11,12 @@ import (
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/store/storetest"
 )
 
 // PostgresURLVar names the PostgreSQL database the store suite also runs
 // against (.ci/run starts one and sets it).
-const PostgresURLVar = "STUDIO_TEST_DATABASE_URL"
+const PostgresURLVar = storetest.URLVar
 
 // eachStore runs test against a fresh SQLite database and a fresh
 // PostgreSQL schema. Without a PostgreSQL URL the second half is skipped,
@@ -47,30 +44,7 @@ func newSQLite(t *testing.T) *Store {
 // own, dropped when the test ends.
 func NewPostgresForTest(t testing.TB) *Store {
 	t.Helper()
-	url := os.Getenv(PostgresURLVar)
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI must run the PostgreSQL half of the store tests (.ci/run starts one)", PostgresURLVar)
-		}
-		t.Skipf("PostgreSQL half skipped: set %s (e.g. postgres://postgres@127.0.0.1:5432/studio_test?sslmode=disable) to run it", PostgresURLVar)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "test_" + hex.EncodeToString(b)
-	admin, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() { admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`) })
-	sep := "?"
-	if strings.Contains(url, "?") {
-		sep = "&"
-	}
-	s, err := OpenPostgres(context.Background(), url+sep+"search_path="+schema)
+	s, err := OpenPostgres(context.Background(), storetest.PostgresURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
