@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) (string, bool) {
@@ -15,7 +16,8 @@ func env(m map[string]string) func(string) (string, bool) {
 
 // base is the default configuration with changes.
 func base(change func(*Config)) Config {
-	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90}
+	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
+		DatabaseTimeout: 3 * time.Second}
 	if change != nil {
 		change(&c)
 	}
@@ -30,6 +32,9 @@ func TestFromEnv(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults", nil, base(nil), ""},
+		{"database timeout", map[string]string{"DATABASE_TIMEOUT": "1500ms"}, base(func(c *Config) { c.DatabaseTimeout = 1500 * time.Millisecond }), ""},
+		{"database timeout without a unit", map[string]string{"DATABASE_TIMEOUT": "3"}, Config{}, `DATABASE_TIMEOUT="3" is not a duration`},
+		{"database timeout too long", map[string]string{"DATABASE_TIMEOUT": "5m"}, Config{}, `DATABASE_TIMEOUT="5m" is not a duration between 100ms and 1m`},
 		{"set", map[string]string{"PORT": "9000", "DATA_DIR": "/tmp/x"}, base(func(c *Config) { c.Port, c.ListenAddr, c.DataDir = 9000, ":9000", "/tmp/x" }), ""},
 		{"listen on loopback", map[string]string{"PORT": "9000", "LISTEN_ADDR": "127.0.0.1:8081"}, base(func(c *Config) { c.Port, c.ListenAddr = 9000, "127.0.0.1:8081" }), ""},
 		{"listen address without a port", map[string]string{"LISTEN_ADDR": "127.0.0.1"}, Config{}, `LISTEN_ADDR="127.0.0.1" is not an address to listen on`},

@@ -71,7 +71,7 @@ func walk(v reflect.Value, path string, problems map[string]string) {
 		for _, key := range v.MapKeys() {
 			name := fmt.Sprint(key.Interface())
 			if !Storable(name) {
-				problems[join(path, strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", ""), ""))] = Problem
+				problems[join(path, Shown(name))] = Problem
 				continue
 			}
 			walk(v.MapIndex(key), join(path, name), problems)
@@ -93,9 +93,15 @@ func Form(values url.Values) map[string]string {
 	for key, list := range values {
 		for _, value := range list {
 			if !Storable(key) || !Storable(value) {
-				problems[strings.ToValidUTF8(strings.ReplaceAll(key, "\x00", ""), "")] = Problem
+				problems[Shown(key)] = Problem
 			}
 		}
 	}
 	return problems
+}
+
+// Shown is s as it can be shown back to its sender: what Storable refuses
+// replaced by U+FFFD, so the page says where the bad character was.
+func Shown(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }

@@ -39,9 +39,15 @@ func TestFields(t *testing.T) {
 }
 
 func TestForm(t *testing.T) {
-	got := Form(url.Values{"name": {"Asha"}, "message": {"hi", "there\x00"}, "q\x00": {"x"}, "email": {"\xfe"}})
-	want := map[string]string{"message": Problem, "q": Problem, "email": Problem}
+	got := Form(url.Values{"name": {"Asha"}, "message": {"hi", "there\x00"}, "q": {"x"}, "\x00k": {"y"}, "email": {"\xfe"}})
+	want := map[string]string{"message": Problem, "\uFFFDk": Problem, "email": Problem}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Form = %v, want %v", got, want)
+	}
+}
+
+func TestShown(t *testing.T) {
+	if got := Shown("a\x00b\xffc"); got != "a\uFFFDb\uFFFDc" || !Storable(got) {
+		t.Errorf("Shown = %q", got)
 	}
 }

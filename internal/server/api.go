@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/input"
 )
 
 // maxBody is the largest request body the API reads.
@@ -69,12 +71,17 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		case errors.As(err, &ae):
 			status, body = ae.status, errorBody{Error: ae.message, Fields: ae.fields}
 			if ae.retryAfter > 0 {
-				w.Header().Set("Retry-After", strconv.Itoa(int((ae.retryAfter+time.Second-1)/time.Second)))
+				setRetryAfter(w, ae.retryAfter)
 			}
 			reason = rejectionReasons[ae.status]
 			if reason == "" {
 				reason = strconv.Itoa(ae.status)
 			}
+		case errors.Is(err, context.DeadlineExceeded):
+			status, body = http.StatusServiceUnavailable, errorBody{Error: "Our database did not answer in time, so what you sent may not have been kept. Please try again in a moment: it will not be kept twice."}
+			reason = "timeout"
+			setRetryAfter(w, retryDatabase)
+			s.log.Error("api: database deadline", "path", r.URL.Path, "err", err)
 		default:
 			s.log.Error("api", "path", r.URL.Path, "err", err)
 		}
@@ -159,6 +166,11 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	)
 	switch {
 	case err == nil:
+		// Text a database cannot keep is refused here, by field, before
+		// any check or store sees it (package input).
+		if problems := input.Fields(v); len(problems) > 0 {
+			return &apiError{status: http.StatusBadRequest, message: "Some fields have a character that cannot be kept.", fields: problems}
+		}
 		return nil
 	case errors.As(err, &tooBig):
 		return err
@@ -212,7 +224,7 @@ func (s *Server) acceptEnquiry(r *http.Request, in enquiry.Input) (int64, error)
 	mail := s.mail && !e.Spam
 	id, err := s.store.CreateEnquiry(r.Context(), e, mail)
 	if err != nil {
-		s.writeFailed("create_enquiry", now, err)
+		s.writeFailed("create_enquiry", err)
 		return 0, err
 	}
 	if mail && s.wakeMail != nil {
@@ -277,7 +289,7 @@ func (s *Server) acceptSubscription(r *http.Request, address string) (created bo
 	}
 	created, err = s.store.Subscribe(r.Context(), email, now)
 	if err != nil {
-		s.writeFailed("subscribe", now, err)
+		s.writeFailed("subscribe", err)
 		return false, err
 	}
 	s.metrics.submission("newsletter", "accepted", "")

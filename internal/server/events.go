@@ -258,7 +258,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(events) > 0 {
 		if err := s.eventStore.AddEvents(r.Context(), events); err != nil {
-			s.writeFailed("add_events", now, err)
+			s.writeFailed("add_events", err)
 			return err
 		}
 	}

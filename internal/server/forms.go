@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"studio/internal/enquiry"
+	"studio/internal/input"
 )
 
 // A browser without JavaScript sends the site's forms as they are:
@@ -43,8 +44,9 @@ type formPost struct {
 }
 
 // readForm checks where a form post comes from and parses it; a refusal
-// comes with its status and what to tell the visitor.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, int, string) {
+// comes with its status and what to tell the visitor, and with each
+// field's problem when it is the text of fields.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, int, string, map[string]string) {
 	post := formPost{form: form, page: "/"}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	err := r.ParseForm()
@@ -57,23 +59,28 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (
 	var tooBig *http.MaxBytesError
 	switch {
 	case s.crossOrigin.Check(r) != nil:
-		return post, http.StatusForbidden, "This form must be sent from the studio's own site."
+		return post, http.StatusForbidden, "This form must be sent from the studio's own site.", nil
 	case errors.As(err, &tooBig):
-		return post, http.StatusRequestEntityTooLarge, "What you sent is longer than we can take. Please shorten the message."
+		return post, http.StatusRequestEntityTooLarge, "What you sent is longer than we can take. Please shorten the message.", nil
 	case err != nil:
-		return post, http.StatusBadRequest, "The form did not arrive whole. Please try again."
+		return post, http.StatusBadRequest, "The form did not arrive whole. Please try again.", nil
 	case s.store == nil:
-		return post, http.StatusServiceUnavailable, "Enquiries are not being accepted right now. Please call or e-mail us."
+		return post, http.StatusServiceUnavailable, "Enquiries are not being accepted right now. Please call or e-mail us.", nil
 	}
-	return post, 0, ""
+	// Text a database cannot keep is refused here, by field, as readJSON
+	// does (package input).
+	if problems := input.Form(r.PostForm); len(problems) > 0 {
+		return post, http.StatusBadRequest, "Some fields have a character that cannot be kept. Please type them again.", problems
+	}
+	return post, 0, "", nil
 }
 
 // enquiryForm is POST /api/enquiries from a form.
 func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
-	post, status, problem := s.readForm(w, r, "")
+	post, status, problem, problems := s.readForm(w, r, "")
 	if problem != "" {
 		s.metrics.submission("enquiry", "rejected", rejectionReasons[status])
-		s.formPage(w, r, post, status, nil, problem)
+		s.formPage(w, r, post, status, problems, problem)
 		return
 	}
 	f := r.PostForm
@@ -109,6 +116,7 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		s.metrics.submission("enquiry", "rejected", "store_error")
+		setRetryAfter(w, retryDatabase)
 		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us.")
 		return
 	}
@@ -132,10 +140,10 @@ func formKey(visitor string, f url.Values) string {
 
 // newsletterForm is POST /api/newsletter from a form.
 func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
-	post, status, problem := s.readForm(w, r, "newsletter")
+	post, status, problem, problems := s.readForm(w, r, "newsletter")
 	if problem != "" {
 		s.metrics.submission("newsletter", "rejected", rejectionReasons[status])
-		s.formPage(w, r, post, status, nil, problem)
+		s.formPage(w, r, post, status, problems, problem)
 		return
 	}
 	_, err := s.acceptSubscription(r, r.PostForm.Get("email"))
@@ -151,6 +159,7 @@ func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
 		s.formPage(w, r, post, ae.status, nil, ae.message)
 		return
 	case err != nil:
+		setRetryAfter(w, retryDatabase)
 		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "We could not add you just now. Please try again in a moment.")
 		return
 	}
@@ -245,7 +254,7 @@ func fillForm(form *html.Node, values map[string][]string, problems map[string]s
 		vs, sent := values[name]
 		value := ""
 		if len(vs) > 0 {
-			value = vs[0]
+			value = input.Shown(vs[0])
 		}
 		switch {
 		case name == "" || name == "website":

@@ -3,33 +3,36 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"studio/internal/store"
 )
 
 const (
 	// Below this much free space where the database lives, the server says
 	// it is not ready: enquiries are about to fail.
-	minFreeBytes = 64 << 20
-	// After an enquiry or sign-up fails to be stored, readiness fails for
-	// this long, so a burst of failed writes shows at once, not at the
-	// next probe.
-	writeFailureShows = 30 * time.Second
+	minFreeBytes      = 64 << 20
 	readyCheckTimeout = 2 * time.Second
 	// /readyz is public: its database write runs at most this often, and
 	// callers in between share the answer, so a flood of probes cannot
-	// queue writes ahead of the visitors' enquiries.
+	// queue writes ahead of the visitors' enquiries. It is also how soon
+	// readiness comes back once the database answers again.
 	readyCheckEvery = time.Second
 )
 
-// health is what /readyz knows beyond its own checks.
+// health is what /readyz remembers between probes. Readiness is its own
+// check of the database and the disk, and nothing else: a request that
+// failed, for its own input or for the database, never sets it; a
+// database failure only makes the next probe check at once.
 type health struct {
-	dataDir          string // where the SQLite database lives; "" when there is none to watch (PostgreSQL)
-	freeBytes        func(dir string) (uint64, error)
-	lastWriteFailure atomic.Int64 // unix nanoseconds; 0: none
+	dataDir   string // where the SQLite database lives; "" when there is none to watch (PostgreSQL)
+	freeBytes func(dir string) (uint64, error)
+	recheck   atomic.Bool // a request's database work failed: the next probe checks, whatever the time
 
 	checkMu     sync.Mutex
 	checkedAt   time.Time
@@ -44,13 +47,15 @@ func diskFreeBytes(dir string) (uint64, error) {
 	return st.Bavail * uint64(st.Bsize), nil
 }
 
-// writeFailed records that storing a visitor's enquiry or sign-up failed,
-// unless only because the visitor went away.
-func (s *Server) writeFailed(operation string, at time.Time, err error) {
-	if !errors.Is(err, context.Canceled) {
-		s.health.lastWriteFailure.Store(at.UnixNano())
-		s.metrics.dbErrors.WithLabelValues(operation).Inc()
+// writeFailed records that a request's database work failed: counted in
+// /metrics, and the next /readyz checks the database at once. A visitor
+// who went away, or input the database refused, says nothing of it.
+func (s *Server) writeFailed(operation string, err error) {
+	if errors.Is(err, context.Canceled) || store.IsInputError(err) {
+		return
 	}
+	s.metrics.dbErrors.WithLabelValues(operation).Inc()
+	s.health.recheck.Store(true)
 }
 
 // healthz is liveness: the process answers. A supervisor restarts it when
@@ -61,8 +66,8 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 // readyz is readiness: the server can take enquiries now. The database
-// answers and accepts a write, there is room on its disk, and no
-// enquiry failed to be stored in the last writeFailureShows.
+// answers and accepts a write, and there is room on its disk. The reason
+// of a 503 names which.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if reason := s.notReady(r.Context()); reason != "" {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
@@ -76,13 +81,11 @@ func (s *Server) notReady(ctx context.Context) string {
 		return ""
 	}
 	now := s.now()
-	if at := s.health.lastWriteFailure.Load(); at != 0 && now.Sub(time.Unix(0, at)) < writeFailureShows {
-		return "an enquiry could not be stored in the last " + writeFailureShows.String()
-	}
 	h := &s.health
 	h.checkMu.Lock()
 	defer h.checkMu.Unlock()
-	if !h.checkedAt.IsZero() && now.Sub(h.checkedAt) >= 0 && now.Sub(h.checkedAt) < readyCheckEvery {
+	fresh := !h.checkedAt.IsZero() && now.Sub(h.checkedAt) >= 0 && now.Sub(h.checkedAt) < readyCheckEvery
+	if fresh && !h.recheck.Swap(false) {
 		return h.checkReason
 	}
 	h.checkReason = s.checkReady(ctx, now)
@@ -92,21 +95,26 @@ func (s *Server) notReady(ctx context.Context) string {
 
 // checkReady is readiness's own checks: a write, and room on the disk.
 func (s *Server) checkReady(ctx context.Context, now time.Time) string {
-	ctx, cancel := context.WithTimeout(ctx, readyCheckTimeout)
+	// The probe's own deadline: a load balancer that hangs up does not
+	// leave the answer unknown for the probes sharing it.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyCheckTimeout)
 	defer cancel()
 	if err := s.store.CheckWrite(ctx, now); err != nil {
 		s.log.Error("readyz: database write", "err", err)
 		s.metrics.dbErrors.WithLabelValues("check_write").Inc()
-		return "the database does not accept writes"
+		if errors.Is(err, context.DeadlineExceeded) {
+			return "database: no answer to a write within " + readyCheckTimeout.String()
+		}
+		return "database: a write was refused"
 	}
 	if s.health.dataDir != "" {
 		free, err := s.health.freeBytes(s.health.dataDir)
 		if err != nil {
 			s.log.Error("readyz: disk space", "err", err)
-			return "the free space of DATA_DIR cannot be read"
+			return "disk: the free space of DATA_DIR cannot be read"
 		}
 		if free < minFreeBytes {
-			return "DATA_DIR's disk is nearly full"
+			return fmt.Sprintf("disk: DATA_DIR's disk has %d MiB free, less than %d MiB", free>>20, minFreeBytes>>20)
 		}
 	}
 	return ""

@@ -2,25 +2,31 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
 )
 
 // flakyStore is a real SQLite store whose enquiry writes fail while
-// failing is set, as on a full disk.
+// failing is set, and whose write check fails while checkFailing is set,
+// as on a full disk.
 type flakyStore struct {
 	*store.Store
-	failing atomic.Bool
+	failing, checkFailing atomic.Bool
+	checks                atomic.Int32
 }
 
 func (f *flakyStore) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error) {
@@ -30,16 +36,36 @@ func (f *flakyStore) CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail 
 	return f.Store.CreateEnquiry(ctx, e, mail)
 }
 
+func (f *flakyStore) CheckWrite(ctx context.Context, now time.Time) error {
+	f.checks.Add(1)
+	if f.checkFailing.Load() {
+		return errors.New("database or disk is full")
+	}
+	return f.Store.CheckWrite(ctx, now)
+}
+
 func status(h http.Handler, path string) int {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
 	return w.Code
 }
 
-// /readyz says 503 as soon as an enquiry fails to be stored, for
-// writeFailureShows, and 200 again once writes work; /healthz (liveness)
-// stays 200 throughout.
-func TestReadinessFollowsFailedWrites(t *testing.T) {
+func readiness(t *testing.T, h http.Handler) (int, string) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/readyz", nil))
+	var body struct{ Reason string }
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatalf("readyz body %q: %v", w.Body, err)
+	}
+	return w.Code, body.Reason
+}
+
+// /readyz is its own check of the database, and nothing else: a failed
+// request makes the next probe check at once, but only the check decides,
+// so a request that fails can never turn readiness off by itself; and
+// readiness comes back a second after the database does.
+func TestReadinessIsItsOwnCheck(t *testing.T) {
 	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,40 +78,59 @@ func TestReadinessFollowsFailedWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.Handler()
-	if got := status(h, "/readyz"); got != 200 {
-		t.Fatalf("readyz = %d on a working database, want 200", got)
+	if code, reason := readiness(t, h); code != 200 {
+		t.Fatalf("readyz = %d (%s) on a working database, want 200", code, reason)
 	}
 
+	// An enquiry fails, the database's own write check does not: ready.
 	flaky.failing.Store(true)
 	if w := post(h, "/api/enquiries", goodContact); w.Code != 500 {
 		t.Fatalf("enquiry on a failing database = %d, want 500", w.Code)
 	}
-	flaky.failing.Store(false)
-	if got := status(h, "/readyz"); got != 503 {
-		t.Errorf("readyz right after a failed write = %d, want 503", got)
+	checks := flaky.checks.Load()
+	if code, reason := readiness(t, h); code != 200 {
+		t.Errorf("readyz after one failed enquiry, the write check passing = %d (%s), want 200", code, reason)
+	}
+	if flaky.checks.Load() != checks+1 {
+		t.Errorf("the probe after a failed write did not check the database again at once")
+	}
+
+	// The database refuses writes: the next probe says so at once, by name.
+	flaky.checkFailing.Store(true)
+	post(h, "/api/enquiries", goodContact)
+	code, reason := readiness(t, h)
+	if code != 503 || !strings.HasPrefix(reason, "database:") {
+		t.Errorf("readyz with the database refusing writes = %d %q, want 503 naming the database", code, reason)
 	}
 	if got := status(h, "/healthz"); got != 200 {
 		t.Errorf("healthz = %d, want 200", got)
 	}
-	now = now.Add(writeFailureShows)
-	if got := status(h, "/readyz"); got != 200 {
-		t.Errorf("readyz %s after the failure, writes working again = %d, want 200", writeFailureShows, got)
+
+	// Back a second later.
+	flaky.failing.Store(false)
+	flaky.checkFailing.Store(false)
+	now = now.Add(readyCheckEvery)
+	if code, reason := readiness(t, h); code != 200 {
+		t.Errorf("readyz %s after the database works again = %d (%s), want 200", readyCheckEvery, code, reason)
 	}
 
-	// A visitor who goes away mid-request is no failure of the database.
-	r := httptest.NewRequest("POST", "/api/enquiries", nil)
-	ctx, cancel := context.WithCancel(r.Context())
+	// A visitor who goes away mid-request, or input the database refused,
+	// says nothing of the database: no check is forced.
+	checks = flaky.checks.Load()
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s.writeFailed("create_enquiry", now, ctx.Err())
-	if got := status(h, "/readyz"); got != 200 {
-		t.Errorf("readyz after a cancelled request = %d, want 200", got)
+	s.writeFailed("create_enquiry", ctx.Err())
+	s.writeFailed("create_enquiry", &pgconn.PgError{Code: "22021", Message: "invalid byte sequence for encoding \"UTF8\": 0x00"})
+	readiness(t, h)
+	if flaky.checks.Load() != checks {
+		t.Errorf("a cancelled request or refused input forced a database check")
 	}
 
-	// The write check itself fails on a database that takes no writes.
+	// The write check itself fails on a closed database.
 	st.Close()
 	now = now.Add(readyCheckEvery)
-	if got := status(h, "/readyz"); got != 503 {
-		t.Errorf("readyz with the database closed = %d, want 503", got)
+	if code, reason := readiness(t, h); code != 503 || !strings.HasPrefix(reason, "database:") {
+		t.Errorf("readyz with the database closed = %d %q, want 503 naming the database", code, reason)
 	}
 }
 

@@ -54,6 +54,7 @@ func (s *Server) workspace(w http.ResponseWriter, r *http.Request) {
 		on, err := s.studio.On(r.Context())
 		if err != nil {
 			s.log.Error("studio: is the workspace on", "err", err)
+			setRetryAfter(w, retryDatabase)
 			http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
 			return
 		}

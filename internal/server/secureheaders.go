@@ -108,6 +108,9 @@ var (
 		"Referrer-Policy":            {"strict-origin-when-cross-origin"},
 		"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()"},
 		"Cross-Origin-Opener-Policy": {"same-origin"},
+		// No other site may embed the site's responses (pictures, scripts,
+		// the API's JSON) in its own pages.
+		"Cross-Origin-Resource-Policy": {"same-origin"},
 	}
 	hstsHeader = []string{"max-age=63072000; includeSubDomains"}
 )

@@ -78,9 +78,10 @@ func TestSecurityHeaders(t *testing.T) {
 	for _, target := range []string{"/", "/assets/a-1.js", "/product/99", "/healthz", "/nowhere"} {
 		rec := do(h, "GET", target, nil)
 		for header, want := range map[string]string{
-			"X-Content-Type-Options":     "nosniff",
-			"Referrer-Policy":            "strict-origin-when-cross-origin",
-			"Cross-Origin-Opener-Policy": "same-origin",
+			"X-Content-Type-Options":       "nosniff",
+			"Referrer-Policy":              "strict-origin-when-cross-origin",
+			"Cross-Origin-Opener-Policy":   "same-origin",
+			"Cross-Origin-Resource-Policy": "same-origin",
 		} {
 			if got := rec.Header().Get(header); got != want {
 				t.Errorf("%s: %s = %q, want %q", target, header, got, want)

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"studio/internal/enquiry"
+	"studio/internal/input"
 	"studio/internal/store"
 )
 
@@ -39,7 +40,13 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	f.Limit = pageSize + 1
 	f.BeforeID, _ = strconv.ParseInt(q.Get("before"), 10, 64)
 	f.AfterID, _ = strconv.ParseInt(q.Get("after"), 10, 64)
-	list, err := h.store.Enquiries(r.Context(), f)
+	// Text the database cannot keep is in no enquiry: no match, and the
+	// database is not asked (package input).
+	var list []enquiry.Enquiry
+	var err error
+	if input.Storable(f.Search) {
+		list, err = h.store.Enquiries(r.Context(), f)
+	}
 	if err == nil {
 		p.NewCount, err = h.store.CountNew(r.Context())
 	}

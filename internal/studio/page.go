@@ -49,6 +49,10 @@ func (h *Handler) page(w http.ResponseWriter, r *http.Request, status int, p *pa
 	p.Account = actor(r)
 	p.Kinds, p.Statuses, p.Products = enquiry.Kinds, enquiry.Statuses, h.opts.Products
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if status == http.StatusServiceUnavailable {
+		// The database did not answer (in time): say when to try again.
+		w.Header().Set("Retry-After", retryAfterSeconds)
+	}
 	w.WriteHeader(status)
 	if err := h.pages.Execute(w, p); err != nil {
 		h.log.Error("studio: render", "err", err)

@@ -11,12 +11,15 @@ import (
 	"encoding/base64"
 	"html/template"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/input"
 	"studio/internal/ratelimit"
 	"studio/internal/store"
 )
@@ -59,6 +62,8 @@ const (
 	failuresAllowed = 10
 	signInWindow    = 15 * time.Minute
 	basicAuthRealm  = `Basic realm="Studio inbox", charset="UTF-8"`
+	// Retry-After of a page whose database did not answer.
+	retryAfterSeconds = "5"
 )
 
 // Visitor tells what the server knows of a request's visitor, believing
@@ -138,7 +143,36 @@ func (h *Handler) On(ctx context.Context) (bool, error) { return h.store.HasAcco
 // ServeHTTP serves /studio and everything under it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	privateHeaders(w)
+	if r.Method == http.MethodPost && !h.storableForm(w, r) {
+		return
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// maxForm is the largest form the workspace reads (a note of maxNote
+// characters fits many times over).
+const maxForm = 64 << 10
+
+// storableForm is the workspace's edge for text a database cannot keep
+// (package input): such a form changes nothing, and the page says which
+// field. It parses the form for the handler after it.
+func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	if r.ParseForm() != nil {
+		return true // the handler says what is wrong with the form
+	}
+	problems := input.Form(r.PostForm)
+	if len(problems) == 0 {
+		return true
+	}
+	fields := slices.Sorted(maps.Keys(problems))
+	problem := "Nothing was changed: " + strings.Join(fields, ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
+	p := &page{Title: "Not done", Problem: problem, Back: backPath(r)}
+	if r.URL.Path == "/studio/sign-in" {
+		p = &page{Title: "Sign in", SignIn: true, Problem: problem}
+	}
+	h.page(w, r, http.StatusBadRequest, p)
+	return false
 }
 
 // inboxPolicy allows the page's one inline stylesheet by its hash, and
