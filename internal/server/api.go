@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"studio/internal/enquiry"
 	"studio/internal/input"
@@ -21,24 +19,14 @@ import (
 // maxBody is the largest request body the API reads.
 const maxBody = 64 << 10
 
-// apiError is an answer other than success, with the status it maps to.
-type apiError struct {
-	status     int
-	message    string
-	fields     map[string]string
-	retryAfter time.Duration
-}
-
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.status, e.message) }
-
 // errorBody is the JSON of every API error: {"error": "...", "fields": {...}}.
 type errorBody struct {
 	Error  string            `json:"error"`
 	Fields map[string]string `json:"fields,omitempty"`
 }
 
-// api adapts a handler that returns an error: the one place where domain
-// errors become statuses and JSON bodies.
+// api adapts a handler that returns an error: its refusal (refusalFor)
+// is written as JSON.
 func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := h(w, r)
@@ -52,45 +40,9 @@ func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		case "/api/events":
 			form = "" // counted as analytics, not as a submission
 		}
-		var (
-			ve     *enquiry.ValidationError
-			ae     *apiError
-			tooBig *http.MaxBytesError
-			status = http.StatusInternalServerError
-			body   = errorBody{Error: "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us."}
-		)
-		reason := "store_error"
-		switch {
-		case errors.As(err, &ve):
-			status, body = http.StatusUnprocessableEntity, errorBody{Error: "Some fields need another look.", Fields: ve.Fields}
-			reason = "invalid"
-			s.metrics.invalidFields(form, ve.Fields)
-		case errors.As(err, &tooBig):
-			status, body = http.StatusRequestEntityTooLarge, errorBody{Error: fmt.Sprintf("The request is larger than %d KiB.", maxBody>>10)}
-			reason = "too_large"
-		case errors.As(err, &ae):
-			status, body = ae.status, errorBody{Error: ae.message, Fields: ae.fields}
-			if ae.retryAfter > 0 {
-				setRetryAfter(w, ae.retryAfter)
-			}
-			reason = rejectionReasons[ae.status]
-			if reason == "" {
-				reason = strconv.Itoa(ae.status)
-			}
-		case errors.Is(err, context.DeadlineExceeded):
-			status, body = http.StatusServiceUnavailable, errorBody{Error: "Our database did not answer in time, so what you sent may not have been kept. Please try again in a moment: it will not be kept twice."}
-			reason = "timeout"
-			setRetryAfter(w, retryDatabase)
-			s.log.Error("api: database deadline", "path", r.URL.Path, "err", err)
-		default:
-			s.log.Error("api", "path", r.URL.Path, "err", err)
-		}
-		if form == "" {
-			s.metrics.analyticsBatch("refused")
-		} else {
-			s.metrics.submission(form, "rejected", reason)
-		}
-		writeJSON(w, status, body)
+		ref := refusalFor(err)
+		s.refuse(w, r, form, ref, err)
+		writeJSON(w, ref.status, errorBody{Error: ref.message, Fields: ref.fields})
 	})
 }
 
@@ -108,16 +60,6 @@ func (s *Server) apiFallback(mux *http.ServeMux) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "There is no such address in the API."})
 	}
-}
-
-// rejectionReasons names, for /metrics, why the API refused a request.
-var rejectionReasons = map[int]string{
-	http.StatusTooManyRequests:       "rate_limited",
-	http.StatusForbidden:             "cross_site",
-	http.StatusUnsupportedMediaType:  "content_type",
-	http.StatusBadRequest:            "malformed",
-	http.StatusServiceUnavailable:    "no_database",
-	http.StatusRequestEntityTooLarge: "too_large",
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -295,8 +295,8 @@ func TestStoreFailure(t *testing.T) {
 			body = `{"email":"a@b.in"}`
 		}
 		w := post(h, path, body)
-		if w.Code != 500 || strings.Contains(w.Body.String(), "disk full") || !strings.Contains(w.Body.String(), `"error"`) {
-			t.Errorf("%s: %d %s; want 500 with a message that hides the cause", path, w.Code, w.Body)
+		if w.Code != 503 || w.Header().Get("Retry-After") == "" || strings.Contains(w.Body.String(), "disk full") || !strings.Contains(w.Body.String(), `"error"`) {
+			t.Errorf("%s: %d %s; want 503 with Retry-After and a message that hides the cause", path, w.Code, w.Body)
 		}
 	}
 	w := httptest.NewRecorder()

@@ -44,9 +44,8 @@ type formPost struct {
 }
 
 // readForm checks where a form post comes from and parses it; a refusal
-// comes with its status and what to tell the visitor, and with each
-// field's problem when it is the text of fields.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, int, string, map[string]string) {
+// is an error for refusalFor, as the API's are.
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, error) {
 	post := formPost{form: form, page: "/"}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	err := r.ParseForm()
@@ -59,69 +58,64 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (
 	var tooBig *http.MaxBytesError
 	switch {
 	case s.crossOrigin.Check(r) != nil:
-		return post, http.StatusForbidden, "This form must be sent from the studio's own site.", nil
+		return post, &apiError{status: http.StatusForbidden, message: "This form must be sent from the studio's own site."}
 	case errors.As(err, &tooBig):
-		return post, http.StatusRequestEntityTooLarge, "What you sent is longer than we can take. Please shorten the message.", nil
+		return post, err
 	case err != nil:
-		return post, http.StatusBadRequest, "The form did not arrive whole. Please try again.", nil
+		return post, &apiError{status: http.StatusBadRequest, message: "The form did not arrive whole. Please try again."}
 	case s.store == nil:
-		return post, http.StatusServiceUnavailable, "Enquiries are not being accepted right now. Please call or e-mail us.", nil
+		return post, &apiError{status: http.StatusServiceUnavailable, message: "Enquiries are not being accepted right now. Please call or e-mail us."}
 	}
 	// Text a database cannot keep is refused here, by field, as readJSON
 	// does (package input).
 	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		return post, http.StatusBadRequest, "Some fields have a character that cannot be kept. Please type them again.", problems
+		return post, &apiError{status: http.StatusBadRequest, message: "Some fields have a character that cannot be kept. Please type them again.", fields: problems}
 	}
-	return post, 0, "", nil
+	return post, nil
 }
 
 // enquiryForm is POST /api/enquiries from a form.
 func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
-	post, status, problem, problems := s.readForm(w, r, "")
-	if problem != "" {
-		s.metrics.submission("enquiry", "rejected", rejectionReasons[status])
-		s.formPage(w, r, post, status, problems, problem)
-		return
-	}
-	f := r.PostForm
-	in := enquiry.Input{Kind: f.Get("kind"), Name: f.Get("name"), Email: f.Get("email"), Phone: f.Get("phone"), Message: f.Get("message"),
-		Material: f.Get("material"), Finish: f.Get("finish"), Website: f.Get("website"), Started: f.Get("started"), IdempotencyKey: f.Get("idempotencyKey")}
-	if in.IdempotencyKey == "" {
-		in.IdempotencyKey = formKey(VisitorKey(r, s.trusted), f)
-	}
-	if v := f.Get("productId"); v != "" {
-		id, err := strconv.Atoi(v)
-		if err != nil {
-			s.formPage(w, r, post, http.StatusUnprocessableEntity, nil, "The product of this form is not one we know. Please start again from the product's page.")
+	post, err := s.readForm(w, r, "")
+	if err == nil {
+		f := r.PostForm
+		in := enquiry.Input{Kind: f.Get("kind"), Name: f.Get("name"), Email: f.Get("email"), Phone: f.Get("phone"), Message: f.Get("message"),
+			Material: f.Get("material"), Finish: f.Get("finish"), Website: f.Get("website"), Started: f.Get("started"), IdempotencyKey: f.Get("idempotencyKey")}
+		if in.IdempotencyKey == "" {
+			in.IdempotencyKey = formKey(VisitorKey(r, s.trusted), f)
+		}
+		if v := f.Get("productId"); v != "" {
+			id, perr := strconv.Atoi(v)
+			if perr != nil {
+				err = &enquiry.ValidationError{Fields: map[string]string{"productId": "The product of this form is not one we know. Please start again from the product's page."}}
+			}
+			in.ProductID = &id
+		}
+		post.form = in.Kind // the <form>'s data-form
+		var id int64
+		if err == nil {
+			id, err = s.acceptEnquiry(r, in)
+		}
+		if err == nil {
+			s.log.Info("enquiry from a form", "id", id)
+			http.Redirect(w, r, thanksPath, http.StatusSeeOther)
 			return
 		}
-		in.ProductID = &id
 	}
-	post.form = in.Kind // the <form>'s data-form
-	id, err := s.acceptEnquiry(r, in)
-	var ve *enquiry.ValidationError
-	var ae *apiError
-	switch {
-	case errors.As(err, &ve):
-		s.metrics.invalidFields("enquiry", ve.Fields)
-		s.metrics.submission("enquiry", "rejected", "invalid")
-		s.formPage(w, r, post, http.StatusUnprocessableEntity, ve.Fields, "")
-		return
-	case errors.As(err, &ae):
-		s.metrics.submission("enquiry", "rejected", rejectionReasons[ae.status])
-		if ae.retryAfter > 0 {
-			w.Header().Set("Retry-After", strconv.Itoa(int(ae.retryAfter.Seconds())+1))
-		}
-		s.formPage(w, r, post, ae.status, nil, ae.message)
-		return
-	case err != nil:
-		s.metrics.submission("enquiry", "rejected", "store_error")
-		setRetryAfter(w, retryDatabase)
-		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "Something went wrong on our side and your message was not saved. Please try again, or call or e-mail us.")
-		return
+	s.refuseForm(w, r, "enquiry", post, err)
+}
+
+// refuseForm answers a form post that was refused with its page again:
+// what was sent, each field's problem beside it, or the refusal's message
+// above the form.
+func (s *Server) refuseForm(w http.ResponseWriter, r *http.Request, form string, post formPost, err error) {
+	ref := refusalFor(err)
+	s.refuse(w, r, form, ref, err)
+	message := ref.message
+	if ref.reason == "invalid" {
+		message = "" // each field's problem, beside it, says it all
 	}
-	s.log.Info("enquiry from a form", "id", id)
-	http.Redirect(w, r, thanksPath, http.StatusSeeOther)
+	s.formPage(w, r, post, ref.status, ref.fields, message)
 }
 
 // formKey is the idempotency key of a form sent without JavaScript, which
@@ -140,30 +134,14 @@ func formKey(visitor string, f url.Values) string {
 
 // newsletterForm is POST /api/newsletter from a form.
 func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
-	post, status, problem, problems := s.readForm(w, r, "newsletter")
-	if problem != "" {
-		s.metrics.submission("newsletter", "rejected", rejectionReasons[status])
-		s.formPage(w, r, post, status, problems, problem)
-		return
+	post, err := s.readForm(w, r, "newsletter")
+	if err == nil {
+		if _, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
+			http.Redirect(w, r, newsletterThanksPath, http.StatusSeeOther)
+			return
+		}
 	}
-	_, err := s.acceptSubscription(r, r.PostForm.Get("email"))
-	var ve *enquiry.ValidationError
-	var ae *apiError
-	switch {
-	case errors.As(err, &ve):
-		s.metrics.submission("newsletter", "rejected", "invalid")
-		s.formPage(w, r, post, http.StatusUnprocessableEntity, ve.Fields, "")
-		return
-	case errors.As(err, &ae):
-		s.metrics.submission("newsletter", "rejected", rejectionReasons[ae.status])
-		s.formPage(w, r, post, ae.status, nil, ae.message)
-		return
-	case err != nil:
-		setRetryAfter(w, retryDatabase)
-		s.formPage(w, r, post, http.StatusServiceUnavailable, nil, "We could not add you just now. Please try again in a moment.")
-		return
-	}
-	http.Redirect(w, r, newsletterThanksPath, http.StatusSeeOther)
+	s.refuseForm(w, r, "newsletter", post, err)
 }
 
 // formPage answers with the page the form was on, its fields as the

@@ -84,8 +84,8 @@ func TestReadinessIsItsOwnCheck(t *testing.T) {
 
 	// An enquiry fails, the database's own write check does not: ready.
 	flaky.failing.Store(true)
-	if w := post(h, "/api/enquiries", goodContact); w.Code != 500 {
-		t.Fatalf("enquiry on a failing database = %d, want 500", w.Code)
+	if w := post(h, "/api/enquiries", goodContact); w.Code != 503 {
+		t.Fatalf("enquiry on a failing database = %d, want 503", w.Code)
 	}
 	checks := flaky.checks.Load()
 	if code, reason := readiness(t, h); code != 200 {

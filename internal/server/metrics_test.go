@@ -138,8 +138,8 @@ func TestMetricsDatabaseErrors(t *testing.T) {
 	}
 	h := s.Handler()
 	st.Close()
-	if w := post(h, "/api/enquiries", goodContact); w.Code != http.StatusInternalServerError {
-		t.Fatalf("enquiry on a closed database: %d, want 500", w.Code)
+	if w := post(h, "/api/enquiries", goodContact); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("enquiry on a closed database: %d, want 503", w.Code)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

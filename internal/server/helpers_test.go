@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"testing"
 
@@ -30,3 +32,6 @@ func eachDatabase(t *testing.T, test func(t *testing.T, st *store.Store)) {
 		test(t, st)
 	})
 }
+
+// discardLog is a logger for tests that do not read the log.
+func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
