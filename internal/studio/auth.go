@@ -150,8 +150,7 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 		h.log.Error("studio: count failed sign-ins", "err", err)
 		return store.Account{}, 0, err
 	}
-	if wait > 0 {
-		h.log.Warn("studio: sign-in slowed", "client", address, "account", key, "wait", wait.String())
+	if wait > 0 { // the request's log line (429) says it: no second line for each try of a flood
 		return store.Account{}, wait, errWrongPassword
 	}
 	if !usable {
