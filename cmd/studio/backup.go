@@ -16,6 +16,7 @@ const usage = `usage: studio                       serve the site (settings from
        studio restore FILE          put the copy in FILE back in DATA_DIR (the server must be stopped)
        studio user add EMAIL        add an account to the inbox (the password from standard input, or asked for)
        studio user password EMAIL   change an account's password (its sessions end)
+       studio user unlock EMAIL     forget an account's failed sign-ins, from every address, so they slow no one's next try
        studio user remove EMAIL     remove an account (its sessions and tokens end)
        studio user list             list the accounts
        studio token create EMAIL    make a token for scripts that download the CSV exports, printed once

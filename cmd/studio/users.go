@@ -33,7 +33,7 @@ func openStore(ctx context.Context, args []string) (*store.Store, error) {
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 }
 
-// userCommand runs `studio user add|password|remove EMAIL` and `studio user list`.
+// userCommand runs `studio user add|password|unlock|remove EMAIL` and `studio user list`.
 func userCommand(args []string, in io.Reader, out io.Writer) error {
 	ctx := context.Background()
 	st, err := openStore(ctx, args)
@@ -84,6 +84,17 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "user password: changed for %s; its sessions have ended\n", email)
+		return nil
+	case "unlock":
+		email := store.AccountKey(args[1])
+		if _, err := st.AccountByEmail(ctx, email); err != nil {
+			return fmt.Errorf("user unlock: %w", noAccount(err, email))
+		}
+		n, err := st.UnlockAccount(ctx, email)
+		if err != nil {
+			return fmt.Errorf("user unlock: %w", err)
+		}
+		fmt.Fprintf(out, "user unlock: forgot %d failed sign-ins of %s, from every address; its next try waits for none of them\n", n, email)
 		return nil
 	case "remove":
 		if err := st.RemoveAccount(ctx, args[1]); err != nil {

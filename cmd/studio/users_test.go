@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"studio/internal/store"
+	"studio/internal/store/storetest"
 )
 
 // The README's account commands, run beside a running server: the inbox
@@ -89,6 +94,29 @@ func TestAccountCommands(t *testing.T) {
 		t.Errorf("the session's CSV: %d", resp.StatusCode)
 	}
 
+	// Wrong passwords slow the next try from here; `user unlock` forgets them.
+	for i := 0; ; i++ {
+		resp := signIn("asha@studio.example", "a wrong password")
+		if resp.StatusCode == http.StatusTooManyRequests {
+			break
+		}
+		if resp.StatusCode != http.StatusUnauthorized || i > 10 {
+			t.Fatalf("wrong password #%d: %d, want 401 until the tries are slowed, then 429", i+1, resp.StatusCode)
+		}
+	}
+	if resp := signIn("asha@studio.example", "asha's long password"); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("the right password right after: %d, want 429 with Retry-After (else unlock is not tested)", resp.StatusCode)
+	}
+	if out, err := studio("", "user", "unlock", "nobody@studio.example"); err == nil || !strings.Contains(out, "no account has the e-mail nobody@studio.example") {
+		t.Errorf("unlocking no one: %v %s", err, out)
+	}
+	if out, err := studio("", "user", "unlock", "Asha@Studio.example"); err != nil || !strings.Contains(out, "forgot 5 failed sign-ins of asha@studio.example") {
+		t.Fatalf("user unlock: %v %s", err, out)
+	}
+	if resp := signIn("asha@studio.example", "asha's long password"); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the right password after user unlock: %d, want 303", resp.StatusCode)
+	}
+
 	// The token alone is on standard output, for scripts to capture.
 	cmd := exec.Command(binary, "token", "create", "asha@studio.example")
 	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=")
@@ -137,5 +165,48 @@ func TestAccountCommands(t *testing.T) {
 	server = launch(t, base, append(env, "STUDIO_PASSWORD=the studio's old password"))
 	if resp := signIn("studio", "the studio's old password"); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("sign in as studio with STUDIO_PASSWORD: %d", resp.StatusCode)
+	}
+}
+
+// `studio user unlock` forgets an account's failed sign-ins from every
+// address, and no one else's, on either database.
+func TestUserUnlock(t *testing.T) {
+	rule := store.SignInRule{Pair: store.Backoff{Free: 100}, Address: store.Backoff{Free: 100}, Window: time.Hour, Keep: time.Hour}
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			t.Setenv("DATA_DIR", t.TempDir())
+			t.Setenv("DATABASE_URL", "")
+			if db == "postgres" {
+				t.Setenv("DATABASE_URL", storetest.PostgresURL(t))
+			}
+			ctx := context.Background()
+			st, err := store.Open(ctx, os.Getenv("DATABASE_URL"), os.Getenv("DATA_DIR"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			now := time.Now()
+			for _, email := range []string{"asha@studio.example", "ravi@studio.example"} {
+				if err := st.CreateAccount(ctx, email, "a hash", now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 6 {
+				for _, email := range []string{"asha@studio.example", "ravi@studio.example"} {
+					if _, err := st.ReserveSignIn(ctx, email, fmt.Sprintf("192.0.2.%d", i%3), now, rule); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var out strings.Builder
+			if err := userCommand([]string{"unlock", "Asha@Studio.example"}, nil, &out); err != nil || !strings.Contains(out.String(), "forgot 6 failed sign-ins of asha@studio.example") {
+				t.Fatalf("user unlock: %v %s", err, out.String())
+			}
+			for email, want := range map[string]int{"asha@studio.example": 0, "ravi@studio.example": 6} {
+				if f, err := st.FailedSignInsSince(ctx, email, now.Add(-time.Hour)); f.Count != want || err != nil {
+					t.Errorf("%s after unlocking Asha: %d failures (%v), want %d", email, f.Count, err, want)
+				}
+			}
+		})
 	}
 }

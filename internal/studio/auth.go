@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/input"
 	"studio/internal/store"
 )
 
@@ -109,8 +110,8 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 			a, wait, err := h.checkPassword(r, email, password)
 			switch {
 			case wait > 0:
-				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-				http.Error(w, "429 too many failed attempts: wait, then try again", http.StatusTooManyRequests)
+				w.Header().Set("Retry-After", retryAfter(wait))
+				http.Error(w, "429 too many failed attempts: wait "+waitText(wait)+", then try again", http.StatusTooManyRequests)
 				return
 			case err == nil:
 				next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, a)))
@@ -128,17 +129,35 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 var errWrongPassword = errors.New("studio: wrong e-mail or password")
 
 // checkPassword checks an e-mail and password under the limits on failed
-// attempts, per visitor and per account: wait > 0 when either is used up.
-// Only failures count, and a success clears the visitor's.
+// sign-ins (signInRule): wait > 0 when the pair or the address must wait
+// first. Each try is recorded as a failure before its password is checked,
+// so tries that come at once count each other; a right password takes it
+// back, with the pair's earlier failures.
 func (h *Handler) checkPassword(r *http.Request, email, password string) (store.Account, time.Duration, error) {
-	now := h.now()
-	visitorKey, accountLimitKey := "visitor "+h.opts.Visitor.IP(r), "account "+store.AccountKey(email)
-	for _, key := range []string{visitorKey, accountLimitKey} {
-		if blocked, wait := h.failures.Blocked(key, now); blocked {
-			return store.Account{}, wait, errWrongPassword
-		}
+	ctx, address := r.Context(), h.opts.Visitor.IP(r)
+	// Text no database can keep, or longer than any address, is no
+	// account's: a wrong e-mail, never a key to look up (or a 5xx). It
+	// still counts against the address, as the pair of no e-mail. (It is
+	// checked before AccountKey, whose lower-casing would turn bytes that
+	// are not UTF-8 into U+FFFD.)
+	key := store.AccountKey(email)
+	if !input.Storable(email) || len(key) > maxEmailBytes {
+		key = ""
 	}
-	a, err := h.store.AccountByEmail(r.Context(), email)
+	usable := key != "" && input.Storable(password)
+	wait, err := h.store.ReserveSignIn(ctx, key, address, h.now(), signInRule)
+	if err != nil {
+		h.log.Error("studio: count failed sign-ins", "err", err)
+		return store.Account{}, 0, err
+	}
+	if wait > 0 { // the request's log line (429) says it: no second line for each try of a flood
+		return store.Account{}, wait, errWrongPassword
+	}
+	if !usable {
+		h.log.Warn("studio: failed sign-in", "client", address, "account", key, "why", "text no database can keep")
+		return store.Account{}, 0, errWrongPassword
+	}
+	a, err := h.store.AccountByEmail(ctx, key)
 	if err != nil && !errors.Is(err, store.ErrNoAccount) {
 		h.log.Error("studio: find account", "err", err)
 		return a, 0, err
@@ -148,12 +167,14 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 		hash = dummyHash() // as slow as a real check, so timing does not tell which e-mails have accounts
 	}
 	if !PasswordMatches(hash, password) || err != nil {
-		h.failures.Add(visitorKey, now)
-		h.failures.Add(accountLimitKey, now)
-		h.log.Warn("studio: failed sign-in", "client", h.opts.Visitor.IP(r), "account", store.AccountKey(email))
+		h.log.Warn("studio: failed sign-in", "client", address, "account", key)
 		return store.Account{}, 0, errWrongPassword
 	}
-	h.failures.Reset(visitorKey)
+	// The person is in whatever happens here; a failure left behind only
+	// costs them one free try.
+	if err := h.store.ClearSignInFailures(ctx, key, address); err != nil {
+		h.log.Error("studio: clear failed sign-ins", "err", err)
+	}
 	return a, 0, nil
 }
 
@@ -166,11 +187,14 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	a, wait, err := h.checkPassword(r, email, r.PostFormValue("password"))
+	if !input.Storable(email) {
+		email = "" // not shown again in the form
+	}
 	switch {
 	case wait > 0:
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		w.Header().Set("Retry-After", retryAfter(wait))
 		h.page(w, r, http.StatusTooManyRequests, &page{Title: "Sign in", SignIn: true, Email: email,
-			Problem: "Too many failed attempts. Wait " + minutes(wait) + ", then try again."})
+			Problem: "Too many failed attempts. Wait " + waitText(wait) + ", then try again."})
 		return
 	case errors.Is(err, errWrongPassword):
 		h.page(w, r, http.StatusUnauthorized, &page{Title: "Sign in", SignIn: true, Email: email, Problem: "That e-mail and password do not match an account."})
@@ -194,12 +218,24 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 
-func minutes(d time.Duration) string {
-	m := int(d.Minutes()) + 1
-	if m == 1 {
+// retryAfter is a wait in whole seconds, rounded up: a client that waits
+// that long is let in.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(int((d + time.Second - 1) / time.Second))
+}
+
+// waitText says a wait as a person reads it, rounded up.
+func waitText(d time.Duration) string {
+	switch s, m := (d+time.Second-1)/time.Second, (d+time.Minute-1)/time.Minute; {
+	case s <= 1:
+		return "a second"
+	case s < 60:
+		return strconv.Itoa(int(s)) + " seconds"
+	case m == 1:
 		return "a minute"
+	default:
+		return strconv.Itoa(int(m)) + " minutes"
 	}
-	return strconv.Itoa(m) + " minutes"
 }
 
 // SignOut is POST /studio/sign-out: the session ends on the server, so a

@@ -64,6 +64,13 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 		list = list[:pageSize]
 	}
 	p.Enquiries = list
+	// The holder sees what was tried against their account, so that
+	// guesses do not go unnoticed; the list shows without it if need be.
+	failed, err := h.store.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
+	if err != nil {
+		h.log.Error("studio: read failed sign-ins", "err", err)
+	}
+	p.FailedSignIns, p.FailedSignInsDays = failed, int(failuresShown/(24*time.Hour))
 	if len(list) > 0 {
 		newest, oldest := list[0].ID, list[len(list)-1].ID
 		if (f.AfterID > 0 && more) || f.BeforeID > 0 {

@@ -29,6 +29,9 @@ type page struct {
 	Kinds        []enquiry.Kind
 	Statuses     []enquiry.Status
 	Products     []Product
+	// The account's failed sign-ins in the last FailedSignInsDays days.
+	FailedSignIns     store.FailedSignIns
+	FailedSignInsDays int
 
 	// One enquiry.
 	Enquiry       *enquiry.Enquiry
@@ -166,6 +169,7 @@ const layoutHTML = `<!doctype html>
   :focus-visible { outline: 3px solid #8f3f1f; outline-offset: 2px; box-shadow: 0 0 0 5px #fbf7f0; }
   .problem { color: #8f3f1f; font-weight: 600; }
   .notice { font-weight: 600; }
+  .failed-sign-ins { border-left: 4px solid #8f3f1f; padding-left: .75rem; }
   .exports { display: flex; flex-wrap: wrap; gap: .5rem 1rem; }
   .pages { display: flex; justify-content: space-between; gap: 1rem; }
   ol.history, ul.notes { padding-left: 1.25rem; }
@@ -234,6 +238,7 @@ const layoutHTML = `<!doctype html>
 {{define "list"}}
   <h1>Enquiries{{if .NewCount}}<span class="count">{{.NewCount}} new</span>{{end}}</h1>
   {{template "problem" .}}
+  {{with .FailedSignIns}}{{if .Count}}<p class="failed-sign-ins">{{.Count}} failed sign-in {{if eq .Count 1}}attempt{{else}}attempts{{end}} for your account in the last {{$.FailedSignInsDays}} days, the latest on {{when .Last}} from {{.From}}.</p>{{end}}{{end}}
   <form class="filter" method="get" action="/studio" role="search" aria-label="Enquiries">
     <label>Search <input type="search" name="q" value="{{.Filter.Search}}" placeholder="Name, e-mail, phone, words"></label>
     <label>Status <select name="status">

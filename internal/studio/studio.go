@@ -20,7 +20,6 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/input"
-	"studio/internal/ratelimit"
 	"studio/internal/store"
 )
 
@@ -48,6 +47,9 @@ type Store interface {
 	DeleteSession(ctx context.Context, secretHash string) error
 	DeleteSessions(ctx context.Context, accountID int64) error
 	AccountByToken(ctx context.Context, secretHash string, at time.Time) (store.Account, error)
+	ReserveSignIn(ctx context.Context, account, address string, now time.Time, rule store.SignInRule) (time.Duration, error)
+	ClearSignInFailures(ctx context.Context, account, address string) error
+	FailedSignInsSince(ctx context.Context, account string, since time.Time) (store.FailedSignIns, error)
 
 	Insights
 }
@@ -58,18 +60,40 @@ const (
 	idleLimit     = 12 * time.Hour
 	absoluteLimit = 7 * 24 * time.Hour
 	pageSize      = 50
-	// Failed sign-ins allowed per visitor and per account in signInWindow.
-	failuresAllowed = 10
-	signInWindow    = 15 * time.Minute
-	basicAuthRealm  = `Basic realm="Studio inbox", charset="UTF-8"`
+
+	// Failed sign-ins slow the next try, never lock: each pair (an e-mail
+	// tried from one address) has pairFreeFailures free failures, and each
+	// address addressFreeFailures (an office shares one), counted over
+	// failureWindow. After those the next try from that key waits
+	// firstWait from its latest failure, twice that after one more failure,
+	// and so on up to maxWait. Failures are kept, and shown to the
+	// account's holder, for failuresShown. Nothing counts per account
+	// alone, so guesses from elsewhere never keep its holder out.
+	pairFreeFailures    = 5
+	addressFreeFailures = 20
+	firstWait           = 30 * time.Second
+	maxWait             = 15 * time.Minute
+	failureWindow       = 24 * time.Hour
+	failuresShown       = 7 * 24 * time.Hour
+	// maxEmailBytes is the longest e-mail address there can be (RFC 5321's
+	// path); a longer one is a wrong e-mail, not a key to store.
+	maxEmailBytes  = 254
+	basicAuthRealm = `Basic realm="Studio inbox", charset="UTF-8"`
 	// Retry-After of a page whose database did not answer.
 	retryAfterSeconds = "5"
 )
 
+var signInRule = store.SignInRule{
+	Pair:    store.Backoff{Free: pairFreeFailures, First: firstWait, Max: maxWait},
+	Address: store.Backoff{Free: addressFreeFailures, First: firstWait, Max: maxWait},
+	Window:  failureWindow,
+	Keep:    failuresShown,
+}
+
 // Visitor tells what the server knows of a request's visitor, believing
 // forwarded headers only from trusted proxies (server.ClientIP, IsHTTPS).
 type Visitor struct {
-	IP      func(*http.Request) string // tells visitors apart for the limit on sign-in attempts
+	IP      func(*http.Request) string // tells visitors apart for the limits on failed sign-ins (an IPv6 address by its /64)
 	IsHTTPS func(*http.Request) bool   // the session cookie is Secure (and __Host-) over HTTPS
 }
 
@@ -93,7 +117,6 @@ type Handler struct {
 	store       Store
 	log         *slog.Logger
 	opts        Options
-	failures    *ratelimit.Limiter // failed sign-ins, by visitor and by account
 	crossOrigin *http.CrossOriginProtection
 	mux         *http.ServeMux
 	pages       *template.Template
@@ -108,8 +131,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.Location == nil {
 		opts.Location = time.UTC
 	}
-	h := &Handler{store: st, log: log, opts: opts, failures: ratelimit.New(failuresAllowed, signInWindow),
-		crossOrigin: http.NewCrossOriginProtection(), pages: templates(opts.Location), now: time.Now}
+	h := &Handler{store: st, log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: templates(opts.Location), now: time.Now}
 	h.mux = h.routes()
 	return h
 }
