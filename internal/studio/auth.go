@@ -36,26 +36,32 @@ func actor(r *http.Request) string {
 	return a.Email
 }
 
-// session finds the request's live session, ending it if it has expired.
-func (h *Handler) session(r *http.Request) (store.Session, string, bool) {
+// errSignedOut is session's answer for a request without a live session.
+var errSignedOut = errors.New("studio: not signed in")
+
+// session finds the request's live session, ending it if it has expired:
+// errSignedOut when there is none, another error when the database did
+// not answer (a signed-in person is then told so, not sent to sign in).
+func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 	c, err := r.Cookie(h.cookieName(r))
 	if err != nil || c.Value == "" {
-		return store.Session{}, "", false
+		return store.Session{}, "", errSignedOut
 	}
 	secret := SecretHash(c.Value)
 	s, err := h.store.SessionBySecret(r.Context(), secret)
+	if errors.Is(err, store.ErrNoAccount) {
+		return store.Session{}, "", errSignedOut
+	}
 	if err != nil {
-		if !errors.Is(err, store.ErrNoAccount) {
-			h.log.Error("studio: read session", "err", err)
-		}
-		return store.Session{}, "", false
+		h.log.Error("studio: read session", "err", err)
+		return store.Session{}, "", err
 	}
 	now := h.now()
 	if now.Sub(s.Seen) > idleLimit || now.Sub(s.Created) > absoluteLimit {
 		if err := h.store.DeleteSession(r.Context(), secret); err != nil {
 			h.log.Error("studio: end expired session", "err", err)
 		}
-		return store.Session{}, "", false
+		return store.Session{}, "", errSignedOut
 	}
 	// One write a minute at most, not one per request.
 	if now.Sub(s.Seen) > time.Minute {
@@ -63,7 +69,12 @@ func (h *Handler) session(r *http.Request) (store.Session, string, bool) {
 			h.log.Error("studio: touch session", "err", err)
 		}
 	}
-	return s, secret, true
+	return s, secret, nil
+}
+
+// noDatabase is the page of a request whose session could not be read.
+func (h *Handler) noDatabase(w http.ResponseWriter, r *http.Request) {
+	h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Not now", Problem: "The workspace cannot be opened just now: the database did not answer. Try again in a minute."})
 }
 
 // signedIn lets a request through with a live session; others go to the
@@ -76,9 +87,13 @@ func (h *Handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		s, _, ok := h.session(r)
-		if !ok {
+		s, _, err := h.session(r)
+		switch {
+		case errors.Is(err, errSignedOut):
 			http.Redirect(w, r, "/studio", http.StatusSeeOther)
+			return
+		case err != nil:
+			h.noDatabase(w, r)
 			return
 		}
 		next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account)))
@@ -90,8 +105,13 @@ func (h *Handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 // from `studio token create`; it answers 401 otherwise.
 func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s, _, ok := h.session(r); ok {
+		s, _, err := h.session(r)
+		switch {
+		case err == nil:
 			next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account)))
+			return
+		case !errors.Is(err, errSignedOut):
+			databaseDidNotAnswer(w)
 			return
 		}
 		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
@@ -102,7 +122,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 			}
 			if !errors.Is(err, store.ErrNoAccount) {
 				h.log.Error("studio: read token", "err", err)
-				http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
+				databaseDidNotAnswer(w)
 				return
 			}
 			h.log.Warn("studio: unknown token", "client", h.opts.Visitor.IP(r))
@@ -117,7 +137,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 				next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, a)))
 				return
 			case !errors.Is(err, errWrongPassword):
-				http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
+				databaseDidNotAnswer(w)
 				return
 			}
 		}
@@ -241,7 +261,7 @@ func waitText(d time.Duration) string {
 // SignOut is POST /studio/sign-out: the session ends on the server, so a
 // copy of the cookie opens nothing afterwards.
 func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
-	if _, secret, ok := h.session(r); ok {
+	if _, secret, err := h.session(r); err == nil {
 		if err := h.store.DeleteSession(r.Context(), secret); err != nil {
 			h.log.Error("studio: sign out", "err", err)
 			h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign out", Problem: "You are still signed in: the database did not answer. Try again in a minute."})
@@ -270,4 +290,10 @@ func (h *Handler) SignOutEverywhere(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) forgetCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: h.cookieName(r), Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteStrictMode})
+}
+
+// databaseDidNotAnswer is the plain-text 503 of the scripts' routes.
+func databaseDidNotAnswer(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", retryAfterSeconds)
+	http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
 }

@@ -23,9 +23,13 @@ const maxNote = 5000
 
 // Inbox is GET /studio: the sign-in form, or the list of enquiries.
 func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
-	s, _, ok := h.session(r)
-	if !ok {
+	s, _, err := h.session(r)
+	switch {
+	case errors.Is(err, errSignedOut):
 		h.page(w, r, http.StatusOK, &page{Title: "Sign in", SignIn: true})
+		return
+	case err != nil:
+		h.noDatabase(w, r)
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account))
@@ -43,7 +47,6 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	// Text the database cannot keep is in no enquiry: no match, and the
 	// database is not asked (package input).
 	var list []enquiry.Enquiry
-	var err error
 	if input.Storable(f.Search) {
 		list, err = h.store.Enquiries(r.Context(), f)
 	}
