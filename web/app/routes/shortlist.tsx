@@ -12,6 +12,7 @@ import type { ProductCardData } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { SHORTLIST_PATH } from "../lib/paths";
+import { quantityProblem, quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../lib/shortlist/request";
 import { parseStored } from "../lib/shortlist/saved";
 import { SHARE_PARAM, decodeShare, shareUrl } from "../lib/shortlist/share";
 import {
@@ -182,11 +183,10 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
   const start = useFormStart(FORM);
   const [values, setValues] = useState<Values>(EMPTY);
   const [sent, setSent] = useState<{ email: string; count: number } | null>(null);
-  const itemFields = items.flatMap((_, i) => ITEM_FIELDS.map((f) => `items[${i}].${f}`));
   const request = useEnquirySubmit({
     formName: FORM,
     messageRequired: false,
-    fieldOrder: [...itemFields, "items", "name", "email", "phone", "message"],
+    fieldOrder: requestFields(items),
     submitParams: { item_count: items.length },
     fieldsIn: listRef,
     onSent: () => {
@@ -204,29 +204,8 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
     request.clearError(field);
   };
 
-  const send = (event: React.FormEvent<HTMLFormElement>) => {
-    const typed = Object.fromEntries(
-      items.flatMap((item, i) => {
-        const problem = quantityProblem(quantities[item.productId] ?? String(item.quantity));
-        return problem ? [[`items[${i}].quantity`, problem]] : [];
-      }),
-    );
-    request.submit(
-      event,
-      values,
-      (website) => ({
-        kind: "quote",
-        name: values.name.trim(),
-        email: values.email.trim(),
-        phone: values.phone.trim() || undefined,
-        message: values.message.trim(),
-        items: items.map(({ productId, material, finish, quantity, note }) => ({ productId, material, finish, quantity, note: note.trim() || undefined })),
-        website,
-        ...start.proof(),
-      }),
-      typed,
-    );
-  };
+  const send = (event: React.FormEvent<HTMLFormElement>) =>
+    request.submit(event, values, (website) => quoteRequest(items, values, website, start.proof()), quantityProblems(items, quantities));
 
   const changePiece = (productId: number, index: number, change: Partial<ShortlistItem>) => {
     for (const key of Object.keys(change)) request.clearError(`items[${index}].${key}`);
@@ -338,9 +317,8 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
 }
 
 const FORM = "shortlist";
-type Values = { name: string; email: string; phone: string; message: string };
+type Values = QuoteSender;
 const EMPTY: Values = { name: "", email: "", phone: "", message: "" };
-const ITEM_FIELDS = ["productId", "material", "finish", "quantity", "note"] as const;
 
 type PieceProps = {
   item: ShortlistItem;
@@ -355,10 +333,6 @@ type PieceProps = {
   /** The problems with its fields, by their names (items[2].finish). */
   errors: Record<string, string>;
 };
-
-/** The problem with a quantity as typed, or "" when it is a whole number from 1 to 999. */
-export const quantityProblem = (text: string) =>
-  text.trim() !== "" && isQuantity(Number(text)) ? "" : `Say how many: a whole number from 1 to ${MAX_QUANTITY}.`;
 
 function Piece({ item, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
   const errors = (name: string) => problems[name];
