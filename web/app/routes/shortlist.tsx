@@ -1,23 +1,23 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/shortlist";
-import { Dialog } from "../components/Dialog";
 import { FailureNotice, Honeypot, useEnquirySubmit, useFormStart } from "../components/EnquiryParts";
 import { Field } from "../components/Field";
 import { SenderFields } from "../components/SenderFields";
-import { Picture } from "../components/Picture";
+import { LinkOffer } from "../components/shortlist/LinkOffer";
+import { Piece } from "../components/shortlist/Piece";
+import { ShareLink } from "../components/shortlist/ShareLink";
+import { pieces } from "../components/shortlist/pieces";
 import { itemEventParams, track } from "../lib/analytics";
 import { productCards } from "../lib/catalogue.server";
 import type { ProductCardData } from "../lib/catalogue";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { SHORTLIST_PATH } from "../lib/paths";
-import { quantityProblem, quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../lib/shortlist/request";
+import { quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../lib/shortlist/request";
 import { parseStored } from "../lib/shortlist/saved";
-import { SHARE_PARAM, decodeShare, shareUrl } from "../lib/shortlist/share";
+import { SHARE_PARAM, decodeShare } from "../lib/shortlist/share";
 import {
-  MAX_QUANTITY,
-  NOTE_MAX,
   checkItems,
   droppedNotice,
   isQuantity,
@@ -55,8 +55,6 @@ export const meta: Route.MetaFunction = () => [
   }),
   { name: "robots", content: "noindex" },
 ];
-
-const pieces = (n: number) => `${n} ${n === 1 ? "piece" : "pieces"}`;
 
 export default function Shortlist({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
@@ -319,168 +317,3 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
 const FORM = "shortlist";
 type Values = QuoteSender;
 const EMPTY: Values = { name: "", email: "", phone: "", message: "" };
-
-type PieceProps = {
-  item: ShortlistItem;
-  index: number;
-  last: boolean;
-  product: ProductCardData;
-  quantity: string;
-  onQuantity: (text: string) => void;
-  onChange: (change: Partial<ShortlistItem>) => void;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-  /** The problems with its fields, by their names (items[2].finish). */
-  errors: Record<string, string>;
-};
-
-function Piece({ item, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
-  const errors = (name: string) => problems[name];
-  const field = (name: keyof ShortlistItem) => `items[${index}].${name}`;
-  const typedProblem = quantityProblem(quantity);
-  return (
-    <li className="piece" data-piece={item.productId}>
-      <Link to={`/product/${product.id}`} className="piece__picture" tabIndex={-1} aria-hidden="true">
-        <Picture picture={product.image} slot="thumb" decorative />
-      </Link>
-      <div className="piece__about">
-        <h3 className="piece__name">
-          <Link to={`/product/${product.id}`}>{product.name}</Link>
-        </h3>
-        <p className="piece__type">{product.type}</p>
-        {errors(field("productId")) && <p className="field__error">{errors(field("productId"))}</p>}
-      </div>
-      <div className="piece__choices">
-        <Choice label="Material" name={field("material")} value={item.material} options={product.material} error={errors(field("material"))} onChange={(material) => onChange({ material })} />
-        <Choice label="Finish" name={field("finish")} value={item.finish} options={product.finish} error={errors(field("finish"))} onChange={(finish) => onChange({ finish })} />
-        <Field
-          label="Quantity"
-          name={field("quantity")}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_QUANTITY}
-          step={1}
-          value={quantity}
-          onChange={(e) => onQuantity(e.target.value)}
-          error={typedProblem || errors(field("quantity"))}
-        />
-      </div>
-      <div className="piece__note">
-        <Field
-          label="Note"
-          optional
-          multiline
-          rows={2}
-          name={field("note")}
-          maxLength={NOTE_MAX}
-          hint="A size, a colour, where it will go."
-          value={item.note}
-          onChange={(e) => onChange({ note: e.target.value })}
-          error={errors(field("note"))}
-        />
-      </div>
-      <div className="piece__actions">
-        <button type="button" className="button button--small button--ghost" data-control="up" aria-label={`Move up: ${product.name}`} aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
-          Move up
-        </button>
-        <button type="button" className="button button--small button--ghost" data-control="down" aria-label={`Move down: ${product.name}`} aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
-          Move down
-        </button>
-        <button type="button" className="button button--small button--ghost" data-control="remove" aria-label={`Remove: ${product.name}`} onClick={onRemove}>
-          Remove
-        </button>
-      </div>
-    </li>
-  );
-}
-
-function Choice({ label, name, value, options, error, onChange }: { label: string; name: string; value: string; options: string[]; error?: string; onChange: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div className={error ? "field field--invalid" : "field"}>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-
-// Copy link: the shortlist in an address (lib/shortlist/share.ts), put on
-// the clipboard; where the browser will not allow that (an older one, or a
-// page not served over HTTPS), a dialog shows the address to copy by hand.
-function ShareLink({ items, products }: { items: ShortlistItem[]; products: ProductCardData[] }) {
-  const [copied, setCopied] = useState("");
-  const [shown, setShown] = useState("");
-  const headingId = useId();
-  const address = useRef<HTMLInputElement>(null);
-  // The address selected, ready to copy (the dialog, opening, would focus its close button first).
-  useEffect(() => {
-    if (shown) address.current?.focus();
-  }, [shown]);
-  const copy = () => {
-    const url = shareUrl(window.location.origin, SHORTLIST_PATH, items, products);
-    const copying = navigator.clipboard?.writeText(url) ?? Promise.reject(new Error("no clipboard"));
-    copying.then(
-      () => setCopied(`Link copied. It opens these ${pieces(items.length)}, with their choices and quantities (not your notes), on any device.`),
-      () => setShown(url),
-    );
-  };
-  return (
-    <div className="share">
-      <button type="button" className="button button--ghost button--small" onClick={copy}>
-        Copy link
-      </button>
-      <p className="share__copied" role="status">
-        {copied}
-      </p>
-      <Dialog open={shown !== ""} onClose={() => setShown("")} labelledBy={headingId} className="share-dialog">
-        <div className="share-dialog__content">
-          <h2 id={headingId}>Copy the link to your shortlist</h2>
-          <p id={`${headingId}-hint`}>This browser would not copy it for you. Select the address and copy it; it opens the same pieces, with their choices and quantities, on any device.</p>
-          <div className="field share-dialog__url">
-            <input readOnly value={shown} aria-labelledby={headingId} aria-describedby={`${headingId}-hint`} onFocus={(e) => e.currentTarget.select()} ref={address} />
-          </div>
-          <button type="button" className="button" onClick={() => setShown("")}>
-            Done
-          </button>
-        </div>
-      </Dialog>
-    </div>
-  );
-}
-
-// A shared link opened over a shortlist of other pieces: the visitor
-// chooses which to keep, rather than losing theirs to a click.
-function LinkOffer({ offer, current, byId, onChoose }: { offer: ShortlistItem[]; current: ShortlistItem[]; byId: Map<number, ProductCardData>; onChoose: (list: ShortlistItem[] | null) => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const names = offer.map((i) => byId.get(i.productId)?.name).filter(Boolean);
-  return (
-    <section className="link-offer" aria-labelledby="link-offer">
-      <h2 id="link-offer" ref={heading} tabIndex={-1}>
-        Open the shortlist in the link?
-      </h2>
-      <p>
-        The link holds {pieces(offer.length)}: {names.join(", ")}. It would replace the {pieces(current.length)} in your shortlist.
-      </p>
-      <div className="link-offer__actions">
-        <button type="button" className="button" onClick={() => onChoose(offer)}>
-          Replace mine with the link’s
-        </button>
-        <button type="button" className="button button--ghost" onClick={() => onChoose(null)}>
-          Keep mine
-        </button>
-      </div>
-    </section>
-  );
-}
