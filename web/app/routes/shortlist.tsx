@@ -1,33 +1,20 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useMemo, useRef, useState } from "react";
+import { Link } from "react-router";
 import type { Route } from "./+types/shortlist";
-import { Dialog } from "../components/Dialog";
-import { FailureNotice, Honeypot, useEnquirySubmit, useFormStart } from "../components/EnquiryParts";
-import { Field } from "../components/Field";
-import { SenderFields } from "../components/SenderFields";
-import { Picture } from "../components/Picture";
-import { itemEventParams, track } from "../lib/analytics";
+import { EmptyShortlist } from "../components/shortlist/EmptyShortlist";
+import { LinkOffer } from "../components/shortlist/LinkOffer";
+import { PieceList } from "../components/shortlist/PieceList";
+import { QuoteForm } from "../components/shortlist/QuoteForm";
+import { useCheckedShortlist } from "../components/shortlist/useCheckedShortlist";
+import { useLinkOffer } from "../components/shortlist/useLinkOffer";
+import { useListViewed } from "../components/shortlist/useListViewed";
+import { usePieceEditing } from "../components/shortlist/usePieceEditing";
+import { useQuoteRequest } from "../components/shortlist/useQuoteRequest";
 import { productCards } from "../lib/catalogue.server";
 import type { ProductCardData } from "../lib/catalogue";
-import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { SHORTLIST_PATH } from "../lib/paths";
-import { parseStored } from "../lib/shortlist/saved";
-import { SHARE_PARAM, decodeShare, shareUrl } from "../lib/shortlist/share";
-import {
-  MAX_QUANTITY,
-  NOTE_MAX,
-  checkItems,
-  droppedNotice,
-  isQuantity,
-  moved,
-  samePieces,
-  saveShortlist,
-  updated,
-  useSavedShortlist,
-  withoutItem,
-  type ShortlistItem,
-} from "../lib/shortlist/store";
+import type { ShortlistItem } from "../lib/shortlist/store";
 import { useHydrated } from "../lib/useHydrated";
 import "../components/Field.css";
 import "./shortlist.css";
@@ -54,8 +41,6 @@ export const meta: Route.MetaFunction = () => [
   }),
   { name: "robots", content: "noindex" },
 ];
-
-const pieces = (n: number) => `${n} ${n === 1 ? "piece" : "pieces"}`;
 
 export default function Shortlist({ loaderData }: Route.ComponentProps) {
   const hydrated = useHydrated();
@@ -84,153 +69,21 @@ export default function Shortlist({ loaderData }: Route.ComponentProps) {
   );
 }
 
-const listParams = (list: readonly ShortlistItem[], byId: Map<number, ProductCardData>) => ({
-  currency: "INR",
-  item_list_name: "Shortlist",
-  items: list.map((i) => {
-    const p = byId.get(i.productId);
-    return { item_id: String(i.productId), item_name: p?.name, item_category: p?.category, item_variant: `${i.material}, ${i.finish}`, quantity: i.quantity };
-  }),
-});
-
 function ShortlistEditor({ products }: { products: ProductCardData[] }) {
   const byId = useMemo(() => new Map(products.map((p) => [p.id, p])), [products]);
-  const raw = useSavedShortlist();
-  const stored = useMemo(() => parseStored(raw), [raw]);
-  const { items, dropped } = useMemo(() => checkItems(stored ?? [], products), [stored, products]);
   const [notice, setNotice] = useState("");
-  const [said, setSaid] = useState("");
-  const [params, setParams] = useSearchParams();
-  const linked = params.get(SHARE_PARAM);
-  const [offer, setOffer] = useState<ShortlistItem[] | null>(null);
-  const [quantities, setQuantities] = useState<Record<number, string>>({});
+  const { items, stored } = useCheckedShortlist(products, setNotice);
+  const [offer, setOffer] = useLinkOffer(products, items, setNotice);
+  useListViewed(items, stored, byId);
+
   const listRef = useRef<HTMLDivElement>(null);
+  const [quantities, setQuantities] = useState<Record<number, string>>({});
+  const quote = useQuoteRequest(items, byId, quantities, listRef);
+  const edit = usePieceEditing({ items, byId, listRef, setNotice, setQuantities, request: quote });
 
-  // What was stored and no longer fits the catalogue is put right once, and said.
-  useEffect(() => {
-    if (stored === null) {
-      setNotice("Your saved shortlist could not be read, so it was started again.");
-      saveShortlist([]);
-    } else if (dropped.pieces + dropped.choices > 0) {
-      setNotice(droppedNotice(dropped, "saved"));
-      saveShortlist(items);
-    }
-  }, [stored, dropped, items]);
-
-  // A shared link: taken at once into an empty shortlist (or one with the
-  // same pieces); otherwise the visitor chooses. The address then drops it,
-  // so a reload does not ask again.
-  useEffect(() => {
-    if (linked === null) return;
-    const fromLink = decodeShare(linked, products);
-    const lost = droppedNotice(fromLink.dropped, "link");
-    if (fromLink.items.length === 0) setNotice(lost || "The link holds no pieces.");
-    else if (items.length === 0 || samePieces(items, fromLink.items)) {
-      if (items.length === 0) saveShortlist(fromLink.items);
-      setNotice(lost);
-    } else {
-      setOffer(fromLink.items);
-      setNotice(lost);
-    }
-    setParams((p) => (p.delete(SHARE_PARAM), p), { replace: true, preventScrollReset: true });
-    // Only the link's own value starts this; the shortlist it is compared with is read as it is then.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [linked]);
-
-  // The shortlist shown (GA4's view_item_list), once a visit, when it has pieces.
-  const viewed = useRef(false);
-  useEffect(() => {
-    if (viewed.current || items.length === 0 || stored === null) return;
-    viewed.current = true;
-    track("view_item_list", listParams(items, byId));
-  }, [items, stored, byId]);
-
-  const save = (next: ShortlistItem[]) => {
-    if (!saveShortlist(next)) setNotice("This browser would not keep the change (its storage is full or blocked).");
-  };
-
-  const focusIn = (productId: number, control: string) =>
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-piece="${productId}"] [data-control="${control}"]`)?.focus());
-
-  const move = (index: number, by: -1 | 1) => {
-    const item = items[index]!;
-    save(moved(items, index, by));
-    setSaid(`${byId.get(item.productId)?.name} moved to place ${Math.min(Math.max(index + by, 0), items.length - 1) + 1} of ${items.length}.`);
-    focusIn(item.productId, by < 0 ? "up" : "down");
-  };
-
-  const remove = (index: number) => {
-    const item = items[index]!;
-    const product = byId.get(item.productId);
-    save(withoutItem(items, item.productId));
-    setSaid(`${product?.name} taken out. ${pieces(items.length - 1)} left.`);
-    if (product) track("remove_from_wishlist", itemEventParams(product));
-    const next = items[index + 1] ?? items[index - 1];
-    if (next) focusIn(next.productId, "remove");
-    else requestAnimationFrame(() => document.querySelector<HTMLElement>("#shortlist-empty")?.focus());
-  };
-
-  const replaceWith = (list: ShortlistItem[] | null) => {
-    if (list) {
-      save(list);
-      setSaid(`Your shortlist now has the link’s ${pieces(list.length)}.`);
-    }
+  const chooseLink = (list: ShortlistItem[] | null) => {
+    if (list) edit.replaceWith(list);
     setOffer(null);
-  };
-
-  // The request: one quote for every piece. Its problems with a piece are named as the server names them (items[2].finish).
-  const start = useFormStart(FORM);
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [sent, setSent] = useState<{ email: string; count: number } | null>(null);
-  const itemFields = items.flatMap((_, i) => ITEM_FIELDS.map((f) => `items[${i}].${f}`));
-  const request = useEnquirySubmit({
-    formName: FORM,
-    messageRequired: false,
-    fieldOrder: [...itemFields, "items", "name", "email", "phone", "message"],
-    submitParams: { item_count: items.length },
-    fieldsIn: listRef,
-    onSent: () => {
-      track("generate_lead", listParams(items, byId));
-      setSent({ email: values.email.trim(), count: items.length });
-      setValues(EMPTY);
-      start.reset();
-    },
-  });
-  const problems = request.errors;
-
-  const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    start.edited();
-    setValues((v) => ({ ...v, [field]: event.target.value }));
-    request.clearError(field);
-  };
-
-  const send = (event: React.FormEvent<HTMLFormElement>) => {
-    const typed = Object.fromEntries(
-      items.flatMap((item, i) => {
-        const problem = quantityProblem(quantities[item.productId] ?? String(item.quantity));
-        return problem ? [[`items[${i}].quantity`, problem]] : [];
-      }),
-    );
-    request.submit(
-      event,
-      values,
-      (website) => ({
-        kind: "quote",
-        name: values.name.trim(),
-        email: values.email.trim(),
-        phone: values.phone.trim() || undefined,
-        message: values.message.trim(),
-        items: items.map(({ productId, material, finish, quantity, note }) => ({ productId, material, finish, quantity, note: note.trim() || undefined })),
-        website,
-        ...start.proof(),
-      }),
-      typed,
-    );
-  };
-
-  const changePiece = (productId: number, index: number, change: Partial<ShortlistItem>) => {
-    for (const key of Object.keys(change)) request.clearError(`items[${index}].${key}`);
-    save(updated(items, productId, change));
   };
 
   return (
@@ -239,274 +92,17 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
         {notice}
       </p>
       <p className="visually-hidden" aria-live="polite">
-        {said}
+        {edit.said}
       </p>
-      {offer && <LinkOffer offer={offer} current={items} byId={byId} onChoose={replaceWith} />}
+      {offer && <LinkOffer offer={offer} current={items} byId={byId} onChoose={chooseLink} />}
       {items.length === 0 ? (
-        <div className="shortlist__empty" id="shortlist-empty" tabIndex={-1}>
-          <h2>Nothing here yet</h2>
-          <p>Press “Add to shortlist” on any piece you like, then come back here to ask for one quote for them all.</p>
-          <Link to="/products" className="button">
-            Browse the products
-          </Link>
-        </div>
+        <EmptyShortlist />
       ) : (
         <div className="shortlist__layout" ref={listRef}>
-          <section className="shortlist__pieces" aria-labelledby="shortlist-pieces">
-            <div className="shortlist__heading">
-              <h2 id="shortlist-pieces">{pieces(items.length)}</h2>
-              <ShareLink items={items} products={products} />
-            </div>
-            <ol className="shortlist__list">
-              {items.map((item, index) => (
-                <Piece
-                  key={item.productId}
-                  item={item}
-                  index={index}
-                  last={index === items.length - 1}
-                  product={byId.get(item.productId)!}
-                  errors={problems}
-                  quantity={quantities[item.productId] ?? String(item.quantity)}
-                  onQuantity={(text) => {
-                    request.clearError(`items[${index}].quantity`);
-                    setQuantities((q) => ({ ...q, [item.productId]: text }));
-                    const n = Number(text);
-                    if (text.trim() !== "" && isQuantity(n)) save(updated(items, item.productId, { quantity: n }));
-                  }}
-                  onChange={(change) => changePiece(item.productId, index, change)}
-                  onMove={(by) => {
-                    request.clearErrors("items[");
-                    move(index, by);
-                  }}
-                  onRemove={() => {
-                    request.clearErrors("items[");
-                    remove(index);
-                  }}
-                />
-              ))}
-            </ol>
-          </section>
-          <section className="shortlist__request" aria-labelledby="shortlist-request">
-            <h2 id="shortlist-request">Ask for a quote</h2>
-            {request.state === "sent" && sent ? (
-              <div className="shortlist__sent" role="status">
-                <p>
-                  Thank you. Your request for {pieces(sent.count)} has reached the studio, and we will write back to {sent.email} with a
-                  quote.
-                </p>
-                <p>Your shortlist is still here, to change and send again, or to share.</p>
-                <button type="button" className="button button--ghost" onClick={() => request.setState("idle")}>
-                  Write another request
-                </button>
-              </div>
-            ) : (
-              <form ref={request.formRef} className="shortlist__form" noValidate onSubmit={send} aria-labelledby="shortlist-request">
-                <p className="shortlist__for">
-                  For the {pieces(items.length)} in your shortlist, with their choices and notes. The studio answers with prices and
-                  making times.
-                </p>
-                <SenderFields values={values} onChange={change} errors={problems} phone />
-                <Field
-                  label="Message"
-                  optional
-                  multiline
-                  name="message"
-                  rows={4}
-                  maxLength={LIMITS.message}
-                  hint="The room, the site, when you need the pieces."
-                  value={values.message}
-                  onChange={change("message")}
-                  error={problems.message}
-                />
-                <Honeypot />
-                {problems.items && (
-                  <p className="field__error" role="alert">
-                    {problems.items}
-                  </p>
-                )}
-                {request.state === "failed" && <FailureNotice message={request.failure} location="shortlist" />}
-                <button type="submit" className="button" aria-disabled={request.state === "sending" || undefined}>
-                  {request.state === "sending" ? "Sending…" : `Request a quote for ${pieces(items.length)}`}
-                </button>
-              </form>
-            )}
-          </section>
+          <PieceList items={items} products={products} byId={byId} errors={quote.errors} quantities={quantities} edit={edit} />
+          <QuoteForm quote={quote} count={items.length} />
         </div>
       )}
     </>
-  );
-}
-
-const FORM = "shortlist";
-type Values = { name: string; email: string; phone: string; message: string };
-const EMPTY: Values = { name: "", email: "", phone: "", message: "" };
-const ITEM_FIELDS = ["productId", "material", "finish", "quantity", "note"] as const;
-
-type PieceProps = {
-  item: ShortlistItem;
-  index: number;
-  last: boolean;
-  product: ProductCardData;
-  quantity: string;
-  onQuantity: (text: string) => void;
-  onChange: (change: Partial<ShortlistItem>) => void;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-  /** The problems with its fields, by their names (items[2].finish). */
-  errors: Record<string, string>;
-};
-
-/** The problem with a quantity as typed, or "" when it is a whole number from 1 to 999. */
-export const quantityProblem = (text: string) =>
-  text.trim() !== "" && isQuantity(Number(text)) ? "" : `Say how many: a whole number from 1 to ${MAX_QUANTITY}.`;
-
-function Piece({ item, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
-  const errors = (name: string) => problems[name];
-  const field = (name: keyof ShortlistItem) => `items[${index}].${name}`;
-  const typedProblem = quantityProblem(quantity);
-  return (
-    <li className="piece" data-piece={item.productId}>
-      <Link to={`/product/${product.id}`} className="piece__picture" tabIndex={-1} aria-hidden="true">
-        <Picture picture={product.image} slot="thumb" decorative />
-      </Link>
-      <div className="piece__about">
-        <h3 className="piece__name">
-          <Link to={`/product/${product.id}`}>{product.name}</Link>
-        </h3>
-        <p className="piece__type">{product.type}</p>
-        {errors(field("productId")) && <p className="field__error">{errors(field("productId"))}</p>}
-      </div>
-      <div className="piece__choices">
-        <Choice label="Material" name={field("material")} value={item.material} options={product.material} error={errors(field("material"))} onChange={(material) => onChange({ material })} />
-        <Choice label="Finish" name={field("finish")} value={item.finish} options={product.finish} error={errors(field("finish"))} onChange={(finish) => onChange({ finish })} />
-        <Field
-          label="Quantity"
-          name={field("quantity")}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_QUANTITY}
-          step={1}
-          value={quantity}
-          onChange={(e) => onQuantity(e.target.value)}
-          error={typedProblem || errors(field("quantity"))}
-        />
-      </div>
-      <div className="piece__note">
-        <Field
-          label="Note"
-          optional
-          multiline
-          rows={2}
-          name={field("note")}
-          maxLength={NOTE_MAX}
-          hint="A size, a colour, where it will go."
-          value={item.note}
-          onChange={(e) => onChange({ note: e.target.value })}
-          error={errors(field("note"))}
-        />
-      </div>
-      <div className="piece__actions">
-        <button type="button" className="button button--small button--ghost" data-control="up" aria-label={`Move up: ${product.name}`} aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
-          Move up
-        </button>
-        <button type="button" className="button button--small button--ghost" data-control="down" aria-label={`Move down: ${product.name}`} aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
-          Move down
-        </button>
-        <button type="button" className="button button--small button--ghost" data-control="remove" aria-label={`Remove: ${product.name}`} onClick={onRemove}>
-          Remove
-        </button>
-      </div>
-    </li>
-  );
-}
-
-function Choice({ label, name, value, options, error, onChange }: { label: string; name: string; value: string; options: string[]; error?: string; onChange: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div className={error ? "field field--invalid" : "field"}>
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-
-// Copy link: the shortlist in an address (lib/shortlist/share.ts), put on
-// the clipboard; where the browser will not allow that (an older one, or a
-// page not served over HTTPS), a dialog shows the address to copy by hand.
-function ShareLink({ items, products }: { items: ShortlistItem[]; products: ProductCardData[] }) {
-  const [copied, setCopied] = useState("");
-  const [shown, setShown] = useState("");
-  const headingId = useId();
-  const address = useRef<HTMLInputElement>(null);
-  // The address selected, ready to copy (the dialog, opening, would focus its close button first).
-  useEffect(() => {
-    if (shown) address.current?.focus();
-  }, [shown]);
-  const copy = () => {
-    const url = shareUrl(window.location.origin, SHORTLIST_PATH, items, products);
-    const copying = navigator.clipboard?.writeText(url) ?? Promise.reject(new Error("no clipboard"));
-    copying.then(
-      () => setCopied(`Link copied. It opens these ${pieces(items.length)}, with their choices and quantities (not your notes), on any device.`),
-      () => setShown(url),
-    );
-  };
-  return (
-    <div className="share">
-      <button type="button" className="button button--ghost button--small" onClick={copy}>
-        Copy link
-      </button>
-      <p className="share__copied" role="status">
-        {copied}
-      </p>
-      <Dialog open={shown !== ""} onClose={() => setShown("")} labelledBy={headingId} className="share-dialog">
-        <div className="share-dialog__content">
-          <h2 id={headingId}>Copy the link to your shortlist</h2>
-          <p id={`${headingId}-hint`}>This browser would not copy it for you. Select the address and copy it; it opens the same pieces, with their choices and quantities, on any device.</p>
-          <div className="field share-dialog__url">
-            <input readOnly value={shown} aria-labelledby={headingId} aria-describedby={`${headingId}-hint`} onFocus={(e) => e.currentTarget.select()} ref={address} />
-          </div>
-          <button type="button" className="button" onClick={() => setShown("")}>
-            Done
-          </button>
-        </div>
-      </Dialog>
-    </div>
-  );
-}
-
-// A shared link opened over a shortlist of other pieces: the visitor
-// chooses which to keep, rather than losing theirs to a click.
-function LinkOffer({ offer, current, byId, onChoose }: { offer: ShortlistItem[]; current: ShortlistItem[]; byId: Map<number, ProductCardData>; onChoose: (list: ShortlistItem[] | null) => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const names = offer.map((i) => byId.get(i.productId)?.name).filter(Boolean);
-  return (
-    <section className="link-offer" aria-labelledby="link-offer">
-      <h2 id="link-offer" ref={heading} tabIndex={-1}>
-        Open the shortlist in the link?
-      </h2>
-      <p>
-        The link holds {pieces(offer.length)}: {names.join(", ")}. It would replace the {pieces(current.length)} in your shortlist.
-      </p>
-      <div className="link-offer__actions">
-        <button type="button" className="button" onClick={() => onChoose(offer)}>
-          Replace mine with the link’s
-        </button>
-        <button type="button" className="button button--ghost" onClick={() => onChoose(null)}>
-          Keep mine
-        </button>
-      </div>
-    </section>
   );
 }

@@ -1,0 +1,47 @@
+// ShareLink before Piece: the page's stylesheets stay in their order (Dialog's, then Field's).
+import { ShareLink } from "./ShareLink";
+import { Piece } from "./Piece";
+import type { ProductCardData } from "../../lib/catalogue";
+import type { ShortlistItem } from "../../lib/shortlist/store";
+import { pieces } from "./pieces";
+import type { PieceEditing } from "./usePieceEditing";
+
+type Props = {
+  items: ShortlistItem[];
+  products: ProductCardData[];
+  byId: Map<number, ProductCardData>;
+  /** The request's problems, by the names of the fields (items[2].finish). */
+  errors: Record<string, string>;
+  /** The quantity boxes' text by product, where it was typed. */
+  quantities: Record<number, string>;
+  edit: Pick<PieceEditing, "move" | "remove" | "changeQuantity" | "change">;
+};
+
+/** The shortlist's pieces, in order, under their count and Copy link. */
+export function PieceList({ items, products, byId, errors, quantities, edit }: Props) {
+  return (
+    <section className="shortlist__pieces" aria-labelledby="shortlist-pieces">
+      <div className="shortlist__heading">
+        <h2 id="shortlist-pieces">{pieces(items.length)}</h2>
+        <ShareLink items={items} products={products} />
+      </div>
+      <ol className="shortlist__list">
+        {items.map((item, index) => (
+          <Piece
+            key={item.productId}
+            item={item}
+            index={index}
+            last={index === items.length - 1}
+            product={byId.get(item.productId)!}
+            errors={errors}
+            quantity={quantities[item.productId] ?? String(item.quantity)}
+            onQuantity={(text) => edit.changeQuantity(index, text)}
+            onChange={(change) => edit.change(index, change)}
+            onMove={(by) => edit.move(index, by)}
+            onRemove={() => edit.remove(index)}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}

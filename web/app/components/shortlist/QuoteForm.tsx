@@ -1,0 +1,58 @@
+import { FailureNotice, Honeypot } from "../EnquiryParts";
+import { Field } from "../Field";
+import { SenderFields } from "../SenderFields";
+import { LIMITS } from "../../lib/enquiries";
+import { pieces } from "./pieces";
+import type { QuoteRequest } from "./useQuoteRequest";
+
+/** Ask for a quote: who is asking, for the shortlist's count pieces; once sent, the thanks and a way to write again. */
+export function QuoteForm({ quote, count }: { quote: QuoteRequest; count: number }) {
+  const problems = quote.errors;
+  return (
+    <section className="shortlist__request" aria-labelledby="shortlist-request">
+      <h2 id="shortlist-request">Ask for a quote</h2>
+      {quote.state === "sent" && quote.sent ? (
+        <div className="shortlist__sent" role="status">
+          <p>
+            Thank you. Your request for {pieces(quote.sent.count)} has reached the studio, and we will write back to {quote.sent.email} with a
+            quote.
+          </p>
+          <p>Your shortlist is still here, to change and send again, or to share.</p>
+          <button type="button" className="button button--ghost" onClick={() => quote.setState("idle")}>
+            Write another request
+          </button>
+        </div>
+      ) : (
+        <form ref={quote.formRef} className="shortlist__form" noValidate onSubmit={quote.send} aria-labelledby="shortlist-request">
+          <p className="shortlist__for">
+            For the {pieces(count)} in your shortlist, with their choices and notes. The studio answers with prices and
+            making times.
+          </p>
+          <SenderFields values={quote.values} onChange={quote.change} errors={problems} phone />
+          <Field
+            label="Message"
+            optional
+            multiline
+            name="message"
+            rows={4}
+            maxLength={LIMITS.message}
+            hint="The room, the site, when you need the pieces."
+            value={quote.values.message}
+            onChange={quote.change("message")}
+            error={problems.message}
+          />
+          <Honeypot />
+          {problems.items && (
+            <p className="field__error" role="alert">
+              {problems.items}
+            </p>
+          )}
+          {quote.state === "failed" && <FailureNotice message={quote.failure} location="shortlist" />}
+          <button type="submit" className="button" aria-disabled={quote.state === "sending" || undefined}>
+            {quote.state === "sending" ? "Sending…" : `Request a quote for ${pieces(count)}`}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
