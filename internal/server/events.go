@@ -27,7 +27,7 @@ import (
 
 // Events is the storage of analytics events (a *store.Store).
 type Events interface {
-	AddEvents(ctx context.Context, events []store.InsightEvent) error
+	AddEvents(ctx context.Context, caps store.EventCaps, b store.EventBatch) (store.EventsAdded, error)
 }
 
 const (
@@ -257,7 +257,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many events from your address. Please try again later."}
 	}
 	if len(events) > 0 {
-		if err := s.eventStore.AddEvents(r.Context(), events); err != nil {
+		if _, err := s.eventStore.AddEvents(r.Context(), store.EventCaps{}, store.EventBatch{Day: events[0].Day, Events: events}); err != nil {
 			s.writeFailed("add_events", now, err)
 			return err
 		}

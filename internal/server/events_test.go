@@ -25,11 +25,11 @@ type kept struct {
 	events []store.InsightEvent
 }
 
-func (k *kept) AddEvents(_ context.Context, events []store.InsightEvent) error {
+func (k *kept) AddEvents(_ context.Context, _ store.EventCaps, b store.EventBatch) (store.EventsAdded, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.events = append(k.events, events...)
-	return nil
+	k.events = append(k.events, b.Events...)
+	return store.EventsAdded{Stored: len(b.Events)}, nil
 }
 
 func (k *kept) all() []store.InsightEvent {

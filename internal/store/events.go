@@ -42,28 +42,186 @@ type ValueCount struct {
 	Events, Visitors int64
 }
 
-// AddEvents stores a batch durably: it returns only after the commit. On
-// SQLite, the batches of concurrent calls are committed together in one
+// EventBatch is one request's events, as the server hands them over.
+type EventBatch struct {
+	// ID is the page's batchId: a batch whose id is stored already (a
+	// retry) is not stored again. "" stores the batch whatever (tools and
+	// tests).
+	ID string
+	// Day is the day the server received the batch ("2026-11-23", the
+	// studio's time zone): the caps it counts against are that day's.
+	Day string
+	// Sender is a keyed hash of the sender's address, made by the server
+	// (never the address itself): the per-sender cap counts by it. "" is
+	// counted against no sender.
+	Sender string
+	Events []InsightEvent
+}
+
+// EventCaps are the most events stored in one day: in all, and from one
+// sender. Zero or less is no cap.
+type EventCaps struct {
+	PerDay, PerSender int64
+}
+
+// EventsAdded says what became of a batch's events. Stored are its first
+// events; the rest were dropped, each counted under one reason.
+type EventsAdded struct {
+	Stored     int
+	Duplicate  int // the batch was stored before
+	OverDay    int // the day's cap was reached
+	OverSender int // the sender's cap was reached
+}
+
+// AddEvents stores a batch durably, or the part of it under the caps: it
+// returns only after the commit. The batch's id, its count against the
+// caps and its events are written in one transaction, so a batch sent
+// again is stored once, and the caps hold across copies of the server on
+// one database (the counts are rows, updated by an upsert that makes
+// concurrent transactions take turns).
+//
+// On SQLite, the batches of concurrent calls are committed together in one
 // transaction (group commit, as batch.go does for enquiries), because each
-// commit waits for the disk. On PostgreSQL each call is one transaction.
-func (s *Store) AddEvents(ctx context.Context, events []InsightEvent) error {
+// commit waits for the disk; a batch handed to that transaction is
+// committed even if ctx ends while the caller waits (the caller then hears
+// ctx's error; a retry with the same id stores nothing twice). On
+// PostgreSQL each call is one transaction, which ctx's end rolls back.
+func (s *Store) AddEvents(ctx context.Context, caps EventCaps, b EventBatch) (EventsAdded, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("store: add events: %w", err)
+		return EventsAdded{}, fmt.Errorf("store: add events: %w", err)
 	}
-	if len(events) == 0 {
-		return nil
+	if len(b.Events) == 0 {
+		return EventsAdded{}, nil
 	}
-	var err error
+	if _, err := time.Parse(dayLayout, b.Day); err != nil {
+		return EventsAdded{}, fmt.Errorf("store: add events: the batch's day %q is not YYYY-MM-DD", b.Day)
+	}
+	var (
+		added EventsAdded
+		err   error
+	)
 	if s.events != nil {
-		err = s.events.add(ctx, events)
+		added, err = s.events.add(ctx, caps, b)
 	} else {
-		err = s.inTx(ctx, func(tx *sql.Tx) error { return s.insertEvents(ctx, tx, nil, events) })
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			added, err = s.addBatch(ctx, tx, nil, caps, b)
+			return err
+		})
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-			return fmt.Errorf("store: add events: %w (%w)", cerr, err)
+			return EventsAdded{}, fmt.Errorf("store: add events: %w (%w)", cerr, err)
 		}
-		return fmt.Errorf("store: add events: %w", err)
+		return EventsAdded{}, fmt.Errorf("store: add events: %w", err)
+	}
+	return added, nil
+}
+
+// addBatch admits a batch and inserts the events admitted, in tx.
+func (s *Store) addBatch(ctx context.Context, tx *sql.Tx, full *sql.Stmt, caps EventCaps, b EventBatch) (EventsAdded, error) {
+	added, err := s.admit(ctx, tx, caps, b)
+	if err != nil || added.Stored == 0 {
+		return added, err
+	}
+	return added, s.insertEvents(ctx, tx, full, b.Events[:added.Stored])
+}
+
+// quotaDay is event_quotas' scope of the day's total; a sender's is
+// quotaSender and its hash.
+const (
+	quotaDay    = "*"
+	quotaSender = "a:"
+)
+
+// admit records batch b and counts its events against the caps, in the
+// transaction that inserts them, and says how many of its first events may
+// be stored. A batch of which nothing is stored leaves no row behind (its
+// id, a sender's first count), so batches refused at the cap take no room.
+//
+// The rows are taken in one order, the batch's id, the day's total, the
+// sender's count, so two transactions never wait for each other in a
+// circle. On PostgreSQL the day's total is one row that every batch
+// updates: batches from all copies are counted one after another, each
+// holding it until its commit (hundreds of batches a second, far more than
+// the caps let in).
+func (s *Store) admit(ctx context.Context, tx *sql.Tx, caps EventCaps, b EventBatch) (EventsAdded, error) {
+	n := len(b.Events)
+	if b.ID != "" {
+		// ON CONFLICT DO NOTHING, not a unique violation caught: that would
+		// abort a PostgreSQL transaction and a whole SQLite group commit.
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO event_batches (id, day) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`), b.ID, b.Day)
+		if err != nil {
+			return EventsAdded{}, fmt.Errorf("record batch %s: %w", b.ID, err)
+		}
+		if inserted, err := res.RowsAffected(); err != nil {
+			return EventsAdded{}, fmt.Errorf("record batch %s: %w", b.ID, err)
+		} else if inserted == 0 {
+			return EventsAdded{Duplicate: n}, nil
+		}
+	}
+	before, err := s.countQuota(ctx, tx, b.Day, quotaDay, n)
+	if err != nil {
+		return EventsAdded{}, err
+	}
+	stored := room(caps.PerDay, before, n)
+	added := EventsAdded{OverDay: n - stored}
+	if stored > 0 && b.Sender != "" {
+		scope := quotaSender + b.Sender
+		senderBefore, err := s.countQuota(ctx, tx, b.Day, scope, stored)
+		if err != nil {
+			return EventsAdded{}, err
+		}
+		kept := room(caps.PerSender, senderBefore, stored)
+		if kept < stored {
+			if err := s.setQuota(ctx, tx, b.Day, scope, senderBefore+int64(kept)); err != nil {
+				return EventsAdded{}, err
+			}
+			added.OverSender, stored = stored-kept, kept
+		}
+	}
+	if stored < n {
+		// The upserts counted every event: count those stored only.
+		if err := s.setQuota(ctx, tx, b.Day, quotaDay, before+int64(stored)); err != nil {
+			return EventsAdded{}, err
+		}
+	}
+	if stored == 0 && b.ID != "" {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_batches WHERE id = ?`), b.ID); err != nil {
+			return EventsAdded{}, fmt.Errorf("forget batch %s: %w", b.ID, err)
+		}
+	}
+	added.Stored = stored
+	return added, nil
+}
+
+// room is how many of n more events fit under limit when before are
+// stored; a limit of zero or less is none.
+func room(limit, before int64, n int) int {
+	if limit <= 0 {
+		return n
+	}
+	return int(max(0, min(int64(n), limit-before)))
+}
+
+// countQuota adds n to a quota row, making it if needed, and returns its
+// count before. The upsert is atomic, and on PostgreSQL holds the row
+// until the transaction ends, so concurrent batches count one after another.
+func (s *Store) countQuota(ctx context.Context, tx *sql.Tx, day, scope string, n int) (int64, error) {
+	var after int64
+	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES (?, ?, ?)
+		ON CONFLICT (day, scope) DO UPDATE SET events = event_quotas.events + excluded.events
+		RETURNING events`), day, scope, n).Scan(&after)
+	if err != nil {
+		return 0, fmt.Errorf("count events of %s against its cap: %w", day, err)
+	}
+	return after - int64(n), nil
+}
+
+// setQuota sets a quota row this transaction holds (countQuota made or
+// locked it).
+func (s *Store) setQuota(ctx context.Context, tx *sql.Tx, day, scope string, events int64) error {
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE event_quotas SET events = ? WHERE day = ? AND scope = ?`), events, day, scope); err != nil {
+		return fmt.Errorf("count events of %s against its cap: %w", day, err)
 	}
 	return nil
 }
@@ -147,10 +305,17 @@ type eventBatcher struct {
 	closing  sync.Once
 }
 
+// eventRequest carries no context: once the batcher has it, it is
+// committed whether or not its caller still waits.
 type eventRequest struct {
-	ctx    context.Context
-	events []InsightEvent
-	reply  chan error // buffered: the batcher never blocks on a caller who left
+	caps  EventCaps
+	batch EventBatch
+	reply chan eventReply // buffered: the batcher never blocks on a caller who left
+}
+
+type eventReply struct {
+	added EventsAdded
+	err   error
 }
 
 // maxEventBatch bounds one transaction, so a flood cannot hold the one
@@ -168,21 +333,23 @@ func (b *eventBatcher) close() {
 	b.done.Wait()
 }
 
-func (b *eventBatcher) add(ctx context.Context, events []InsightEvent) error {
-	req := eventRequest{ctx: ctx, events: events, reply: make(chan error, 1)}
+// add hands a batch to the batcher and waits for its commit. ctx bounds
+// the wait only: a batch handed over is committed anyway.
+func (b *eventBatcher) add(ctx context.Context, caps EventCaps, batch EventBatch) (EventsAdded, error) {
+	req := eventRequest{caps: caps, batch: batch, reply: make(chan eventReply, 1)}
 	select {
 	case b.requests <- req:
 	case <-ctx.Done():
-		return ctx.Err()
+		return EventsAdded{}, ctx.Err()
 	case <-b.quit:
-		return errClosed
+		return EventsAdded{}, errClosed
 	}
 	select {
-	case err := <-req.reply:
-		return err
+	case r := <-req.reply:
+		return r.added, r.err
 	case <-ctx.Done():
-		// They may still be committed.
-		return ctx.Err()
+		// They will still be committed.
+		return EventsAdded{}, ctx.Err()
 	}
 }
 
@@ -198,13 +365,13 @@ func (b *eventBatcher) run() {
 			}
 			return
 		}
-		n := len(batch[0].events)
+		n := len(batch[0].batch.Events)
 	collect:
 		for n < maxEventBatch {
 			select {
 			case r := <-b.requests:
 				batch = append(batch, r)
-				n += len(r.events)
+				n += len(r.batch.Events)
 			default:
 				break collect
 			}
@@ -213,37 +380,52 @@ func (b *eventBatcher) run() {
 	}
 }
 
-// commit stores a batch in one transaction. If that fails, each call's
-// events are tried alone, so one bad batch cannot cost the others.
+// commit stores a group of batches in one transaction, each admitted in
+// turn (a retry or a cap applies within the group as across groups). If
+// that fails, each batch is tried alone, so one bad batch cannot cost the
+// others. Nothing here depends on the callers' contexts: a caller that
+// stopped waiting (its request ended) still has its events stored.
 func (b *eventBatcher) commit(batch []eventRequest) {
-	live := batch[:0]
-	var all []InsightEvent
-	for _, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			r.reply <- err
-			continue
-		}
-		live = append(live, r)
-		all = append(all, r.events...)
-	}
-	if len(live) == 0 {
-		return
-	}
 	ctx := context.Background()
 	if b.full == nil {
 		// Prepared on first use. Should that fail, the statements are
 		// parsed each time, and it is tried again with the next batch.
 		b.full, _ = b.s.write.PrepareContext(ctx, b.s.eventInsertSQL(eventRows))
 	}
-	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, b.full, all) })
-	if err == nil || len(live) == 1 {
-		for _, r := range live {
-			r.reply <- err
+	added := make([]EventsAdded, len(batch))
+	err := b.s.inTx(ctx, func(tx *sql.Tx) error {
+		var all []InsightEvent
+		for i, r := range batch {
+			a, err := b.s.admit(ctx, tx, r.caps, r.batch)
+			if err != nil {
+				return err
+			}
+			added[i] = a
+			all = append(all, r.batch.Events[:a.Stored]...)
+		}
+		return b.s.insertEvents(ctx, tx, b.full, all)
+	})
+	if err == nil {
+		for i, r := range batch {
+			r.reply <- eventReply{added: added[i]}
 		}
 		return
 	}
-	for _, r := range live {
-		r.reply <- b.s.inTx(r.ctx, func(tx *sql.Tx) error { return b.s.insertEvents(r.ctx, tx, b.full, r.events) })
+	if len(batch) == 1 {
+		batch[0].reply <- eventReply{err: err}
+		return
+	}
+	for _, r := range batch {
+		var a EventsAdded
+		err := b.s.inTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			a, err = b.s.addBatch(ctx, tx, b.full, r.caps, r.batch)
+			return err
+		})
+		if err != nil {
+			a = EventsAdded{}
+		}
+		r.reply <- eventReply{added: a, err: err}
 	}
 }
 
@@ -302,9 +484,24 @@ func (s *Store) RollUpEvents(ctx context.Context, today string, keepDays int) er
 		}
 	}
 	cutoff := t.AddDate(0, 0, -keepDays).Format(dayLayout)
+	// A batch's id need only outlive its retries (the page sends a batch
+	// again at once or never) and a sender's count its day: both go once
+	// the day after theirs is over, so they never take the room the events
+	// do, and no hash of an address outlives the next day. The day's total
+	// goes with the day's events.
+	recent := max(cutoff, days[0])
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.q(`DELETE FROM events WHERE day < ?`), cutoff)
-		return err
+		for _, del := range []struct{ query, before string }{
+			{`DELETE FROM events WHERE day < ?`, cutoff},
+			{`DELETE FROM event_quotas WHERE day < ?`, cutoff},
+			{`DELETE FROM event_quotas WHERE day < ? AND scope <> '` + quotaDay + `'`, recent},
+			{`DELETE FROM event_batches WHERE day < ?`, recent},
+		} {
+			if _, err := tx.ExecContext(ctx, s.q(del.query), del.before); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete events before %s: %w", cutoff, err)

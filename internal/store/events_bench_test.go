@@ -44,7 +44,7 @@ func BenchmarkAddEvents(b *testing.B) {
 				for i := range batch {
 					batch[i] = g.next()
 				}
-				if err := s.AddEvents(ctx, batch); err != nil {
+				if _, err := s.AddEvents(ctx, EventCaps{PerDay: 1 << 40, PerSender: 1 << 40}, EventBatch{ID: g.batchID(), Day: g.day, Sender: g.sender(), Events: batch}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -73,7 +73,7 @@ func BenchmarkRollUpDay(b *testing.B) {
 			for i := range more {
 				more[i] = g.next()
 			}
-			if err := s.AddEvents(ctx, more); err != nil {
+			if _, err := s.AddEvents(ctx, EventCaps{}, EventBatch{ID: g.batchID(), Day: today, Events: more}); err != nil {
 				b.Fatal(err)
 			}
 			if err := s.RollUpEvents(ctx, today, 60); err != nil {
@@ -214,4 +214,15 @@ func (g *eventGen) next() InsightEvent {
 		e.Product = int64(1 + r.IntN(120))
 	}
 	return e
+}
+
+// batchID is a fresh batch id, as the page makes one (32 characters).
+func (g *eventGen) batchID() string {
+	return fmt.Sprintf("%016x%016x", g.r.Uint64(), g.r.Uint64())
+}
+
+// sender is one of the day's senders, as the server hashes an address
+// (22 characters of base64).
+func (g *eventGen) sender() string {
+	return fmt.Sprintf("%022x", uint64(g.r.IntN(g.visitors))*0x9e3779b97f4a7c15)[:22]
 }

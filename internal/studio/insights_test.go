@@ -32,9 +32,16 @@ func row(body, first string) []string {
 	return cells
 }
 
+// addEvents stores events as one batch of the first one's day, without caps.
+func addEvents(t testing.TB, st *store.Store, events ...store.InsightEvent) {
+	t.Helper()
+	if _, err := st.AddEvents(context.Background(), store.EventCaps{}, store.EventBatch{Day: events[0].Day, Events: events}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestInsights(t *testing.T) {
 	h, st := setup(t)
-	ctx := context.Background()
 	now := time.Now()
 	day := now.In(h.opts.Location).Format(time.DateOnly)
 	ev := func(visitor, device, name string, edit func(*store.InsightEvent)) store.InsightEvent {
@@ -57,9 +64,7 @@ func TestInsights(t *testing.T) {
 		ev("b", "desktop", "chatbot_interaction", func(e *store.InsightEvent) { e.Label = "open" }),
 		ev("b", "desktop", "contact_attempt", func(e *store.InsightEvent) { e.Label = "chatbot: whatsapp" }),
 	}
-	if err := st.AddEvents(ctx, events); err != nil {
-		t.Fatal(err)
-	}
+	addEvents(t, st, events...)
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera", ProductID: 1, CreatedAt: now})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Bot", ProductID: 1, CreatedAt: now, Spam: true})
 
@@ -114,9 +119,7 @@ func TestInsights(t *testing.T) {
 		}
 	}
 	// Events that come after the counts were made show when the latest are asked for.
-	if err := st.AddEvents(ctx, []store.InsightEvent{ev("c", "phone", "search", func(e *store.InsightEvent) { e.Label = "jhoola" })}); err != nil {
-		t.Fatal(err)
-	}
+	addEvents(t, st, ev("c", "phone", "search", func(e *store.InsightEvent) { e.Label = "jhoola" }))
 	if row(do(h, "GET", "/studio/insights", nil, withCookie(cookie)).Body.String(), "jhoola") != nil {
 		t.Error("the counts are read as they are, without counting again")
 	}
@@ -152,9 +155,7 @@ func BenchmarkInsightsPage(b *testing.B) {
 				Path: fmt.Sprintf("/product/%d", i%12+1), Product: int64(i%12 + 1), Label: fmt.Sprintf("term %d", i%300), Empty: i%7 == 0,
 				Device: []string{"phone", "desktop"}[i%2], Referrer: []string{"", "google.com", "instagram.com"}[i%3]})
 		}
-		if err := st.AddEvents(context.Background(), batch); err != nil {
-			b.Fatal(err)
-		}
+		addEvents(b, st, batch...)
 	}
 	if err := st.RollUpEvents(context.Background(), now.Format(time.DateOnly), 90); err != nil {
 		b.Fatal(err)
@@ -175,9 +176,7 @@ func BenchmarkInsightsPage(b *testing.B) {
 				if name == "latest" {
 					// A new event of today, so that today's counts are made again.
 					b.StopTimer()
-					if err := st.AddEvents(context.Background(), []store.InsightEvent{{At: now, Day: now.Format(time.DateOnly), Visitor: "new", Name: "page_view", Path: "/"}}); err != nil {
-						b.Fatal(err)
-					}
+					addEvents(b, st, store.InsightEvent{At: now, Day: now.Format(time.DateOnly), Visitor: "new", Name: "page_view", Path: "/"})
 					b.StartTimer()
 				}
 				w := httptest.NewRecorder()
