@@ -317,6 +317,11 @@ func TestEnquiriesByProduct(t *testing.T) {
 		if want := map[int64]int64{1: 4, 2: 1}; err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("EnquiriesByProduct, open ends = %v, %v; want %v", got, err, want)
 		}
+		// Every kind counts, the contact message too, each once; spam
+		// and the deleted one do not.
+		if n, err := s.CountEnquiries(ctx, t0, t0.Add(time.Hour)); err != nil || n != 4 {
+			t.Errorf("CountEnquiries = %d, %v; want 4", n, err)
+		}
 	})
 }
 

@@ -189,3 +189,54 @@ func BenchmarkInsightsPage(b *testing.B) {
 		})
 	}
 }
+
+// The headline counts enquiries, each once whatever it asks about, and
+// beside them the pieces asked about: a contact message, a shortlist of
+// five pieces and a quote are three enquiries and six pieces.
+func TestInsightsHeadlineCountsEnquiries(t *testing.T) {
+	eachStore(t, func(t *testing.T, h *Handler, st *store.Store) {
+		now := time.Now()
+		var five []enquiry.Item
+		for id := 1; id <= 5; id++ {
+			five = append(five, enquiry.Item{ProductID: id, ProductName: fmt.Sprintf("Piece %d", id), Quantity: 1})
+		}
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Contact", CreatedAt: now.Add(-time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Shortlist", Items: five, CreatedAt: now.Add(-2 * time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Quote", ProductID: 2, CreatedAt: now.Add(-3 * time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Bot", ProductID: 1, CreatedAt: now, Spam: true})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Customize, Name: "Before", ProductID: 1, CreatedAt: now.AddDate(0, 0, -8)})
+
+		w := do(h, "GET", "/studio/insights", nil, withCookie(signIn(t, h, asha, ashaPassword)))
+		body := w.Body.String()
+		for _, want := range []string{
+			`<dt>Enquiries</dt><dd>3</dd><dd class="meta">1 before (&#43;200%)</dd>`, // the template escapes "+"
+			`<dt>Pieces asked about</dt><dd>6</dd><dd class="meta">1 before (&#43;500%)</dd>`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the headline lacks %s:\n%s", want, regexp.MustCompile(`(?s)<dl class="totals">.*?</dl>`).FindString(body))
+			}
+		}
+	})
+}
+
+// An insights CSV is named for the period it holds; the exports of
+// everything, for the day they were saved.
+func TestCSVFileNames(t *testing.T) {
+	eachStore(t, func(t *testing.T, h *Handler, _ *store.Store) { csvFileNames(t, h) })
+}
+
+func csvFileNames(t *testing.T, h *Handler) {
+	cookie := withCookie(signIn(t, h, asha, ashaPassword))
+	today := h.now().In(h.opts.Location)
+	for target, want := range map[string]string{
+		"/studio/insights.csv?table=products&from=2026-10-27&to=2026-11-25": "insights-products-2026-10-27-to-2026-11-25.csv",
+		"/studio/insights.csv?table=searches":                               "insights-searches-" + today.AddDate(0, 0, -6).Format(time.DateOnly) + "-to-" + today.Format(time.DateOnly) + ".csv",
+		"/studio/enquiries.csv":                                             "enquiries-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
+		"/studio/newsletter.csv":                                            "newsletter-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
+	} {
+		w := do(h, "GET", target, nil, cookie)
+		if got := w.Header().Get("Content-Disposition"); w.Code != http.StatusOK || got != `attachment; filename="`+want+`"` {
+			t.Errorf("%s: %d, Content-Disposition %q; want the file %s", target, w.Code, got, want)
+		}
+	}
+}

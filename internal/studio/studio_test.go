@@ -21,6 +21,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/store/storetest"
 )
 
 // Two people of the studio, each with an account of their own.
@@ -36,6 +37,30 @@ func setup(t *testing.T) (*Handler, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return setupOn(t, st), st
+}
+
+// eachStore runs test with the workspace on a fresh SQLite database and on
+// a fresh PostgreSQL schema (skipped without STUDIO_TEST_DATABASE_URL,
+// unless CI=true).
+func eachStore(t *testing.T, test func(t *testing.T, h *Handler, st *store.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		h, st := setup(t)
+		test(t, h, st)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		st, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		test(t, setupOn(t, st), st)
+	})
+}
+
+// setupOn is the workspace on st, with two accounts.
+func setupOn(t *testing.T, st *store.Store) *Handler {
+	t.Helper()
 	for email, password := range map[string]string{asha: ashaPassword, ravi: raviPassword} {
 		hash, err := HashPassword(password)
 		if err != nil {
@@ -57,7 +82,7 @@ func setup(t *testing.T) (*Handler, *store.Store) {
 		Products:    []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
 		StudioPhone: "+919829041752",
 	})
-	return h, st
+	return h
 }
 
 func add(t *testing.T, st *store.Store, e enquiry.Enquiry) int64 {
