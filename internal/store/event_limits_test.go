@@ -24,9 +24,9 @@ func events(day, prefix string, n int) []InsightEvent {
 	return list
 }
 
-// quotaRows reads event_quotas as "day scope=events" lines, and the ids of
+// readQuotas reads event_quotas as "day scope=events" lines, and the ids of
 // event_batches.
-func quotaRows(t *testing.T, s *Store) (quotas map[string]int64, batches map[string]bool) {
+func readQuotas(t *testing.T, s *Store) (quotas map[string]int64, batches map[string]bool) {
 	t.Helper()
 	quotas, batches = map[string]int64{}, map[string]bool{}
 	rows, err := s.read.Query(`SELECT day, scope, events FROM event_quotas`)
@@ -74,7 +74,7 @@ func TestEventBatchStoredOnce(t *testing.T) {
 			t.Errorf("%d events stored, want 6 (two batches once each)", n)
 		}
 		// A retry counts nothing against the caps.
-		if quotas, _ := quotaRows(t, s); quotas["2026-11-23 *"] != 6 || quotas["2026-11-23 a:s1"] != 6 {
+		if quotas, _ := readQuotas(t, s); quotas["2026-11-23 *"] != 6 || quotas["2026-11-23 a:s1"] != 6 {
 			t.Errorf("counts %v, want 6 for the day and for s1", quotas)
 		}
 	})
@@ -141,7 +141,7 @@ func TestEventCaps(t *testing.T) {
 		if n := rawEvents(t, s); n != 10+9 {
 			t.Errorf("%d events stored, want 19", n)
 		}
-		quotas, batches := quotaRows(t, s)
+		quotas, batches := readQuotas(t, s)
 		want := map[string]int64{"2026-11-23 *": 10, "2026-11-23 a:a": 4, "2026-11-23 a:b": 4, "2026-11-23 a:c": 2, "2026-11-24 *": 9, "2026-11-24 a:a": 3}
 		if fmt.Sprint(quotas) != fmt.Sprint(want) {
 			t.Errorf("event_quotas = %v, want %v (no row for d, nothing of it was stored)", quotas, want)
@@ -149,6 +149,69 @@ func TestEventCaps(t *testing.T) {
 		if batches["b03-xxxxxxxxxxxxxxxx"] || batches["b06-xxxxxxxxxxxxxxxx"] || !batches["b02-xxxxxxxxxxxxxxxx"] || len(batches) != 6 {
 			t.Errorf("event_batches = %v: want those of which something was stored", batches)
 		}
+	})
+}
+
+// A SQLite group commit of many batches decides as the same batches sent
+// one after another do (on PostgreSQL, each its own transaction): ids
+// repeated within the group, a sender's cap and the day's reached in it.
+func TestEventGroupDecidesAsOneAfterAnother(t *testing.T) {
+	caps := EventCaps{PerDay: 6, PerSender: 4}
+	day := "2026-11-23"
+	batch := func(id, sender string, n int) eventRequest {
+		return eventRequest{caps: caps, batch: EventBatch{ID: id, Day: day, Sender: sender, Events: events(day, id+sender, n)}}
+	}
+	reqs := []eventRequest{
+		batch("group-a-xxxxxxxxxxxx", "s1", 3),
+		batch("group-b-xxxxxxxxxxxx", "s1", 3),
+		batch("group-a-xxxxxxxxxxxx", "s1", 3),
+		batch("group-c-xxxxxxxxxxxx", "s2", 4),
+		batch("group-d-xxxxxxxxxxxx", "s3", 1),
+		batch("", "", 1),
+	}
+	want := []EventsAdded{{Stored: 3}, {Stored: 1, OverSender: 2}, {Duplicate: 3}, {Stored: 2, OverDay: 2}, {OverDay: 1}, {OverDay: 1}}
+	check := func(t *testing.T, s *Store, got []EventsAdded) {
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("decided %v, want %v", got, want)
+		}
+		quotas, batches := readQuotas(t, s)
+		if want := map[string]int64{day + " *": 6, day + " a:s1": 4, day + " a:s2": 2}; fmt.Sprint(quotas) != fmt.Sprint(want) {
+			t.Errorf("event_quotas = %v, want %v", quotas, want)
+		}
+		if len(batches) != 3 || batches["group-d-xxxxxxxxxxxx"] {
+			t.Errorf("event_batches = %v, want a, b and c", batches)
+		}
+		if n := rawEvents(t, s); n != 6 {
+			t.Errorf("%d events stored, want 6", n)
+		}
+	}
+	t.Run("sqlite, one group", func(t *testing.T) {
+		s := newSQLite(t)
+		for i := range reqs {
+			reqs[i].reply = make(chan eventReply, 1)
+		}
+		s.events.commit(reqs)
+		var got []EventsAdded
+		for _, r := range reqs {
+			reply := <-r.reply
+			if reply.err != nil {
+				t.Fatal(reply.err)
+			}
+			got = append(got, reply.added)
+		}
+		check(t, s, got)
+	})
+	t.Run("postgres, one after another", func(t *testing.T) {
+		s := NewPostgresForTest(t)
+		var got []EventsAdded
+		for _, r := range reqs {
+			a, err := s.AddEvents(context.Background(), r.caps, r.batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, a)
+		}
+		check(t, s, got)
 	})
 }
 
@@ -188,7 +251,7 @@ func TestEventCapsExactAcrossCopies(t *testing.T) {
 		if int64(n) != stored.Load() || n != perDay || stored.Load()+overDay.Load()+overSender.Load() != sent {
 			t.Errorf("%d stored (%d said), %d over the day, %d over a sender, of %d sent; want exactly %d stored", n, stored.Load(), overDay.Load(), overSender.Load(), sent, perDay)
 		}
-		quotas, _ := quotaRows(t, copies[0])
+		quotas, _ := readQuotas(t, copies[0])
 		var bySender int64
 		for scope, count := range quotas {
 			if scope != "2026-11-23 *" {
@@ -244,7 +307,7 @@ func TestEventLimitsRetention(t *testing.T) {
 		if err := s.RollUpEvents(ctx, "2026-11-23", 2); err != nil {
 			t.Fatal(err)
 		}
-		quotas, batches := quotaRows(t, s)
+		quotas, batches := readQuotas(t, s)
 		want := map[string]int64{"2026-11-21 *": 1, "2026-11-22 *": 1, "2026-11-22 a:s": 1, "2026-11-23 *": 1, "2026-11-23 a:s": 1}
 		if fmt.Sprint(quotas) != fmt.Sprint(want) {
 			t.Errorf("event_quotas = %v, want %v", quotas, want)
@@ -259,7 +322,7 @@ func TestEventLimitsRetention(t *testing.T) {
 		if err := s.RollUpEvents(ctx, "2026-11-23", 0); err != nil {
 			t.Fatal(err)
 		}
-		if quotas, batches := quotaRows(t, s); len(quotas) != 2 || len(batches) != 1 {
+		if quotas, batches := readQuotas(t, s); len(quotas) != 2 || len(batches) != 1 {
 			t.Errorf("with keepDays 0: %v, %v; want today's rows", quotas, batches)
 		}
 	})

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,7 +107,10 @@ func (s *Store) AddEvents(ctx context.Context, caps EventCaps, b EventBatch) (Ev
 		added, err = s.events.add(ctx, caps, b)
 	} else {
 		err = s.inTx(ctx, func(tx *sql.Tx) error {
-			added, err = s.addBatch(ctx, tx, nil, caps, b)
+			all, err := s.addBatches(ctx, tx, nil, []eventRequest{{caps: caps, batch: b}})
+			if err == nil {
+				added = all[0]
+			}
 			return err
 		})
 	}
@@ -117,13 +123,18 @@ func (s *Store) AddEvents(ctx context.Context, caps EventCaps, b EventBatch) (Ev
 	return added, nil
 }
 
-// addBatch admits a batch and inserts the events admitted, in tx.
-func (s *Store) addBatch(ctx context.Context, tx *sql.Tx, full *sql.Stmt, caps EventCaps, b EventBatch) (EventsAdded, error) {
-	added, err := s.admit(ctx, tx, caps, b)
-	if err != nil || added.Stored == 0 {
-		return added, err
+// addBatches admits batches in order and inserts the events admitted, in
+// tx: one batch on PostgreSQL, a group commit's on SQLite.
+func (s *Store) addBatches(ctx context.Context, tx *sql.Tx, full *sql.Stmt, reqs []eventRequest) ([]EventsAdded, error) {
+	added, err := s.admit(ctx, tx, reqs)
+	if err != nil {
+		return nil, err
 	}
-	return added, s.insertEvents(ctx, tx, full, b.Events[:added.Stored])
+	var all []InsightEvent
+	for i, r := range reqs {
+		all = append(all, r.batch.Events[:added[i].Stored]...)
+	}
+	return added, s.insertEvents(ctx, tx, full, all)
 }
 
 // quotaDay is event_quotas' scope of the day's total; a sender's is
@@ -133,65 +144,219 @@ const (
 	quotaSender = "a:"
 )
 
-// admit records batch b and counts its events against the caps, in the
-// transaction that inserts them, and says how many of its first events may
-// be stored. A batch of which nothing is stored leaves no row behind (its
-// id, a sender's first count), so batches refused at the cap take no room.
+type quotaKey struct{ day, scope string }
+
+// quotaRows bounds the rows of one statement of admit (3 parameters each),
+// far below both databases' limits.
+const quotaRows = 300
+
+// admit records batches and counts their events against the caps, in the
+// transaction that inserts them, and says how many of each batch's first
+// events may be stored: a batch whose id is stored already (before, or
+// earlier in reqs) stores none. It does so in a few statements for all of
+// reqs, however many (a group commit's hundreds of batches cost as much as
+// one):
 //
-// The rows are taken in one order, the batch's id, the day's total, the
-// sender's count, so two transactions never wait for each other in a
-// circle. On PostgreSQL the day's total is one row that every batch
-// updates: batches from all copies are counted one after another, each
-// holding it until its commit (hundreds of batches a second, far more than
-// the caps let in).
-func (s *Store) admit(ctx context.Context, tx *sql.Tx, caps EventCaps, b EventBatch) (EventsAdded, error) {
-	n := len(b.Events)
-	if b.ID != "" {
-		// ON CONFLICT DO NOTHING, not a unique violation caught: that would
-		// abort a PostgreSQL transaction and a whole SQLite group commit.
-		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO event_batches (id, day) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`), b.ID, b.Day)
-		if err != nil {
-			return EventsAdded{}, fmt.Errorf("record batch %s: %w", b.ID, err)
-		}
-		if inserted, err := res.RowsAffected(); err != nil {
-			return EventsAdded{}, fmt.Errorf("record batch %s: %w", b.ID, err)
-		} else if inserted == 0 {
-			return EventsAdded{Duplicate: n}, nil
-		}
-	}
-	before, err := s.countQuota(ctx, tx, b.Day, quotaDay, n)
+//  1. the ids are inserted, ON CONFLICT DO NOTHING (a unique violation
+//     would abort a PostgreSQL transaction and a whole SQLite group);
+//  2. the day totals' rows, then the senders', are made or locked by an
+//     upsert that changes nothing and returns their counts. Locked, they
+//     stay so until the commit: copies of the server on one PostgreSQL
+//     count one after another (each holds the day's total until its
+//     commit: some hundreds of batches a second, far more than the caps
+//     let in). Always in that order, totals then senders, each sorted, so
+//     two transactions never wait for each other in a circle;
+//  3. the caps are applied in memory, batch after batch;
+//  4. the counts are written back; rows of senders of which nothing was
+//     stored, and ids of batches of which nothing was, are deleted: a
+//     flood refused at the cap leaves no rows behind. A day whose total
+//     is at its cap already is not even asked about its senders.
+func (s *Store) admit(ctx context.Context, tx *sql.Tx, reqs []eventRequest) ([]EventsAdded, error) {
+	added := make([]EventsAdded, len(reqs))
+	fresh, err := s.recordBatches(ctx, tx, reqs)
 	if err != nil {
-		return EventsAdded{}, err
+		return nil, err
 	}
-	stored := room(caps.PerDay, before, n)
-	added := EventsAdded{OverDay: n - stored}
-	if stored > 0 && b.Sender != "" {
-		scope := quotaSender + b.Sender
-		senderBefore, err := s.countQuota(ctx, tx, b.Day, scope, stored)
-		if err != nil {
-			return EventsAdded{}, err
+	// Which batches are new: the first of each id not stored before.
+	live := make([]bool, len(reqs))
+	taken := map[string]bool{}
+	var totals []quotaKey
+	for i, r := range reqs {
+		id := r.batch.ID
+		if id != "" && (!fresh[id] || taken[id]) {
+			added[i].Duplicate = len(r.batch.Events)
+			continue
 		}
-		kept := room(caps.PerSender, senderBefore, stored)
-		if kept < stored {
-			if err := s.setQuota(ctx, tx, b.Day, scope, senderBefore+int64(kept)); err != nil {
-				return EventsAdded{}, err
-			}
-			added.OverSender, stored = stored-kept, kept
-		}
+		taken[id], live[i] = true, true
+		totals = append(totals, quotaKey{r.batch.Day, quotaDay})
 	}
-	if stored < n {
-		// The upserts counted every event: count those stored only.
-		if err := s.setQuota(ctx, tx, b.Day, quotaDay, before+int64(stored)); err != nil {
-			return EventsAdded{}, err
-		}
+	counts, err := s.lockQuotas(ctx, tx, totals)
+	if err != nil {
+		return nil, err
 	}
-	if stored == 0 && b.ID != "" {
-		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_batches WHERE id = ?`), b.ID); err != nil {
-			return EventsAdded{}, fmt.Errorf("forget batch %s: %w", b.ID, err)
+	before := maps.Clone(counts)
+	var senders []quotaKey
+	for i, r := range reqs {
+		if live[i] && r.batch.Sender != "" && room(r.caps.PerDay, counts[quotaKey{r.batch.Day, quotaDay}], 1) > 0 {
+			senders = append(senders, quotaKey{r.batch.Day, quotaSender + r.batch.Sender})
 		}
 	}
-	added.Stored = stored
+	senderCounts, err := s.lockQuotas(ctx, tx, senders)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(counts, senderCounts)
+	maps.Copy(before, senderCounts)
+
+	var refused []string
+	for i, r := range reqs {
+		if !live[i] {
+			continue
+		}
+		n, day := len(r.batch.Events), quotaKey{r.batch.Day, quotaDay}
+		stored := room(r.caps.PerDay, counts[day], n)
+		added[i].OverDay = n - stored
+		if sender := (quotaKey{r.batch.Day, quotaSender + r.batch.Sender}); stored > 0 && r.batch.Sender != "" {
+			kept := room(r.caps.PerSender, counts[sender], stored)
+			added[i].OverSender, stored = stored-kept, kept
+			counts[sender] += int64(stored)
+		}
+		counts[day] += int64(stored)
+		added[i].Stored = stored
+		if stored == 0 && r.batch.ID != "" {
+			refused = append(refused, r.batch.ID)
+		}
+	}
+	if err := s.writeQuotas(ctx, tx, before, counts); err != nil {
+		return nil, err
+	}
+	if err := s.forgetBatches(ctx, tx, refused); err != nil {
+		return nil, err
+	}
 	return added, nil
+}
+
+// recordBatches inserts the ids of reqs and returns those that were not
+// stored before.
+func (s *Store) recordBatches(ctx context.Context, tx *sql.Tx, reqs []eventRequest) (map[string]bool, error) {
+	fresh := map[string]bool{}
+	var args []any
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		if id := r.batch.ID; id != "" && !seen[id] {
+			seen[id] = true
+			args = append(args, id, r.batch.Day)
+		}
+	}
+	for len(args) > 0 {
+		chunk := args[:min(len(args), 2*quotaRows)]
+		args = args[len(chunk):]
+		rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO event_batches (id, day) VALUES `+values(len(chunk)/2, 2)+
+			` ON CONFLICT (id) DO NOTHING RETURNING id`), chunk...)
+		if err != nil {
+			return nil, fmt.Errorf("record batches: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("record batches: %w", err)
+			}
+			fresh[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("record batches: %w", err)
+		}
+	}
+	return fresh, nil
+}
+
+// lockQuotas makes or locks the quota rows of keys, in a sorted order,
+// and returns their counts (0 for a row just made).
+func (s *Store) lockQuotas(ctx context.Context, tx *sql.Tx, keys []quotaKey) (map[quotaKey]int64, error) {
+	counts := map[quotaKey]int64{}
+	slices.SortFunc(keys, func(a, b quotaKey) int { return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.scope, b.scope)) })
+	keys = slices.Compact(keys)
+	for len(keys) > 0 {
+		chunk := keys[:min(len(keys), quotaRows)]
+		keys = keys[len(chunk):]
+		args := make([]any, 0, 3*len(chunk))
+		for _, k := range chunk {
+			args = append(args, k.day, k.scope, 0)
+		}
+		// An update that changes nothing, so that it locks the row.
+		rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES `+values(len(chunk), 3)+`
+			ON CONFLICT (day, scope) DO UPDATE SET events = event_quotas.events RETURNING day, scope, events`), args...)
+		if err != nil {
+			return nil, fmt.Errorf("count events against the caps: %w", err)
+		}
+		for rows.Next() {
+			var k quotaKey
+			var n int64
+			if err := rows.Scan(&k.day, &k.scope, &n); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("count events against the caps: %w", err)
+			}
+			counts[k] = n
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("count events against the caps: %w", err)
+		}
+	}
+	return counts, nil
+}
+
+// writeQuotas writes back the counts that changed, and deletes the rows
+// lockQuotas made that still count nothing.
+func (s *Store) writeQuotas(ctx context.Context, tx *sql.Tx, before, after map[quotaKey]int64) error {
+	var set, empty []any
+	for k, n := range after {
+		switch {
+		case n == 0:
+			empty = append(empty, k.day, k.scope)
+		case n != before[k]:
+			set = append(set, k.day, k.scope, n)
+		}
+	}
+	for len(set) > 0 {
+		chunk := set[:min(len(set), 3*quotaRows)]
+		set = set[len(chunk):]
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES `+values(len(chunk)/3, 3)+`
+			ON CONFLICT (day, scope) DO UPDATE SET events = excluded.events`), chunk...); err != nil {
+			return fmt.Errorf("count events against the caps: %w", err)
+		}
+	}
+	for len(empty) > 0 {
+		chunk := empty[:min(len(empty), 2*quotaRows)]
+		empty = empty[len(chunk):]
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_quotas WHERE events = 0 AND (day, scope) IN (VALUES `+values(len(chunk)/2, 2)+`)`), chunk...); err != nil {
+			return fmt.Errorf("count events against the caps: %w", err)
+		}
+	}
+	return nil
+}
+
+// forgetBatches deletes the ids of batches of which nothing was stored,
+// so that a flood refused at the cap takes no room.
+func (s *Store) forgetBatches(ctx context.Context, tx *sql.Tx, ids []string) error {
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), quotaRows)]
+		ids = ids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_batches WHERE id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")+`)`), args...); err != nil {
+			return fmt.Errorf("forget refused batches: %w", err)
+		}
+	}
+	return nil
+}
+
+// values is n rows of width placeholders: "(?, ?), (?, ?)".
+func values(n, width int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }
 
 // room is how many of n more events fit under limit when before are
@@ -201,29 +366,6 @@ func room(limit, before int64, n int) int {
 		return n
 	}
 	return int(max(0, min(int64(n), limit-before)))
-}
-
-// countQuota adds n to a quota row, making it if needed, and returns its
-// count before. The upsert is atomic, and on PostgreSQL holds the row
-// until the transaction ends, so concurrent batches count one after another.
-func (s *Store) countQuota(ctx context.Context, tx *sql.Tx, day, scope string, n int) (int64, error) {
-	var after int64
-	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES (?, ?, ?)
-		ON CONFLICT (day, scope) DO UPDATE SET events = event_quotas.events + excluded.events
-		RETURNING events`), day, scope, n).Scan(&after)
-	if err != nil {
-		return 0, fmt.Errorf("count events of %s against its cap: %w", day, err)
-	}
-	return after - int64(n), nil
-}
-
-// setQuota sets a quota row this transaction holds (countQuota made or
-// locked it).
-func (s *Store) setQuota(ctx context.Context, tx *sql.Tx, day, scope string, events int64) error {
-	if _, err := tx.ExecContext(ctx, s.q(`UPDATE event_quotas SET events = ? WHERE day = ? AND scope = ?`), events, day, scope); err != nil {
-		return fmt.Errorf("count events of %s against its cap: %w", day, err)
-	}
-	return nil
 }
 
 // eventRows is the number of rows of one INSERT: one statement's overhead
@@ -392,18 +534,11 @@ func (b *eventBatcher) commit(batch []eventRequest) {
 		// parsed each time, and it is tried again with the next batch.
 		b.full, _ = b.s.write.PrepareContext(ctx, b.s.eventInsertSQL(eventRows))
 	}
-	added := make([]EventsAdded, len(batch))
+	var added []EventsAdded
 	err := b.s.inTx(ctx, func(tx *sql.Tx) error {
-		var all []InsightEvent
-		for i, r := range batch {
-			a, err := b.s.admit(ctx, tx, r.caps, r.batch)
-			if err != nil {
-				return err
-			}
-			added[i] = a
-			all = append(all, r.batch.Events[:a.Stored]...)
-		}
-		return b.s.insertEvents(ctx, tx, b.full, all)
+		var err error
+		added, err = b.s.addBatches(ctx, tx, b.full, batch)
+		return err
 	})
 	if err == nil {
 		for i, r := range batch {
@@ -416,16 +551,17 @@ func (b *eventBatcher) commit(batch []eventRequest) {
 		return
 	}
 	for _, r := range batch {
-		var a EventsAdded
+		var a []EventsAdded
 		err := b.s.inTx(ctx, func(tx *sql.Tx) error {
 			var err error
-			a, err = b.s.addBatch(ctx, tx, b.full, r.caps, r.batch)
+			a, err = b.s.addBatches(ctx, tx, b.full, []eventRequest{r})
 			return err
 		})
 		if err != nil {
-			a = EventsAdded{}
+			r.reply <- eventReply{err: err}
+			continue
 		}
-		r.reply <- eventReply{added: a, err: err}
+		r.reply <- eventReply{added: a[0]}
 	}
 }
 
