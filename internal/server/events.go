@@ -238,8 +238,9 @@ func (v *visitorSalts) visitor(day, address, agent string) string {
 }
 
 // events is POST /api/events: 204 when the batch is taken (or, under
-// Global Privacy Control or from a bot, dropped unread), 400 naming each
-// wrong event, and nothing stored on any error.
+// Global Privacy Control or from a bot, dropped unread; or, over a daily
+// cap or sent before, dropped in part or whole), 400 naming each wrong
+// event or a missing batchId, and nothing stored on any error.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	if err := s.crossOrigin.Check(r); err != nil {
 		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
