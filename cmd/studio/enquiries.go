@@ -81,9 +81,10 @@ func studioOptions(cfg config.Config, cat *catalogue.Catalogue) studio.Options {
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
-		Location:    cat.Site.Location,
-		KeepDays:    cfg.InsightsKeepDays,
-		StudioPhone: cat.Site.WhatsAppTel(),
+		Location:        cat.Site.Location,
+		KeepDays:        cfg.InsightsKeepDays,
+		DatabaseTimeout: cfg.DatabaseTimeout,
+		StudioPhone:     cat.Site.WhatsAppTel(),
 	}
 	for _, p := range cat.Products {
 		opts.Products = append(opts.Products, studio.Product{ID: p.ID, Name: p.Name})

@@ -80,9 +80,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// So is the key an address is hashed with for its analytics cap, so
+	// copies count an address once, and a restart does not reset its count.
+	eventKey, err := st.Key(ctx, store.KeyEventSender)
+	if err != nil {
+		return err
+	}
 	options, stopWorkers := enquiryOptions(ctx, log, cfg, cat, st)
 	defer stopWorkers()
-	options = append(options, server.WithFormKey(formKey))
+	options = append(options, server.WithFormKey(formKey),
+		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))
 
 	srv, err := server.New(log, web.Client(), cat, options...)
 	if err != nil {

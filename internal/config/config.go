@@ -45,6 +45,14 @@ type Config struct {
 	// INSIGHTS_KEEP_DAYS, default 90: how long each analytics event is
 	// kept as it came; its day's counts are kept for good.
 	InsightsKeepDays int
+	// INSIGHTS_MAX_EVENTS_PER_DAY, default 200,000: the most analytics
+	// events stored in a day, so that storage has a ceiling
+	// (DefaultMaxEventsPerDay says why this number).
+	InsightsMaxEventsPerDay int64
+	// INSIGHTS_MAX_EVENTS_PER_ADDRESS, default 2,000: the most stored in a
+	// day from one address (an IPv4 address or an IPv6 /64), so that a
+	// few senders cannot take the day's whole allowance.
+	InsightsMaxEventsPerAddress int64
 	// DATABASE_TIMEOUT, default 3s: how long a request waits for the
 	// database before it answers 503 with Retry-After.
 	DatabaseTimeout time.Duration
@@ -64,6 +72,19 @@ type SMTP struct {
 // Enabled is true when enquiries are mailed to the studio.
 func (s SMTP) Enabled() bool { return s.Host != "" }
 
+// The analytics caps' defaults. A visit here sends about 20 events (page
+// views, scroll depths, products seen, searches), so 200,000 a day is some
+// 10,000 visits: ten times a busy day of a studio's site, and six times
+// the million events a month the insights were built for. 2,000 from one
+// address is a hundred visits: an office, or phones behind one carrier's
+// address, keep counting, and one sender cannot take more than a hundredth
+// of a day. With INSIGHTS_KEEP_DAYS at 90 the events take at most the
+// space the README computes ("Abuse limits").
+const (
+	DefaultMaxEventsPerDay     = 200_000
+	DefaultMaxEventsPerAddress = 2_000
+)
+
 // LetsEncrypt is the ACME directory used when ACME_DIRECTORY is not set.
 const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 
@@ -71,7 +92,8 @@ const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 // and fills in defaults.
 func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
-	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90, DatabaseTimeout: 3 * time.Second}
+	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
+		InsightsMaxEventsPerDay: DefaultMaxEventsPerDay, InsightsMaxEventsPerAddress: DefaultMaxEventsPerAddress, DatabaseTimeout: 3 * time.Second}
 	if v := getenv("PORT"); v != "" {
 		port, err := strconv.Atoi(v)
 		if err != nil || port < 1 || port > 65535 {
@@ -118,6 +140,15 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return Config{}, fmt.Errorf("INSIGHTS_KEEP_DAYS=%q is not a number of days (1 or more)", v)
 		}
 		c.InsightsKeepDays = days
+	}
+	for name, limit := range map[string]*int64{"INSIGHTS_MAX_EVENTS_PER_DAY": &c.InsightsMaxEventsPerDay, "INSIGHTS_MAX_EVENTS_PER_ADDRESS": &c.InsightsMaxEventsPerAddress} {
+		if v := getenv(name); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return Config{}, fmt.Errorf("%s=%q is not a number of events (1 or more)", name, v)
+			}
+			*limit = n
+		}
 	}
 	if v := getenv("DATABASE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)

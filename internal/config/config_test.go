@@ -17,7 +17,7 @@ func env(m map[string]string) func(string) (string, bool) {
 // base is the default configuration with changes.
 func base(change func(*Config)) Config {
 	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
-		DatabaseTimeout: 3 * time.Second}
+		InsightsMaxEventsPerDay: 200_000, InsightsMaxEventsPerAddress: 2_000, DatabaseTimeout: 3 * time.Second}
 	if change != nil {
 		change(&c)
 	}
@@ -46,6 +46,11 @@ func TestFromEnv(t *testing.T) {
 			}), ""},
 		{"metrics token", map[string]string{"METRICS_TOKEN": "0123456789abcdef"}, base(func(c *Config) { c.MetricsToken = "0123456789abcdef" }), ""},
 		{"insights kept 30 days", map[string]string{"INSIGHTS_KEEP_DAYS": "30"}, base(func(c *Config) { c.InsightsKeepDays = 30 }), ""},
+		{"analytics caps", map[string]string{"INSIGHTS_MAX_EVENTS_PER_DAY": "50000", "INSIGHTS_MAX_EVENTS_PER_ADDRESS": "500"},
+			base(func(c *Config) { c.InsightsMaxEventsPerDay, c.InsightsMaxEventsPerAddress = 50_000, 500 }), ""},
+		{"no events a day", map[string]string{"INSIGHTS_MAX_EVENTS_PER_DAY": "0"}, Config{}, `INSIGHTS_MAX_EVENTS_PER_DAY="0" is not a number of events`},
+		{"events per address in words", map[string]string{"INSIGHTS_MAX_EVENTS_PER_ADDRESS": "2k"}, Config{}, `INSIGHTS_MAX_EVENTS_PER_ADDRESS="2k" is not a number of events`},
+		{"database timeout", map[string]string{"DATABASE_TIMEOUT": "500ms"}, base(func(c *Config) { c.DatabaseTimeout = 500 * time.Millisecond }), ""},
 		{"insights kept no days", map[string]string{"INSIGHTS_KEEP_DAYS": "0"}, Config{}, `INSIGHTS_KEEP_DAYS="0" is not a number of days`},
 		{"short metrics token", map[string]string{"METRICS_TOKEN": "secret"}, Config{}, "METRICS_TOKEN is too short"},
 		{"domain with a scheme", map[string]string{"DOMAIN": "https://www.example.com"}, Config{}, `DOMAIN: "https://www.example.com" is not a host name`},

@@ -76,18 +76,18 @@ func benchmarkEnquiries(b *testing.B, st *store.Store) {
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	body := []byte(`{"kind":"quote","name":"Asha Rao","email":"asha@example.com","phone":"+91 98290 41752","productId":1,"material":"Wood","finish":"Walnut","message":"Two chairs for a veranda, please.","fillMs":6000}`)
-	elapsed, failed := postConcurrently(b, srv.URL+"/api/enquiries", body, nil, clients, b.N, http.StatusCreated)
+	elapsed, failed := postConcurrently(b, srv.URL+"/api/enquiries", func(int64) []byte { return body }, nil, clients, b.N, http.StatusCreated)
 	if failed > 0 {
 		b.Fatalf("%d of %d enquiries failed", failed, b.N)
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "enquiries/s")
 }
 
-// postConcurrently sends total POSTs of body (JSON) to url from clients
-// at once, each from a visitor of its own so that the per-visitor limit
+// postConcurrently sends total POSTs of body(n) (JSON; n counts from 1)
+// to url from clients at once, each from a visitor of its own so that the per-visitor limit
 // does not apply, with the given extra headers. It times only the sending,
 // and counts the requests that failed or did not answer want.
-func postConcurrently(b *testing.B, url string, body []byte, header http.Header, clients, total, want int) (elapsed time.Duration, failed int64) {
+func postConcurrently(b *testing.B, url string, body func(n int64) []byte, header http.Header, clients, total, want int) (elapsed time.Duration, failed int64) {
 	b.Helper()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
 	var next, failures atomic.Int64
@@ -101,7 +101,7 @@ func postConcurrently(b *testing.B, url string, body []byte, header http.Header,
 				if n > int64(total) {
 					return
 				}
-				req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+				req, _ := http.NewRequest("POST", url, bytes.NewReader(body(n)))
 				for k, v := range header {
 					req.Header[k] = v
 				}

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -27,7 +29,7 @@ import (
 
 // Events is the storage of analytics events (a *store.Store).
 type Events interface {
-	AddEvents(ctx context.Context, events []store.InsightEvent) error
+	AddEvents(ctx context.Context, caps store.EventCaps, b store.EventBatch) (store.EventsAdded, error)
 }
 
 const (
@@ -40,8 +42,14 @@ const (
 )
 
 type eventBatch struct {
-	Events []incomingEvent `json:"events"`
+	// BatchID is made by the page for each batch and sent again with it
+	// if the batch is sent again, so the batch is stored once. In the body,
+	// as sendBeacon cannot set a header.
+	BatchID string          `json:"batchId"`
+	Events  []incomingEvent `json:"events"`
 }
+
+var batchIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
 type incomingEvent struct {
 	Name   string                     `json:"name"`
@@ -229,8 +237,9 @@ func (v *visitorSalts) visitor(day, address, agent string) string {
 }
 
 // events is POST /api/events: 204 when the batch is taken (or, under
-// Global Privacy Control or from a bot, dropped unread), 400 naming each
-// wrong event, and nothing stored on any error.
+// Global Privacy Control or from a bot, dropped unread; or, over a daily
+// cap or sent before, dropped in part or whole), 400 naming each wrong
+// event or a missing batchId, and nothing stored on any error.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	if err := s.crossOrigin.Check(r); err != nil {
 		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
@@ -257,21 +266,48 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		return &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many events from your address. Please try again later."}
 	}
 	if len(events) > 0 {
-		if err := s.eventStore.AddEvents(r.Context(), events); err != nil {
+		day := events[0].Day
+		// Accepted, the batch is the server's to store: a visitor closing
+		// the page ends the request, and must not cancel the write
+		// ("context canceled" lost such batches). The write keeps a time
+		// limit of its own.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), s.dbTimeout)
+		defer cancel()
+		added, err := s.eventStore.AddEvents(ctx, s.eventCaps, store.EventBatch{ID: batch.BatchID, Day: day, Sender: s.senderKey(day, key), Events: events})
+		if err != nil {
 			s.writeFailed("add_events", err)
 			return err
 		}
+		// Events over a cap, or of a batch stored before, are dropped with
+		// a 204 all the same: the page can do nothing useful about them.
+		s.metrics.analyticsDropped(added)
+		s.metrics.analyticsEvents.Add(float64(added.Stored))
 	}
 	s.metrics.analyticsBatch("accepted")
-	s.metrics.analyticsEvents.Add(float64(len(events)))
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// senderKey is what the per-address cap counts by: the address (VisitorKey:
+// an IPv4 address or an IPv6 /64) and the day, under HMAC-SHA256 with a key
+// every copy of the server on the database shares (store.Key), so copies
+// count one address as one, a restart keeps its count, and no address is
+// stored. Not the visitor hash: its salt is each copy's own and new after
+// a restart (an address would get the cap once per copy and per restart),
+// and it includes the user agent, which a sender chooses.
+func (s *Server) senderKey(day, address string) string {
+	m := hmac.New(sha256.New, s.eventKey)
+	m.Write([]byte(day + "\x00" + address))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:16])
 }
 
 // readEvents checks every event of a batch and turns those to keep into
 // the store's; problems are by field ("events[2].name").
 func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent string) ([]store.InsightEvent, map[string]string) {
 	problems := map[string]string{}
+	if !batchIDPattern.MatchString(batch.BatchID) {
+		problems["batchId"] = "A batchId of 16 to 64 letters, digits, - or _, new for each batch and the same when it is sent again."
+	}
 	if len(batch.Events) == 0 || len(batch.Events) > maxEventsPerBatch {
 		problems["events"] = fmt.Sprintf("Send between 1 and %d events.", maxEventsPerBatch)
 		return nil, problems

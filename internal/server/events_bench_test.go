@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -10,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"studio/internal/store"
 )
@@ -25,8 +29,10 @@ func BenchmarkEvents(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	// Caps far above what is sent: every event is stored, and each batch
+	// still pays for its id and its counts.
 	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(b, 1, 2), WithStore(st), WithEvents(st),
-		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}))
+		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}), WithEventCaps(1<<40, 1<<40, bytes.Repeat([]byte{1}, 32)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,12 +51,17 @@ func BenchmarkEvents(b *testing.B) {
 	for i := range events {
 		events[i] = kinds[i%len(kinds)]
 	}
-	body := []byte(`{"events":[` + strings.Join(events, ",") + `]}`)
+	body := func(n int64) []byte {
+		return []byte(fmt.Sprintf(`{"batchId":"bench-batch-%016d","events":[%s]}`, n, strings.Join(events, ",")))
+	}
 
 	batches := (b.N + perBatch - 1) / perBatch
 	elapsed, failed := postConcurrently(b, srv.URL+"/api/events", body, http.Header{"User-Agent": {browserAgent}}, clients, batches, http.StatusNoContent)
 	if failed > 0 {
 		b.Fatalf("%d of %d batches failed", failed, batches)
+	}
+	if n := testutil.ToFloat64(s.metrics.analyticsEvents); int(n) != batches*perBatch {
+		b.Fatalf("%v events stored of %d sent", n, batches*perBatch)
 	}
 	b.ReportMetric(float64(batches*perBatch)/elapsed.Seconds(), "events/s")
 }

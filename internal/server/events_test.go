@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -25,11 +26,11 @@ type kept struct {
 	events []store.InsightEvent
 }
 
-func (k *kept) AddEvents(_ context.Context, events []store.InsightEvent) error {
+func (k *kept) AddEvents(_ context.Context, _ store.EventCaps, b store.EventBatch) (store.EventsAdded, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.events = append(k.events, events...)
-	return nil
+	k.events = append(k.events, b.Events...)
+	return store.EventsAdded{Stored: len(b.Events)}, nil
 }
 
 func (k *kept) all() []store.InsightEvent {
@@ -66,7 +67,15 @@ func agent(ua string) func(*http.Request) {
 	return func(r *http.Request) { r.Header.Set("User-Agent", ua) }
 }
 
+// newBatchID is a batchId as the page makes one.
+func newBatchID() string { return rand.Text() }
+
+// sendEvents posts a batch from a browser; a body that names no batchId
+// gets a new one, as each batch the page sends has.
 func sendEvents(h http.Handler, body string, edit ...func(*http.Request)) (int, errorBody) {
+	if !strings.Contains(body, `"batchId"`) {
+		body = `{"batchId":"` + newBatchID() + `",` + strings.TrimPrefix(body, "{")
+	}
 	w := post(h, "/api/events", body, append([]func(*http.Request){agent(browserAgent)}, edit...)...)
 	var e errorBody
 	json.Unmarshal(w.Body.Bytes(), &e)
@@ -183,6 +192,11 @@ func TestEventsRefusedWholeAndNamed(t *testing.T) {
 		{"no path", `{"events":[{"name":"page_view","path":"products","params":{}}]}`, "events[0].path"},
 		{"too many events", `{"events":[` + strings.Join(many, ",") + `]}`, "events"},
 		{"no events", `{"events":[]}`, "events"},
+		{"no batchId (a page cached from before batch ids)", `{"batchId":"","events":[{"name":"page_view","path":"/","params":{}}]}`, "batchId"},
+		{"a short batchId", `{"batchId":"0123456789abcde","events":[{"name":"page_view","path":"/","params":{}}]}`, "batchId"},
+		{"a long batchId", `{"batchId":"` + strings.Repeat("a", 65) + `","events":[{"name":"page_view","path":"/","params":{}}]}`, "batchId"},
+		{"a batchId with other characters", `{"batchId":"0123456789abcdef/x","events":[{"name":"page_view","path":"/","params":{}}]}`, "batchId"},
+		{"a batchId that is a number", `{"batchId":1234567890123456,"events":[{"name":"page_view","path":"/","params":{}}]}`, "batchId"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,6 +205,11 @@ func TestEventsRefusedWholeAndNamed(t *testing.T) {
 				t.Errorf("status %d, body %+v; want 400 naming %s", code, e, tt.wantField)
 			}
 		})
+	}
+	// Without the field at all, as a page cached from before sends it.
+	w := post(h, "/api/events", `{"events":[{"name":"page_view","path":"/","params":{}}]}`, agent(browserAgent))
+	if e := (errorBody{}); w.Code != http.StatusBadRequest || json.Unmarshal(w.Body.Bytes(), &e) != nil || e.Fields["batchId"] == "" {
+		t.Errorf("no batchId: %d %s; want 400 naming batchId", w.Code, w.Body)
 	}
 	if code, _ := sendEvents(h, `{"events":[{"name":"page_view","path":"/","params":{"x":"`+strings.Repeat("y", maxBody)+`"}}]}`); code != http.StatusRequestEntityTooLarge {
 		t.Errorf("a body over 64 KiB: %d", code)

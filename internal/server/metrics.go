@@ -29,7 +29,9 @@ type metrics struct {
 	// The site's own analytics (events.go): batches by outcome, events kept.
 	analyticsBatches *prometheus.CounterVec
 	analyticsEvents  prometheus.Counter
-	token            string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
+	// Events of accepted batches not stored, by reason.
+	analyticsDroppedEvents *prometheus.CounterVec
+	token                  string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
 }
 
 func newMetrics() *metrics {
@@ -60,13 +62,30 @@ func newMetrics() *metrics {
 		analyticsEvents: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "studio_analytics_events_total", Help: "Analytics events kept.",
 		}),
+		analyticsDroppedEvents: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "studio_analytics_events_dropped_total",
+			Help: "Analytics events of accepted batches not stored, by reason: daily_cap (the day's cap was reached), address_cap (the sender's address reached its cap for the day), duplicate_batch (the batch was stored before).",
+		}, []string{"reason"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.invalid, m.dbErrors, m.analyticsBatches, m.analyticsEvents,
+	// Each reason from the start, at zero, so an alert can compare with it.
+	for _, reason := range []string{"daily_cap", "address_cap", "duplicate_batch"} {
+		m.analyticsDroppedEvents.WithLabelValues(reason)
+	}
+	m.registry.MustRegister(m.requests, m.duration, m.submissions, m.invalid, m.dbErrors, m.analyticsBatches, m.analyticsEvents, m.analyticsDroppedEvents,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
 func (m *metrics) analyticsBatch(outcome string) { m.analyticsBatches.WithLabelValues(outcome).Inc() }
+
+// analyticsDropped counts the events of a batch that were not stored.
+func (m *metrics) analyticsDropped(a store.EventsAdded) {
+	for reason, n := range map[string]int{"daily_cap": a.OverDay, "address_cap": a.OverSender, "duplicate_batch": a.Duplicate} {
+		if n > 0 {
+			m.analyticsDroppedEvents.WithLabelValues(reason).Add(float64(n))
+		}
+	}
+}
 
 // MailQueue is the mail outbox (a *store.Store).
 type MailQueue interface {

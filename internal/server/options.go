@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/store"
 )
 
 // Enquiries is the storage the API needs (a *store.Store).
@@ -39,6 +40,19 @@ func WithEvents(st Events) Option { return func(s *Server) { s.eventStore = st }
 // mail worker does not wait for its next round.
 func WithMail(wake func()) Option {
 	return func(s *Server) { s.mail = true; s.wakeMail = wake }
+}
+
+// WithEventCaps caps the analytics events stored in a day, in all and from
+// one address (INSIGHTS_MAX_EVENTS_PER_DAY and _PER_ADDRESS), and sets the
+// key an address is hashed with for its count. Every copy of the server on
+// one database must have the same key (store.Key gives it), to count an
+// address once. Without this option nothing is capped, and each Server
+// makes a random key of its own.
+func WithEventCaps(perDay, perAddress int64, key []byte) Option {
+	return func(s *Server) {
+		s.eventCaps = store.EventCaps{PerDay: perDay, PerSender: perAddress}
+		s.eventKey = key
+	}
 }
 
 // WithFormKey sets the key that signs the time a visitor started a form

@@ -16,6 +16,7 @@ import (
 	"studio/internal/catalogue"
 	"studio/internal/enquiry"
 	"studio/internal/ratelimit"
+	"studio/internal/store"
 )
 
 // notFoundPage is the home page's content prerendered through the
@@ -46,6 +47,8 @@ type Server struct {
 	newsletterLimit *ratelimit.Limiter
 	eventStore      Events
 	eventLimit      *ratelimit.Limiter
+	eventCaps       store.EventCaps // events stored a day, in all and per address (zero: none)
+	eventKey        []byte          // hashes an address for its cap (senderKey)
 	salts           visitorSalts
 	health          health
 	metrics         *metrics
@@ -73,6 +76,10 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 		key := make([]byte, 32)
 		rand.Read(key)
 		s.formTimer = enquiry.NewFormTimer(key)
+	}
+	if s.eventKey == nil {
+		s.eventKey = make([]byte, 32)
+		rand.Read(s.eventKey)
 	}
 	for name, f := range files {
 		switch {

@@ -120,12 +120,12 @@ func TestTextTheDatabaseCannotKeep(t *testing.T) {
 		}
 
 		for field, body := range map[string]string{
-			"events[0].name":                    `{"events":[{"name":"page_view\u0000","path":"/"}]}`,
-			"events[0].path":                    `{"events":[{"name":"page_view","path":"/\u0000"}]}`,
-			"events[0].params.referrer":         `{"events":[{"name":"page_view","path":"/","params":{"referrer":"x\u0000"}}]}`,
-			"events[0].params.search_term":      `{"events":[{"name":"search","path":"/","params":{"search_term":"\u0000","result_count":0}}]}`,
-			"events[0].params.items[0].item_id": `{"events":[{"name":"view_item","path":"/product/1","params":{"items":[{"item_id":"1\u0000"}]}}]}`,
-			"events[0].params.\uFFFD":           `{"events":[{"name":"page_view","path":"/","params":{"\u0000":"x"}}]}`,
+			"events[0].name":                    `{"batchId":"nul-in-a-field-00001","events":[{"name":"page_view\u0000","path":"/"}]}`,
+			"events[0].path":                    `{"batchId":"nul-in-a-field-00001","events":[{"name":"page_view","path":"/\u0000"}]}`,
+			"events[0].params.referrer":         `{"batchId":"nul-in-a-field-00001","events":[{"name":"page_view","path":"/","params":{"referrer":"x\u0000"}}]}`,
+			"events[0].params.search_term":      `{"batchId":"nul-in-a-field-00001","events":[{"name":"search","path":"/","params":{"search_term":"\u0000","result_count":0}}]}`,
+			"events[0].params.items[0].item_id": `{"batchId":"nul-in-a-field-00001","events":[{"name":"view_item","path":"/product/1","params":{"items":[{"item_id":"1\u0000"}]}}]}`,
+			"events[0].params.\uFFFD":           `{"batchId":"nul-in-a-field-00001","events":[{"name":"page_view","path":"/","params":{"\u0000":"x"}}]}`,
 		} {
 			code, e := sendEvents(h, body)
 			if code != 400 || e.Fields[field] == "" {

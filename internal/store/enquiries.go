@@ -261,6 +261,20 @@ func (s *Store) CountNew(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// CountEnquiries counts the enquiries received from from (inclusive) to to
+// (exclusive), of every kind, spam left out; deleted enquiries are gone.
+// Each enquiry counts once, whatever it asks about (a contact message, or
+// a shortlist of fifty pieces).
+func (s *Store) CountEnquiries(ctx context.Context, from, to time.Time) (int64, error) {
+	var n int64
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM enquiries WHERE spam = ? AND created_at >= ? AND created_at < ?`),
+		false, from.UTC(), to.UTC()).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: count enquiries from %s to %s: %w", from.Format(time.RFC3339), to.Format(time.RFC3339), err)
+	}
+	return n, nil
+}
+
 // Enquiry returns one enquiry.
 func (s *Store) Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error) {
 	row := s.read.QueryRowContext(ctx, s.q(`SELECT `+enquiryColumns+` FROM enquiries WHERE id = ?`), id)

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,30 +45,327 @@ type ValueCount struct {
 	Events, Visitors int64
 }
 
-// AddEvents stores a batch durably: it returns only after the commit. On
-// SQLite, the batches of concurrent calls are committed together in one
+// EventBatch is one request's events, as the server hands them over.
+type EventBatch struct {
+	// ID is the page's batchId: a batch whose id is stored already (a
+	// retry) is not stored again. "" stores the batch whatever (tools and
+	// tests).
+	ID string
+	// Day is the day the server received the batch ("2026-11-23", the
+	// studio's time zone): the caps it counts against are that day's.
+	Day string
+	// Sender is a keyed hash of the sender's address, made by the server
+	// (never the address itself): the per-sender cap counts by it. "" is
+	// counted against no sender.
+	Sender string
+	Events []InsightEvent
+}
+
+// EventCaps are the most events stored in one day: in all, and from one
+// sender. Zero or less is no cap.
+type EventCaps struct {
+	PerDay, PerSender int64
+}
+
+// EventsAdded says what became of a batch's events. Stored are its first
+// events; the rest were dropped, each counted under one reason.
+type EventsAdded struct {
+	Stored     int
+	Duplicate  int // the batch was stored before
+	OverDay    int // the day's cap was reached
+	OverSender int // the sender's cap was reached
+}
+
+// AddEvents stores a batch durably, or the part of it under the caps: it
+// returns only after the commit. The batch's id, its count against the
+// caps and its events are written in one transaction, so a batch sent
+// again is stored once, and the caps hold across copies of the server on
+// one database (the counts are rows, updated by an upsert that makes
+// concurrent transactions take turns).
+//
+// On SQLite, the batches of concurrent calls are committed together in one
 // transaction (group commit, as batch.go does for enquiries), because each
-// commit waits for the disk. On PostgreSQL each call is one transaction.
-func (s *Store) AddEvents(ctx context.Context, events []InsightEvent) error {
+// commit waits for the disk; a batch handed to that transaction is
+// committed even if ctx ends while the caller waits (the caller then hears
+// ctx's error; a retry with the same id stores nothing twice). On
+// PostgreSQL each call is one transaction, which ctx's end rolls back.
+func (s *Store) AddEvents(ctx context.Context, caps EventCaps, b EventBatch) (EventsAdded, error) {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("store: add events: %w", err)
+		return EventsAdded{}, fmt.Errorf("store: add events: %w", err)
 	}
-	if len(events) == 0 {
-		return nil
+	if len(b.Events) == 0 {
+		return EventsAdded{}, nil
 	}
-	var err error
+	if _, err := time.Parse(dayLayout, b.Day); err != nil {
+		return EventsAdded{}, fmt.Errorf("store: add events: the batch's day %q is not YYYY-MM-DD", b.Day)
+	}
+	var (
+		added EventsAdded
+		err   error
+	)
 	if s.events != nil {
-		err = s.events.add(ctx, events)
+		added, err = s.events.add(ctx, caps, b)
 	} else {
-		err = s.inTx(ctx, func(tx *sql.Tx) error { return s.insertEvents(ctx, tx, nil, events) })
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			all, err := s.addBatches(ctx, tx, nil, []eventRequest{{caps: caps, batch: b}})
+			if err == nil {
+				added = all[0]
+			}
+			return err
+		})
 	}
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
-			return fmt.Errorf("store: add events: %w (%w)", cerr, err)
+			return EventsAdded{}, fmt.Errorf("store: add events: %w (%w)", cerr, err)
 		}
-		return fmt.Errorf("store: add events: %w", err)
+		return EventsAdded{}, fmt.Errorf("store: add events: %w", err)
+	}
+	return added, nil
+}
+
+// addBatches admits batches in order and inserts the events admitted, in
+// tx: one batch on PostgreSQL, a group commit's on SQLite.
+func (s *Store) addBatches(ctx context.Context, tx *sql.Tx, full *sql.Stmt, reqs []eventRequest) ([]EventsAdded, error) {
+	added, err := s.admit(ctx, tx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	var all []InsightEvent
+	for i, r := range reqs {
+		all = append(all, r.batch.Events[:added[i].Stored]...)
+	}
+	return added, s.insertEvents(ctx, tx, full, all)
+}
+
+// quotaDay is event_quotas' scope of the day's total; a sender's is
+// quotaSender and its hash.
+const (
+	quotaDay    = "*"
+	quotaSender = "a:"
+)
+
+type quotaKey struct{ day, scope string }
+
+// quotaRows bounds the rows of one statement of admit (3 parameters each),
+// far below both databases' limits.
+const quotaRows = 300
+
+// admit records batches and counts their events against the caps, in the
+// transaction that inserts them, and says how many of each batch's first
+// events may be stored: a batch whose id is stored already (before, or
+// earlier in reqs) stores none. It does so in a few statements for all of
+// reqs, however many (a group commit's hundreds of batches cost as much as
+// one):
+//
+//  1. the ids are inserted, ON CONFLICT DO NOTHING (a unique violation
+//     would abort a PostgreSQL transaction and a whole SQLite group);
+//  2. the day totals' rows, then the senders', are made or locked by an
+//     upsert that changes nothing and returns their counts. Locked, they
+//     stay so until the commit: copies of the server on one PostgreSQL
+//     count one after another (each holds the day's total until its
+//     commit: some hundreds of batches a second, far more than the caps
+//     let in). Always in that order, totals then senders, each sorted, so
+//     two transactions never wait for each other in a circle;
+//  3. the caps are applied in memory, batch after batch;
+//  4. the counts are written back; rows of senders of which nothing was
+//     stored, and ids of batches of which nothing was, are deleted: a
+//     flood refused at the cap leaves no rows behind. A day whose total
+//     is at its cap already is not even asked about its senders.
+func (s *Store) admit(ctx context.Context, tx *sql.Tx, reqs []eventRequest) ([]EventsAdded, error) {
+	added := make([]EventsAdded, len(reqs))
+	fresh, err := s.recordBatches(ctx, tx, reqs)
+	if err != nil {
+		return nil, err
+	}
+	// Which batches are new: the first of each id not stored before.
+	live := make([]bool, len(reqs))
+	taken := map[string]bool{}
+	var totals []quotaKey
+	for i, r := range reqs {
+		id := r.batch.ID
+		if id != "" && (!fresh[id] || taken[id]) {
+			added[i].Duplicate = len(r.batch.Events)
+			continue
+		}
+		taken[id], live[i] = true, true
+		totals = append(totals, quotaKey{r.batch.Day, quotaDay})
+	}
+	counts, err := s.lockQuotas(ctx, tx, totals)
+	if err != nil {
+		return nil, err
+	}
+	before := maps.Clone(counts)
+	var senders []quotaKey
+	for i, r := range reqs {
+		if live[i] && r.batch.Sender != "" && room(r.caps.PerDay, counts[quotaKey{r.batch.Day, quotaDay}], 1) > 0 {
+			senders = append(senders, quotaKey{r.batch.Day, quotaSender + r.batch.Sender})
+		}
+	}
+	senderCounts, err := s.lockQuotas(ctx, tx, senders)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(counts, senderCounts)
+	maps.Copy(before, senderCounts)
+
+	var refused []string
+	for i, r := range reqs {
+		if !live[i] {
+			continue
+		}
+		n, day := len(r.batch.Events), quotaKey{r.batch.Day, quotaDay}
+		stored := room(r.caps.PerDay, counts[day], n)
+		added[i].OverDay = n - stored
+		if sender := (quotaKey{r.batch.Day, quotaSender + r.batch.Sender}); stored > 0 && r.batch.Sender != "" {
+			kept := room(r.caps.PerSender, counts[sender], stored)
+			added[i].OverSender, stored = stored-kept, kept
+			counts[sender] += int64(stored)
+		}
+		counts[day] += int64(stored)
+		added[i].Stored = stored
+		if stored == 0 && r.batch.ID != "" {
+			refused = append(refused, r.batch.ID)
+		}
+	}
+	if err := s.writeQuotas(ctx, tx, before, counts); err != nil {
+		return nil, err
+	}
+	if err := s.forgetBatches(ctx, tx, refused); err != nil {
+		return nil, err
+	}
+	return added, nil
+}
+
+// recordBatches inserts the ids of reqs and returns those that were not
+// stored before.
+func (s *Store) recordBatches(ctx context.Context, tx *sql.Tx, reqs []eventRequest) (map[string]bool, error) {
+	fresh := map[string]bool{}
+	var args []any
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		if id := r.batch.ID; id != "" && !seen[id] {
+			seen[id] = true
+			args = append(args, id, r.batch.Day)
+		}
+	}
+	for len(args) > 0 {
+		chunk := args[:min(len(args), 2*quotaRows)]
+		args = args[len(chunk):]
+		rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO event_batches (id, day) VALUES `+values(len(chunk)/2, 2)+
+			` ON CONFLICT (id) DO NOTHING RETURNING id`), chunk...)
+		if err != nil {
+			return nil, fmt.Errorf("record batches: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("record batches: %w", err)
+			}
+			fresh[id] = true
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("record batches: %w", err)
+		}
+	}
+	return fresh, nil
+}
+
+// lockQuotas makes or locks the quota rows of keys, in a sorted order,
+// and returns their counts (0 for a row just made).
+func (s *Store) lockQuotas(ctx context.Context, tx *sql.Tx, keys []quotaKey) (map[quotaKey]int64, error) {
+	counts := map[quotaKey]int64{}
+	slices.SortFunc(keys, func(a, b quotaKey) int { return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.scope, b.scope)) })
+	keys = slices.Compact(keys)
+	for len(keys) > 0 {
+		chunk := keys[:min(len(keys), quotaRows)]
+		keys = keys[len(chunk):]
+		args := make([]any, 0, 3*len(chunk))
+		for _, k := range chunk {
+			args = append(args, k.day, k.scope, 0)
+		}
+		// An update that changes nothing, so that it locks the row.
+		rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES `+values(len(chunk), 3)+`
+			ON CONFLICT (day, scope) DO UPDATE SET events = event_quotas.events RETURNING day, scope, events`), args...)
+		if err != nil {
+			return nil, fmt.Errorf("count events against the caps: %w", err)
+		}
+		for rows.Next() {
+			var k quotaKey
+			var n int64
+			if err := rows.Scan(&k.day, &k.scope, &n); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("count events against the caps: %w", err)
+			}
+			counts[k] = n
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("count events against the caps: %w", err)
+		}
+	}
+	return counts, nil
+}
+
+// writeQuotas writes back the counts that changed, and deletes the rows
+// lockQuotas made that still count nothing.
+func (s *Store) writeQuotas(ctx context.Context, tx *sql.Tx, before, after map[quotaKey]int64) error {
+	var set, empty []any
+	for k, n := range after {
+		switch {
+		case n == 0:
+			empty = append(empty, k.day, k.scope)
+		case n != before[k]:
+			set = append(set, k.day, k.scope, n)
+		}
+	}
+	for len(set) > 0 {
+		chunk := set[:min(len(set), 3*quotaRows)]
+		set = set[len(chunk):]
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO event_quotas (day, scope, events) VALUES `+values(len(chunk)/3, 3)+`
+			ON CONFLICT (day, scope) DO UPDATE SET events = excluded.events`), chunk...); err != nil {
+			return fmt.Errorf("count events against the caps: %w", err)
+		}
+	}
+	for len(empty) > 0 {
+		chunk := empty[:min(len(empty), 2*quotaRows)]
+		empty = empty[len(chunk):]
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_quotas WHERE events = 0 AND (day, scope) IN (VALUES `+values(len(chunk)/2, 2)+`)`), chunk...); err != nil {
+			return fmt.Errorf("count events against the caps: %w", err)
+		}
 	}
 	return nil
+}
+
+// forgetBatches deletes the ids of batches of which nothing was stored,
+// so that a flood refused at the cap takes no room.
+func (s *Store) forgetBatches(ctx context.Context, tx *sql.Tx, ids []string) error {
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), quotaRows)]
+		ids = ids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM event_batches WHERE id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")+`)`), args...); err != nil {
+			return fmt.Errorf("forget refused batches: %w", err)
+		}
+	}
+	return nil
+}
+
+// values is n rows of width placeholders: "(?, ?), (?, ?)".
+func values(n, width int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+}
+
+// room is how many of n more events fit under limit when before are
+// stored; a limit of zero or less is none.
+func room(limit, before int64, n int) int {
+	if limit <= 0 {
+		return n
+	}
+	return int(max(0, min(int64(n), limit-before)))
 }
 
 // eventRows is the number of rows of one INSERT: one statement's overhead
@@ -147,10 +447,17 @@ type eventBatcher struct {
 	closing  sync.Once
 }
 
+// eventRequest carries no context: once the batcher has it, it is
+// committed whether or not its caller still waits.
 type eventRequest struct {
-	ctx    context.Context
-	events []InsightEvent
-	reply  chan error // buffered: the batcher never blocks on a caller who left
+	caps  EventCaps
+	batch EventBatch
+	reply chan eventReply // buffered: the batcher never blocks on a caller who left
+}
+
+type eventReply struct {
+	added EventsAdded
+	err   error
 }
 
 // maxEventBatch bounds one transaction, so a flood cannot hold the one
@@ -168,21 +475,23 @@ func (b *eventBatcher) close() {
 	b.done.Wait()
 }
 
-func (b *eventBatcher) add(ctx context.Context, events []InsightEvent) error {
-	req := eventRequest{ctx: ctx, events: events, reply: make(chan error, 1)}
+// add hands a batch to the batcher and waits for its commit. ctx bounds
+// the wait only: a batch handed over is committed anyway.
+func (b *eventBatcher) add(ctx context.Context, caps EventCaps, batch EventBatch) (EventsAdded, error) {
+	req := eventRequest{caps: caps, batch: batch, reply: make(chan eventReply, 1)}
 	select {
 	case b.requests <- req:
 	case <-ctx.Done():
-		return ctx.Err()
+		return EventsAdded{}, ctx.Err()
 	case <-b.quit:
-		return errClosed
+		return EventsAdded{}, errClosed
 	}
 	select {
-	case err := <-req.reply:
-		return err
+	case r := <-req.reply:
+		return r.added, r.err
 	case <-ctx.Done():
-		// They may still be committed.
-		return ctx.Err()
+		// They will still be committed.
+		return EventsAdded{}, ctx.Err()
 	}
 }
 
@@ -198,13 +507,13 @@ func (b *eventBatcher) run() {
 			}
 			return
 		}
-		n := len(batch[0].events)
+		n := len(batch[0].batch.Events)
 	collect:
 		for n < maxEventBatch {
 			select {
 			case r := <-b.requests:
 				batch = append(batch, r)
-				n += len(r.events)
+				n += len(r.batch.Events)
 			default:
 				break collect
 			}
@@ -213,37 +522,46 @@ func (b *eventBatcher) run() {
 	}
 }
 
-// commit stores a batch in one transaction. If that fails, each call's
-// events are tried alone, so one bad batch cannot cost the others.
+// commit stores a group of batches in one transaction, each admitted in
+// turn (a retry or a cap applies within the group as across groups). If
+// that fails, each batch is tried alone, so one bad batch cannot cost the
+// others. Nothing here depends on the callers' contexts: a caller that
+// stopped waiting (its request ended) still has its events stored.
 func (b *eventBatcher) commit(batch []eventRequest) {
-	live := batch[:0]
-	var all []InsightEvent
-	for _, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			r.reply <- err
-			continue
-		}
-		live = append(live, r)
-		all = append(all, r.events...)
-	}
-	if len(live) == 0 {
-		return
-	}
 	ctx := context.Background()
 	if b.full == nil {
 		// Prepared on first use. Should that fail, the statements are
 		// parsed each time, and it is tried again with the next batch.
 		b.full, _ = b.s.write.PrepareContext(ctx, b.s.eventInsertSQL(eventRows))
 	}
-	err := b.s.inTx(ctx, func(tx *sql.Tx) error { return b.s.insertEvents(ctx, tx, b.full, all) })
-	if err == nil || len(live) == 1 {
-		for _, r := range live {
-			r.reply <- err
+	var added []EventsAdded
+	err := b.s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		added, err = b.s.addBatches(ctx, tx, b.full, batch)
+		return err
+	})
+	if err == nil {
+		for i, r := range batch {
+			r.reply <- eventReply{added: added[i]}
 		}
 		return
 	}
-	for _, r := range live {
-		r.reply <- b.s.inTx(r.ctx, func(tx *sql.Tx) error { return b.s.insertEvents(r.ctx, tx, b.full, r.events) })
+	if len(batch) == 1 {
+		batch[0].reply <- eventReply{err: err}
+		return
+	}
+	for _, r := range batch {
+		var a []EventsAdded
+		err := b.s.inTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			a, err = b.s.addBatches(ctx, tx, b.full, []eventRequest{r})
+			return err
+		})
+		if err != nil {
+			r.reply <- eventReply{err: err}
+			continue
+		}
+		r.reply <- eventReply{added: a[0]}
 	}
 }
 
@@ -302,9 +620,24 @@ func (s *Store) RollUpEvents(ctx context.Context, today string, keepDays int) er
 		}
 	}
 	cutoff := t.AddDate(0, 0, -keepDays).Format(dayLayout)
+	// A batch's id need only outlive its retries (the page sends a batch
+	// again at once or never) and a sender's count its day: both go once
+	// the day after theirs is over, so they never take the room the events
+	// do, and no hash of an address outlives the next day. The day's total
+	// goes with the day's events.
+	recent := max(cutoff, days[0])
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.q(`DELETE FROM events WHERE day < ?`), cutoff)
-		return err
+		for _, del := range []struct{ query, before string }{
+			{`DELETE FROM events WHERE day < ?`, cutoff},
+			{`DELETE FROM event_quotas WHERE day < ?`, cutoff},
+			{`DELETE FROM event_quotas WHERE day < ? AND scope <> '` + quotaDay + `'`, recent},
+			{`DELETE FROM event_batches WHERE day < ?`, recent},
+		} {
+			if _, err := tx.ExecContext(ctx, s.q(del.query), del.before); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete events before %s: %w", cutoff, err)
@@ -372,9 +705,27 @@ func (s *Store) rollUpDay(ctx context.Context, day string) error {
 				return err
 			}
 		}
-		return nil
+		// The counts are kept for good, so their free-text values (what
+		// visitors searched, where they came from) are kept to a day's
+		// most frequent few: a sender who makes every event's text
+		// different cannot grow them without end.
+		_, err = tx.ExecContext(ctx, s.q(`DELETE FROM event_days WHERE day = ? AND dim IN `+freeTextDims+` AND (name, dim, value) IN (
+			SELECT name, dim, value FROM (
+				SELECT name, dim, value, ROW_NUMBER() OVER (PARTITION BY name, dim ORDER BY events DESC, visitors DESC, value) AS place
+				FROM event_days WHERE day = ? AND dim IN `+freeTextDims+`
+			) ranked WHERE place > ?)`), day, day, MaxDayValues)
+		return err
 	})
 }
+
+// MaxDayValues is how many values of each event's free-text dimension a
+// day's counts keep (its most frequent); the rest count in the event's
+// total only.
+const MaxDayValues = 100
+
+// freeTextDims are the dimensions whose values a sender writes; the others
+// are bounded by the site itself (its pages, products, two devices).
+const freeTextDims = `('label', 'empty', 'referrer', 'campaign')`
 
 // daysBetween lists the days from from to to, inclusive.
 func daysBetween(from, to string) ([]string, error) {

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
 
 // go test ./internal/store -run '^$' -bench AddEvents -benchtime 3s
+// go test ./internal/store -run '^$' -bench EventBytes -benchtime 1x
+// (the room an event takes on disk: the README's ceiling is made from it)
 // go test ./internal/store -run '^$' -bench 'RollUpDay|InsightsQueries' -benchtime 10x
 // (the second stores 1,050,000 events for each: about half a minute)
 //
@@ -44,7 +47,7 @@ func BenchmarkAddEvents(b *testing.B) {
 				for i := range batch {
 					batch[i] = g.next()
 				}
-				if err := s.AddEvents(ctx, batch); err != nil {
+				if _, err := s.AddEvents(ctx, EventCaps{PerDay: 1 << 40, PerSender: 1 << 40}, EventBatch{ID: g.batchID(), Day: g.day, Sender: g.sender(), Events: batch}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -73,7 +76,7 @@ func BenchmarkRollUpDay(b *testing.B) {
 			for i := range more {
 				more[i] = g.next()
 			}
-			if err := s.AddEvents(ctx, more); err != nil {
+			if _, err := s.AddEvents(ctx, EventCaps{}, EventBatch{ID: g.batchID(), Day: today, Events: more}); err != nil {
 				b.Fatal(err)
 			}
 			if err := s.RollUpEvents(ctx, today, 60); err != nil {
@@ -142,6 +145,119 @@ func fillEventDays(b *testing.B, s *Store, last string, n, perDay int) []string 
 	}
 	b.Logf("%s: %d events stored in %v", s.dialect, n*perDay, time.Since(start).Round(time.Millisecond))
 	return days
+}
+
+// BenchmarkEventBytes stores events in batches, each batch with its id and
+// its sender's count, and reports the bytes on disk per event: in events
+// with its index (kept INSIGHTS_KEEP_DAYS), and in event_batches and
+// event_quotas with their indexes (kept until the day after,
+// store.RollUpEvents), measured on the database's own pages (SQLite's
+// dbstat, PostgreSQL's pg_total_relation_size), and the growth of the
+// SQLite file.
+//
+//   - typical: eventGen's events, 100,000 in batches of 20 from 3,000 senders;
+//   - largest: events with the most text the server keeps of one
+//     (server/events.go): a page view's referring host of 200 characters and
+//     its campaign, two parameters of 200 four-byte characters and " / "
+//     (1,603 bytes), which with their keys take 1,836 of the 2 KiB an
+//     event's parameters may take, on the longest page path; each one's
+//     different;
+//   - alone: 20,000 batches of one event, each from a sender of its own,
+//     the most rows of ids and counts an event can bring.
+//
+// And, after the day is rolled up, the bytes per event of its counts in
+// event_days, which are kept for good.
+func BenchmarkEventBytes(b *testing.B) {
+	largest := func(g *eventGen) InsightEvent {
+		e := g.next()
+		e.Name, e.Product, e.Label, e.Empty = "page_view", 0, "", false
+		e.Path = "/products/partition-storage-shelves/material/other/finish/antique-brass/page/12"
+		// Each one different, as a sender filling the disk would make them.
+		unique := g.batchID()
+		e.Referrer = unique + strings.Repeat("r", 200-len(unique))
+		e.Campaign = unique + strings.Repeat("🪔", 192) + " / " + strings.Repeat("🪔", 200)
+		return e
+	}
+	kinds := []struct {
+		name            string
+		total, perBatch int
+		event           func(g *eventGen) InsightEvent
+		sender          func(g *eventGen) string
+	}{
+		{"typical", 100_000, 20, (*eventGen).next, (*eventGen).sender},
+		{"largest", 100_000, 20, largest, (*eventGen).sender},
+		{"alone", 20_000, 1, (*eventGen).next, (*eventGen).batchID},
+	}
+	for _, kind := range kinds {
+		b.Run(kind.name, func(b *testing.B) {
+			eachBenchStore(b, func(b *testing.B, s *Store) {
+				ctx := context.Background()
+				fileBefore := sqliteFileBytes(b, s)
+				for b.Loop() {
+					g := newEventGen(1, "2026-11-23", 3000)
+					for range kind.total / kind.perBatch {
+						batch := make([]InsightEvent, kind.perBatch)
+						for i := range batch {
+							batch[i] = kind.event(g)
+						}
+						if _, err := s.AddEvents(ctx, EventCaps{}, EventBatch{ID: g.batchID(), Day: g.day, Sender: kind.sender(g)[:22], Events: batch}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				n := float64(rawEventCount(b, s))
+				b.ReportMetric(float64(tableBytes(b, s, "events"))/n, "event-bytes/event")
+				b.ReportMetric(float64(tableBytes(b, s, "event_batches")+tableBytes(b, s, "event_quotas"))/n, "batch-bytes/event")
+				if s.dialect == SQLite {
+					b.ReportMetric(float64(sqliteFileBytes(b, s)-fileBefore)/n, "file-bytes/event")
+				}
+				// The day's counts, which are kept for good.
+				if err := s.RollUpEvents(ctx, "2026-11-23", 90); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(tableBytes(b, s, "event_days"))/n, "count-bytes/event")
+			})
+		})
+	}
+}
+
+func rawEventCount(b *testing.B, s *Store) int64 {
+	var n int64
+	if err := s.read.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// tableBytes is the room a table takes with its indexes.
+func tableBytes(b *testing.B, s *Store, table string) int64 {
+	b.Helper()
+	query := `SELECT pg_total_relation_size('` + table + `')`
+	if s.dialect == SQLite {
+		query = `SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name = '` + table + `' OR name IN (SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = '` + table + `')`
+	}
+	var n int64
+	if err := s.read.QueryRow(query).Scan(&n); err != nil {
+		b.Fatalf("size of %s: %v", table, err)
+	}
+	return n
+}
+
+// sqliteFileBytes is the SQLite file's size once the WAL is written back
+// into it; 0 on PostgreSQL.
+func sqliteFileBytes(b *testing.B, s *Store) int64 {
+	b.Helper()
+	if s.dialect != SQLite {
+		return 0
+	}
+	if _, err := s.write.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	if err := s.read.QueryRow(`SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&size); err != nil {
+		b.Fatal(err)
+	}
+	return size
 }
 
 // eventGen makes plausible events of one day: most are page views of a
@@ -214,4 +330,15 @@ func (g *eventGen) next() InsightEvent {
 		e.Product = int64(1 + r.IntN(120))
 	}
 	return e
+}
+
+// batchID is a fresh batch id, as the page makes one (32 characters).
+func (g *eventGen) batchID() string {
+	return fmt.Sprintf("%016x%016x", g.r.Uint64(), g.r.Uint64())
+}
+
+// sender is one of the day's senders, as the server hashes an address
+// (22 characters of base64).
+func (g *eventGen) sender() string {
+	return fmt.Sprintf("%022x", uint64(g.r.IntN(g.visitors))*0x9e3779b97f4a7c15)[:22]
 }

@@ -27,6 +27,15 @@ func rawEvents(t *testing.T, s *Store) int {
 	return n
 }
 
+// addEvents stores events as one batch of the first one's day, without an
+// id or caps, as the store's tests before batches had them.
+func addEvents(t testing.TB, s *Store, events ...InsightEvent) {
+	t.Helper()
+	if _, err := s.AddEvents(context.Background(), EventCaps{}, EventBatch{Day: events[0].Day, Events: events}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // insightEvents: the 20th has seven events from three visitors, the 21st
 // none, the 22nd one.
 func insightEvents() []InsightEvent {
@@ -50,9 +59,7 @@ func insightEvents() []InsightEvent {
 func TestInsightsRollUpAndQueries(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		if err := s.AddEvents(ctx, insightEvents()); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, insightEvents()...)
 		// The 20th has no counts yet: it is rolled up with today and yesterday.
 		if err := s.RollUpEvents(ctx, "2026-11-22", 30); err != nil {
 			t.Fatal(err)
@@ -103,9 +110,7 @@ func TestInsightsRollUpAndQueries(t *testing.T) {
 
 		// A new event of today is counted by the next rollup.
 		more := ev("2026-11-22", "v5", "view_item")
-		if err := s.AddEvents(ctx, []InsightEvent{more}); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, more)
 		if err := s.RollUpEvents(ctx, "2026-11-22", 30); err != nil {
 			t.Fatal(err)
 		}
@@ -134,9 +139,7 @@ func TestInsightsRetentionKeepsRecentDays(t *testing.T) {
 		for _, day := range []string{"2026-10-01", "2026-10-02", "2026-10-03"} {
 			events = append(events, ev(day, "a", "page_view"), ev(day, "b", "page_view"))
 		}
-		if err := s.AddEvents(ctx, events); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, events...)
 		// Kept: the days from today minus keepDays.
 		if err := s.RollUpEvents(ctx, "2026-10-05", 3); err != nil {
 			t.Fatal(err)
@@ -168,9 +171,7 @@ func TestInsightsRetentionKeepsRecentDays(t *testing.T) {
 func TestInsightsRollUpCatchesUp(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-01", "a", "search"), ev("2026-11-02", "a", "search"), ev("2026-11-02", "b", "search")}); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, ev("2026-11-01", "a", "search"), ev("2026-11-02", "a", "search"), ev("2026-11-02", "b", "search"))
 		if err := s.RollUpEvents(ctx, "2026-11-09", 30); err != nil {
 			t.Fatal(err)
 		}
@@ -179,9 +180,7 @@ func TestInsightsRollUpCatchesUp(t *testing.T) {
 			t.Errorf("after a week off: %v, %v; want %v", got, err, want)
 		}
 		// Older than keepDays too: counted, then deleted.
-		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-08-01", "c", "search")}); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, ev("2026-08-01", "c", "search"))
 		if err := s.RollUpEvents(ctx, "2026-11-09", 30); err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +222,7 @@ func TestAddEventsConcurrently(t *testing.T) {
 						batch[j] = ev("2026-11-23", fmt.Sprintf("v%d", c), "page_view")
 						batch[j].Label = fmt.Sprintf("%d-%d-%d", c, i, j)
 					}
-					if err := s.AddEvents(ctx, batch); err != nil {
+					if _, err := s.AddEvents(ctx, EventCaps{}, EventBatch{ID: fmt.Sprintf("batch-%d-%d", c, i), Day: "2026-11-23", Events: batch}); err != nil {
 						t.Error(err)
 						return
 					}
@@ -244,9 +243,7 @@ func TestAddEventsConcurrently(t *testing.T) {
 		for i := range big {
 			big[i] = ev("2026-11-24", "big", "search")
 		}
-		if err := s.AddEvents(ctx, big); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, big...)
 		if got := rawEvents(t, s); got != n+len(big) {
 			t.Errorf("after a batch of %d: %d events, want %d", len(big), got, n+len(big))
 		}
@@ -257,7 +254,7 @@ func TestAddEventsRespectsContextAndClose(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-23", "gone", "page_view")}); !errors.Is(err, context.Canceled) {
+		if _, err := s.AddEvents(ctx, EventCaps{}, EventBatch{Day: "2026-11-23", Events: []InsightEvent{ev("2026-11-23", "gone", "page_view")}}); !errors.Is(err, context.Canceled) {
 			t.Errorf("with a cancelled context: %v, want context.Canceled", err)
 		}
 		if n := rawEvents(t, s); n != 0 {
@@ -266,7 +263,8 @@ func TestAddEventsRespectsContextAndClose(t *testing.T) {
 		s.Close()
 		done := make(chan error, 1)
 		go func() {
-			done <- s.AddEvents(context.Background(), []InsightEvent{ev("2026-11-23", "late", "page_view")})
+			_, err := s.AddEvents(context.Background(), EventCaps{}, EventBatch{Day: "2026-11-23", Events: []InsightEvent{ev("2026-11-23", "late", "page_view")}})
+			done <- err
 		}()
 		select {
 		case err := <-done:
@@ -319,6 +317,11 @@ func TestEnquiriesByProduct(t *testing.T) {
 		if want := map[int64]int64{1: 4, 2: 1}; err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("EnquiriesByProduct, open ends = %v, %v; want %v", got, err, want)
 		}
+		// Every kind counts, the contact message too, each once; spam
+		// and the deleted one do not.
+		if n, err := s.CountEnquiries(ctx, t0, t0.Add(time.Hour)); err != nil || n != 4 {
+			t.Errorf("CountEnquiries = %d, %v; want 4", n, err)
+		}
 	})
 }
 
@@ -327,15 +330,11 @@ func TestEnquiriesByProduct(t *testing.T) {
 func TestInsightsRollUpYesterdayAndAtOnce(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
-		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-22", "a", "page_view")}); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, ev("2026-11-22", "a", "page_view"))
 		if err := s.RollUpEvents(ctx, "2026-11-22", 30); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddEvents(ctx, []InsightEvent{ev("2026-11-22", "b", "page_view")}); err != nil {
-			t.Fatal(err)
-		}
+		addEvents(t, s, ev("2026-11-22", "b", "page_view"))
 		errs := make(chan error, 4)
 		for range 4 {
 			go func() { errs <- s.RollUpEvents(ctx, "2026-11-23", 30) }()
@@ -348,6 +347,47 @@ func TestInsightsRollUpYesterdayAndAtOnce(t *testing.T) {
 		got, err := s.EventsPerDay(ctx, "page_view", "2026-11-22", "2026-11-22")
 		if want := []DayCount{{"2026-11-22", 2, 2}}; err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("yesterday = %v, %v; want %v", got, err, want)
+		}
+	})
+}
+
+// A day's counts keep the most frequent MaxDayValues values of each
+// free-text dimension, so a sender who makes every event's text different
+// cannot grow the counts (kept for good) without end; the event's total
+// still counts every event, and the bounded dimensions keep every value.
+func TestDayCountsKeepTheMostFrequentValues(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		const day = "2026-11-20"
+		var events []InsightEvent
+		for i := range MaxDayValues + 50 {
+			e := ev(day, fmt.Sprint("v", i), "search")
+			e.Label, e.Path = fmt.Sprintf("term %03d", i), "/products"
+			events = append(events, e)
+		}
+		for range 3 {
+			e := ev(day, "fan", "search")
+			e.Label = "term 249" // the last, made most frequent
+			events = append(events, e)
+		}
+		addEvents(t, s, events...)
+		if err := s.RollUpEvents(ctx, day, 90); err != nil {
+			t.Fatal(err)
+		}
+		labels, err := s.TopValues(ctx, "search", "label", day, day, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(labels) != MaxDayValues || labels[0].Value != "term 249" || labels[0].Events != 4 {
+			t.Errorf("%d labels kept, the first %+v; want %d, the most frequent first", len(labels), labels[0], MaxDayValues)
+		}
+		total, err := s.EventsPerDay(ctx, "search", day, day)
+		if err != nil || total[0].Events != int64(len(events)) {
+			t.Errorf("the day's searches = %v, %v; want all %d", total, err, len(events))
+		}
+		paths, err := s.TopValues(ctx, "search", "path", day, day, 10)
+		if err != nil || len(paths) != 1 || paths[0].Events != int64(MaxDayValues+50) {
+			t.Errorf("paths = %v, %v", paths, err)
 		}
 	})
 }

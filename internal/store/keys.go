@@ -12,6 +12,10 @@ import (
 // (enquiry.FormTimer).
 const KeyFormStart = "form_start"
 
+// KeyEventSender names the key that hashes a visitor's address for the
+// daily cap on the analytics events it may send (server.WithEventCaps).
+const KeyEventSender = "event_sender"
+
 // Key returns the random 32-byte key called name, making it the first time
 // any copy of the server asks. It lives in the database (server_keys), so
 // every copy of the server on one database uses the same key and a restart

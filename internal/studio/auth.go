@@ -134,7 +134,9 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 				http.Error(w, "429 too many failed attempts: wait "+waitText(wait)+", then try again", http.StatusTooManyRequests)
 				return
 			case err == nil:
-				next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, a)))
+				ctx, cancel := h.afterHashing(r)
+				defer cancel()
+				next(w, r.WithContext(context.WithValue(ctx, accountKey{}, a)))
 				return
 			case !errors.Is(err, errWrongPassword):
 				databaseDidNotAnswer(w)
@@ -147,6 +149,14 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 }
 
 var errWrongPassword = errors.New("studio: wrong e-mail or password")
+
+// afterHashing is the context of the database work that follows a
+// password's check. The request's deadline (DATABASE_TIMEOUT, set by the
+// server) is for the database; argon2's CPU time and its queue are not
+// the database's, so what follows them gets a deadline of its own.
+func (h *Handler) afterHashing(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(r.Context()), h.opts.DatabaseTimeout)
+}
 
 // checkPassword checks an e-mail and password under the limits on failed
 // sign-ins (signInRule): wait > 0 when the pair or the address must wait
@@ -192,6 +202,8 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 	}
 	// The person is in whatever happens here; a failure left behind only
 	// costs them one free try.
+	ctx, cancel := h.afterHashing(r)
+	defer cancel()
 	if err := h.store.ClearSignInFailures(ctx, key, address); err != nil {
 		h.log.Error("studio: clear failed sign-ins", "err", err)
 	}
@@ -225,7 +237,9 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	secret := NewSecret()
 	now := h.now()
-	if err := h.store.CreateSession(r.Context(), SecretHash(secret), a.ID, now, now.Add(-idleLimit)); err != nil {
+	ctx, cancel := h.afterHashing(r)
+	defer cancel()
+	if err := h.store.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-idleLimit)); err != nil {
 		h.log.Error("studio: create session", "err", err)
 		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign in", SignIn: true, Email: email, Problem: "You cannot sign in just now: the database did not answer. Try again in a minute."})
 		return

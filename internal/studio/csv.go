@@ -37,10 +37,11 @@ func phoneCell(phone string) string {
 // first, so Excel reads Hindi names and "₹" as they are; every field
 // quoted, so a separator inside a value (a "," or a ";", as spreadsheets
 // set to other languages split on) never starts a new cell that could be
-// a formula. Each cell comes neutralised (Neutralise, phoneCell).
+// a formula. Each cell comes neutralised (Neutralise, phoneCell). The
+// file is name.csv: name says what the file holds, a date with it.
 func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]string) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`-`+time.Now().UTC().Format("2006-01-02")+`.csv"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.csv"`)
 	bw := bufio.NewWriter(w)
 	bw.WriteString("\uFEFF")
 	writeRow := func(cells []string) {
@@ -93,7 +94,7 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.log.Info("studio: enquiries exported", "account", actor(r), "enquiries", len(list), "rows", len(rows))
-	writeCSV(w, "enquiries", []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note"}, rows)
+	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note"}, rows)
 }
 
 // NewsletterCSV is GET /studio/newsletter.csv.
@@ -108,5 +109,8 @@ func (h *Handler) NewsletterCSV(w http.ResponseWriter, r *http.Request) {
 	for _, s := range list {
 		rows = append(rows, []string{Neutralise(s.Email), s.CreatedAt.In(h.opts.Location).Format(time.RFC3339)})
 	}
-	writeCSV(w, "newsletter", []string{"email", "subscribed"}, rows)
+	writeCSV(w, "newsletter-"+exportDay(), []string{"email", "subscribed"}, rows)
 }
+
+// exportDay names an export of everything by the day it was saved (UTC).
+func exportDay() string { return time.Now().UTC().Format(time.DateOnly) }

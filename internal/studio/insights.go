@@ -22,6 +22,7 @@ type Insights interface {
 	EventsPerDay(ctx context.Context, name, from, to string) ([]store.DayCount, error)
 	TopValues(ctx context.Context, name, dim, from, to string, limit int) ([]store.ValueCount, error)
 	EnquiriesByProduct(ctx context.Context, from, to time.Time) (map[int64]int64, error)
+	CountEnquiries(ctx context.Context, from, to time.Time) (int64, error)
 }
 
 const (
@@ -132,7 +133,8 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 					rows[i][j] = Neutralise(cell)
 				}
 			}
-			writeCSV(w, "insights-"+id+"-"+p.From+"-to", t.Header, rows)
+			// Named for the period it holds, not the day it was saved.
+			writeCSV(w, "insights-"+id+"-"+p.From+"-to-"+p.To, t.Header, rows)
 			return
 		}
 	}
@@ -213,12 +215,22 @@ func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insight
 	}
 	visitors, views := perDay("*", p), perDay("page_view", p)
 	prevVisitors, prevViews := perDay("*", prev), perDay("page_view", prev)
-	enquiries, prevEnquiries := map[int64]int64{}, map[int64]int64{}
+	// Enquiries count each enquiry once, whatever it asks about (a contact
+	// message none, a shortlist many); pieces asked about count each
+	// product of each enquiry (a quote one, a shortlist of five five).
+	var enquiries, prevEnquiries map[int64]int64
+	var asked, prevAsked int64
 	if err == nil {
 		enquiries, err = h.store.EnquiriesByProduct(ctx, h.dayStart(p.From), h.dayStart(p.To).AddDate(0, 0, 1))
 	}
 	if err == nil {
 		prevEnquiries, err = h.store.EnquiriesByProduct(ctx, h.dayStart(prev.From), h.dayStart(prev.To).AddDate(0, 0, 1))
+	}
+	if err == nil {
+		asked, err = h.store.CountEnquiries(ctx, h.dayStart(p.From), h.dayStart(p.To).AddDate(0, 0, 1))
+	}
+	if err == nil {
+		prevAsked, err = h.store.CountEnquiries(ctx, h.dayStart(prev.From), h.dayStart(prev.To).AddDate(0, 0, 1))
 	}
 	if err != nil {
 		return nil, err
@@ -227,7 +239,8 @@ func (h *Handler) insights(ctx context.Context, p period, latest bool) (*insight
 	data.Totals = []total{
 		newTotal("Visitors", sumVisitors(visitors), sumVisitors(prevVisitors)),
 		newTotal("Page views", sumEvents(views), sumEvents(prevViews)),
-		newTotal("Enquiries", sumMap(enquiries), sumMap(prevEnquiries)),
+		newTotal("Enquiries", asked, prevAsked),
+		newTotal("Pieces asked about", sumMap(enquiries), sumMap(prevEnquiries)),
 	}
 	data.Chart = newChart(visitors, prevVisitors)
 
@@ -468,6 +481,7 @@ const insightsHTML = `
   <dl class="totals">{{range .Totals}}
     <div><dt>{{.Label}}</dt><dd>{{.Now}}</dd><dd class="meta">{{.Before}} before{{if .Change}} ({{.Change}}){{end}}</dd></div>
   {{end}}</dl>
+  <p class="meta">Enquiries: every kind, spam left out, each counted once. Pieces asked about: each product of each enquiry, so a shortlist of five pieces counts five and a contact message none.</p>
 
   {{with .Chart}}
   <h2 id="chart-title">Visitors per day</h2>

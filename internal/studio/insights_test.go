@@ -32,9 +32,16 @@ func row(body, first string) []string {
 	return cells
 }
 
+// addEvents stores events as one batch of the first one's day, without caps.
+func addEvents(t testing.TB, st *store.Store, events ...store.InsightEvent) {
+	t.Helper()
+	if _, err := st.AddEvents(context.Background(), store.EventCaps{}, store.EventBatch{Day: events[0].Day, Events: events}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestInsights(t *testing.T) {
 	h, st := setup(t)
-	ctx := context.Background()
 	now := time.Now()
 	day := now.In(h.opts.Location).Format(time.DateOnly)
 	ev := func(visitor, device, name string, edit func(*store.InsightEvent)) store.InsightEvent {
@@ -57,9 +64,7 @@ func TestInsights(t *testing.T) {
 		ev("b", "desktop", "chatbot_interaction", func(e *store.InsightEvent) { e.Label = "open" }),
 		ev("b", "desktop", "contact_attempt", func(e *store.InsightEvent) { e.Label = "chatbot: whatsapp" }),
 	}
-	if err := st.AddEvents(ctx, events); err != nil {
-		t.Fatal(err)
-	}
+	addEvents(t, st, events...)
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera", ProductID: 1, CreatedAt: now})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Bot", ProductID: 1, CreatedAt: now, Spam: true})
 
@@ -114,9 +119,7 @@ func TestInsights(t *testing.T) {
 		}
 	}
 	// Events that come after the counts were made show when the latest are asked for.
-	if err := st.AddEvents(ctx, []store.InsightEvent{ev("c", "phone", "search", func(e *store.InsightEvent) { e.Label = "jhoola" })}); err != nil {
-		t.Fatal(err)
-	}
+	addEvents(t, st, ev("c", "phone", "search", func(e *store.InsightEvent) { e.Label = "jhoola" }))
 	if row(do(h, "GET", "/studio/insights", nil, withCookie(cookie)).Body.String(), "jhoola") != nil {
 		t.Error("the counts are read as they are, without counting again")
 	}
@@ -152,9 +155,7 @@ func BenchmarkInsightsPage(b *testing.B) {
 				Path: fmt.Sprintf("/product/%d", i%12+1), Product: int64(i%12 + 1), Label: fmt.Sprintf("term %d", i%300), Empty: i%7 == 0,
 				Device: []string{"phone", "desktop"}[i%2], Referrer: []string{"", "google.com", "instagram.com"}[i%3]})
 		}
-		if err := st.AddEvents(context.Background(), batch); err != nil {
-			b.Fatal(err)
-		}
+		addEvents(b, st, batch...)
 	}
 	if err := st.RollUpEvents(context.Background(), now.Format(time.DateOnly), 90); err != nil {
 		b.Fatal(err)
@@ -175,9 +176,7 @@ func BenchmarkInsightsPage(b *testing.B) {
 				if name == "latest" {
 					// A new event of today, so that today's counts are made again.
 					b.StopTimer()
-					if err := st.AddEvents(context.Background(), []store.InsightEvent{{At: now, Day: now.Format(time.DateOnly), Visitor: "new", Name: "page_view", Path: "/"}}); err != nil {
-						b.Fatal(err)
-					}
+					addEvents(b, st, store.InsightEvent{At: now, Day: now.Format(time.DateOnly), Visitor: "new", Name: "page_view", Path: "/"})
 					b.StartTimer()
 				}
 				w := httptest.NewRecorder()
@@ -188,5 +187,56 @@ func BenchmarkInsightsPage(b *testing.B) {
 			}
 			b.ReportMetric(float64(time.Since(began).Microseconds())/1000/float64(b.N), "ms/page")
 		})
+	}
+}
+
+// The headline counts enquiries, each once whatever it asks about, and
+// beside them the pieces asked about: a contact message, a shortlist of
+// five pieces and a quote are three enquiries and six pieces.
+func TestInsightsHeadlineCountsEnquiries(t *testing.T) {
+	onBoth(t, func(t *testing.T, h *Handler, st *store.Store) {
+		now := time.Now()
+		var five []enquiry.Item
+		for id := 1; id <= 5; id++ {
+			five = append(five, enquiry.Item{ProductID: id, ProductName: fmt.Sprintf("Piece %d", id), Quantity: 1})
+		}
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Contact", CreatedAt: now.Add(-time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Shortlist", Items: five, CreatedAt: now.Add(-2 * time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Quote", ProductID: 2, CreatedAt: now.Add(-3 * time.Hour)})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Bot", ProductID: 1, CreatedAt: now, Spam: true})
+		add(t, st, enquiry.Enquiry{Kind: enquiry.Customize, Name: "Before", ProductID: 1, CreatedAt: now.AddDate(0, 0, -8)})
+
+		w := do(h, "GET", "/studio/insights", nil, withCookie(signIn(t, h, asha, ashaPassword)))
+		body := w.Body.String()
+		for _, want := range []string{
+			`<dt>Enquiries</dt><dd>3</dd><dd class="meta">1 before (&#43;200%)</dd>`, // the template escapes "+"
+			`<dt>Pieces asked about</dt><dd>6</dd><dd class="meta">1 before (&#43;500%)</dd>`,
+		} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the headline lacks %s:\n%s", want, regexp.MustCompile(`(?s)<dl class="totals">.*?</dl>`).FindString(body))
+			}
+		}
+	})
+}
+
+// An insights CSV is named for the period it holds; the exports of
+// everything, for the day they were saved.
+func TestCSVFileNames(t *testing.T) {
+	onBoth(t, func(t *testing.T, h *Handler, _ *store.Store) { csvFileNames(t, h) })
+}
+
+func csvFileNames(t *testing.T, h *Handler) {
+	cookie := withCookie(signIn(t, h, asha, ashaPassword))
+	today := h.now().In(h.opts.Location)
+	for target, want := range map[string]string{
+		"/studio/insights.csv?table=products&from=2026-10-27&to=2026-11-25": "insights-products-2026-10-27-to-2026-11-25.csv",
+		"/studio/insights.csv?table=searches":                               "insights-searches-" + today.AddDate(0, 0, -6).Format(time.DateOnly) + "-to-" + today.Format(time.DateOnly) + ".csv",
+		"/studio/enquiries.csv":                                             "enquiries-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
+		"/studio/newsletter.csv":                                            "newsletter-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
+	} {
+		w := do(h, "GET", target, nil, cookie)
+		if got := w.Header().Get("Content-Disposition"); w.Code != http.StatusOK || got != `attachment; filename="`+want+`"` {
+			t.Errorf("%s: %d, Content-Disposition %q; want the file %s", target, w.Code, got, want)
+		}
 	}
 }

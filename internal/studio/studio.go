@@ -105,11 +105,14 @@ type Product struct {
 
 // Options are the facts of the site the workspace needs.
 type Options struct {
-	Visitor     Visitor
-	Location    *time.Location // times are shown in the studio's time zone
-	Products    []Product
-	KeepDays    int    // INSIGHTS_KEEP_DAYS: how long analytics events are kept as they came
-	StudioPhone string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
+	Visitor  Visitor
+	Location *time.Location // times are shown in the studio's time zone
+	Products []Product
+	KeepDays int // INSIGHTS_KEEP_DAYS: how long analytics events are kept as they came
+	// DATABASE_TIMEOUT, default 3s: the deadline of the database work that
+	// follows a password's check (afterHashing).
+	DatabaseTimeout time.Duration
+	StudioPhone     string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
 }
 
 // Handler serves /studio and everything under it.
@@ -130,6 +133,9 @@ type Handler struct {
 func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.Location == nil {
 		opts.Location = time.UTC
+	}
+	if opts.DatabaseTimeout == 0 {
+		opts.DatabaseTimeout = 3 * time.Second
 	}
 	h := &Handler{store: st, log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: templates(opts.Location), now: time.Now}
 	h.mux = h.routes()

@@ -219,7 +219,10 @@ test.describe("analytics", () => {
   // one and at once when the page is hidden or left. Answered here, so the
   // test does not depend on what the server keeps.
   test("the site's own count: events posted in batches after 5 s and when the page is left, with the referrer and campaign", async ({ page }) => {
-    const posted: { contentType: string | null; body: { events: { name: string; path: string; params: Record<string, unknown> }[] } }[] = [];
+    const posted: {
+      contentType: string | null;
+      body: { batchId: string; events: { name: string; path: string; params: Record<string, unknown> }[] };
+    }[] = [];
     await page.route("**/api/events", (route) => {
       const req = route.request();
       posted.push({ contentType: req.headers()["content-type"] ?? null, body: req.postDataJSON() });
@@ -260,6 +263,9 @@ test.describe("analytics", () => {
     await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent("pagehide")));
     await expect.poll(() => posted.length).toBe(2);
     expect(posted[1]!.body.events.map((e) => [e.name, e.path])).toEqual([["time_on_page", "/bespoke"]]);
+    // Each batch with an id of its own, which the server stores it once under.
+    for (const { body } of posted) expect(body.batchId).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(posted[0]!.body.batchId).not.toBe(posted[1]!.body.batchId);
     expect(await page.evaluate(() => (window as unknown as { __beacons: boolean[] }).__beacons)).toEqual([true, true]);
   });
 

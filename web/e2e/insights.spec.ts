@@ -90,7 +90,7 @@ test("with Global Privacy Control, nothing is kept", async ({ browser }) => {
   // And the server keeps nothing from a browser that says it, whatever it sends.
   const response = await visitor.request.post("/api/events", {
     headers: { "Sec-GPC": "1", "User-Agent": ordinaryChrome },
-    data: { events: [{ name: "search", path: "/", params: { search_term: term, result_count: 0 } }] },
+    data: { batchId: `gpc-${Date.now()}-0000000`, events: [{ name: "search", path: "/", params: { search_term: term, result_count: 0 } }] },
   });
   expect(response.status()).toBe(204);
   const studio = await (await browser.newContext()).newPage();
@@ -105,7 +105,7 @@ test("no public page sets a cookie", async ({ request }) => {
   }
   const events = await request.post("/api/events", {
     headers: { "User-Agent": ordinaryChrome },
-    data: { events: [{ name: "page_view", path: "/", params: {} }] },
+    data: { batchId: "no-cookie-check-0001", events: [{ name: "page_view", path: "/", params: {} }] },
   });
   expect(events.status()).toBe(204);
   expect(events.headers()["set-cookie"]).toBeUndefined();

@@ -1,8 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { arrival, batches, counted, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
+import { arrival, batches, batchId, counted, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
 
+type Body = { batchId: string; events: Insight[] };
 const event = (i: number, params: Insight["params"] = {}): Insight => ({ name: "page_view", path: `/p/${i}`, params });
-const eventsOf = (bodies: string[]) => bodies.map((b) => (JSON.parse(b) as { events: Insight[] }).events);
+const eventsOf = (bodies: string[]) => bodies.map((b) => (JSON.parse(b) as Body).events);
+// What the server takes as a batchId.
+const BATCH_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+describe("batchId", () => {
+  it("is 32 hex digits, new each time", () => {
+    const ids = new Set(Array.from({ length: 100 }, batchId));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
 
 describe("batches", () => {
   it("sends at most 50 events in a batch, in order", () => {
@@ -29,6 +40,19 @@ describe("batches", () => {
 
   it("sends nothing for nothing", () => {
     expect(batches([])).toEqual([]);
+  });
+
+  it("gives each batch an id of its own, as the server requires", () => {
+    const bodies = batches(Array.from({ length: 120 }, (_, i) => event(i)));
+    const ids = bodies.map((b) => (JSON.parse(b) as Body).batchId);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(BATCH_ID);
+  });
+
+  it("keeps a batch under 60 KB with the longest id the server takes", () => {
+    const events = Array.from({ length: 50 }, (_, i) => event(i, { text: "é".repeat(950) }));
+    for (const body of batches(events, () => "x".repeat(64))) expect(new Blob([body]).size).toBeLessThan(MAX_BODY_BYTES);
   });
 });
 
@@ -88,7 +112,7 @@ describe("collect", () => {
     return import("./insights");
   };
   const sentEvents = async () =>
-    (await Promise.all(beacon.mock.calls.map(([, blob]) => (blob as Blob).text()))).flatMap((t) => (JSON.parse(t) as { events: Insight[] }).events);
+    (await Promise.all(beacon.mock.calls.map(([, blob]) => (blob as Blob).text()))).flatMap((t) => (JSON.parse(t) as Body).events);
 
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
@@ -157,9 +181,14 @@ describe("collect", () => {
       method: "POST",
       keepalive: true,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ events: [{ name: "search", path: "/products", params: { search_term: "chair" } }] }),
+      body: expect.any(String),
     });
+    const sent = JSON.parse((fetcher.mock.calls[0]![1] as { body: string }).body) as Body;
+    expect(sent.events).toEqual([{ name: "search", path: "/products", params: { search_term: "chair" } }]);
+    expect(sent.batchId).toMatch(BATCH_ID);
 
+    // A batch sendBeacon refuses goes by fetch with the same id, so that
+    // should both arrive, the server keeps it once.
     browser();
     beacon.mockReturnValue(false);
     const again = await load();
@@ -167,6 +196,21 @@ describe("collect", () => {
     again.flush();
     expect(beacon).toHaveBeenCalledTimes(1);
     expect(fetcher).toHaveBeenCalledTimes(1);
+    const beaconed = await (beacon.mock.calls[0]![1] as Blob).text();
+    expect((fetcher.mock.calls[0]![1] as { body: string }).body).toBe(beaconed);
+    expect((JSON.parse(beaconed) as Body).batchId).toMatch(BATCH_ID);
+  });
+
+  it("sends each batch with an id of its own", async () => {
+    browser();
+    const { collect, flush } = await load();
+    collect("page_view", {});
+    flush();
+    collect("page_view", {});
+    flush();
+    const ids = await Promise.all(beacon.mock.calls.map(async ([, blob]) => (JSON.parse(await (blob as Blob).text()) as Body).batchId));
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).not.toBe(ids[1]);
   });
 
   it("collects nothing under Global Privacy Control", async () => {

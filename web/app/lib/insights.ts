@@ -3,7 +3,8 @@
 // batches: 5 s after the first queued event, and at once when the page is
 // hidden or left. Nothing is collected when the browser sends Global
 // Privacy Control, and nothing is stored in the browser: no cookie, no
-// storage, no identifier.
+// storage, no identifier of the visitor (a batch's id is random and new
+// for each batch).
 
 import type { EventParams } from "./analytics";
 
@@ -17,15 +18,29 @@ export const MAX_EVENTS = 50;
 export const MAX_BODY_BYTES = 60_000;
 export const MAX_EVENT_BYTES = 2048;
 const UTM = ["utm_source", "utm_medium", "utm_campaign"];
+// {"batchId":"<at most 64>","events":[ ... ]}
+const WRAPPING_BYTES = 90;
 
-// The bodies that carry `events`: at most MAX_EVENTS each and under
-// MAX_BODY_BYTES; an event whose own JSON is over MAX_EVENT_BYTES is dropped.
-export function batches(events: Insight[]): string[] {
+/**
+ * A new batch's id: 32 hex digits from the browser's random source. The
+ * server stores a batch once per id, so a batch sent again (by fetch, after
+ * sendBeacon refused it) keeps its id and is not counted twice.
+ * `crypto.getRandomValues` rather than `crypto.randomUUID`, which pages
+ * served without HTTPS lack.
+ */
+export function batchId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The bodies that carry `events`, each with an id of its own (newId):
+// at most MAX_EVENTS each and under MAX_BODY_BYTES; an event whose own JSON
+// is over MAX_EVENT_BYTES is dropped.
+export function batches(events: Insight[], newId: () => string = batchId): string[] {
   const bodies: string[] = [];
   let batch: string[] = [];
   let size = 0;
   const close = () => {
-    if (batch.length) bodies.push(`{"events":[${batch.join(",")}]}`);
+    if (batch.length) bodies.push(`{"batchId":${JSON.stringify(newId())},"events":[${batch.join(",")}]}`);
     batch = [];
     size = 0;
   };
@@ -33,8 +48,9 @@ export function batches(events: Insight[]): string[] {
     const json = JSON.stringify(event);
     const bytes = new Blob([json]).size;
     if (bytes > MAX_EVENT_BYTES) continue;
-    // 13 bytes of wrapping, and a comma before each event after the first.
-    if (batch.length === MAX_EVENTS || 13 + size + bytes + 1 > MAX_BODY_BYTES) close();
+    // The wrapping with an id of up to 64 characters, and a comma before
+    // each event after the first.
+    if (batch.length === MAX_EVENTS || WRAPPING_BYTES + size + bytes + 1 > MAX_BODY_BYTES) close();
     batch.push(json);
     size += bytes + 1;
   }
@@ -105,6 +121,8 @@ export function flush(): void {
   for (const body of batches(events)) send(body);
 }
 
+// A body is sent once; if sendBeacon refuses it, the same body (the same
+// batchId) goes by fetch.
 function send(body: string): void {
   try {
     if (navigator.sendBeacon?.(ENDPOINT, new Blob([body], { type: "application/json" }))) return;
