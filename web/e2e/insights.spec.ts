@@ -52,6 +52,9 @@ async function visit(page: Page, term: string, product: { id: number }) {
 }
 
 test("a visit shows on the insights page: the search that found nothing, the product looked at and asked about", async ({ browser }, testInfo) => {
+  // Two waits of 5 s for the page's batches, a sign-in and several counts
+  // of the latest events: more than the default 30 s on a loaded machine.
+  test.setTimeout(60_000);
   // One product per project, since both projects run at once on one server.
   const product = products[testInfo.project.name === "mobile" ? 1 : 0]!;
   const studio = await (await browser.newContext()).newPage();
