@@ -57,6 +57,10 @@ async function expectNoAxeViolations(page: Page) {
 }
 
 test("two people work an enquiry from New to Won, with a note and an undo", async ({ page, browser }) => {
+  // A whole morning's work in one test: two sign-ins (each a deliberate
+  // password hash), a dozen pages and axe twice; on a loaded two-core
+  // machine it has taken more than the default 30 s.
+  test.slow();
   const ravi = `ravi.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@studio.example`;
   addAccount(ravi, "ravi's long e2e password");
   const name = unique("Meera");

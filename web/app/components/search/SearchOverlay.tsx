@@ -50,8 +50,12 @@ export default function SearchOverlay({ open, onClose }: Props) {
     const input = inputRef.current;
     input?.focus();
     const early = takeKeyBuffer();
-    if (early) setText(early);
-    else input?.select();
+    if (early && input) {
+      // Into the field at once, in the same task as the buffer is taken:
+      // a key that arrives before React's render then adds to it, not to "".
+      input.value = early;
+      setText(early);
+    } else input?.select();
   }, [open]);
 
   useEffect(() => {
