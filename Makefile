@@ -88,7 +88,6 @@ bench:
 bench-enquiries:
 	go test -run '^$$' -bench BenchmarkEnquiries -benchtime 5000x ./internal/server/
 
-# studio backup and studio restore of a database of 100,000 enquiries: time and file size.
 # Analytics events kept per second (64 clients, batches of 20, SQLite),
 # and the insights page over 30 days of 1,000,000 events.
 .PHONY: bench-events
@@ -96,6 +95,7 @@ bench-events:
 	go test -run '^$$' -bench BenchmarkEvents -benchtime 200000x ./internal/server/
 	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/studio/
 
+# studio backup and studio restore of a database of 100,000 enquiries: time and file size.
 .PHONY: bench-backup
 bench-backup:
 	go test -run '^$$' -bench Backup100k -benchtime 3x ./internal/store/

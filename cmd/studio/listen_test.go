@@ -43,7 +43,7 @@ func TestCertificatesFromACME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := slog.New(slog.DiscardHandler)
 	srv, err := server.New(quiet, web.Client(), cat)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package mail
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -30,19 +29,6 @@ import (
 // errPermanent marks a mail that cannot be composed (an address that does
 // not parse, say): trying again would not help, so it is given up at once.
 var errPermanent = errors.New("mail cannot be composed")
-
-// Compose writes the mail m as the mail server gets it.
-func Compose(c Config, m store.PendingMail, now time.Time) ([]byte, error) {
-	msg, err := c.message(m, now)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if _, err := msg.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
 
 // message composes the mail m: the studio's copy or the acknowledgement.
 func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error) {

@@ -150,7 +150,7 @@ func testWorker(st *store.Store, srv *smtpServer) *Worker {
 }
 
 func newTestWorker(st *store.Store, cfg Config) *Worker {
-	w := NewWorker(cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w := NewWorker(cfg, st, slog.New(slog.DiscardHandler))
 	w.Poll, w.BaseDelay, w.MaxDelay, w.Timeout = 20*time.Millisecond, 10*time.Millisecond, 40*time.Millisecond, 5*time.Second
 	return w
 }
@@ -174,8 +174,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func status(st *store.Store) (pending, sent, failed int) {
-	pending, sent, failed, _ = st.MailStatus(context.Background())
-	return
+	f, _ := st.MailFigures(context.Background())
+	return f.Pending, f.Sent, f.GivenUp
 }
 
 var visitor = enquiry.Enquiry{Kind: enquiry.Quote, Name: "Asha Rao", Email: "asha@example.com", Phone: "+91 98290 41752",
@@ -218,7 +218,7 @@ func TestSendsEnquiry(t *testing.T) {
 	if rt, err := mail.ParseAddress(msg.Header.Get("Reply-To")); err != nil || rt.Address != visitor.Email || rt.Name != visitor.Name {
 		t.Errorf("Reply-To = %q", msg.Header.Get("Reply-To"))
 	}
-	if from, err := mail.ParseAddress(msg.Header.Get("From")); err != nil || from.Address != "site@jharokha.test" || from.Name != "Jharokha Studio website" {
+	if from, err := mail.ParseAddress(msg.Header.Get("From")); err != nil || from.Address != "site@jharokha.test" || from.Name != shipped.Site.Name+" website" {
 		t.Errorf("From = %q", msg.Header.Get("From"))
 	}
 	body, _ := io.ReadAll(qpReader(msg.Body))
@@ -265,7 +265,7 @@ func TestHeaderInjectionIsImpossible(t *testing.T) {
 	e.Email = "asha@example.com\r\nCc: other@example.net"
 	e.ProductName = "Marwar chair\nSubject: free"
 	cfg := Config{From: "site@jharokha.test", To: "studio@jharokha.test", Site: shipped.Site, Service: shipped.Service}
-	raw, err := Compose(cfg, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
+	raw, err := compose(cfg, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestHeaderInjectionIsImpossible(t *testing.T) {
 	if rt := msg.Header.Get("Reply-To"); rt != "" {
 		t.Errorf("Reply-To = %q", rt)
 	}
-	if _, err := Compose(cfg, store.PendingMail{Recipient: store.RecipientVisitor, Enquiry: e}, time.Now()); !errors.Is(err, errPermanent) {
+	if _, err := compose(cfg, store.PendingMail{Recipient: store.RecipientVisitor, Enquiry: e}, time.Now()); !errors.Is(err, errPermanent) {
 		t.Errorf("acknowledgement to a broken address: %v, want errPermanent", err)
 	}
 }
@@ -377,7 +377,7 @@ func TestStudioCopyTimeInStudioZone(t *testing.T) {
 	c := Config{From: "website@studio.example", To: "hello@studio.example"}
 	c.Site.Name, c.Site.Location = "Studio", kolkata
 	e := enquiry.Enquiry{ID: 3, Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", CreatedAt: time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)}
-	msg, err := Compose(c, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
+	msg, err := compose(c, store.PendingMail{Recipient: store.RecipientStudio, Enquiry: e}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ var shortlist = enquiry.Enquiry{Kind: enquiry.Quote, Name: "Asha Rao", Email: "a
 func composed(t *testing.T, e enquiry.Enquiry, recipient string) (subject, text string) {
 	t.Helper()
 	c := testConfig(25)
-	raw, err := Compose(c, store.PendingMail{Recipient: recipient, Enquiry: e}, time.Now())
+	raw, err := compose(c, store.PendingMail{Recipient: recipient, Enquiry: e}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

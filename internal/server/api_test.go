@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -28,7 +26,7 @@ func newAPI(t *testing.T, options ...Option) (http.Handler, *store.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2), append([]Option{WithStore(st)}, options...)...)
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2), append([]Option{WithStore(st)}, options...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +145,8 @@ func TestSpamAnswersLikeSuccessButIsFlagged(t *testing.T) {
 			if storedCount(t, st, false) != 0 || storedCount(t, st, true) != 1 {
 				t.Error("spam not stored flagged")
 			}
-			if pending, _, _, _ := st.MailStatus(context.Background()); pending != 0 || woken != 0 {
-				t.Errorf("spam queued %d mails", pending)
+			if f, _ := st.MailFigures(context.Background()); f.Pending != 0 || woken != 0 {
+				t.Errorf("spam queued %d mails", f.Pending)
 			}
 		})
 	}
@@ -161,8 +159,8 @@ func TestEnquiryQueuesMail(t *testing.T) {
 		t.Fatal(w.Code)
 	}
 	// The studio's copy and the visitor's acknowledgement, one wake for both.
-	if pending, _, _, _ := st.MailStatus(context.Background()); pending != 2 || woken != 1 {
-		t.Errorf("pending = %d, woken = %d; want 2, 1", pending, woken)
+	if f, _ := st.MailFigures(context.Background()); f.Pending != 2 || woken != 1 {
+		t.Errorf("f.Pending = %d, woken = %d; want 2, 1", f.Pending, woken)
 	}
 }
 
@@ -284,7 +282,7 @@ func (f *failingStore) Subscribe(context.Context, string, time.Time) (bool, erro
 func (f *failingStore) CheckWrite(context.Context, time.Time) error { return errors.New("disk full") }
 
 func TestStoreFailure(t *testing.T) {
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(&failingStore{}))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(&failingStore{}))
 	if err != nil {
 		t.Fatal(err)
 	}

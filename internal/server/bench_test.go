@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -67,7 +66,7 @@ func BenchmarkEnquiries(b *testing.B) {
 func benchmarkEnquiries(b *testing.B, st *store.Store) {
 	const clients = 16
 	cat := testCatalogue(b, 1, 2)
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), cat, WithStore(st),
+	s, err := New(discardLog(), testBuild(), cat, WithStore(st),
 		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}))
 	if err != nil {
 		b.Fatal(err)

@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"database/sql"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -161,7 +159,7 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			}
 			now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 			var clock sync.Mutex
-			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			log := discardLog()
 			workspace := studio.New(db.st, log, studio.Options{Visitor: studio.Visitor{
 				IP: func(r *http.Request) string { return VisitorKey(r, nil) }, IsHTTPS: func(*http.Request) bool { return false }}})
 			s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(db.st), WithEvents(db.st), WithStudio(workspace),

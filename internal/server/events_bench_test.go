@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -31,7 +29,7 @@ func BenchmarkEvents(b *testing.B) {
 	defer st.Close()
 	// Caps far above what is sent: every event is stored, and each batch
 	// still pays for its id and its counts.
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(b, 1, 2), WithStore(st), WithEvents(st),
+	s, err := New(discardLog(), testBuild(), testCatalogue(b, 1, 2), WithStore(st), WithEvents(st),
 		WithTrustedProxies([]netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}), WithEventCaps(1<<40, 1<<40, bytes.Repeat([]byte{1}, 32)))
 	if err != nil {
 		b.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -50,7 +48,7 @@ func eachEventStore(t *testing.T, test func(t *testing.T, st *store.Store, raw *
 // now (UTC).
 func newEventServer(t *testing.T, events Events, now *time.Time, options ...Option) *Server {
 	t.Helper()
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2),
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2),
 		append([]Option{WithEvents(events), WithClock(func() time.Time { return *now })}, options...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"io"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -55,7 +53,7 @@ func newEventsAPI(t *testing.T, now *time.Time, zone ...string) (http.Handler, *
 		}
 		cat.Site.Location = loc
 	}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), cat, WithEvents(k),
+	s, err := New(discardLog(), testBuild(), cat, WithEvents(k),
 		WithClock(func() time.Time { return *now }))
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -88,8 +86,8 @@ func TestFormTimerDecidesSpam(t *testing.T) {
 			if got := storedCount(t, st, true) == 1; got != tt.spam || storedCount(t, st, false)+storedCount(t, st, true) != 1 {
 				t.Errorf("stored as spam: %v, want %v", got, tt.spam)
 			}
-			if pending, _, _, _ := st.MailStatus(context.Background()); (pending == 0) != tt.spam {
-				t.Errorf("%d mails queued (spam %v)", pending, tt.spam)
+			if f, _ := st.MailFigures(context.Background()); (f.Pending == 0) != tt.spam {
+				t.Errorf("%d mails queued (spam %v)", f.Pending, tt.spam)
 			}
 		})
 	}
@@ -129,8 +127,8 @@ func TestIdempotentRetryAnswersTheSame(t *testing.T) {
 	if n := storedCount(t, st, false); n != 1 {
 		t.Errorf("%d enquiries stored, want 1", n)
 	}
-	if pending, _, _, _ := st.MailStatus(context.Background()); pending != 2 {
-		t.Errorf("%d mails queued, want the first's two", pending)
+	if f, _ := st.MailFigures(context.Background()); f.Pending != 2 {
+		t.Errorf("%d mails queued, want the first's two", f.Pending)
 	}
 	// Another key is another enquiry.
 	other := post(h, "/api/enquiries", strings.Replace(body, "3b241101", "4c352212", 1))
@@ -155,7 +153,7 @@ func TestIdempotencyKeyMustBeWellFormed(t *testing.T) {
 }
 
 func TestFormStartWithoutAStore(t *testing.T) {
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

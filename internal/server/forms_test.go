@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -41,7 +39,7 @@ func newFormServer(t *testing.T) (http.Handler, *store.Store) {
 	build := testBuild()
 	build["contact-us/index.html"] = &fstest.MapFile{Data: []byte(contactPage)}
 	build["contact-us/index.html.gz"] = &fstest.MapFile{Data: gzipped(contactPage)}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, testCatalogue(t, 1, 2), WithStore(st))
+	s, err := New(discardLog(), build, testCatalogue(t, 1, 2), WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}

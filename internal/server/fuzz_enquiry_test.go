@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -60,7 +58,7 @@ func FuzzCreateEnquiry(f *testing.F) {
 		f.Add(seed)
 	}
 	st := &memoryStore{}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(f, 1, 2), WithStore(st))
+	s, err := New(discardLog(), testBuild(), testCatalogue(f, 1, 2), WithStore(st))
 	if err != nil {
 		f.Fatal(err)
 	}

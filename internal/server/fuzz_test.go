@@ -1,8 +1,6 @@
 package server
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,7 +21,7 @@ func FuzzPagePath(f *testing.F) {
 		f.Add(seed)
 	}
 	build := testBuild()
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, testCatalogue(f, 1, 2))
+	s, err := New(discardLog(), build, testCatalogue(f, 1, 2))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -73,7 +71,7 @@ func TestReadinessIsItsOwnCheck(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	flaky := &flakyStore{Store: st}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(flaky), WithClock(func() time.Time { return now }))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(flaky), WithClock(func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +178,7 @@ func TestReadinessWritesAtMostOnceASecond(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	counting := &countingStore{Store: st}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(counting), WithClock(func() time.Time { return now }))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(counting), WithClock(func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"testing"
@@ -34,4 +33,4 @@ func eachDatabase(t *testing.T, test func(t *testing.T, st *store.Store)) {
 }
 
 // discardLog is a logger for tests that do not read the log.
-func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -25,7 +24,7 @@ func TestMetricsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1),
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1),
 		WithStore(st), WithMail(func() {}), WithMailQueue(st))
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +131,7 @@ func TestMetricsDatabaseErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithStore(st), WithMailQueue(st))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(st), WithMailQueue(st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +168,7 @@ func TestMetricsDatabaseErrors(t *testing.T) {
 // anyone else, including a visitor relayed by a proxy on this machine, it
 // does not exist.
 func TestMetricsAccess(t *testing.T) {
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1), WithMetricsToken("s3cret-token"))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithMetricsToken("s3cret-token"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +205,7 @@ func TestMetricsAccess(t *testing.T) {
 // Without METRICS_TOKEN, no Authorization header opens /metrics from
 // elsewhere, an empty token least of all.
 func TestMetricsWithoutToken(t *testing.T) {
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -13,7 +11,7 @@ import (
 //
 //	go test ./internal/server -run '^$' -bench ServePage
 func BenchmarkServePage(b *testing.B) {
-	s, err := New(slog.New(slog.NewJSONHandler(io.Discard, nil)), testBuild(), testCatalogue(b, 1, 2))
+	s, err := New(discardLog(), testBuild(), testCatalogue(b, 1, 2))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"crypto/tls"
 	"encoding/base64"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -40,7 +38,7 @@ func cspServer(t *testing.T, site catalogue.Site) *Server {
 		"__not-found/index.html": {Data: []byte(`<script>boot()</script>`)},
 		"assets/a-1.js":          {Data: []byte(`x`)},
 	}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, cat)
+	s, err := New(discardLog(), build, cat)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -73,7 +71,7 @@ const photoBytes = "AVIF-0123456789abcdefghijklmnopqrstuvwxyz"
 
 func newTestServer(t *testing.T) http.Handler {
 	t.Helper()
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +254,7 @@ func TestETagAndNotModified(t *testing.T) {
 }
 
 func TestNewRejectsABuildThatDoesNotMatchTheCatalogue(t *testing.T) {
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := discardLog()
 	if _, err := New(log, testBuild(), testCatalogue(t, 1, 2, 3)); err == nil || !strings.Contains(err.Error(), "product 3") {
 		t.Errorf("a product without a page: err = %v, want it named", err)
 	}
@@ -270,7 +268,7 @@ func TestNewRejectsABuildThatDoesNotMatchTheCatalogue(t *testing.T) {
 // A photograph's variant is answered 304 when the browser has it, and is
 // never read into the server's memory at start-up.
 func TestPhotographsAreStreamed(t *testing.T) {
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +295,7 @@ func TestPagesHoldOneCopy(t *testing.T) {
 	page := `<script>boot()</script><h1>home</h1>`
 	build["index.html"] = &fstest.MapFile{Data: []byte(page)}
 	build["index.html.gz"] = &fstest.MapFile{Data: gzipped(page)}
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), build, testCatalogue(t, 1, 2))
+	s, err := New(discardLog(), build, testCatalogue(t, 1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

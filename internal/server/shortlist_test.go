@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -49,8 +47,8 @@ func TestShortlistQuoteStoresEveryPiece(t *testing.T) {
 	if e.Kind != enquiry.Quote || e.ProductID != 0 || !reflect.DeepEqual(e.Items, want) {
 		t.Errorf("stored %s product %d with pieces\n %+v\nwant\n %+v", e.Kind, e.ProductID, e.Items, want)
 	}
-	if pending, _, _, _ := st.MailStatus(context.Background()); pending != 2 {
-		t.Errorf("%d mails queued, want the studio's copy and the acknowledgement", pending)
+	if f, _ := st.MailFigures(context.Background()); f.Pending != 2 {
+		t.Errorf("%d mails queued, want the studio's copy and the acknowledgement", f.Pending)
 	}
 }
 
@@ -131,7 +129,7 @@ func TestShortlistProblemsCountedWithoutIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := New(slog.New(slog.NewTextHandler(io.Discard, nil)), testBuild(), testCatalogue(t, 1, 2), WithStore(st))
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2), WithStore(st))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -35,7 +33,7 @@ func newFullServer(t *testing.T, st *store.Store) http.Handler {
 	if err := st.CreateAccount(context.Background(), staffEmail, hash, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := discardLog()
 	workspace := studio.New(st, log, studio.Options{Visitor: studio.Visitor{
 		IP:      func(r *http.Request) string { return VisitorKey(r, nil) },
 		IsHTTPS: func(r *http.Request) bool { return false },

@@ -133,21 +133,10 @@ func (s *Store) MailFailed(ctx context.Context, id int64, reason string, next ti
 	return nil
 }
 
-// MailStatus counts the outbox: pending, sent and given up.
-func (s *Store) MailStatus(ctx context.Context) (pending, sent, failed int, err error) {
-	err = s.read.QueryRowContext(ctx, `SELECT
-		COALESCE(SUM(CASE WHEN sent_ms IS NULL AND failed_ms IS NULL THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(CASE WHEN sent_ms IS NOT NULL THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(CASE WHEN failed_ms IS NOT NULL THEN 1 ELSE 0 END), 0) FROM mail_outbox`).Scan(&pending, &sent, &failed)
-	if err != nil {
-		err = fmt.Errorf("store: mail status: %w", err)
-	}
-	return
-}
-
 // MailFigures is the outbox as /metrics shows it.
 type MailFigures struct {
 	Pending        int // waiting to be sent
+	Sent           int // accepted by the mail server
 	GivenUp        int // failed every attempt
 	FailedAttempts int // attempts the mail server did not accept, over the outbox's whole history
 }
@@ -159,11 +148,13 @@ func (s *Store) MailFigures(ctx context.Context) (MailFigures, error) {
 	var f MailFigures
 	err := s.read.QueryRowContext(ctx, `SELECT
 		COALESCE(SUM(CASE WHEN sent_ms IS NULL AND failed_ms IS NULL THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN sent_ms IS NOT NULL THEN 1 ELSE 0 END), 0),
 		COALESCE(SUM(CASE WHEN failed_ms IS NOT NULL THEN 1 ELSE 0 END), 0),
-		COALESCE(SUM(attempts), 0) - COALESCE(SUM(CASE WHEN sent_ms IS NOT NULL THEN 1 ELSE 0 END), 0) FROM mail_outbox`).Scan(&f.Pending, &f.GivenUp, &f.FailedAttempts)
+		COALESCE(SUM(attempts), 0) FROM mail_outbox`).Scan(&f.Pending, &f.Sent, &f.GivenUp, &f.FailedAttempts)
 	if err != nil {
 		return MailFigures{}, fmt.Errorf("store: mail figures: %w", err)
 	}
+	f.FailedAttempts -= f.Sent
 	return f, nil
 }
 

@@ -81,8 +81,8 @@ func TestAcknowledgementSharesTheEnquirysTransaction(t *testing.T) {
 		if err != nil || enquiryNames(list) != "Quiet" {
 			t.Errorf("enquiries = %s (%v), want only Quiet", enquiryNames(list), err)
 		}
-		if pending, sent, failed, err := s.MailStatus(ctx); pending+sent+failed != 0 || err != nil {
-			t.Errorf("the studio's copy stayed without its enquiry: %d pending (%v)", pending, err)
+		if f, err := s.MailFigures(ctx); f != (MailFigures{}) || err != nil {
+			t.Errorf("the studio's copy stayed without its enquiry: %+v (%v)", f, err)
 		}
 	})
 }

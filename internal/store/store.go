@@ -131,15 +131,19 @@ func (s *Store) Close() error {
 }
 
 // q rewrites a query written with ? placeholders for the dialect:
-// PostgreSQL numbers them ($1, $2, ...).
+// PostgreSQL numbers them ($1, $2, ...). A ? inside a quoted literal is
+// text, not a placeholder, and stays.
 func (s *Store) q(query string) string {
 	if s.dialect != Postgres {
 		return query
 	}
 	var b strings.Builder
-	n := 0
+	n, quoted := 0, false
 	for _, r := range query {
-		if r == '?' {
+		if r == '\'' {
+			quoted = !quoted // a doubled '' inside a literal toggles twice
+		}
+		if r == '?' && !quoted {
 			n++
 			b.WriteByte('$')
 			b.WriteString(strconv.Itoa(n))

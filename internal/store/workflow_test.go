@@ -128,8 +128,8 @@ func TestNotesAndDelete(t *testing.T) {
 		if notes, _ := s.Notes(ctx, id); len(notes) != 0 {
 			t.Errorf("deleted enquiry's notes still there: %+v", notes)
 		}
-		if pending, _, _, _ := s.MailStatus(ctx); pending != 0 {
-			t.Errorf("deleted enquiry's mail still queued: %d", pending)
+		if f, _ := s.MailFigures(ctx); f.Pending != 0 {
+			t.Errorf("deleted enquiry's mail still queued: %d", f.Pending)
 		}
 		history, _ := s.History(ctx, id)
 		last := history[len(history)-1]
