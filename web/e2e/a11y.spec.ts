@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated } from "./fixtures";
+import { test, expect, hydrated, axeViolations } from "./fixtures";
 import { catalogue, productById, site, vocabulary } from "./content";
 import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 
@@ -8,9 +7,7 @@ import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 // serious or critical violation of WCAG 2.1 A and AA.
 
 async function expectNoSeriousViolations(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
+  const violations = await axeViolations(page, include);
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, recordAnalytics, signInToStudio, trackedEvents } from "./fixtures";
+import { test, expect, hydrated, recordAnalytics, signInToStudio, trackedEvents, unique } from "./fixtures";
 import { products, site } from "./content";
 import { whatsappNumber } from "../app/lib/facts";
 import { readFileSync } from "node:fs";
@@ -40,10 +40,6 @@ async function open(page: Page, path: string) {
 // wait is a real one.
 async function takeYourTime(page: Page) {
   await page.waitForTimeout(3200);
-}
-
-function unique(label: string) {
-  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 }
 
 async function expectInInbox(page: Page, text: string) {

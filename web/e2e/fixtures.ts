@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
 
@@ -101,4 +102,21 @@ export async function signInToStudio(page: Page, email = "studio", password = pr
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: /^Enquiries/ })).toBeVisible();
+}
+
+// axe's violations of WCAG 2.1 A and AA on the page, or in one part of it
+// (a CSS selector).
+export async function axeViolations(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  return (await (include ? builder.include(include) : builder).analyze()).violations;
+}
+
+export async function expectNoAxeViolations(page: Page, include?: string): Promise<void> {
+  const violations = await axeViolations(page, include);
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+}
+
+// A name no other test run has used, so a test finds its own enquiry.
+export function unique(label: string): string {
+  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 }

@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { test, expect, signInToStudio } from "./fixtures";
+import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
 
 // The studio's workspace as two people use it: each with an account,
 // working one enquiry from New to Won with a note, undo and not-spam, and
@@ -18,10 +17,6 @@ function addAccount(email: string, password: string) {
     env: { ...process.env, DATA_DIR: join(process.env.E2E_DATA_DIR!, process.env.E2E_PORT!) },
     stdio: ["pipe", "ignore", "pipe"],
   });
-}
-
-function unique(label: string) {
-  return `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 }
 
 // Sends an enquiry the way the site's form does; fast is a robot's pace:
@@ -49,11 +44,6 @@ async function newSignedInPage(browser: Browser, email?: string, password?: stri
   const page = await context.newPage();
   await signInToStudio(page, email, password);
   return page;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
 }
 
 test("two people work an enquiry from New to Won, with a note and an undo", async ({ page, browser }) => {

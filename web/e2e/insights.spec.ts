@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, signInToStudio } from "./fixtures";
+import { test, expect, expectNoAxeViolations, hydrated, signInToStudio } from "./fixtures";
 import { products } from "./content";
 import { pagePaths } from "../app/lib/paths";
 import { catalogue } from "./content";
@@ -71,8 +70,7 @@ test("a visit shows on the insights page: the search that found nothing, the pro
   // views, visitors, quote dialogs opened: one more of each
   expect([after![0]! - before[0]!, after![2]! - before[2]!]).toEqual([1, 1]);
   // axe finds nothing serious on the page.
-  const { violations } = await new AxeBuilder({ page: studio }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
+  await expectNoAxeViolations(studio);
   // The searches that found nothing are listed first.
   const searches = studio.getByRole("region", { name: "Searches" }).getByRole("row");
   await expect(searches.nth(1).getByRole("cell").nth(1)).not.toHaveText("0");

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { test, expect, hydrated, recordAnalytics, signInToStudio, trackedEvents } from "./fixtures";
+import { test, expect, expectNoAxeViolations, hydrated, recordAnalytics, signInToStudio, trackedEvents, unique } from "./fixtures";
 import { products, vocabulary } from "./content";
 import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts } from "../app/lib/filters";
 import { SHORTLIST_KEY } from "../app/lib/shortlist/saved";
@@ -24,15 +23,8 @@ test.beforeEach(async ({ page }) => {
   await recordAnalytics(page);
 });
 
-const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 const shortlistLink = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Shortlist/ });
 const piece = (page: Page, name: string) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
-
-async function expectNoAxeViolations(page: Page, include?: string) {
-  const builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
-  const results = await (include ? builder.include(include) : builder).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual([]);
-}
 
 // Comma-separated values as encoding/csv writes them (quoted fields may hold commas, quotes and line breaks).
 function parseCsv(text: string): string[][] {

@@ -16,7 +16,7 @@ import "./Header.css";
 const loadSearchOverlay = () => import("./search/SearchOverlay");
 const SearchOverlay = lazy(loadSearchOverlay);
 
-// The top bar gains a shadow once the page is scrolled past this (spec, section 4).
+// The top bar gains a shadow once the page is scrolled past this.
 export const HEADER_SHADOW_AFTER_PX = 50;
 
 export function Header() {

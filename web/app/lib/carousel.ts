@@ -1,5 +1,4 @@
-// Pure logic of the product page's gallery and Similar Products carousel
-// (spec, sections 4 and 9).
+// Pure logic of the product page's gallery and Similar Products carousel.
 
 export const SWIPE_THRESHOLD_PX = 50;
 export const MAX_SIMILAR = 12;

@@ -43,8 +43,7 @@ export type ProductData = ProductCardData & {
   ogImage: string;
 };
 
-// Products of the same category, the product itself excluded, at most 12
-// (spec, section 9).
+// Products of the same category, the product itself excluded, at most 12.
 export function similarProducts<T extends Pick<ProductEntry, "id" | "category">>(all: readonly T[], product: T, max = 12): T[] {
   return all.filter((p) => p.category === product.category && p.id !== product.id).slice(0, max);
 }

@@ -50,7 +50,7 @@ const sample = [
   make(5, "Tables", ["Cement"], ["Cement"]),
 ];
 
-describe("filters (spec, section 5)", () => {
+describe("filters", () => {
   it.each<[string, Omit<ListState, "page">, number[]]>([
     ["no filter shows everything", none, [1, 2, 3, 4, 5]],
     ["a category", { ...none, category: "Seatings" }, [1, 3]],

@@ -1,6 +1,6 @@
 import type { CatalogueFile, ProductCardData } from "./catalogue";
 
-// The products page's filters (spec, sections 3 and 5), on the words the
+// The products page's filters, on the words the
 // catalogue defines (content/catalogue.json: categories, filters): a tab
 // shows the categories that name it, an option the products that have one
 // of its words. OR among the values chosen within one filter, AND across

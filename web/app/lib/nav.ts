@@ -1,4 +1,4 @@
-// Links of the top bar and the footer (spec, section 2).
+// Links of the top bar and the footer.
 export const mainNav = [
   { to: "/", label: "Home" },
   { to: "/products", label: "Products" },

@@ -61,7 +61,7 @@ export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];
 // The search overlay's data, prerendered as a file beside the pages.
 export const SEARCH_INDEX_PATH = "/search-index.json";
 
-// An unknown path shows the home page (spec, section 2). This path is
+// An unknown path shows the home page. This path is
 // prerendered through the catch-all route; the Go server sends that file,
 // with status 404, for every path it does not know.
 export const NOT_FOUND_PATH = "/__not-found";

@@ -10,7 +10,7 @@ const products = [
 ];
 const ids = (text: string) => searchProducts(products, text).map((p) => p.id);
 
-describe("search (spec, section 5)", () => {
+describe("search", () => {
   it.each<[string, string, number[]]>([
     ["a name, any case", "MARWAR", [1]],
     ["a type", "side table", [2, 3]],

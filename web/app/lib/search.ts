@@ -2,7 +2,7 @@ import type { ProductCardData } from "./catalogue";
 
 type Searchable = Pick<ProductCardData, "name" | "type" | "category" | "material" | "finish">;
 
-// Search (spec, section 5): the trimmed text, case-insensitively, as a
+// Search: the trimmed text, case-insensitively, as a
 // substring of the name, type, category, any material or any finish. An
 // empty text matches nothing.
 export function searchProducts<T extends Searchable>(products: readonly T[], text: string): T[] {

@@ -15,7 +15,7 @@ import "../components/home/home.css";
 export const meta: Route.MetaFunction = () =>
   pageMeta({ title: site.tagline, description: site.description, path: "/", jsonLd: [studioJsonLd()] });
 
-// The home page's pictures and picks (spec, section 9), at build time: the
+// The home page's pictures and picks, at build time: the
 // hero, What's Hot, and the product the "Fresh from" banner opens.
 export async function loader() {
   const fresh = productEntry(catalogue.featured.fresh)!;

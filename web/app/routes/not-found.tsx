@@ -3,7 +3,7 @@ import { HomeContent } from "./home";
 import { pageMeta } from "../lib/meta";
 import { site } from "../lib/site";
 
-// Any unknown path shows the home page (spec, section 2). The server sends
+// Any unknown path shows the home page. The server sends
 // it with status 404, and robots are told not to index it.
 export const meta: Route.MetaFunction = () => [
   ...pageMeta({ title: site.tagline, description: site.description, path: "/" }),

@@ -4,7 +4,7 @@ import type { OfferDialogProps } from "./OfferDialog";
 import { OFFER_DELAY_MS, OFFER_SEEN_KEY } from "./timing";
 
 // The welcome offer: shown once per browser session, 1 s after the first
-// visit to the home page (spec, sections 2 and 9). Its code is fetched only
+// visit to the home page. Its code is fetched only
 // then, after hydration, so the first paint carries none of it.
 //
 // It never interrupts a visitor who has already started: a click, a tap, a

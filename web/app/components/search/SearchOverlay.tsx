@@ -26,7 +26,7 @@ function loadSearchIndex(): Promise<ProductCardData[]> {
 
 type Props = { open: boolean; onClose: () => void };
 
-// The full-screen search overlay (spec, section 4), as the combobox
+// The full-screen search overlay, as the combobox
 // pattern: the input owns a listbox of results, arrow keys move through
 // them, Enter opens the active one (or the first).
 export default function SearchOverlay({ open, onClose }: Props) {

@@ -5,7 +5,7 @@ import { MAIN_MENU, type ChatScript } from "./compile";
 // a typing delay) is kept in state.pending, and ChatSession (session.ts)
 // runs it on a timer. The widget only renders the state.
 
-// Delays and limits from the spec, section 9.
+// The chat's delays and limits.
 export const GREETING_DELAY_MS = 500;
 export const TYPING_DELAY_MS = 1000;
 export const FOLLOW_UP_DELAY_MS = 1000;

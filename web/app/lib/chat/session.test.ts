@@ -11,8 +11,8 @@ import {
 } from "./machine";
 import { MAIN_MENU, chatScript as script } from "./script";
 
-// The conversation on fake timers: every transition and delay of the spec
-// (section 4 and 9), and that timers stop on close and reset.
+// The conversation on fake timers: every transition and delay of the
+// script, and that timers stop on close and reset.
 
 let chat: ChatSession;
 
