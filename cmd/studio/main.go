@@ -86,7 +86,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	options, stopWorkers := enquiryOptions(ctx, log, cfg, cat, st)
+	options, stopWorkers := serverOptions(ctx, log, cfg, cat, st)
 	defer stopWorkers()
 	options = append(options, server.WithFormKey(formKey),
 		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))

@@ -10,10 +10,11 @@ import (
 // Middleware wraps a handler with behaviour shared by every route.
 type Middleware func(http.Handler) http.Handler
 
-// chain applies the middleware so that the first one listed runs innermost.
+// chain wraps h in the middleware, listed in the order a request meets
+// them: the first one listed runs first (outermost).
 func chain(h http.Handler, middleware ...Middleware) http.Handler {
-	for _, m := range middleware {
-		h = m(h)
+	for i := len(middleware) - 1; i >= 0; i-- {
+		h = middleware[i](h)
 	}
 	return h
 }

@@ -58,7 +58,7 @@ func TestForwardedHeadersOnlyFromTrustedProxies(t *testing.T) {
 	trusted := []netip.Prefix{netip.MustParsePrefix("10.0.0.1/32")}
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, nil))
-	h := chain(http.NotFoundHandler(), secureHeaders(trusted), logRequests(log, trusted, &proxyWarning{log: log, trusted: trusted, now: time.Now}))
+	h := chain(http.NotFoundHandler(), logRequests(log, trusted, &proxyWarning{log: log, trusted: trusted, now: time.Now}), secureHeaders(trusted))
 
 	for _, tt := range []struct {
 		name, peer string
@@ -143,5 +143,23 @@ func TestUntrustedProxyWarnedAtMostHourly(t *testing.T) {
 	request("172.16.0.2", true)
 	if warnings() != 2 {
 		t.Fatalf("%d warnings after an hour, want 2", warnings())
+	}
+}
+
+// The middleware runs in the order it is listed.
+func TestChainRunsInTheOrderListed(t *testing.T) {
+	var order []string
+	step := func(name string) Middleware {
+		return func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				order = append(order, name)
+				next.ServeHTTP(w, r)
+			})
+		}
+	}
+	h := chain(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { order = append(order, "handler") }), step("first"), step("second"))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if got := strings.Join(order, " "); got != "first second handler" {
+		t.Errorf("ran %q, want first, second, then the handler", got)
 	}
 }

@@ -18,12 +18,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	}
 	urlPath := r.URL.Path
 	if f, ok := s.pages[urlPath]; ok {
-		send(w, r, f, http.StatusOK, cacheHTML)
+		sendFile(w, r, f, http.StatusOK, cacheHTML)
 		return
 	}
 	name := strings.TrimPrefix(urlPath, "/")
 	if f, ok := s.files[name]; ok && public(name) {
-		send(w, r, f, http.StatusOK, cachePolicy(name))
+		sendFile(w, r, f, http.StatusOK, cachePolicy(name))
 		return
 	}
 	if img, ok := s.images[name]; ok {
@@ -43,7 +43,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
-	send(w, r, s.notFound, http.StatusNotFound, cacheHTML)
+	sendFile(w, r, s.notFound, http.StatusNotFound, cacheHTML)
 }
 
 // workspace hands /studio to the studio's workspace once it is on (an
@@ -126,7 +126,7 @@ func (s *Server) product(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/products", http.StatusFound)
 		return
 	}
-	send(w, r, s.pages[productPath(id)], http.StatusOK, cacheHTML)
+	sendFile(w, r, s.pages[productPath(id)], http.StatusOK, cacheHTML)
 }
 
 func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, path string, status int) {

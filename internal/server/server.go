@@ -122,8 +122,10 @@ func productPath(id int) string {
 	return "/product/" + strconv.Itoa(id)
 }
 
-// Handler is the whole site: every route, wrapped in the middleware.
+// Handler is the whole site: every route, behind the middleware in the
+// order a request passes through it: logged, given the security headers,
+// counted, and kept from taking the server down if a handler panics.
 func (s *Server) Handler() http.Handler {
 	warning := &proxyWarning{log: s.log, trusted: s.trusted, now: time.Now}
-	return chain(s.routes(), recoverPanics(s.log), s.metrics.instrument, secureHeaders(s.trusted), logRequests(s.log, s.trusted, warning))
+	return chain(s.routes(), logRequests(s.log, s.trusted, warning), secureHeaders(s.trusted), s.metrics.instrument, recoverPanics(s.log))
 }

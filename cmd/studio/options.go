@@ -16,12 +16,13 @@ import (
 	"studio/internal/studio"
 )
 
-// enquiryOptions turns on the parts the configuration asks for: the API
-// and the studio's workspace always (the workspace is on once an account
-// exists), mail with SMTP settings (the studio's copy of each enquiry and
-// the visitor's acknowledgement). stop ends the background work and waits
-// for it.
-func enquiryOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
+// serverOptions turns on the parts of the server the configuration asks
+// for and starts their background work: the API and the studio's
+// workspace always (the workspace is on once an account exists) with the
+// insights' roll-ups, mail with SMTP settings (the studio's copy of each
+// enquiry and the visitor's acknowledgement). stop ends the background
+// work and waits for it.
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
 	if cfg.DatabaseURL == "" {

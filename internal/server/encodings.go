@@ -81,11 +81,11 @@ func cacheHeader(policy string) []string {
 	return []string{policy}
 }
 
-// send writes f with the best encoding the client accepts, answering a
+// sendFile writes f with the best encoding the client accepts, answering a
 // matching If-None-Match with 304. Bodies are never compressed here: the
 // variants were made at build time (or, for the few generated files, at
 // start-up).
-func send(w http.ResponseWriter, r *http.Request, f *file, status int, cacheControl string) {
+func sendFile(w http.ResponseWriter, r *http.Request, f *file, status int, cacheControl string) {
 	v := f.identity
 	switch accepts := parseAcceptEncoding(r.Header.Get("Accept-Encoding")); {
 	case f.brotli != nil && accepts.br:
