@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -16,16 +15,13 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 // newAPI is the whole handler with a fresh SQLite store.
 func newAPI(t *testing.T, options ...Option) (http.Handler, *store.Store) {
 	t.Helper()
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2), append([]Option{WithStore(st)}, options...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"testing/fstest"
 
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 // contactPage is a page with a form as the front end renders it: the
@@ -31,11 +31,7 @@ const contactPage = `<!DOCTYPE html><html><head><title>Contact us | Studio</titl
 
 func newFormServer(t *testing.T) (http.Handler, *store.Store) {
 	t.Helper()
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	build := testBuild()
 	build["contact-us/index.html"] = &fstest.MapFile{Data: []byte(contactPage)}
 	build["contact-us/index.html.gz"] = &fstest.MapFile{Data: gzipped(contactPage)}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 // flakyStore is a real SQLite store whose enquiry writes fail while
@@ -64,11 +64,7 @@ func readiness(t *testing.T, h http.Handler) (int, string) {
 // so a request that fails can never turn readiness off by itself; and
 // readiness comes back a second after the database does.
 func TestReadinessIsItsOwnCheck(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	flaky := &flakyStore{Store: st}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(flaky), WithClock(func() time.Time { return now }))
@@ -171,11 +167,7 @@ func (c *countingStore) CheckWrite(ctx context.Context, now time.Time) error {
 // /readyz is public: a flood of probes makes one database write a second,
 // not one each, so it cannot queue writes ahead of the enquiries.
 func TestReadinessWritesAtMostOnceASecond(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	counting := &countingStore{Store: st}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(counting), WithClock(func() time.Time { return now }))

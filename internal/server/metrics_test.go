@@ -13,17 +13,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 // /metrics, scraped over HTTP from this machine, counts requests by route
 // pattern, enquiries and sign-ups by outcome and reason, and the mail
 // outbox, as they happen.
 func TestMetricsCount(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1),
 		WithStore(st), WithMail(func() {}), WithMailQueue(st))
 	if err != nil {

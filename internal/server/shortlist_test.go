@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 // shortlistBody is a quote request for the pieces given (JSON objects).
@@ -124,11 +124,7 @@ func TestShortlistRetryStoresOnce(t *testing.T) {
 // /metrics counts a piece's problem by its field, not by its index: fifty
 // pieces cannot make fifty series.
 func TestShortlistProblemsCountedWithoutIndex(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1, 2), WithStore(st))
 	if err != nil {
 		t.Fatal(err)

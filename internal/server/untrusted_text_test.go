@@ -14,6 +14,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 	"studio/internal/studio"
 )
 
@@ -63,7 +64,7 @@ func signIn(t *testing.T, h http.Handler) *http.Cookie {
 // sender's mistake: a 400 naming the field (a search finds nothing),
 // never a 5xx, nothing stored, and readiness untouched.
 func TestTextTheDatabaseCannotKeep(t *testing.T) {
-	eachDatabase(t, func(t *testing.T, st *store.Store) {
+	testdb.Each(t, func(t *testing.T, st *store.Store) {
 		h := newFullServer(t, st)
 		ctx := context.Background()
 		cookie := signIn(t, h)
