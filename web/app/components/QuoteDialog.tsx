@@ -1,13 +1,12 @@
 import { useEffect, useEffectEvent, useId, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
-import { LIMITS } from "../lib/enquiries";
+import { LIMITS, type QuoteKind } from "../lib/enquiries";
 import { site, whatsappUrl } from "../lib/site";
 import { Dialog } from "./Dialog";
 import { FailureNotice, Honeypot, trackContactAttempt, useEnquirySubmit, useFormStart } from "./EnquiryParts";
 import { Field } from "./Field";
 import { SenderFields } from "./SenderFields";
 import { Icon } from "./Icon";
-import type { QuoteKind } from "./QuoteDialogTrigger";
 import "./Field.css";
 import "./QuoteDialog.css";
 

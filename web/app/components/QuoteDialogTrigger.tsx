@@ -1,10 +1,9 @@
 import { lazy, Suspense, useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
+import type { QuoteKind } from "../lib/enquiries";
 import { requestPath } from "../lib/paths";
 import { useHydrated } from "../lib/useHydrated";
-
-export type QuoteKind = "quote" | "customize";
 
 type Props = {
   kind: QuoteKind;

@@ -1,10 +1,14 @@
 import { useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
-import { loadShortlistStore, useShortlistIds } from "../lib/shortlist/saved";
+import { useShortlistIds } from "../lib/shortlist/saved";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./ShortlistButton.css";
+
+// The code that changes the shortlist, fetched when a visitor reaches for
+// the button (and at the latest when it is pressed).
+const loadShortlistStore = () => import("../lib/shortlist/store");
 
 type Props = {
   product: ProductSummary;

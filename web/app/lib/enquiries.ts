@@ -3,6 +3,8 @@
 import rules from "../../../internal/enquiry/rules.json";
 
 export type EnquiryKind = "contact" | "quote" | "customize";
+/** The kinds the quote dialog and the request page ask for: a quote, or a piece made to measure. */
+export type QuoteKind = Exclude<EnquiryKind, "contact">;
 
 /** One piece of a shortlist's quote request; the server names its problems as items[2].finish. */
 export type EnquiryItem = { productId: number; material: string; finish: string; quantity: number; note?: string };

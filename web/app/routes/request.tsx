@@ -3,7 +3,7 @@ import type { Route } from "./+types/request";
 import { FormPost, Honeypot } from "../components/EnquiryParts";
 import { Field } from "../components/Field";
 import { SenderFields } from "../components/SenderFields";
-import type { QuoteKind } from "../components/QuoteDialogTrigger";
+import type { QuoteKind } from "../lib/enquiries";
 import { productData, productEntry } from "../lib/catalogue.server";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";

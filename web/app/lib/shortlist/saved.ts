@@ -59,7 +59,3 @@ export const announceShortlistChange = () => window.dispatchEvent(new Event(CHAN
 export function useShortlistIds(): readonly number[] {
   return useSyncExternalStore(subscribeShortlist, savedIds, () => NONE);
 }
-
-// The code that changes the shortlist (and the shortlist page's), fetched
-// when a visitor reaches for an Add to shortlist button.
-export const loadShortlistStore = () => import("./store");
