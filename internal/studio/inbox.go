@@ -21,12 +21,81 @@ import (
 // maxNote is the longest note, in characters.
 const maxNote = 5000
 
+// listStore reads the inbox's list.
+type listStore interface {
+	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
+	CountNew(ctx context.Context) (int, error)
+	FailedSignInsSince(ctx context.Context, account string, since time.Time) (store.FailedSignIns, error)
+}
+
+// enquiryStore reads one enquiry and the work on it, and does that work.
+type enquiryStore interface {
+	Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error)
+	Notes(ctx context.Context, id int64) ([]store.Note, error)
+	History(ctx context.Context, id int64) ([]store.Event, error)
+	LastChange(ctx context.Context, id int64) (store.Event, bool, error)
+	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
+	SetStatus(ctx context.Context, id int64, status enquiry.Status, actor string, at time.Time) error
+	SetSpam(ctx context.Context, id int64, spam bool, actor string, at time.Time) error
+	Undo(ctx context.Context, id, eventID int64, actor string, at time.Time) error
+	AddNote(ctx context.Context, id int64, author, body string, at time.Time) error
+	DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error
+}
+
+var (
+	inboxPage         = newPage("inbox.html")
+	enquiryPage       = newPage("enquiry.html")
+	confirmDeletePage = newPage("confirm-delete.html")
+)
+
+// listView is the list of enquiries.
+type listView struct {
+	frame
+	Enquiries    []enquiry.Enquiry
+	Filter       filterForm
+	NewCount     int
+	Newer, Older string // the pages before and after, if any
+	Return       string // this list's address, for the way back from an enquiry
+	Kinds        []enquiry.Kind
+	Statuses     []enquiry.Status
+	Products     []Product
+	// The account's failed sign-ins in the last FailedSignInsDays days.
+	FailedSignIns     store.FailedSignIns
+	FailedSignInsDays int
+}
+
+func (h *Handler) newListView(title string) *listView {
+	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Products}
+}
+
+// enquiryView is one enquiry and its work.
+type enquiryView struct {
+	frame
+	Enquiry     *enquiry.Enquiry
+	Notes       []store.Note
+	History     []store.Event
+	Undo        *store.Event // the last change, while it can be undone
+	Mails       []store.MailDelivery
+	Draft       string // a refused note, to edit and send again
+	ReplyURL    template.URL
+	WhatsAppURL template.URL
+	Back        string // the list it was opened from
+	Statuses    []enquiry.Status
+}
+
+// confirmDeleteView asks before an enquiry is deleted.
+type confirmDeleteView struct {
+	frame
+	Enquiry *enquiry.Enquiry
+	Back    string // the list it was opened from
+}
+
 // Inbox is GET /studio: the sign-in form, or the list of enquiries.
 func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	s, _, err := h.session(r)
 	switch {
 	case errors.Is(err, errSignedOut):
-		h.page(w, r, http.StatusOK, &page{Title: "Sign in", SignIn: true})
+		h.showSignIn(w, r, http.StatusOK, "", "")
 		return
 	case err != nil:
 		h.noDatabase(w, r)
@@ -34,8 +103,10 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account))
 	q := r.URL.Query()
-	p := &page{Title: "Enquiries", Filter: filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
-		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}, Return: r.URL.RequestURI()}
+	p := h.newListView("Enquiries")
+	p.Filter = filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
+		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}
+	p.Return = r.URL.RequestURI()
 	if id, err := strconv.ParseInt(q.Get("deleted"), 10, 64); err == nil {
 		p.Notice = "Enquiry #" + strconv.FormatInt(id, 10) + " was deleted."
 	}
@@ -48,14 +119,14 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	// database is not asked (package input).
 	var list []enquiry.Enquiry
 	if input.Storable(f.Search) {
-		list, err = h.store.Enquiries(r.Context(), f)
+		list, err = h.list.Enquiries(r.Context(), f)
 	}
 	if err == nil {
-		p.NewCount, err = h.store.CountNew(r.Context())
+		p.NewCount, err = h.list.CountNew(r.Context())
 	}
 	if err != nil {
 		h.log.Error("studio: list", "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Enquiries", Problem: "The enquiries cannot be read just now: the database did not answer. Try again in a minute."})
+		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "The enquiries cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	// One more than a page was asked for, to know whether there is more
@@ -69,7 +140,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	p.Enquiries = list
 	// The holder sees what was tried against their account, so that
 	// guesses do not go unnoticed; the list shows without it if need be.
-	failed, err := h.store.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
+	failed, err := h.list.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
 	if err != nil {
 		h.log.Error("studio: read failed sign-ins", "err", err)
 	}
@@ -83,7 +154,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 			p.Older = p.Filter.url("before", oldest)
 		}
 	}
-	h.page(w, r, http.StatusOK, p)
+	h.render(w, r, http.StatusOK, inboxPage, p)
 }
 
 // filterForm is the list's filter as the visitor typed it.
@@ -168,13 +239,13 @@ func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enq
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	var e enquiry.Enquiry
 	if err == nil && id > 0 {
-		e, err = h.store.Enquiry(r.Context(), id)
+		e, err = h.enquiries.Enquiry(r.Context(), id)
 	} else {
 		err = enquiry.ErrNotFound
 	}
 	switch {
 	case errors.Is(err, enquiry.ErrNotFound):
-		h.page(w, r, http.StatusNotFound, &page{Title: "Not found", Problem: "There is no enquiry #" + r.PathValue("id") + ". It may have been deleted.", Back: backPath(r)})
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", backPath(r))
 		return e, false
 	case err != nil:
 		h.storeFailed(w, r, "read enquiry", err)
@@ -185,7 +256,7 @@ func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enq
 
 func (h *Handler) storeFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
 	h.log.Error("studio: "+what, "err", err)
-	h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Not done", Problem: "Nothing was changed: the database did not answer. Try again in a minute.", Back: backPath(r)})
+	h.fail(w, r, http.StatusServiceUnavailable, "Not done", "Nothing was changed: the database did not answer. Try again in a minute.", backPath(r))
 }
 
 // Enquiry is GET /studio/enquiries/{id}: the enquiry and its work.
@@ -201,30 +272,31 @@ func (h *Handler) Enquiry(w http.ResponseWriter, r *http.Request) {
 // caused it, kept for another try) when an action was refused.
 func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, problem, draft string) {
 	ctx := r.Context()
-	p := &page{Title: "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name, Enquiry: &e, Problem: problem, Draft: draft, Back: backPath(r)}
+	p := &enquiryView{frame: frame{Title: "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name, Problem: problem},
+		Enquiry: &e, Draft: draft, Back: backPath(r), Statuses: enquiry.Statuses}
 	var err error
-	if p.Notes, err = h.store.Notes(ctx, e.ID); err == nil {
-		if p.History, err = h.store.History(ctx, e.ID); err == nil {
+	if p.Notes, err = h.enquiries.Notes(ctx, e.ID); err == nil {
+		if p.History, err = h.enquiries.History(ctx, e.ID); err == nil {
 			var ev store.Event
 			var undoable bool
-			if ev, undoable, err = h.store.LastChange(ctx, e.ID); undoable {
+			if ev, undoable, err = h.enquiries.LastChange(ctx, e.ID); undoable {
 				p.Undo = &ev
 			}
 			if err == nil {
 				var mails map[int64][]store.MailDelivery
-				mails, err = h.store.MailDeliveries(ctx, []int64{e.ID})
+				mails, err = h.enquiries.MailDeliveries(ctx, []int64{e.ID})
 				p.Mails = mails[e.ID]
 			}
 		}
 	}
 	if err != nil {
 		h.log.Error("studio: read enquiry's work", "id", e.ID, "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Enquiries", Problem: "This enquiry cannot be read just now: the database did not answer. Try again in a minute."})
+		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "This enquiry cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	p.ReplyURL = replyURL(e, h.opts.Location)
 	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.StudioPhone)
-	h.page(w, r, status, p)
+	h.render(w, r, status, enquiryPage, p)
 }
 
 // afterAction goes back to the enquiry's page, keeping the way back to
@@ -248,7 +320,7 @@ func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "There is no status “"+string(status)+"”: nothing was changed.", "")
 		return
 	}
-	if err := h.store.SetStatus(r.Context(), e.ID, status, actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "set status", err)
 		return
 	}
@@ -266,7 +338,7 @@ func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "Say spam=true or spam=false: nothing was changed.", "")
 		return
 	}
-	if err := h.store.SetSpam(r.Context(), e.ID, spam, actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "set spam", err)
 		return
 	}
@@ -280,7 +352,7 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	change, _ := strconv.ParseInt(r.PostFormValue("change"), 10, 64)
-	err := h.store.Undo(r.Context(), e.ID, change, actor(r), h.now())
+	err := h.enquiries.Undo(r.Context(), e.ID, change, actor(r), h.now())
 	switch {
 	case errors.Is(err, store.ErrStale):
 		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
@@ -308,7 +380,7 @@ func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "The note is "+strconv.Itoa(n)+" characters long: keep it to "+strconv.Itoa(maxNote)+". It was not added.", body)
 		return
 	}
-	if err := h.store.AddNote(r.Context(), e.ID, actor(r), body, h.now()); err != nil {
+	if err := h.enquiries.AddNote(r.Context(), e.ID, actor(r), body, h.now()); err != nil {
 		h.storeFailed(w, r, "add note", err)
 		return
 	}
@@ -321,7 +393,7 @@ func (h *Handler) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.page(w, r, http.StatusOK, &page{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?", Enquiry: &e, ConfirmDelete: true, Back: backPath(r)})
+	h.render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{frame: frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: backPath(r)})
 }
 
 // Delete is POST /studio/enquiries/{id}/delete.
@@ -330,7 +402,7 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.store.DeleteEnquiry(r.Context(), e.ID, actor(r), h.now()); err != nil {
+	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "delete", err)
 		return
 	}
