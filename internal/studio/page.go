@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -114,12 +115,23 @@ func parsePages(fsys fs.FS, pages []workspacePage, funcs template.FuncMap) (map[
 	}
 	parsed := make(map[workspacePage]*template.Template, len(pages))
 	for _, p := range pages {
-		t, err := template.Must(base.Clone()).ParseFS(fsys, path.Join(templatesDir, "pages", string(p)))
+		t, err := base.Clone()
+		if err == nil {
+			t, err = t.ParseFS(fsys, path.Join(templatesDir, "pages", string(p)))
+		}
 		if err != nil {
 			return nil, err
 		}
 		if t.Lookup("content") == nil {
 			return nil, fmt.Errorf("studio: template pages/%s defines no \"content\"", p)
+		}
+		// html/template checks a page (a template it calls that is missing,
+		// an action where no value can go) when it first runs it: run each
+		// once now, without data, and keep only those errors (*template.Error),
+		// not those of running without data.
+		var escaping *template.Error
+		if err := t.ExecuteTemplate(io.Discard, layoutFile, nil); errors.As(err, &escaping) {
+			return nil, fmt.Errorf("studio: template pages/%s: %w", p, err)
 		}
 		parsed[p] = t
 	}
