@@ -12,6 +12,41 @@ import (
 	"studio/internal/store"
 )
 
+// sessionStore keeps the sessions of those signed in.
+type sessionStore interface {
+	CreateSession(ctx context.Context, secretHash string, accountID int64, at, staleBefore time.Time) error
+	SessionBySecret(ctx context.Context, secretHash string) (store.Session, error)
+	TouchSession(ctx context.Context, secretHash string, at time.Time) error
+	DeleteSession(ctx context.Context, secretHash string) error
+	DeleteSessions(ctx context.Context, accountID int64) error
+}
+
+// signInStore checks an e-mail and password under the limits on failed
+// sign-ins.
+type signInStore interface {
+	ReserveSignIn(ctx context.Context, account, address string, now time.Time, rule store.SignInRule) (time.Duration, error)
+	AccountByEmail(ctx context.Context, email string) (store.Account, error)
+	ClearSignInFailures(ctx context.Context, account, address string) error
+}
+
+// tokenStore finds the account of a script's token.
+type tokenStore interface {
+	AccountByToken(ctx context.Context, secretHash string, at time.Time) (store.Account, error)
+}
+
+var signInPage = newPage("sign-in.html")
+
+type signInView struct {
+	frame
+	Email string // kept in the form after a failure
+}
+
+// showSignIn is the sign-in form, with a problem and the e-mail typed
+// after a failure.
+func (h *Handler) showSignIn(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
+	h.render(w, r, status, signInPage, &signInView{frame: frame{Title: "Sign in", Problem: problem}, Email: email})
+}
+
 // Cookie names. Over HTTPS the session cookie is __Host- prefixed, which a
 // browser keeps only if it is Secure, for this host alone and for path /;
 // plain HTTP (a machine of one's own, in development) cannot have that, so
@@ -48,7 +83,7 @@ func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 		return store.Session{}, "", errSignedOut
 	}
 	secret := SecretHash(c.Value)
-	s, err := h.store.SessionBySecret(r.Context(), secret)
+	s, err := h.sessions.SessionBySecret(r.Context(), secret)
 	if errors.Is(err, store.ErrNoAccount) {
 		return store.Session{}, "", errSignedOut
 	}
@@ -58,14 +93,14 @@ func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 	}
 	now := h.now()
 	if now.Sub(s.Seen) > idleLimit || now.Sub(s.Created) > absoluteLimit {
-		if err := h.store.DeleteSession(r.Context(), secret); err != nil {
+		if err := h.sessions.DeleteSession(r.Context(), secret); err != nil {
 			h.log.Error("studio: end expired session", "err", err)
 		}
 		return store.Session{}, "", errSignedOut
 	}
 	// One write a minute at most, not one per request.
 	if now.Sub(s.Seen) > time.Minute {
-		if err := h.store.TouchSession(r.Context(), secret, now); err != nil {
+		if err := h.sessions.TouchSession(r.Context(), secret, now); err != nil {
 			h.log.Error("studio: touch session", "err", err)
 		}
 	}
@@ -74,7 +109,7 @@ func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 
 // noDatabase is the page of a request whose session could not be read.
 func (h *Handler) noDatabase(w http.ResponseWriter, r *http.Request) {
-	h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Not now", Problem: "The workspace cannot be opened just now: the database did not answer. Try again in a minute."})
+	h.fail(w, r, http.StatusServiceUnavailable, "Not now", "The workspace cannot be opened just now: the database did not answer. Try again in a minute.", "")
 }
 
 // signedIn lets a request through with a live session; others go to the
@@ -83,7 +118,7 @@ func (h *Handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			if err := h.crossOrigin.Check(r); err != nil {
-				h.page(w, r, http.StatusForbidden, &page{Title: "Refused", Problem: "This form must be sent from the studio's own site."})
+				h.fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
 				return
 			}
 		}
@@ -115,7 +150,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			a, err := h.store.AccountByToken(r.Context(), SecretHash(strings.TrimSpace(bearer)), h.now())
+			a, err := h.tokens.AccountByToken(r.Context(), SecretHash(strings.TrimSpace(bearer)), h.now())
 			if err == nil {
 				next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, a)))
 				return
@@ -175,7 +210,7 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 		key = ""
 	}
 	usable := key != "" && input.Storable(password)
-	wait, err := h.store.ReserveSignIn(ctx, key, address, h.now(), signInRule)
+	wait, err := h.signIns.ReserveSignIn(ctx, key, address, h.now(), signInRule)
 	if err != nil {
 		h.log.Error("studio: count failed sign-ins", "err", err)
 		return store.Account{}, 0, err
@@ -187,7 +222,7 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 		h.log.Warn("studio: failed sign-in", "client", address, "account", key, "why", "text no database can keep")
 		return store.Account{}, 0, errWrongPassword
 	}
-	a, err := h.store.AccountByEmail(ctx, key)
+	a, err := h.signIns.AccountByEmail(ctx, key)
 	if err != nil && !errors.Is(err, store.ErrNoAccount) {
 		h.log.Error("studio: find account", "err", err)
 		return a, 0, err
@@ -204,7 +239,7 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 	// costs them one free try.
 	ctx, cancel := h.afterHashing(r)
 	defer cancel()
-	if err := h.store.ClearSignInFailures(ctx, key, address); err != nil {
+	if err := h.signIns.ClearSignInFailures(ctx, key, address); err != nil {
 		h.log.Error("studio: clear failed sign-ins", "err", err)
 	}
 	return a, 0, nil
@@ -213,7 +248,7 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 // SignIn is POST /studio/sign-in.
 func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	if err := h.crossOrigin.Check(r); err != nil {
-		h.page(w, r, http.StatusForbidden, &page{Title: "Sign in", SignIn: true, Problem: "This form must be sent from the studio's own site."})
+		h.showSignIn(w, r, http.StatusForbidden, "", "This form must be sent from the studio's own site.")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
@@ -225,23 +260,22 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case wait > 0:
 		w.Header().Set("Retry-After", retryAfter(wait))
-		h.page(w, r, http.StatusTooManyRequests, &page{Title: "Sign in", SignIn: true, Email: email,
-			Problem: "Too many failed attempts. Wait " + waitText(wait) + ", then try again."})
+		h.showSignIn(w, r, http.StatusTooManyRequests, email, "Too many failed attempts. Wait "+waitText(wait)+", then try again.")
 		return
 	case errors.Is(err, errWrongPassword):
-		h.page(w, r, http.StatusUnauthorized, &page{Title: "Sign in", SignIn: true, Email: email, Problem: "That e-mail and password do not match an account."})
+		h.showSignIn(w, r, http.StatusUnauthorized, email, "That e-mail and password do not match an account.")
 		return
 	case err != nil:
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign in", SignIn: true, Email: email, Problem: "You cannot sign in just now: the database did not answer. Try again in a minute."})
+		h.showSignIn(w, r, http.StatusServiceUnavailable, email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
 	}
 	secret := NewSecret()
 	now := h.now()
 	ctx, cancel := h.afterHashing(r)
 	defer cancel()
-	if err := h.store.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-idleLimit)); err != nil {
+	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-idleLimit)); err != nil {
 		h.log.Error("studio: create session", "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign in", SignIn: true, Email: email, Problem: "You cannot sign in just now: the database did not answer. Try again in a minute."})
+		h.showSignIn(w, r, http.StatusServiceUnavailable, email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
 	}
 	h.log.Info("studio: signed in", "account", a.Email, "client", h.opts.Visitor.IP(r))
@@ -276,9 +310,9 @@ func waitText(d time.Duration) string {
 // copy of the cookie opens nothing afterwards.
 func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 	if _, secret, err := h.session(r); err == nil {
-		if err := h.store.DeleteSession(r.Context(), secret); err != nil {
+		if err := h.sessions.DeleteSession(r.Context(), secret); err != nil {
 			h.log.Error("studio: sign out", "err", err)
-			h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign out", Problem: "You are still signed in: the database did not answer. Try again in a minute."})
+			h.fail(w, r, http.StatusServiceUnavailable, "Sign out", "You are still signed in: the database did not answer. Try again in a minute.", "")
 			return
 		}
 	}
@@ -291,9 +325,9 @@ func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 // the account ends, on every device.
 func (h *Handler) SignOutEverywhere(w http.ResponseWriter, r *http.Request) {
 	a, _ := r.Context().Value(accountKey{}).(store.Account)
-	if err := h.store.DeleteSessions(r.Context(), a.ID); err != nil {
+	if err := h.sessions.DeleteSessions(r.Context(), a.ID); err != nil {
 		h.log.Error("studio: sign out everywhere", "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Sign out", Problem: "You are still signed in: the database did not answer. Try again in a minute."})
+		h.fail(w, r, http.StatusServiceUnavailable, "Sign out", "You are still signed in: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	h.log.Info("studio: signed out everywhere", "account", a.Email)

@@ -2,6 +2,7 @@ package studio
 
 import (
 	"bufio"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,12 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/store"
 )
+
+// exportStore reads what the CSV exports hold.
+type exportStore interface {
+	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
+	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
+}
 
 // Neutralise makes a cell safe to open in a spreadsheet: one that starts
 // with a character a spreadsheet reads as a formula gets a leading
@@ -67,7 +74,7 @@ func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]stri
 // are; any other enquiry is one row, its quantity empty. quantity and note
 // come last, so the columns that were there before keep their places.
 func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
-	list, err := h.store.Enquiries(r.Context(), store.EnquiryFilter{AllSpam: true})
+	list, err := h.exports.Enquiries(r.Context(), store.EnquiryFilter{AllSpam: true})
 	if err != nil {
 		h.log.Error("studio: export enquiries", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
@@ -99,7 +106,7 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 
 // NewsletterCSV is GET /studio/newsletter.csv.
 func (h *Handler) NewsletterCSV(w http.ResponseWriter, r *http.Request) {
-	list, err := h.store.Subscribers(r.Context())
+	list, err := h.exports.Subscribers(r.Context())
 	if err != nil {
 		h.log.Error("studio: export newsletter", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)

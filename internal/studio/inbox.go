@@ -3,30 +3,53 @@ package studio
 import (
 	"context"
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
 )
 
-// maxNote is the longest note, in characters.
-const maxNote = 5000
+// listStore reads the inbox's list.
+type listStore interface {
+	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
+	CountNew(ctx context.Context) (int, error)
+	FailedSignInsSince(ctx context.Context, account string, since time.Time) (store.FailedSignIns, error)
+}
+
+var inboxPage = newPage("inbox.html")
+
+// listView is the list of enquiries.
+type listView struct {
+	frame
+	Enquiries    []enquiry.Enquiry
+	Filter       filterForm
+	NewCount     int
+	Newer, Older string // the pages before and after, if any
+	Return       string // this list's address, for the way back from an enquiry
+	Kinds        []enquiry.Kind
+	Statuses     []enquiry.Status
+	Products     []Product
+	// The account's failed sign-ins in the last FailedSignInsDays days.
+	FailedSignIns     store.FailedSignIns
+	FailedSignInsDays int
+}
+
+func (h *Handler) newListView(title string) *listView {
+	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Products}
+}
 
 // Inbox is GET /studio: the sign-in form, or the list of enquiries.
 func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	s, _, err := h.session(r)
 	switch {
 	case errors.Is(err, errSignedOut):
-		h.page(w, r, http.StatusOK, &page{Title: "Sign in", SignIn: true})
+		h.showSignIn(w, r, http.StatusOK, "", "")
 		return
 	case err != nil:
 		h.noDatabase(w, r)
@@ -34,8 +57,10 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account))
 	q := r.URL.Query()
-	p := &page{Title: "Enquiries", Filter: filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
-		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}, Return: r.URL.RequestURI()}
+	p := h.newListView("Enquiries")
+	p.Filter = filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
+		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}
+	p.Return = r.URL.RequestURI()
 	if id, err := strconv.ParseInt(q.Get("deleted"), 10, 64); err == nil {
 		p.Notice = "Enquiry #" + strconv.FormatInt(id, 10) + " was deleted."
 	}
@@ -48,14 +73,14 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	// database is not asked (package input).
 	var list []enquiry.Enquiry
 	if input.Storable(f.Search) {
-		list, err = h.store.Enquiries(r.Context(), f)
+		list, err = h.list.Enquiries(r.Context(), f)
 	}
 	if err == nil {
-		p.NewCount, err = h.store.CountNew(r.Context())
+		p.NewCount, err = h.list.CountNew(r.Context())
 	}
 	if err != nil {
 		h.log.Error("studio: list", "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Enquiries", Problem: "The enquiries cannot be read just now: the database did not answer. Try again in a minute."})
+		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "The enquiries cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	// One more than a page was asked for, to know whether there is more
@@ -69,7 +94,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	p.Enquiries = list
 	// The holder sees what was tried against their account, so that
 	// guesses do not go unnoticed; the list shows without it if need be.
-	failed, err := h.store.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
+	failed, err := h.list.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
 	if err != nil {
 		h.log.Error("studio: read failed sign-ins", "err", err)
 	}
@@ -83,7 +108,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 			p.Older = p.Filter.url("before", oldest)
 		}
 	}
-	h.page(w, r, http.StatusOK, p)
+	h.render(w, r, http.StatusOK, inboxPage, p)
 }
 
 // filterForm is the list's filter as the visitor typed it.
@@ -161,255 +186,4 @@ func (h *Handler) filter(form filterForm) (store.EnquiryFilter, []string) {
 	}
 	f.Search = form.Search
 	return f, problems
-}
-
-// enquiryID reads {id}, answering 404 for none or a malformed one.
-func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enquiry, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	var e enquiry.Enquiry
-	if err == nil && id > 0 {
-		e, err = h.store.Enquiry(r.Context(), id)
-	} else {
-		err = enquiry.ErrNotFound
-	}
-	switch {
-	case errors.Is(err, enquiry.ErrNotFound):
-		h.page(w, r, http.StatusNotFound, &page{Title: "Not found", Problem: "There is no enquiry #" + r.PathValue("id") + ". It may have been deleted.", Back: backPath(r)})
-		return e, false
-	case err != nil:
-		h.storeFailed(w, r, "read enquiry", err)
-		return e, false
-	}
-	return e, true
-}
-
-func (h *Handler) storeFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
-	h.log.Error("studio: "+what, "err", err)
-	h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Not done", Problem: "Nothing was changed: the database did not answer. Try again in a minute.", Back: backPath(r)})
-}
-
-// Enquiry is GET /studio/enquiries/{id}: the enquiry and its work.
-func (h *Handler) Enquiry(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	h.detail(w, r, http.StatusOK, e, "", "")
-}
-
-// detail renders an enquiry's page, with a problem (and the note that
-// caused it, kept for another try) when an action was refused.
-func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, problem, draft string) {
-	ctx := r.Context()
-	p := &page{Title: "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name, Enquiry: &e, Problem: problem, Draft: draft, Back: backPath(r)}
-	var err error
-	if p.Notes, err = h.store.Notes(ctx, e.ID); err == nil {
-		if p.History, err = h.store.History(ctx, e.ID); err == nil {
-			var ev store.Event
-			var undoable bool
-			if ev, undoable, err = h.store.LastChange(ctx, e.ID); undoable {
-				p.Undo = &ev
-			}
-			if err == nil {
-				var mails map[int64][]store.MailDelivery
-				mails, err = h.store.MailDeliveries(ctx, []int64{e.ID})
-				p.Mails = mails[e.ID]
-			}
-		}
-	}
-	if err != nil {
-		h.log.Error("studio: read enquiry's work", "id", e.ID, "err", err)
-		h.page(w, r, http.StatusServiceUnavailable, &page{Title: "Enquiries", Problem: "This enquiry cannot be read just now: the database did not answer. Try again in a minute."})
-		return
-	}
-	p.ReplyURL = replyURL(e, h.opts.Location)
-	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.StudioPhone)
-	h.page(w, r, status, p)
-}
-
-// afterAction goes back to the enquiry's page, keeping the way back to
-// the list.
-func afterAction(w http.ResponseWriter, r *http.Request, id int64) {
-	target := "/studio/enquiries/" + strconv.FormatInt(id, 10)
-	if back := backPath(r); back != "/studio" {
-		target += "?" + url.Values{"return": {back}}.Encode()
-	}
-	http.Redirect(w, r, target, http.StatusSeeOther)
-}
-
-// SetStatus is POST /studio/enquiries/{id}/status.
-func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	status := enquiry.Status(r.PostFormValue("status"))
-	if !status.Valid() {
-		h.detail(w, r, http.StatusBadRequest, e, "There is no status “"+string(status)+"”: nothing was changed.", "")
-		return
-	}
-	if err := h.store.SetStatus(r.Context(), e.ID, status, actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "set status", err)
-		return
-	}
-	afterAction(w, r, e.ID)
-}
-
-// SetSpam is POST /studio/enquiries/{id}/spam, spam=true or false.
-func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	spam, err := strconv.ParseBool(r.PostFormValue("spam"))
-	if err != nil {
-		h.detail(w, r, http.StatusBadRequest, e, "Say spam=true or spam=false: nothing was changed.", "")
-		return
-	}
-	if err := h.store.SetSpam(r.Context(), e.ID, spam, actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "set spam", err)
-		return
-	}
-	afterAction(w, r, e.ID)
-}
-
-// Undo is POST /studio/enquiries/{id}/undo, change=the event's id.
-func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	change, _ := strconv.ParseInt(r.PostFormValue("change"), 10, 64)
-	err := h.store.Undo(r.Context(), e.ID, change, actor(r), h.now())
-	switch {
-	case errors.Is(err, store.ErrStale):
-		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
-		return
-	case err != nil:
-		h.storeFailed(w, r, "undo", err)
-		return
-	}
-	afterAction(w, r, e.ID)
-}
-
-// AddNote is POST /studio/enquiries/{id}/notes.
-func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	body := strings.TrimSpace(strings.ReplaceAll(r.PostFormValue("note"), "\r\n", "\n"))
-	switch n := utf8.RuneCountInString(body); {
-	case n == 0:
-		h.detail(w, r, http.StatusBadRequest, e, "The note is empty: write it first.", "")
-		return
-	case n > maxNote:
-		h.detail(w, r, http.StatusBadRequest, e, "The note is "+strconv.Itoa(n)+" characters long: keep it to "+strconv.Itoa(maxNote)+". It was not added.", body)
-		return
-	}
-	if err := h.store.AddNote(r.Context(), e.ID, actor(r), body, h.now()); err != nil {
-		h.storeFailed(w, r, "add note", err)
-		return
-	}
-	afterAction(w, r, e.ID)
-}
-
-// ConfirmDelete is GET /studio/enquiries/{id}/delete: the question first.
-func (h *Handler) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	h.page(w, r, http.StatusOK, &page{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?", Enquiry: &e, ConfirmDelete: true, Back: backPath(r)})
-}
-
-// Delete is POST /studio/enquiries/{id}/delete.
-func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	if err := h.store.DeleteEnquiry(r.Context(), e.ID, actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "delete", err)
-		return
-	}
-	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", actor(r))
-	back, _ := url.Parse(backPath(r))
-	q := back.Query()
-	q.Set("deleted", strconv.FormatInt(e.ID, 10))
-	back.RawQuery = q.Encode()
-	http.Redirect(w, r, back.String(), http.StatusSeeOther)
-}
-
-// backPath is the list page an enquiry was opened from (?return= or the
-// form's return field), or the inbox.
-func backPath(r *http.Request) string {
-	back := r.URL.Query().Get("return")
-	if r.Method == http.MethodPost {
-		back = r.PostFormValue("return")
-	}
-	return inboxPath(back)
-}
-
-// inboxPath is where to go back to after an action: the page of the inbox
-// the form was on, or the inbox itself for anything that is not a plain
-// path under /studio (another host, a backslash that browsers read as a
-// slash, a path that climbs out with ..).
-func inboxPath(back string) string {
-	u, err := url.Parse(back)
-	switch {
-	case err != nil, u.Scheme != "", u.Host != "", u.User != nil, strings.ContainsAny(back, "\\\t\r\n"),
-		u.Path != "/studio" && !strings.HasPrefix(u.Path, "/studio/"),
-		path.Clean(u.Path) != u.Path:
-		return "/studio"
-	}
-	return back
-}
-
-// replyURL opens the studio's mail program on a reply: the subject the
-// studio's mail had, after "Re: ", and the visitor's message quoted.
-func replyURL(e enquiry.Enquiry, loc *time.Location) template.URL {
-	body := "\n\nOn " + e.CreatedAt.In(loc).Format("2 Jan 2006 at 15:04") + ", " + e.Name + " wrote:\n"
-	for line := range strings.SplitSeq(e.Message, "\n") {
-		body += "> " + line + "\n"
-	}
-	// RFC 6068 wants %20 for a space; "+" would show as a plus.
-	escape := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
-	u := "mailto:" + url.PathEscape(e.Email) + "?subject=" + escape("Re: "+e.Subject()) + "&body=" + escape(body)
-	return template.URL(u) // built from escaped parts only
-}
-
-// whatsAppURL is a wa.me link to a phone, or "" when the phone cannot be
-// read as a number. A number without a country code ("98290 41752",
-// "098290 41752") is taken to be in the studio's country: it gets the
-// country code of the studio's own number of that length.
-func whatsAppURL(phone, studioPhone string) template.URL {
-	digits := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r >= '0' && r <= '9' {
-				return r
-			}
-			return -1
-		}, s)
-	}
-	number := digits(phone)
-	switch trimmed := strings.TrimSpace(phone); {
-	case number == "":
-		return ""
-	case strings.HasPrefix(trimmed, "+"):
-	case strings.HasPrefix(number, "00"):
-		number = number[2:]
-	default:
-		number = strings.TrimPrefix(number, "0")
-		studio := digits(studioPhone)
-		if !strings.HasPrefix(strings.TrimSpace(studioPhone), "+") || len(number) < 7 || len(studio) <= len(number) {
-			return ""
-		}
-		number = studio[:len(studio)-len(number)] + number
-	}
-	if len(number) < 8 || len(number) > 15 { // E.164 numbers have at most 15 digits
-		return ""
-	}
-	return template.URL("https://wa.me/" + number)
 }

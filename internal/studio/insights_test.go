@@ -240,3 +240,90 @@ func csvFileNames(t *testing.T, h *Handler) {
 		}
 	}
 }
+
+// figuresOnly is the insights' store and nothing more: counts by event
+// name and dimension, and a store that fails when failing is set.
+type figuresOnly struct {
+	perDay    map[string][]store.DayCount
+	top       map[string][]store.ValueCount // by "event/dimension"
+	byProduct map[int64]int64
+	enquiries int64
+	failing   error
+}
+
+func (f figuresOnly) EventsPerDay(_ context.Context, name, _, _ string) ([]store.DayCount, error) {
+	return f.perDay[name], f.failing
+}
+
+func (f figuresOnly) TopValues(_ context.Context, name, dim, _, _ string, _ int) ([]store.ValueCount, error) {
+	return f.top[name+"/"+dim], f.failing
+}
+
+func (f figuresOnly) EnquiriesByProduct(context.Context, time.Time, time.Time) (map[int64]int64, error) {
+	return f.byProduct, f.failing
+}
+
+func (f figuresOnly) CountEnquiries(context.Context, time.Time, time.Time) (int64, error) {
+	return f.enquiries, f.failing
+}
+
+// The figures are read without a page: totals, and each table in order.
+func TestReadInsights(t *testing.T) {
+	st := figuresOnly{
+		perDay: map[string][]store.DayCount{
+			anyEvent:      {{Day: "2026-03-01", Visitors: 4}, {Day: "2026-03-02", Visitors: 6}},
+			eventPageView: {{Day: "2026-03-01", Events: 9}, {Day: "2026-03-02", Events: 11}},
+		},
+		top: map[string][]store.ValueCount{
+			eventViewItem + "/" + dimProduct: {{Value: "2", Events: 5, Visitors: 3}},
+			eventChat + "/" + dimLabel:       {{Value: "topic: delivery", Events: 1, Visitors: 1}, {Value: chatOpened, Events: 2, Visitors: 2}},
+			anyEvent + "/" + dimDevice:       {{Value: "phone", Visitors: 3}, {Value: "desktop", Visitors: 1}},
+		},
+		byProduct: map[int64]int64{2: 1},
+		enquiries: 1,
+	}
+	p := period{"2026-03-01", "2026-03-02"}
+	got, err := readInsights(context.Background(), st, p, time.UTC, []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Previous != (period{"2026-02-27", "2026-02-28"}) {
+		t.Errorf("the period before = %v", got.Previous)
+	}
+	// The period before has the same counts here: the fake ignores dates.
+	for i, want := range []total{{"Visitors", 10, 10, "+0%"}, {"Page views", 20, 20, "+0%"}, {"Enquiries", 1, 1, "+0%"}, {"Pieces asked about", 1, 1, "+0%"}} {
+		if got.Totals[i] != want {
+			t.Errorf("total %d = %+v, want %+v", i, got.Totals[i], want)
+		}
+	}
+	var ids []string
+	rows := map[string][][]string{}
+	for _, table := range got.Tables {
+		ids = append(ids, table.ID)
+		rows[table.ID] = table.Rows
+	}
+	if strings.Join(ids, ",") != strings.Join(tableIDs, ",") {
+		t.Errorf("tables %v, want %v", ids, tableIDs)
+	}
+	for id, want := range map[string]string{
+		"days":     "2026-03-01 4 9 2026-03-01 4 9|2026-03-02 6 11 2026-03-02 6 11",
+		"products": "Jharokha mirror 5 3 0 0 0 1",
+		"chat":     "Conversations opened 2 2|Topic: delivery 1 1",
+		"devices":  "phone 3 75%|desktop 1 25%",
+		"offer":    "Shown 0 0|Closed 0 0|Taken up (opened WhatsApp) 0 0",
+		"pages":    "",
+	} {
+		var lines []string
+		for _, row := range rows[id] {
+			lines = append(lines, strings.Join(row, " "))
+		}
+		if got := strings.Join(lines, "|"); got != want {
+			t.Errorf("table %s = %q, want %q", id, got, want)
+		}
+	}
+
+	st.failing = context.DeadlineExceeded
+	if _, err := readInsights(context.Background(), st, p, time.UTC, nil); err != context.DeadlineExceeded {
+		t.Errorf("with the database not answering: %v, want its error", err)
+	}
+}

@@ -18,40 +18,28 @@ import (
 	"sync"
 	"time"
 
-	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
 )
 
-// Store is what the workspace reads and writes (a *store.Store).
+// Store is everything the workspace reads and writes (a *store.Store).
+// Each part of the workspace declares, beside its handlers, the few
+// methods it calls, and the Handler keeps the store as each of those.
 type Store interface {
-	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
-	Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error)
-	CountNew(ctx context.Context) (int, error)
-	SetStatus(ctx context.Context, id int64, status enquiry.Status, actor string, at time.Time) error
-	SetSpam(ctx context.Context, id int64, spam bool, actor string, at time.Time) error
-	LastChange(ctx context.Context, id int64) (store.Event, bool, error)
-	Undo(ctx context.Context, id, eventID int64, actor string, at time.Time) error
-	AddNote(ctx context.Context, id int64, author, body string, at time.Time) error
-	Notes(ctx context.Context, id int64) ([]store.Note, error)
-	History(ctx context.Context, id int64) ([]store.Event, error)
-	DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error
-	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
-	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
+	accountStore
+	sessionStore
+	signInStore
+	tokenStore
+	listStore
+	enquiryStore
+	exportStore
+	insightsReader
+	eventCounter
+}
 
+// accountStore tells whether the workspace is on.
+type accountStore interface {
 	HasAccounts(ctx context.Context) (bool, error)
-	AccountByEmail(ctx context.Context, email string) (store.Account, error)
-	CreateSession(ctx context.Context, secretHash string, accountID int64, at, staleBefore time.Time) error
-	SessionBySecret(ctx context.Context, secretHash string) (store.Session, error)
-	TouchSession(ctx context.Context, secretHash string, at time.Time) error
-	DeleteSession(ctx context.Context, secretHash string) error
-	DeleteSessions(ctx context.Context, accountID int64) error
-	AccountByToken(ctx context.Context, secretHash string, at time.Time) (store.Account, error)
-	ReserveSignIn(ctx context.Context, account, address string, now time.Time, rule store.SignInRule) (time.Duration, error)
-	ClearSignInFailures(ctx context.Context, account, address string) error
-	FailedSignInsSince(ctx context.Context, account string, since time.Time) (store.FailedSignIns, error)
-
-	Insights
 }
 
 const (
@@ -117,19 +105,29 @@ type Options struct {
 
 // Handler serves /studio and everything under it.
 type Handler struct {
-	store       Store
+	accounts    accountStore
+	sessions    sessionStore
+	signIns     signInStore
+	tokens      tokenStore
+	list        listStore
+	enquiries   enquiryStore
+	exports     exportStore
+	figures     insightsReader
+	eventCounts eventCounter
+
 	log         *slog.Logger
 	opts        Options
 	crossOrigin *http.CrossOriginProtection
 	mux         *http.ServeMux
-	pages       *template.Template
+	pages       map[workspacePage]*template.Template
 	now         func() time.Time
 
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
 }
 
-// New returns the workspace.
+// New returns the workspace. It panics if a page's template is broken or
+// missing (they are built in, so that is a mistake of the build's).
 func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.Location == nil {
 		opts.Location = time.UTC
@@ -137,7 +135,14 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
 	}
-	h := &Handler{store: st, log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: templates(opts.Location), now: time.Now}
+	pages, err := parsePages(templateFiles, pageFiles, templateFuncs(opts.Location))
+	if err != nil {
+		panic(err)
+	}
+	h := &Handler{
+		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, exports: st, figures: st, eventCounts: st,
+		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
+	}
 	h.mux = h.routes()
 	return h
 }
@@ -166,7 +171,7 @@ func (h *Handler) routes() *http.ServeMux {
 
 // On tells whether the workspace is on: once an account exists (made with
 // `studio user add`, or from STUDIO_PASSWORD).
-func (h *Handler) On(ctx context.Context) (bool, error) { return h.store.HasAccounts(ctx) }
+func (h *Handler) On(ctx context.Context) (bool, error) { return h.accounts.HasAccounts(ctx) }
 
 // ServeHTTP serves /studio and everything under it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -195,11 +200,11 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	}
 	fields := slices.Sorted(maps.Keys(problems))
 	problem := "Nothing was changed: " + strings.Join(fields, ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
-	p := &page{Title: "Not done", Problem: problem, Back: backPath(r)}
 	if r.URL.Path == "/studio/sign-in" {
-		p = &page{Title: "Sign in", SignIn: true, Problem: problem}
+		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
+		return false
 	}
-	h.page(w, r, http.StatusBadRequest, p)
+	h.fail(w, r, http.StatusBadRequest, "Not done", problem, backPath(r))
 	return false
 }
 

@@ -1,0 +1,316 @@
+package studio
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// One enquiry's page, the work done on it (status, spam, undo, notes) and
+// its deletion.
+
+// maxNote is the longest note, in characters.
+const maxNote = 5000
+
+// enquiryStore reads one enquiry and the work on it, and does that work.
+type enquiryStore interface {
+	Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error)
+	Notes(ctx context.Context, id int64) ([]store.Note, error)
+	History(ctx context.Context, id int64) ([]store.Event, error)
+	LastChange(ctx context.Context, id int64) (store.Event, bool, error)
+	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
+	SetStatus(ctx context.Context, id int64, status enquiry.Status, actor string, at time.Time) error
+	SetSpam(ctx context.Context, id int64, spam bool, actor string, at time.Time) error
+	Undo(ctx context.Context, id, eventID int64, actor string, at time.Time) error
+	AddNote(ctx context.Context, id int64, author, body string, at time.Time) error
+	DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error
+}
+
+var (
+	enquiryPage       = newPage("enquiry.html")
+	confirmDeletePage = newPage("confirm-delete.html")
+)
+
+// enquiryView is one enquiry and its work.
+type enquiryView struct {
+	frame
+	Enquiry     *enquiry.Enquiry
+	Notes       []store.Note
+	History     []store.Event
+	Undo        *store.Event // the last change, while it can be undone
+	Mails       []store.MailDelivery
+	Draft       string // a refused note, to edit and send again
+	ReplyURL    template.URL
+	WhatsAppURL template.URL
+	Back        string // the list it was opened from
+	Statuses    []enquiry.Status
+}
+
+// confirmDeleteView asks before an enquiry is deleted.
+type confirmDeleteView struct {
+	frame
+	Enquiry *enquiry.Enquiry
+	Back    string // the list it was opened from
+}
+
+// enquiryID reads {id}, answering 404 for none or a malformed one.
+func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enquiry, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	var e enquiry.Enquiry
+	if err == nil && id > 0 {
+		e, err = h.enquiries.Enquiry(r.Context(), id)
+	} else {
+		err = enquiry.ErrNotFound
+	}
+	switch {
+	case errors.Is(err, enquiry.ErrNotFound):
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", backPath(r))
+		return e, false
+	case err != nil:
+		h.storeFailed(w, r, "read enquiry", err)
+		return e, false
+	}
+	return e, true
+}
+
+func (h *Handler) storeFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	h.log.Error("studio: "+what, "err", err)
+	h.fail(w, r, http.StatusServiceUnavailable, "Not done", "Nothing was changed: the database did not answer. Try again in a minute.", backPath(r))
+}
+
+// Enquiry is GET /studio/enquiries/{id}: the enquiry and its work.
+func (h *Handler) Enquiry(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	h.detail(w, r, http.StatusOK, e, "", "")
+}
+
+// detail renders an enquiry's page, with a problem (and the note that
+// caused it, kept for another try) when an action was refused.
+func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, problem, draft string) {
+	ctx := r.Context()
+	p := &enquiryView{frame: frame{Title: "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name, Problem: problem},
+		Enquiry: &e, Draft: draft, Back: backPath(r), Statuses: enquiry.Statuses}
+	var err error
+	if p.Notes, err = h.enquiries.Notes(ctx, e.ID); err == nil {
+		if p.History, err = h.enquiries.History(ctx, e.ID); err == nil {
+			var ev store.Event
+			var undoable bool
+			if ev, undoable, err = h.enquiries.LastChange(ctx, e.ID); undoable {
+				p.Undo = &ev
+			}
+			if err == nil {
+				var mails map[int64][]store.MailDelivery
+				mails, err = h.enquiries.MailDeliveries(ctx, []int64{e.ID})
+				p.Mails = mails[e.ID]
+			}
+		}
+	}
+	if err != nil {
+		h.log.Error("studio: read enquiry's work", "id", e.ID, "err", err)
+		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "This enquiry cannot be read just now: the database did not answer. Try again in a minute.", "")
+		return
+	}
+	p.ReplyURL = replyURL(e, h.opts.Location)
+	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.StudioPhone)
+	h.render(w, r, status, enquiryPage, p)
+}
+
+// afterAction goes back to the enquiry's page, keeping the way back to
+// the list.
+func afterAction(w http.ResponseWriter, r *http.Request, id int64) {
+	target := "/studio/enquiries/" + strconv.FormatInt(id, 10)
+	if back := backPath(r); back != "/studio" {
+		target += "?" + url.Values{"return": {back}}.Encode()
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// SetStatus is POST /studio/enquiries/{id}/status.
+func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	status := enquiry.Status(r.PostFormValue("status"))
+	if !status.Valid() {
+		h.detail(w, r, http.StatusBadRequest, e, "There is no status “"+string(status)+"”: nothing was changed.", "")
+		return
+	}
+	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, actor(r), h.now()); err != nil {
+		h.storeFailed(w, r, "set status", err)
+		return
+	}
+	afterAction(w, r, e.ID)
+}
+
+// SetSpam is POST /studio/enquiries/{id}/spam, spam=true or false.
+func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	spam, err := strconv.ParseBool(r.PostFormValue("spam"))
+	if err != nil {
+		h.detail(w, r, http.StatusBadRequest, e, "Say spam=true or spam=false: nothing was changed.", "")
+		return
+	}
+	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, actor(r), h.now()); err != nil {
+		h.storeFailed(w, r, "set spam", err)
+		return
+	}
+	afterAction(w, r, e.ID)
+}
+
+// Undo is POST /studio/enquiries/{id}/undo, change=the event's id.
+func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	change, _ := strconv.ParseInt(r.PostFormValue("change"), 10, 64)
+	err := h.enquiries.Undo(r.Context(), e.ID, change, actor(r), h.now())
+	switch {
+	case errors.Is(err, store.ErrStale):
+		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
+		return
+	case err != nil:
+		h.storeFailed(w, r, "undo", err)
+		return
+	}
+	afterAction(w, r, e.ID)
+}
+
+// AddNote is POST /studio/enquiries/{id}/notes.
+func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	body := strings.TrimSpace(strings.ReplaceAll(r.PostFormValue("note"), "\r\n", "\n"))
+	switch n := utf8.RuneCountInString(body); {
+	case n == 0:
+		h.detail(w, r, http.StatusBadRequest, e, "The note is empty: write it first.", "")
+		return
+	case n > maxNote:
+		h.detail(w, r, http.StatusBadRequest, e, "The note is "+strconv.Itoa(n)+" characters long: keep it to "+strconv.Itoa(maxNote)+". It was not added.", body)
+		return
+	}
+	if err := h.enquiries.AddNote(r.Context(), e.ID, actor(r), body, h.now()); err != nil {
+		h.storeFailed(w, r, "add note", err)
+		return
+	}
+	afterAction(w, r, e.ID)
+}
+
+// ConfirmDelete is GET /studio/enquiries/{id}/delete: the question first.
+func (h *Handler) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{frame: frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: backPath(r)})
+}
+
+// Delete is POST /studio/enquiries/{id}/delete.
+func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, actor(r), h.now()); err != nil {
+		h.storeFailed(w, r, "delete", err)
+		return
+	}
+	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", actor(r))
+	back, _ := url.Parse(backPath(r))
+	q := back.Query()
+	q.Set("deleted", strconv.FormatInt(e.ID, 10))
+	back.RawQuery = q.Encode()
+	http.Redirect(w, r, back.String(), http.StatusSeeOther)
+}
+
+// backPath is the list page an enquiry was opened from (?return= or the
+// form's return field), or the inbox.
+func backPath(r *http.Request) string {
+	back := r.URL.Query().Get("return")
+	if r.Method == http.MethodPost {
+		back = r.PostFormValue("return")
+	}
+	return inboxPath(back)
+}
+
+// inboxPath is where to go back to after an action: the page of the inbox
+// the form was on, or the inbox itself for anything that is not a plain
+// path under /studio (another host, a backslash that browsers read as a
+// slash, a path that climbs out with ..).
+func inboxPath(back string) string {
+	u, err := url.Parse(back)
+	switch {
+	case err != nil, u.Scheme != "", u.Host != "", u.User != nil, strings.ContainsAny(back, "\\\t\r\n"),
+		u.Path != "/studio" && !strings.HasPrefix(u.Path, "/studio/"),
+		path.Clean(u.Path) != u.Path:
+		return "/studio"
+	}
+	return back
+}
+
+// replyURL opens the studio's mail program on a reply: the subject the
+// studio's mail had, after "Re: ", and the visitor's message quoted.
+func replyURL(e enquiry.Enquiry, loc *time.Location) template.URL {
+	body := "\n\nOn " + e.CreatedAt.In(loc).Format("2 Jan 2006 at 15:04") + ", " + e.Name + " wrote:\n"
+	for line := range strings.SplitSeq(e.Message, "\n") {
+		body += "> " + line + "\n"
+	}
+	// RFC 6068 wants %20 for a space; "+" would show as a plus.
+	escape := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
+	u := "mailto:" + url.PathEscape(e.Email) + "?subject=" + escape("Re: "+e.Subject()) + "&body=" + escape(body)
+	return template.URL(u) // built from escaped parts only
+}
+
+// whatsAppURL is a wa.me link to a phone, or "" when the phone cannot be
+// read as a number. A number without a country code ("98290 41752",
+// "098290 41752") is taken to be in the studio's country: it gets the
+// country code of the studio's own number of that length.
+func whatsAppURL(phone, studioPhone string) template.URL {
+	digits := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	number := digits(phone)
+	switch trimmed := strings.TrimSpace(phone); {
+	case number == "":
+		return ""
+	case strings.HasPrefix(trimmed, "+"):
+	case strings.HasPrefix(number, "00"):
+		number = number[2:]
+	default:
+		number = strings.TrimPrefix(number, "0")
+		studio := digits(studioPhone)
+		if !strings.HasPrefix(strings.TrimSpace(studioPhone), "+") || len(number) < 7 || len(studio) <= len(number) {
+			return ""
+		}
+		number = studio[:len(studio)-len(number)] + number
+	}
+	if len(number) < 8 || len(number) > 15 { // E.164 numbers have at most 15 digits
+		return ""
+	}
+	return template.URL("https://wa.me/" + number)
+}

@@ -1,0 +1,126 @@
+package studio
+
+import (
+	"io/fs"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// pageFixtures is a view model for each page of the workspace: the zero
+// one, and one with something in every list and field.
+func pageFixtures() map[workspacePage][]view {
+	at := time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
+	e := &enquiry.Enquiry{ID: 7, Kind: enquiry.Quote, Name: "Meera", Email: "meera@example.com", Phone: "+91 98290 41752", Message: "Hello",
+		CreatedAt: at, Status: enquiry.New, Items: []enquiry.Item{{ProductID: 1, ProductName: "Marwar chair", Quantity: 2}}}
+	change := &store.Event{ID: 3, EnquiryID: 7, Actor: asha, Action: store.ActionStatus, From: "new", To: "won", At: at}
+	figures := insightsFigures{Period: period{"2026-03-01", "2026-03-02"}, Previous: period{"2026-02-27", "2026-02-28"},
+		Totals: []total{newTotal("Visitors", 3, 2)}, Tables: []table{{ID: "pages", Title: "Pages", Header: []string{"Page", "Views"}, Rows: [][]string{{"/", "3"}}}}}
+	return map[workspacePage][]view{
+		signInPage: {&signInView{}, &signInView{frame: frame{Title: "Sign in", Problem: "No."}, Email: asha}},
+		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
+			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
+			Products: []Product{{1, "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
+		enquiryPage: {&enquiryView{}, &enquiryView{frame: frame{Title: "#7"}, Enquiry: e, Notes: []store.Note{{Author: asha, Body: "Call", At: at}},
+			History: []store.Event{*change}, Undo: change, Mails: []store.MailDelivery{{Recipient: store.RecipientVisitor, State: "sent", At: at}},
+			ReplyURL: "mailto:meera@example.com", WhatsAppURL: "https://wa.me/919829041752", Back: "/studio", Statuses: enquiry.Statuses}},
+		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{frame: frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
+		insightsPage: {&insightsView{}, &insightsView{frame: frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
+			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
+		errorPage: {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
+	}
+}
+
+// Every page renders, in the layout, with a zero view model and with a
+// full one.
+func TestEveryPageRenders(t *testing.T) {
+	h, _ := setup(t)
+	fixtures := pageFixtures()
+	for _, p := range pageFiles {
+		views, ok := fixtures[p]
+		if !ok {
+			t.Errorf("page %s has no fixture in pageFixtures", p)
+			continue
+		}
+		for i, v := range views {
+			var b strings.Builder
+			if err := h.pages[p].ExecuteTemplate(&b, layoutFile, v); err != nil {
+				t.Errorf("page %s, view %d: %v", p, i, err)
+				continue
+			}
+			if out := b.String(); !strings.Contains(out, "<main>") || !strings.HasSuffix(strings.TrimSpace(out), "</html>") {
+				t.Errorf("page %s, view %d is not inside the layout:\n%s", p, i, out)
+			}
+		}
+	}
+}
+
+// templatesWithout is the built-in templates, less one file and with
+// others added.
+func templatesWithout(t *testing.T, left string, added map[string]string) fs.FS {
+	t.Helper()
+	files := fstest.MapFS{}
+	err := fs.WalkDir(templateFiles, templatesDir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || name == left {
+			return err
+		}
+		b, err := fs.ReadFile(templateFiles, name)
+		files[name] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range added {
+		files[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	return files
+}
+
+// A page without its template, a broken template, and a template no page
+// declares each stop start-up.
+func TestBrokenTemplatesStopStartUp(t *testing.T) {
+	funcs := templateFuncs(time.UTC)
+	if _, err := parsePages(templatesWithout(t, "", nil), pageFiles, funcs); err != nil {
+		t.Fatalf("the built-in templates: %v", err)
+	}
+	for name, fsys := range map[string]fs.FS{
+		"a page's file missing":   templatesWithout(t, "templates/pages/insights.html", nil),
+		"the layout missing":      templatesWithout(t, "templates/layout.html", nil),
+		"a partial missing":       templatesWithout(t, "templates/partials/flash.html", nil),
+		"a broken page":           templatesWithout(t, "", map[string]string{"templates/pages/error.html": `{{define "content"}}{{if .Title}}{{end}}`}),
+		"a page without content":  templatesWithout(t, "", map[string]string{"templates/pages/error.html": `<p>no content defined</p>`}),
+		"a page no handler shows": templatesWithout(t, "", map[string]string{"templates/pages/stray.html": `{{define "content"}}{{end}}`}),
+	} {
+		if _, err := parsePages(fsys, pageFiles, funcs); err == nil {
+			t.Errorf("%s: the templates parsed", name)
+		}
+	}
+
+	// New itself refuses to start with a page whose file is missing.
+	defer func(declared []workspacePage) { pageFiles = declared }(pageFiles)
+	pageFiles = append(pageFiles[:len(pageFiles):len(pageFiles)], "missing.html")
+	defer func() {
+		if recover() == nil {
+			t.Error("New started with a page whose template is missing")
+		}
+	}()
+	setup(t)
+}
+
+// The navigation marks the insights page as the current one, and no other.
+func TestNavigationMarksTheCurrentPage(t *testing.T) {
+	h, _ := setup(t)
+	c := signIn(t, h, asha, ashaPassword)
+	for target, current := range map[string]bool{"/studio/insights": true, "/studio": false} {
+		w := do(h, "GET", target, nil, withCookie(c))
+		if got := strings.Contains(w.Body.String(), `href="/studio/insights" aria-current="page"`); w.Code != http.StatusOK || got != current {
+			t.Errorf("%s: %d, insights marked current: %v, want %v", target, w.Code, got, current)
+		}
+	}
+}
