@@ -76,16 +76,10 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, p w
 	}
 }
 
-// fail answers a request that could not be done with a page saying why.
-// A signed-in person gets it on top of the list's empty form, as the
-// workspace has always shown it; a signed-out one, the error page.
+// fail answers a request that could not be done with the error page:
+// what went wrong and the way back, with the workspace's header for a
+// signed-in person (not an empty list, which would say "no enquiries").
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, title, problem, back string) {
-	if actor(r) != "" {
-		v := h.newListView(title)
-		v.Problem = problem
-		h.render(w, r, status, inboxPage, v)
-		return
-	}
 	h.render(w, r, status, errorPage, &errorView{frame: frame{Title: title, Problem: problem}, Back: back})
 }
 

@@ -618,8 +618,13 @@ func TestDeleteWithConfirmation(t *testing.T) {
 	if last.Action != store.ActionDelete || last.Actor != asha {
 		t.Errorf("the deletion is not recorded with who did it: %+v", last)
 	}
-	if w := do(h, "GET", page, nil, withCookie(c)); w.Code != http.StatusNotFound {
+	w = do(h, "GET", page, nil, withCookie(c))
+	if w.Code != http.StatusNotFound {
 		t.Errorf("the deleted enquiry's page: %d", w.Code)
+	}
+	// It says what is wrong and the way back, not an empty list.
+	if body := w.Body.String(); !strings.Contains(body, "<h1>Not found</h1>") || !strings.Contains(body, "There is no enquiry #"+itoa(id)) || strings.Contains(body, "No enquiries match") {
+		t.Errorf("the deleted enquiry's page does not say it is gone:\n%s", body)
 	}
 }
 
