@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-// retryDatabase is what a 503 for a database that did not answer in time
-// tells the client to wait before trying again (Retry-After).
-const retryDatabase = 5 * time.Second
-
 // databaseDeadline gives the database work of a request s.dbTimeout
 // (DATABASE_TIMEOUT): past it, every store call of the request returns
 // context.DeadlineExceeded and the answer is 503 with Retry-After at once,

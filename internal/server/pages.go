@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"studio/internal/store"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func (s *Server) workspace(w http.ResponseWriter, r *http.Request) {
 		on, err := s.studio.On(r.Context())
 		if err != nil {
 			s.log.Error("studio: is the workspace on", "err", err)
-			setRetryAfter(w, retryDatabase)
+			setRetryAfter(w, store.RetryAfter)
 			http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/store"
 )
 
 // apiError is a refusal a handler decides itself (a cross-site request, a
@@ -59,10 +60,10 @@ func refusalFor(err error) refusal {
 		}
 		return refusal{status: ae.status, message: ae.message, fields: ae.fields, reason: reason, retryAfter: ae.retryAfter}
 	case errors.Is(err, context.DeadlineExceeded):
-		return refusal{status: http.StatusServiceUnavailable, message: timeoutMessage, reason: "timeout", retryAfter: retryDatabase, ours: true}
+		return refusal{status: http.StatusServiceUnavailable, message: timeoutMessage, reason: "timeout", retryAfter: store.RetryAfter, ours: true}
 	default:
 		// The database failed: nothing was kept, and it may be back soon.
-		return refusal{status: http.StatusServiceUnavailable, message: storeFailedMessage, reason: "store_error", retryAfter: retryDatabase, ours: true}
+		return refusal{status: http.StatusServiceUnavailable, message: storeFailedMessage, reason: "store_error", retryAfter: store.RetryAfter, ours: true}
 	}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -16,3 +17,8 @@ func IsInputError(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && len(pgErr.Code) == 5 && pgErr.Code[:2] == "22"
 }
+
+// RetryAfter is how long a client whose request the database did not
+// answer (in time) is told to wait before trying again: the Retry-After
+// of the site's and the workspace's 503s.
+const RetryAfter = 5 * time.Second

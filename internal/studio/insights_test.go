@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -160,7 +159,7 @@ func BenchmarkInsightsPage(b *testing.B) {
 	if err := st.RollUpEvents(context.Background(), now.Format(time.DateOnly), 90); err != nil {
 		b.Fatal(err)
 	}
-	h := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{Location: loc, KeepDays: 90})
+	h := New(st, slog.New(slog.DiscardHandler), Options{Location: loc, KeepDays: 90})
 	if err := h.RollUp(context.Background()); err != nil {
 		b.Fatal(err)
 	}

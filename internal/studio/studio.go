@@ -14,6 +14,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -67,9 +68,11 @@ const (
 	// path); a longer one is a wrong e-mail, not a key to store.
 	maxEmailBytes  = 254
 	basicAuthRealm = `Basic realm="Studio inbox", charset="UTF-8"`
-	// Retry-After of a page whose database did not answer.
-	retryAfterSeconds = "5"
 )
+
+// retryAfterSeconds is the Retry-After of a page whose database did not
+// answer.
+var retryAfterSeconds = strconv.Itoa(int(store.RetryAfter / time.Second))
 
 var signInRule = store.SignInRule{
 	Pair:    store.Backoff{Free: pairFreeFailures, First: firstWait, Max: maxWait},

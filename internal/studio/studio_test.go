@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,7 +21,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
-	"studio/internal/store/storetest"
+	"studio/internal/store/testdb"
 )
 
 // Two people of the studio, each with an account of their own.
@@ -33,11 +32,7 @@ const (
 
 func setup(t *testing.T) (*Handler, *store.Store) {
 	t.Helper()
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "studio.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.SQLite(t)
 	return setupOn(t, st), st
 }
 
@@ -45,18 +40,7 @@ func setup(t *testing.T) (*Handler, *store.Store) {
 // fresh PostgreSQL schema (skipped without STUDIO_TEST_DATABASE_URL, a
 // failure under CI=true).
 func onBoth(t *testing.T, test func(t *testing.T, h *Handler, st *store.Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		h, st := setup(t)
-		test(t, h, st)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		st, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		test(t, setupOn(t, st), st)
-	})
+	testdb.Each(t, func(t *testing.T, st *store.Store) { test(t, setupOn(t, st), st) })
 }
 
 // setupOn makes Asha's and Ravi's accounts in st and returns their workspace.
@@ -77,7 +61,7 @@ func setupOn(t *testing.T, st *store.Store) *Handler {
 	}
 	// Which requests are over HTTPS is the server's to judge (server.IsHTTPS,
 	// tested there); here, those that arrived over TLS.
-	return New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{
+	return New(st, slog.New(slog.DiscardHandler), Options{
 		Visitor:     Visitor{IP: remoteIP, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }},
 		Location:    kolkata,
 		Products:    []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
