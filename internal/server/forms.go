@@ -147,8 +147,9 @@ func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
 
 // formPage answers with the page the form was on, its fields as the
 // visitor sent them, each problem beside its field (problems) or one for
-// the whole form (problem). It is the prerendered page with its scripts taken
-// out: the page the visitor had, without the JavaScript it did not run.
+// the whole form (problem). It is the prerendered page with its scripts
+// taken out: the page the visitor had, without the JavaScript it did not
+// run.
 func (s *Server) formPage(w http.ResponseWriter, r *http.Request, post formPost, status int, problems map[string]string, problem string) {
 	page := s.pages[post.page]
 	var buf bytes.Buffer
