@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -107,7 +108,7 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 
 // refuseForm answers a form post that was refused with its page again:
 // what was sent, each field's problem beside it, or the refusal's message
-// above the form.
+// for the whole form.
 func (s *Server) refuseForm(w http.ResponseWriter, r *http.Request, form string, post formPost, err error) {
 	ref := refusalFor(err)
 	s.refuse(w, r, form, ref, err)
@@ -145,9 +146,10 @@ func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
 }
 
 // formPage answers with the page the form was on, its fields as the
-// visitor sent them, each problem beside its field (problems) or one above
-// the form (problem). It is the prerendered page with its scripts taken
-// out: the page the visitor had, without the JavaScript it did not run.
+// visitor sent them, each problem beside its field (problems) or one for
+// the whole form (problem). It is the prerendered page with its scripts
+// taken out: the page the visitor had, without the JavaScript it did not
+// run.
 func (s *Server) formPage(w http.ResponseWriter, r *http.Request, post formPost, status int, problems map[string]string, problem string) {
 	page := s.pages[post.page]
 	var buf bytes.Buffer
@@ -157,9 +159,10 @@ func (s *Server) formPage(w http.ResponseWriter, r *http.Request, post formPost,
 	if err == nil {
 		withoutScripts(doc)
 		if form := findForm(doc, post.form); form != nil {
-			fillForm(form, r.PostForm, problems, problem)
-			markTitle(doc)
-			err = html.Render(&out, doc)
+			if err = fillForm(form, r.PostForm, problems, problem); err == nil {
+				markTitle(doc)
+				err = html.Render(&out, doc)
+			}
 		} else {
 			err = errors.New("no form " + post.form + " on " + post.page)
 		}
@@ -214,11 +217,23 @@ func findForm(doc *html.Node, name string) *html.Node {
 	return find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Form && attr(n, "data-form") == name })
 }
 
-// fillForm puts the sent values back into the form's controls, each
-// problem after its control (as the Field component shows it: an element
-// id-error, aria-invalid, aria-describedby), the first wrong control
-// autofocused, and a problem of the whole form at its top.
-func fillForm(form *html.Node, values map[string][]string, problems map[string]string, problem string) {
+// fillForm puts the sent values back into the form's controls and each
+// problem into a slot the page already has; it makes no element. All it
+// knows of the front end's markup is this (web/app/components/Field.tsx,
+// which owns the slots):
+//   - a control's slot is the element without text that its
+//     aria-describedby names (Field's and FieldError's error element; the
+//     newsletter box's note, NewsletterForm);
+//   - the form's slot, for a problem no control has (a product that is
+//     gone, say), is its live region without text: role="alert"
+//     (FormProblem) or else role="status" (the newsletter box's note);
+//   - a slot shows the text in its first element, or in itself, and is
+//     shown by taking off its hidden attribute.
+//
+// A wrong control gets aria-invalid (which styles it), the first one
+// autofocus. A problem with no slot to go in is an error, but for the
+// form's message when its fields' problems took every slot.
+func fillForm(form *html.Node, values map[string][]string, problems map[string]string, problem string) error {
 	first, placed := true, map[string]bool{}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -255,44 +270,70 @@ func fillForm(form *html.Node, values map[string][]string, problems map[string]s
 		if msg == "" || attr(n, "type") == "hidden" || (n.DataAtom != atom.Input && n.DataAtom != atom.Textarea && n.DataAtom != atom.Select) {
 			return
 		}
-		placed[name] = true
-		id := attr(n, "id")
-		if id == "" {
-			id = "field-" + name
-			setAttr(n, "id", id)
-		}
 		setAttr(n, "aria-invalid", "true")
 		if first {
 			setAttr(n, "autofocus", "")
 			first = false
 		}
-		// A control that already has a live note (the newsletter box's) says
-		// it there; a Field gets its error element after the control.
-		for _, described := range strings.Fields(attr(n, "aria-describedby")) {
-			if note := find(form, func(e *html.Node) bool { return attr(e, "id") == described && attr(e, "role") == "status" }); note != nil {
-				setText(note, msg)
+		for _, id := range strings.Fields(attr(n, "aria-describedby")) {
+			if slot := find(form, func(e *html.Node) bool { return attr(e, "id") == id && !hasText(e) }); slot != nil {
+				fillSlot(slot, msg)
+				placed[name] = true
 				return
 			}
 		}
-		setAttr(n, "aria-describedby", strings.TrimSpace(attr(n, "aria-describedby")+" "+id+"-error"))
-		if wrapper := n.Parent; wrapper != nil && strings.Contains(" "+attr(wrapper, "class")+" ", " field ") {
-			setAttr(wrapper, "class", attr(wrapper, "class")+" field--invalid")
-		}
-		n.Parent.InsertBefore(element("p", msg, "id", id+"-error", "class", "field__error"), n.NextSibling)
+		// No slot of its own: it is said with the form's problem.
 	}
 	walk(form)
-	// A problem without a control of its own (a product that is gone, say)
-	// is said with the form's.
+	var unplaced []string
 	for field, msg := range problems {
 		if !placed[field] {
-			problem = strings.TrimSpace(problem + " " + msg)
+			unplaced = append(unplaced, msg)
 		}
 	}
-	if problem != "" {
-		alert := element("div", "", "class", "enquiry-problem", "role", "alert")
-		alert.AppendChild(element("p", problem))
-		form.InsertBefore(alert, form.FirstChild)
+	sort.Strings(unplaced) // the same page for the same post
+	problem = strings.TrimSpace(problem + " " + strings.Join(unplaced, " "))
+	if problem == "" {
+		return nil
 	}
+	for _, role := range []string{"alert", "status"} {
+		if slot := find(form, func(e *html.Node) bool { return attr(e, "role") == role && !hasText(e) }); slot != nil {
+			fillSlot(slot, problem)
+			return nil
+		}
+	}
+	if len(unplaced) == 0 && len(placed) > 0 {
+		// The form's one live region says its field's problem (the
+		// newsletter box's note), which says it all, as with JavaScript.
+		return nil
+	}
+	return errors.New("no slot for the problem " + strconv.Quote(problem))
+}
+
+// fillSlot puts text into a slot of the page and shows it (see fillForm).
+func fillSlot(slot *html.Node, text string) {
+	removeAttr(slot, "hidden")
+	target := slot
+	for c := slot.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			target = c
+			break
+		}
+	}
+	setText(target, text)
+}
+
+// hasText tells whether an element has any text but white space in it.
+func hasText(n *html.Node) bool {
+	if n.Type == html.TextNode {
+		return strings.TrimSpace(n.Data) != ""
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if hasText(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // optionValue is what an <option> sends: its value, or else its text.
@@ -316,18 +357,6 @@ func setText(n *html.Node, text string) {
 		n.RemoveChild(n.FirstChild)
 	}
 	n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
-}
-
-// element makes an element with its text and attributes (key, value, ...).
-func element(tag, text string, attrs ...string) *html.Node {
-	n := &html.Node{Type: html.ElementNode, Data: tag, DataAtom: atom.Lookup([]byte(tag))}
-	for i := 0; i+1 < len(attrs); i += 2 {
-		n.Attr = append(n.Attr, html.Attribute{Key: attrs[i], Val: attrs[i+1]})
-	}
-	if text != "" {
-		n.AppendChild(&html.Node{Type: html.TextNode, Data: text})
-	}
-	return n
 }
 
 func find(n *html.Node, match func(*html.Node) bool) *html.Node {

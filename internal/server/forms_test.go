@@ -5,25 +5,31 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
 	"testing/fstest"
+
+	"golang.org/x/net/html"
 
 	"studio/internal/store"
 	"studio/internal/store/testdb"
 )
 
 // contactPage is a page with a form as the front end renders it: the
-// Field component's label, control and error, a hint, and a script.
+// Field component's label, control and empty error slot, a hint, the
+// form's empty problem slot (FormProblem), its status, and a script.
 const contactPage = `<!DOCTYPE html><html><head><title>Contact us | Studio</title><link rel="modulepreload" href="/assets/a.js"></head><body>
 <form method="post" action="/api/enquiries" data-form="contact" aria-label="Contact form">
 <input type="hidden" name="kind" value="contact"><input type="hidden" name="page" value="/contact-us">
-<div class="field"><label for="n">Your Name</label><input id="n" name="name" value=""></div>
-<div class="field"><label for="e">Your Email</label><input id="e" type="email" name="email"></div>
-<div class="field"><label for="m">Message</label><p id="m-hint">Say hello</p><textarea id="m" name="message" aria-describedby="m-hint"></textarea></div>
-<select name="finish"><option selected="">Oak</option><option>Walnut</option><option value="t">Teak</option></select>
+<div class="enquiry-problem" role="alert" hidden=""><p></p></div>
+<div class="field"><label for="n">Your Name</label><input id="n" name="name" value="" aria-describedby="n-error"><p id="n-error" class="field__error" hidden=""></p></div>
+<div class="field"><label for="e">Your Email</label><input id="e" type="email" name="email" aria-describedby="e-error"><p id="e-error" class="field__error" hidden=""></p></div>
+<div class="field"><label for="m">Message</label><p id="m-hint">Say hello</p><textarea id="m" name="message" aria-describedby="m-hint m-error"></textarea><p id="m-error" class="field__error" hidden=""></p></div>
+<div class="field"><label for="f">Finish</label><select id="f" name="finish" aria-describedby="f-error"><option selected="">Oak</option><option>Walnut</option><option value="t">Teak</option></select><p id="f-error" class="field__error" hidden=""></p></div>
 <input type="text" name="website" value="">
+<p class="enquiry-status" role="status"></p>
 <button>Send Message</button></form>
 <form method="post" action="/api/newsletter" data-form="newsletter"><input type="hidden" name="page" value="/contact-us">
 <input id="nl" type="email" name="email" aria-describedby="nl-note"><button>Subscribe</button><p id="nl-note" role="status"></p></form>
@@ -83,16 +89,20 @@ func TestContactFormWithoutJavaScript(t *testing.T) {
 	}
 	for _, want := range []string{
 		"<title>Error: Contact us | Studio</title>",
-		`<input id="n" name="name" value="" aria-invalid="true" autofocus="" aria-describedby="n-error"/><p id="n-error" class="field__error">Please tell us your name.</p>`,
-		`value="not-an-address" aria-invalid="true" aria-describedby="e-error"/><p id="e-error" class="field__error">`,
-		`<div class="field field--invalid"><label for="e">`,
-		`<textarea id="m" name="message" aria-describedby="m-hint">Kept &lt;b&gt;text&lt;/b&gt; &amp; more</textarea>`,
-		`aria-invalid="true" aria-describedby="field-finish-error"><option>Oak</option><option selected="">Walnut</option><option value="t">Teak</option></select><p id="field-finish-error" class="field__error">`, // a contact has no finish
+		`<input id="n" name="name" value="" aria-describedby="n-error" aria-invalid="true" autofocus=""/><p id="n-error" class="field__error">Please tell us your name.</p>`,
+		`value="not-an-address" aria-invalid="true"/><p id="e-error" class="field__error">Please check`,
+		`<textarea id="m" name="message" aria-describedby="m-hint m-error">Kept &lt;b&gt;text&lt;/b&gt; &amp; more</textarea><p id="m-error" class="field__error" hidden=""></p>`,
+		// A contact has no finish.
+		`<select id="f" name="finish" aria-describedby="f-error" aria-invalid="true"><option>Oak</option><option selected="">Walnut</option><option value="t">Teak</option></select><p id="f-error" class="field__error">`,
+		// Every problem is a field's.
+		`<div class="enquiry-problem" role="alert" hidden=""><p></p></div>`,
+		`<p class="enquiry-status" role="status"></p>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
+	sameElements(t, contactPage, body)
 	if strings.Contains(body, "<script") || strings.Contains(body, "modulepreload") || strings.Contains(body, `"error"`) {
 		t.Error("the page that comes back has scripts (it would hydrate over the problems) or JSON")
 	}
@@ -135,5 +145,76 @@ func TestNewsletterFormWithoutJavaScript(t *testing.T) {
 	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(body, `<p id="nl-note" role="status">Please check your e-mail address`) ||
 		!strings.Contains(body, `name="email" aria-describedby="nl-note" value="ravi@" aria-invalid="true" autofocus=""`) {
 		t.Errorf("a bad address: %d\n%s", w.Code, body)
+	}
+	sameElements(t, contactPage, body)
+	// A refusal of the whole form is said in the box's note too, as with
+	// JavaScript; a character that cannot be kept, by its field's problem.
+	w = postForm(h, "/api/newsletter", url.Values{"page": {"/contact-us"}, "email": {"ravi@example.com"}}, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
+	if body := w.Body.String(); w.Code != http.StatusForbidden || !strings.Contains(body, `<p id="nl-note" role="status">This form must be sent from the studio&#39;s own site.</p>`) {
+		t.Errorf("cross-site: %d\n%s", w.Code, body)
+	}
+	w = postForm(h, "/api/newsletter", url.Values{"page": {"/contact-us"}, "email": {"ravi\x00@example.com"}})
+	if body := w.Body.String(); w.Code != http.StatusBadRequest || !strings.Contains(body, `<p id="nl-note" role="status">This has a character that cannot be kept`) {
+		t.Errorf("a NUL: %d\n%s", w.Code, body)
+	}
+}
+
+// A problem of the whole form goes in the form's own slot, with those of
+// fields the page has no slot for (a hidden one).
+func TestFormProblemWithoutJavaScript(t *testing.T) {
+	h, _ := newFormServer(t)
+	w := postForm(h, "/api/enquiries", url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "productId": {"x"}, "name": {"Asha"}, "email": {"asha@example.com"}, "message": {"Hello"}})
+	body := w.Body.String()
+	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(body, `<div class="enquiry-problem" role="alert"><p>The product of this form is not one we know.`) {
+		t.Errorf("an unknown product: %d\n%s", w.Code, body)
+	}
+	sameElements(t, contactPage, body)
+	w = postForm(h, "/api/enquiries", url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {"Asha\x00"}, "email": {"asha@example.com"}, "message": {"Hello"}})
+	body = w.Body.String()
+	if w.Code != http.StatusBadRequest || !strings.Contains(body, `<div class="enquiry-problem" role="alert"><p>Some fields have a character that cannot be kept.`) ||
+		!strings.Contains(body, `<p id="n-error" class="field__error">This has a character`) {
+		t.Errorf("a NUL in the name: %d\n%s", w.Code, body)
+	}
+	sameElements(t, contactPage, body)
+}
+
+// A form whose page has no slot for a problem is answered with the
+// problem as text, never with markup the front end did not make.
+func TestFillFormWithoutSlot(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<form data-form="f"><input name="name"></form>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fillForm(findForm(doc, "f"), nil, map[string]string{"name": "Please tell us your name."}, ""); err == nil {
+		t.Error("a problem with nowhere to go: no error")
+	}
+}
+
+// sameElements fails unless the page that came back has the elements of
+// the prerendered one, but its scripts: the problems went into slots the
+// page had, and nothing was made.
+func sameElements(t *testing.T, prerendered, got string) {
+	t.Helper()
+	elements := func(page string) []string {
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		withoutScripts(doc)
+		var list []string
+		var walk func(*html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.ElementNode {
+				list = append(list, n.Data+"#"+attr(n, "id"))
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(doc)
+		return list
+	}
+	if want, have := elements(prerendered), elements(got); !slices.Equal(want, have) {
+		t.Errorf("the page that came back has other elements than the prerendered one:\n%v\n%v", have, want)
 	}
 }

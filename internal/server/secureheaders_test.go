@@ -33,10 +33,12 @@ func cspServer(t *testing.T, site catalogue.Site) *Server {
 		t.Fatal(err)
 	}
 	build := fstest.MapFS{
-		"index.html":             {Data: []byte(`<script>boot()</script><h1>home</h1>`)},
-		"product/1/index.html":   {Data: []byte(`<script>one()</script>`)},
-		"__not-found/index.html": {Data: []byte(`<script>boot()</script>`)},
-		"assets/a-1.js":          {Data: []byte(`x`)},
+		"index.html":                      {Data: []byte(`<script>boot()</script><h1>home</h1>`)},
+		"product/1/index.html":            {Data: []byte(`<script>one()</script>`)},
+		"__not-found/index.html":          {Data: []byte(`<script>boot()</script>`)},
+		"thank-you/index.html":            {Data: []byte(thanksPage)},
+		"thank-you/newsletter/index.html": {Data: []byte(thanksPage)},
+		"assets/a-1.js":                   {Data: []byte(`x`)},
 	}
 	s, err := New(discardLog(), build, cat)
 	if err != nil {

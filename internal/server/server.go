@@ -102,6 +102,13 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 	if s.notFound == nil || s.pages["/"] == nil {
 		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
 	}
+	// Where a form sent without JavaScript leads (forms.go): pages of the
+	// front end (web/app/lib/paths.ts, THANKS_PATHS).
+	for _, p := range []string{thanksPath, newsletterThanksPath} {
+		if s.pages[p] == nil {
+			return nil, fmt.Errorf("server: the client build has no page %s: run make build", p)
+		}
+	}
 	pagePaths := make([]string, 0, len(s.pages))
 	for p, f := range s.pages {
 		if !f.noindex {

@@ -31,24 +31,29 @@ func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
 	return cat
 }
 
+// thanksPage is a thank-you page, which is not for the sitemap.
+const thanksPage = `<meta name="robots" content="noindex"/><h1>Thank you</h1>`
+
 // testBuild is a client build as the front end writes it, with
 // precompressed variants beside the home page and the script.
 func testBuild() fstest.MapFS {
 	return fstest.MapFS{
-		"index.html":              {Data: []byte("<h1>home</h1>")},
-		"index.html.gz":           {Data: gzipped("<h1>home</h1>")},
-		"index.html.br":           {Data: []byte("BR-home")},
-		"products/index.html":     {Data: []byte("<h1>products</h1>")},
-		"product/1/index.html":    {Data: []byte("<h1>product 1</h1>")},
-		"product/2/index.html":    {Data: []byte("<h1>product 2</h1>")},
-		"__not-found/index.html":  {Data: []byte("<h1>home, not found</h1>")},
-		"__spa-fallback.html":     {Data: []byte("<h1>fallback</h1>")},
-		"assets/app-abc123.js":    {Data: []byte("console.log(1)")},
-		"assets/app-abc123.js.gz": {Data: []byte("GZ-js")},
-		"images/hero.svg":         {Data: []byte("<svg/>")},
-		"_root.data":              {Data: []byte(`[{"root":1}]`)},
-		"product/1.data":          {Data: []byte(`[{"product":1}]`)},
-		"search-index.json":       {Data: []byte(`[]`)},
+		"index.html":                      {Data: []byte("<h1>home</h1>")},
+		"index.html.gz":                   {Data: gzipped("<h1>home</h1>")},
+		"index.html.br":                   {Data: []byte("BR-home")},
+		"products/index.html":             {Data: []byte("<h1>products</h1>")},
+		"product/1/index.html":            {Data: []byte("<h1>product 1</h1>")},
+		"product/2/index.html":            {Data: []byte("<h1>product 2</h1>")},
+		"__not-found/index.html":          {Data: []byte("<h1>home, not found</h1>")},
+		"thank-you/index.html":            {Data: []byte(thanksPage)},
+		"thank-you/newsletter/index.html": {Data: []byte(thanksPage)},
+		"__spa-fallback.html":             {Data: []byte("<h1>fallback</h1>")},
+		"assets/app-abc123.js":            {Data: []byte("console.log(1)")},
+		"assets/app-abc123.js.gz":         {Data: []byte("GZ-js")},
+		"images/hero.svg":                 {Data: []byte("<svg/>")},
+		"_root.data":                      {Data: []byte(`[{"root":1}]`)},
+		"product/1.data":                  {Data: []byte(`[{"product":1}]`)},
+		"search-index.json":               {Data: []byte(`[]`)},
 		// The image pipeline's files: the original's hash, then the variant.
 		"images/products/chair.0123456789ab.640w.avif": {Data: []byte(photoBytes)},
 		"images/products/chair.0123456789ab.svg":       {Data: []byte("<svg/>")},
@@ -262,6 +267,11 @@ func TestNewRejectsABuildThatDoesNotMatchTheCatalogue(t *testing.T) {
 	delete(build, "__not-found/index.html")
 	if _, err := New(log, build, testCatalogue(t, 1)); err == nil || !strings.Contains(err.Error(), "make build") {
 		t.Errorf("a build without the not-found page: err = %v", err)
+	}
+	build = testBuild()
+	delete(build, "thank-you/newsletter/index.html")
+	if _, err := New(log, build, testCatalogue(t, 1)); err == nil || !strings.Contains(err.Error(), newsletterThanksPath) {
+		t.Errorf("a build without a thank-you page: err = %v", err)
 	}
 }
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
 import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFormStart } from "./EnquiryParts";
-import { Field } from "./Field";
+import { Field, FormProblem } from "./Field";
 import { SenderFields } from "./SenderFields";
 import "./ContactForm.css";
 
@@ -58,6 +58,7 @@ export function ContactForm() {
       onSubmit={onSubmit}
     >
       <FormPost kind="contact" />
+      <FormProblem />
       <SenderFields values={values} onChange={change} errors={errors} />
       <Field
         label="Message"

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/request";
 import { FormPost, Honeypot } from "../components/EnquiryParts";
-import { Field } from "../components/Field";
+import { Field, FieldError, FormProblem } from "../components/Field";
 import { SenderFields } from "../components/SenderFields";
 import type { QuoteKind } from "../lib/enquiries";
 import { productData, productEntry } from "../lib/catalogue.server";
@@ -55,22 +55,25 @@ export default function RequestPage({ loaderData: { product, kind } }: Route.Com
       </p>
       <form className="quote-dialog__form" method="post" action="/api/enquiries" data-form={kind} aria-label={heading} noValidate>
         <FormPost kind={kind} productId={product.id} />
+        <FormProblem />
         <div className="quote-dialog__options">
           <div className="field">
             <label htmlFor="request-material">Material</label>
-            <select id="request-material" name="material" defaultValue={product.material[0]}>
+            <select id="request-material" name="material" aria-describedby="request-material-error" defaultValue={product.material[0]}>
               {product.material.map((m) => (
                 <option key={m}>{m}</option>
               ))}
             </select>
+            <FieldError id="request-material-error" />
           </div>
           <div className="field">
             <label htmlFor="request-finish">Finish</label>
-            <select id="request-finish" name="finish" defaultValue={product.finish[0]}>
+            <select id="request-finish" name="finish" aria-describedby="request-finish-error" defaultValue={product.finish[0]}>
               {product.finish.map((f) => (
                 <option key={f}>{f}</option>
               ))}
             </select>
+            <FieldError id="request-finish-error" />
           </div>
         </div>
         <SenderFields phone />

@@ -4,7 +4,7 @@ import { useId } from "react";
 export function Choice({ label, name, value, options, error, onChange }: { label: string; name: string; value: string; options: string[]; error?: string; onChange: (value: string) => void }) {
   const id = useId();
   return (
-    <div className={error ? "field field--invalid" : "field"}>
+    <div className="field">
       <label htmlFor={id}>{label}</label>
       <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
         {options.map((o) => (
