@@ -8,7 +8,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
 # The workspace's page templates are embedded in the binary too.
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod \
-	$(shell find internal/studio/templates -type f 2>/dev/null)
+	$(shell find internal/workspace/templates -type f 2>/dev/null)
 
 .PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
@@ -95,7 +95,7 @@ bench-enquiries:
 .PHONY: bench-events
 bench-events:
 	go test -run '^$$' -bench BenchmarkEvents -benchtime 200000x ./internal/server/
-	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/studio/
+	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/workspace/
 
 # studio backup and studio restore of a database of 100,000 enquiries: time and file size.
 .PHONY: bench-backup

@@ -13,7 +13,7 @@ import (
 	"studio/internal/mail"
 	"studio/internal/server"
 	"studio/internal/store"
-	"studio/internal/studio"
+	"studio/internal/workspace"
 )
 
 // serverOptions turns on the parts of the server the configuration asks
@@ -49,18 +49,18 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat
 	}
 
 	// The site's own analytics: the days' counts are made from the events
-	// every five minutes (studio.Handler.RollUp), and events past
+	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	workspace := studio.New(st, log, studioOptions(cfg, cat))
-	wg.Go(func() { rollUpEvents(ctx, log, workspace) })
-	options = append(options, server.WithStudio(workspace))
+	ws := workspace.New(st, log, workspaceOptions(cfg, cat))
+	wg.Go(func() { rollUpEvents(ctx, log, ws) })
+	options = append(options, server.WithWorkspace(ws))
 	return options, func() { cancel(); wg.Wait() }
 }
 
 // rollUpEvents makes the insights' counts now and then every five
 // minutes, until ctx ends.
-func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *studio.Handler) {
+func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Handler) {
 	tick := time.NewTicker(5 * time.Minute)
 	defer tick.Stop()
 	for {
@@ -75,10 +75,10 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *studio.Handl
 	}
 }
 
-// studioOptions are the site's facts the workspace needs.
-func studioOptions(cfg config.Config, cat *catalogue.Catalogue) studio.Options {
-	opts := studio.Options{
-		Visitor: studio.Visitor{
+// workspaceOptions are the site's facts the workspace needs.
+func workspaceOptions(cfg config.Config, cat *catalogue.Catalogue) workspace.Options {
+	opts := workspace.Options{
+		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
@@ -88,7 +88,7 @@ func studioOptions(cfg config.Config, cat *catalogue.Catalogue) studio.Options {
 		StudioPhone:     cat.Site.WhatsAppTel(),
 	}
 	for _, p := range cat.Products {
-		opts.Products = append(opts.Products, studio.Product{ID: p.ID, Name: p.Name})
+		opts.Products = append(opts.Products, workspace.Product{ID: p.ID, Name: p.Name})
 	}
 	return opts
 }

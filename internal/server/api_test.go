@@ -311,11 +311,11 @@ func TestAPIWithoutStore(t *testing.T) {
 	}
 }
 
-// fakeStudio is a workspace that is on or off.
-type fakeStudio struct{ on bool }
+// fakeWorkspace is a workspace that is on or off.
+type fakeWorkspace struct{ on bool }
 
-func (f fakeStudio) On(context.Context) (bool, error) { return f.on, nil }
-func (fakeStudio) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (f fakeWorkspace) On(context.Context) (bool, error) { return f.on, nil }
+func (fakeWorkspace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("workspace " + r.URL.Path))
 }
 
@@ -323,8 +323,8 @@ func (fakeStudio) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // exists), and are the 404 page while it is off or there is none.
 func TestWorkspaceOnlyWhenOn(t *testing.T) {
 	none, _ := newAPI(t)
-	off, _ := newAPI(t, WithStudio(fakeStudio{on: false}))
-	on, _ := newAPI(t, WithStudio(fakeStudio{on: true}))
+	off, _ := newAPI(t, WithWorkspace(fakeWorkspace{on: false}))
+	on, _ := newAPI(t, WithWorkspace(fakeWorkspace{on: true}))
 	for _, path := range []string{"/studio", "/studio/enquiries.csv", "/studio/enquiries/1"} {
 		for name, h := range map[string]http.Handler{"without a workspace": none, "with the workspace off": off} {
 			w := httptest.NewRecorder()

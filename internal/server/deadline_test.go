@@ -15,7 +15,7 @@ import (
 
 	"studio/internal/store"
 	"studio/internal/store/storetest"
-	"studio/internal/studio"
+	"studio/internal/workspace"
 )
 
 // stallingProxy forwards TCP connections to a database until stall is
@@ -150,7 +150,7 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 	for i, open := range stuckDatabases(t) {
 		t.Run([]string{"sqlite", "postgres"}[i], func(t *testing.T) {
 			db := open(t)
-			hash, err := studio.HashPassword(staffPassword)
+			hash, err := workspace.HashPassword(staffPassword)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,9 +160,9 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 			var clock sync.Mutex
 			log := discardLog()
-			workspace := studio.New(db.st, log, studio.Options{Visitor: studio.Visitor{
+			ws := workspace.New(db.st, log, workspace.Options{Visitor: workspace.Visitor{
 				IP: func(r *http.Request) string { return VisitorKey(r, nil) }, IsHTTPS: func(*http.Request) bool { return false }}})
-			s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(db.st), WithEvents(db.st), WithStudio(workspace),
+			s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(db.st), WithEvents(db.st), WithWorkspace(ws),
 				WithDatabaseTimeout(deadline), WithClock(func() time.Time { clock.Lock(); defer clock.Unlock(); return now }))
 			if err != nil {
 				t.Fatal(err)
@@ -174,8 +174,8 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			secret := studio.NewSecret()
-			if err := db.st.CreateSession(context.Background(), studio.SecretHash(secret), account.ID, time.Now(), time.Now().Add(-time.Hour)); err != nil {
+			secret := workspace.NewSecret()
+			if err := db.st.CreateSession(context.Background(), workspace.SecretHash(secret), account.ID, time.Now(), time.Now().Add(-time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 			cookie := &http.Cookie{Name: "studio", Value: secret}

@@ -17,10 +17,11 @@ type Enquiries interface {
 	CheckWrite(ctx context.Context, now time.Time) error
 }
 
-// Studio is the studio's workspace (a *studio.Handler), which serves
-// /studio and everything under it (its routes are in internal/studio).
-// It is on once an account exists; until then those paths are the 404 page.
-type Studio interface {
+// Workspace is the studio's workspace (a *workspace.Handler), which
+// serves /studio and everything under it (its routes are in
+// internal/workspace). It is on once an account exists; until then those
+// paths are the 404 page.
+type Workspace interface {
 	http.Handler
 	On(ctx context.Context) (bool, error)
 }
@@ -82,8 +83,8 @@ func WithMailQueue(q MailQueue) Option {
 	return func(s *Server) { s.metrics.watchMailQueue(q) }
 }
 
-// WithStudio serves the studio's workspace under /studio.
-func WithStudio(st Studio) Option { return func(s *Server) { s.studio = st } }
+// WithWorkspace serves the studio's workspace under /studio.
+func WithWorkspace(w Workspace) Option { return func(s *Server) { s.workspace = w } }
 
 // WithClock replaces the clock, for tests.
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }

@@ -47,12 +47,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	sendFile(w, r, s.notFound, http.StatusNotFound, cacheHTML)
 }
 
-// workspace hands /studio to the studio's workspace once it is on (an
+// serveWorkspace hands /studio to the studio's workspace once it is on (an
 // account exists); until then, and without a database, it is a page that
 // does not exist.
-func (s *Server) workspace(w http.ResponseWriter, r *http.Request) {
-	if s.studio != nil {
-		on, err := s.studio.On(r.Context())
+func (s *Server) serveWorkspace(w http.ResponseWriter, r *http.Request) {
+	if s.workspace != nil {
+		on, err := s.workspace.On(r.Context())
 		if err != nil {
 			s.log.Error("studio: is the workspace on", "err", err)
 			setRetryAfter(w, store.RetryAfter)
@@ -60,7 +60,7 @@ func (s *Server) workspace(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if on {
-			s.studio.ServeHTTP(w, r)
+			s.workspace.ServeHTTP(w, r)
 			return
 		}
 	}

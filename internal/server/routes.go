@@ -16,9 +16,9 @@ func (s *Server) routes() *http.ServeMux {
 	// Anything else under /api/ answers in JSON: 405 for another method on
 	// an API route, 404 for a path that is none.
 	mux.HandleFunc("/api/", s.apiFallback(mux))
-	// The studio's workspace routes its own paths (internal/studio).
-	mux.Handle("/studio", s.databaseDeadline(http.HandlerFunc(s.workspace)))
-	mux.Handle("/studio/", s.databaseDeadline(http.HandlerFunc(s.workspace)))
+	// The studio's workspace routes its own paths (internal/workspace).
+	mux.Handle("/studio", s.databaseDeadline(http.HandlerFunc(s.serveWorkspace)))
+	mux.Handle("/studio/", s.databaseDeadline(http.HandlerFunc(s.serveWorkspace)))
 	mux.HandleFunc("GET /product/{id}", s.product)
 	// Pages, assets, and /sitemap.xml and /robots.txt (made at start-up);
 	// any method (page answers 405 to all but GET and HEAD), so that /api/

@@ -40,7 +40,7 @@ type Server struct {
 	mail            bool
 	wakeMail        func()
 	trusted         []netip.Prefix
-	studio          Studio
+	workspace       Workspace
 	now             func() time.Time
 	crossOrigin     *http.CrossOriginProtection
 	enquiryLimit    *ratelimit.Limiter

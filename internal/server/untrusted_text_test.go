@@ -15,7 +15,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/store"
 	"studio/internal/store/testdb"
-	"studio/internal/studio"
+	"studio/internal/workspace"
 )
 
 const (
@@ -27,7 +27,7 @@ const (
 // workspace with one account.
 func newFullServer(t *testing.T, st *store.Store) http.Handler {
 	t.Helper()
-	hash, err := studio.HashPassword(staffPassword)
+	hash, err := workspace.HashPassword(staffPassword)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,11 +35,11 @@ func newFullServer(t *testing.T, st *store.Store) http.Handler {
 		t.Fatal(err)
 	}
 	log := discardLog()
-	workspace := studio.New(st, log, studio.Options{Visitor: studio.Visitor{
+	ws := workspace.New(st, log, workspace.Options{Visitor: workspace.Visitor{
 		IP:      func(r *http.Request) string { return VisitorKey(r, nil) },
 		IsHTTPS: func(r *http.Request) bool { return false },
 	}})
-	s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(st), WithEvents(st), WithStudio(workspace))
+	s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(st), WithEvents(st), WithWorkspace(ws))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package studio
+package workspace
 
 import (
 	"embed"

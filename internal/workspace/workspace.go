@@ -3,7 +3,7 @@
 // from New to Won or Lost, with notes, spam and not-spam, undo, search and
 // filters, and CSV exports for spreadsheets and scripts. It is
 // server-rendered HTML with no script at all.
-package studio
+package workspace
 
 import (
 	"context"

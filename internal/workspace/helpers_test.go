@@ -1,4 +1,4 @@
-package studio
+package workspace
 
 // The tests hash with argon2id's smallest cost: the production cost takes
 // 64 MiB and a tenth of a second for each of many sign-ins.
