@@ -23,7 +23,7 @@ import (
 	"golang.org/x/crypto/acme"
 
 	"studio/content"
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 	"studio/internal/config"
 	"studio/internal/server"
 	"studio/web"
@@ -39,7 +39,7 @@ func TestCertificatesFromACME(t *testing.T) {
 	t.Setenv("PEBBLE_WFE_NONCEREJECT", "0") // no deliberately bad nonces
 	const domain = "www.studio.test"
 
-	cat, err := catalogue.Load(content.Files)
+	cat, err := sitecontent.Load(content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/crypto/acme"
 
 	"studio/content"
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 	"studio/internal/config"
 	"studio/internal/server"
 	"studio/internal/store"
@@ -56,7 +56,7 @@ func run() error {
 		return err
 	}
 	defer lock.Close()
-	cat, err := catalogue.Load(content.Files)
+	siteContent, err := sitecontent.Load(content.Files)
 	if err != nil {
 		return err
 	}
@@ -86,12 +86,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	options, stopWorkers := serverOptions(ctx, log, cfg, cat, st)
+	options, stopWorkers := serverOptions(ctx, log, cfg, siteContent, st)
 	defer stopWorkers()
 	options = append(options, server.WithFormKey(formKey),
 		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))
 
-	srv, err := server.New(log, web.Client(), cat, options...)
+	srv, err := server.New(log, web.Client(), siteContent, options...)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func run() error {
 	for _, l := range listeners {
 		go func() { serveErr <- l.serve() }()
 		log.Info("serving", "addr", l.Addr().String(), "tls", l.tls, "domains", cfg.Domains, "data_dir", cfg.AbsDataDir(),
-			"products", len(cat.Products), "database", string(st.Dialect()))
+			"products", len(siteContent.Products), "database", string(st.Dialect()))
 	}
 	if len(cfg.TrustedProxies) == 0 && len(cfg.Domains) == 0 {
 		log.Info("TRUSTED_PROXIES is not set: X-Forwarded-For and X-Forwarded-Proto are ignored (set it to the reverse proxy's address when there is one)")

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"sync"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 	"studio/internal/config"
 	"studio/internal/mail"
 	"studio/internal/server"
@@ -22,7 +22,7 @@ import (
 // insights' roll-ups, mail with SMTP settings (the studio's copy of each
 // enquiry and the visitor's acknowledgement). stop ends the background
 // work and waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat *catalogue.Catalogue, st *store.Store) (options []server.Option, stop func()) {
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, siteContent *sitecontent.Content, st *store.Store) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
 	if cfg.DatabaseURL == "" {
@@ -34,13 +34,13 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat
 	if cfg.SMTP.Enabled() {
 		to := cfg.SMTP.To
 		if to == "" {
-			to = cat.Site.Email
+			to = siteContent.Site.Email
 		}
 		// The acknowledgement to the visitor takes the studio's name and
 		// contact details from content/site.json and the reply time from
 		// content/service.json, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Site: cat.Site, Service: cat.Service}, st, log)
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Site: siteContent.Site, Service: siteContent.Service}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
 		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
@@ -52,7 +52,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, cat
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, cat))
+	ws := workspace.New(st, log, workspaceOptions(cfg, siteContent))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws))
 	return options, func() { cancel(); wg.Wait() }
@@ -76,18 +76,18 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 }
 
 // workspaceOptions are the site's facts the workspace needs.
-func workspaceOptions(cfg config.Config, cat *catalogue.Catalogue) workspace.Options {
+func workspaceOptions(cfg config.Config, siteContent *sitecontent.Content) workspace.Options {
 	opts := workspace.Options{
 		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
-		Location:        cat.Site.Location,
+		Location:        siteContent.Site.Location,
 		KeepDays:        cfg.InsightsKeepDays,
 		DatabaseTimeout: cfg.DatabaseTimeout,
-		StudioPhone:     cat.Site.WhatsAppTel(),
+		StudioPhone:     siteContent.Site.WhatsAppTel(),
 	}
-	for _, p := range cat.Products {
+	for _, p := range siteContent.Products {
 		opts.Products = append(opts.Products, workspace.Product{ID: p.ID, Name: p.Name})
 	}
 	return opts

@@ -15,7 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 )
 
 // Kind says what an enquiry asks for.
@@ -198,7 +198,7 @@ func (e *ValidationError) Error() string {
 
 // Products finds a product of the catalogue by id.
 type Products interface {
-	Product(id int) (catalogue.Product, bool)
+	Product(id int) (sitecontent.Product, bool)
 }
 
 // Check validates in and returns the enquiry to store, or a
@@ -282,7 +282,7 @@ func Check(in Input, products Products, now time.Time) (Enquiry, error) {
 // ("finish", "items[2].finish"): a quote for one product and each piece of
 // a shortlist meet the same rule here. required says the product must be
 // named. ok is false unless the product is known.
-func checkProduct(products Products, id *int, material, finish string, required bool, prefix string, fields map[string]string) (p catalogue.Product, ok bool) {
+func checkProduct(products Products, id *int, material, finish string, required bool, prefix string, fields map[string]string) (p sitecontent.Product, ok bool) {
 	if id == nil {
 		if required {
 			fields[prefix+"productId"] = "A quote is for a product: say which."

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 )
 
-type fakeProducts map[int]catalogue.Product
+type fakeProducts map[int]sitecontent.Product
 
-func (f fakeProducts) Product(id int) (catalogue.Product, bool) { p, ok := f[id]; return p, ok }
+func (f fakeProducts) Product(id int) (sitecontent.Product, bool) { p, ok := f[id]; return p, ok }
 
 var products = fakeProducts{1: {ID: 1, Name: "Marwar chair", Material: []string{"Wood", "Metal"}, Finish: []string{"Walnut", "Charcoal"}}}
 

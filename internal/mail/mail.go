@@ -18,7 +18,7 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
 
@@ -34,9 +34,9 @@ type Config struct {
 
 	// The studio's name (the sender's name), e-mail (the acknowledgement's
 	// Reply-To), phones and address, from content/site.json.
-	Site catalogue.Site
+	Site sitecontent.Site
 	// The reply time the acknowledgement promises, from content/service.json.
-	Service catalogue.Service
+	Service sitecontent.Service
 }
 
 // Outbox is the store's queue of pending mails.

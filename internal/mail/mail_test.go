@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"studio/content"
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 	"studio/internal/enquiry"
 	"studio/internal/store"
 )
@@ -132,8 +132,8 @@ func openStore(t *testing.T, path string) *store.Store {
 
 // shipped is the studio's content as bin/studio ships it: the tests' mails
 // carry the real facts of content/site.json and content/service.json.
-var shipped = func() *catalogue.Catalogue {
-	c, err := catalogue.Load(content.Files)
+var shipped = func() *sitecontent.Content {
+	c, err := sitecontent.Load(content.Files)
 	if err != nil {
 		panic(err)
 	}

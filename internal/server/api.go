@@ -152,7 +152,7 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 // acceptEnquiry checks, limits and stores an enquiry, however it came.
 func (s *Server) acceptEnquiry(r *http.Request, in enquiry.Input) (int64, error) {
 	now := s.now()
-	e, err := enquiry.Check(in, s.catalogue, now)
+	e, err := enquiry.Check(in, s.content, now)
 	if err != nil {
 		return 0, err
 	}

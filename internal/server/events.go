@@ -312,7 +312,7 @@ func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent stri
 		problems["events"] = fmt.Sprintf("Send between 1 and %d events.", maxEventsPerBatch)
 		return nil, problems
 	}
-	day := now.In(s.catalogue.Site.Location).Format(time.DateOnly)
+	day := now.In(s.content.Site.Location).Format(time.DateOnly)
 	visitor := s.salts.visitor(day, address, agent)
 	device := deviceOf(agent)
 	var events []store.InsightEvent
@@ -334,7 +334,7 @@ func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent stri
 			e.Path = in.Path // only the site's own pages, so a script cannot fill the top pages with made-up ones
 		}
 		if read(&e, in.Params) {
-			if _, ok := s.catalogue.Product(int(e.Product)); !ok {
+			if _, ok := s.content.Product(int(e.Product)); !ok {
 				e.Product = 0
 			}
 			events = append(events, e)

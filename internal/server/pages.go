@@ -123,7 +123,7 @@ func (s *Server) product(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, err := strconv.Atoi(r.PathValue("id"))
-	if _, ok := s.catalogue.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
+	if _, ok := s.content.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
 		http.Redirect(w, r, "/products", http.StatusFound)
 		return
 	}

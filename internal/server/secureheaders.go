@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 )
 
 // contentPolicy builds the Content-Security-Policy of the site. Scripts
@@ -28,17 +28,17 @@ type contentPolicy struct {
 // Google's tag, only when content/site.json names a GA4 measurement id.
 var analyticsHosts = []string{"https://www.googletagmanager.com", "https://*.google-analytics.com", "https://*.analytics.google.com"}
 
-func newContentPolicy(cat *catalogue.Catalogue) contentPolicy {
+func newContentPolicy(content *sitecontent.Content) contentPolicy {
 	p := contentPolicy{
 		scriptSrc:  []string{"'self'"},
 		connectSrc: []string{"'self'"},
 		imgSrc:     []string{"'self'"},
 		frameSrc:   []string{},
 	}
-	if origin := originOf(cat.Site.Map.EmbedURL); origin != "" {
+	if origin := originOf(content.Site.Map.EmbedURL); origin != "" {
 		p.frameSrc = append(p.frameSrc, origin)
 	}
-	if cat.Site.GA4MeasurementID != "" {
+	if content.Site.GA4MeasurementID != "" {
 		p.scriptSrc = append(p.scriptSrc, analyticsHosts[0])
 		p.connectSrc = append(p.connectSrc, analyticsHosts...)
 		p.imgSrc = append(p.imgSrc, analyticsHosts...)

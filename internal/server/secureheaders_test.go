@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 )
 
 func hashOf(script string) string {
@@ -26,9 +26,9 @@ func TestInlineScriptHashes(t *testing.T) {
 	}
 }
 
-func cspServer(t *testing.T, site catalogue.Site) *Server {
+func cspServer(t *testing.T, site sitecontent.Site) *Server {
 	t.Helper()
-	cat, err := catalogue.New(site, []catalogue.Product{{ID: 1, Name: "P", Material: []string{"Wood"}, Finish: []string{"Oak"}, Images: []catalogue.Image{{Src: "p1.jpg", Alt: "P"}}}})
+	cat, err := sitecontent.New(site, []sitecontent.Product{{ID: 1, Name: "P", Material: []string{"Wood"}, Finish: []string{"Oak"}, Images: []sitecontent.Image{{Src: "p1.jpg", Alt: "P"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestAnalyticsHostsOnlyWithAMeasurementID(t *testing.T) {
-	h := cspServer(t, catalogue.Site{Name: "S", GA4MeasurementID: "G-TEST123"}).Handler()
+	h := cspServer(t, sitecontent.Site{Name: "S", GA4MeasurementID: "G-TEST123"}).Handler()
 	csp := do(h, "GET", "/", nil).Header().Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self' https://www.googletagmanager.com") || !strings.Contains(csp, "https://*.google-analytics.com") {
 		t.Errorf("with a GA4 id the tag's hosts are allowed: %s", csp)
@@ -154,8 +154,8 @@ func TestComparePathsOrdersProductsByNumber(t *testing.T) {
 	}
 }
 
-func siteWithMap(embedURL string) catalogue.Site {
-	s := catalogue.Site{Name: "S", BaseURL: "https://studio.example"}
+func siteWithMap(embedURL string) sitecontent.Site {
+	s := sitecontent.Site{Name: "S", BaseURL: "https://studio.example"}
 	s.Map.EmbedURL = embedURL
 	return s
 }

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"studio/internal/catalogue"
 	"studio/internal/enquiry"
 	"studio/internal/ratelimit"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
 
@@ -26,13 +26,13 @@ const notFoundPage = "__not-found/index.html"
 // Server holds what the handlers need. Everything in it is read-only after
 // New, so one Server serves any number of requests at once.
 type Server struct {
-	log       *slog.Logger
-	catalogue *catalogue.Catalogue
-	client    fs.FS                    // the client build
-	files     map[string]*file         // its files held in memory, by path without the leading slash
-	images    map[string]*streamedFile // its raster images, read from client on each request
-	pages     map[string]*file         // prerendered pages by URL path: "/", "/products", ...
-	notFound  *file
+	log      *slog.Logger
+	content  *sitecontent.Content
+	client   fs.FS                    // the client build
+	files    map[string]*file         // its files held in memory, by path without the leading slash
+	images   map[string]*streamedFile // its raster images, read from client on each request
+	pages    map[string]*file         // prerendered pages by URL path: "/", "/products", ...
+	notFound *file
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries
@@ -58,12 +58,12 @@ type Server struct {
 // New reads the client build into memory and checks that it matches the
 // catalogue, so a stale build fails at start-up rather than in front of a
 // visitor.
-func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Option) (*Server, error) {
+func New(log *slog.Logger, client fs.FS, content *sitecontent.Content, options ...Option) (*Server, error) {
 	files, images, err := loadFiles(client)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{log: log, catalogue: cat, client: client, files: files, images: images, pages: make(map[string]*file),
+	s := &Server{log: log, content: content, client: client, files: files, images: images, pages: make(map[string]*file),
 		now: time.Now, dbTimeout: 3 * time.Second, crossOrigin: http.NewCrossOriginProtection(),
 		enquiryLimit: ratelimit.New(enquiriesPerWindow, limitWindow), newsletterLimit: ratelimit.New(enquiriesPerWindow, limitWindow),
 		eventLimit: ratelimit.New(eventBatchesPerWindow, eventWindow)}
@@ -93,7 +93,7 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 			s.pages["/"+strings.TrimSuffix(name, "/index.html")] = f
 		}
 	}
-	policy := newContentPolicy(cat)
+	policy := newContentPolicy(content)
 	for name, f := range files {
 		if strings.HasSuffix(name, ".html") {
 			f.csp = []string{policy.forPage(f.scripts)}
@@ -115,9 +115,9 @@ func New(log *slog.Logger, client fs.FS, cat *catalogue.Catalogue, options ...Op
 			pagePaths = append(pagePaths, p)
 		}
 	}
-	s.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(cat.Site.BaseURL, pagePaths))
-	s.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(cat.Site.BaseURL))
-	for _, p := range cat.Products {
+	s.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(content.Site.BaseURL, pagePaths))
+	s.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(content.Site.BaseURL))
+	for _, p := range content.Products {
 		if s.pages[productPath(p.ID)] == nil {
 			return nil, fmt.Errorf("server: product %d is in the catalogue but has no prerendered page: run make build", p.ID)
 		}

@@ -10,21 +10,21 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"studio/internal/catalogue"
+	"studio/internal/sitecontent"
 )
 
-var testSite = catalogue.Site{Name: "Test Studio", BaseURL: "https://studio.example"}
+var testSite = sitecontent.Site{Name: "Test Studio", BaseURL: "https://studio.example"}
 
-func testCatalogue(t testing.TB, ids ...int) *catalogue.Catalogue {
+func testCatalogue(t testing.TB, ids ...int) *sitecontent.Content {
 	t.Helper()
-	var products []catalogue.Product
+	var products []sitecontent.Product
 	for _, id := range ids {
-		products = append(products, catalogue.Product{
+		products = append(products, sitecontent.Product{
 			ID: id, Name: "P", Type: "chair", Category: "Seatings", Material: []string{"Wood"}, Finish: []string{"Walnut"},
-			Images: []catalogue.Image{{Src: "p.jpg", Alt: "P"}},
+			Images: []sitecontent.Image{{Src: "p.jpg", Alt: "P"}},
 		})
 	}
-	cat, err := catalogue.New(testSite, products)
+	cat, err := sitecontent.New(testSite, products)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
-// Package catalogue reads the studio's facts and products from content/,
+// Package sitecontent reads the studio's facts and products from content/,
 // the same files the front end is built from.
-package catalogue
+package sitecontent
 
 import (
 	"bytes"
@@ -92,9 +92,9 @@ type Service struct {
 	EmailReplyHours int `json:"emailReplyHours"` // the studio answers an e-mail within this many hours
 }
 
-// Catalogue is the content the server needs: the site facts, the service
+// Content is the content the server needs: the site facts, the service
 // promises and the products by id.
-type Catalogue struct {
+type Content struct {
 	Site     Site
 	Service  Service
 	Products []Product // in id order
@@ -104,8 +104,8 @@ type Catalogue struct {
 // Load reads site.json, service.json and catalogue.json from fsys and
 // checks them against their schemas (schema/*.schema.json, the same files the build's
 // content check uses: web/scripts/content-rules.ts).
-func Load(fsys fs.FS) (*Catalogue, error) {
-	var c Catalogue
+func Load(fsys fs.FS) (*Content, error) {
+	var c Content
 	if err := readJSON(fsys, "site", &c.Site); err != nil {
 		return nil, err
 	}
@@ -118,23 +118,23 @@ func Load(fsys fs.FS) (*Catalogue, error) {
 	if err := readJSON(fsys, "catalogue", &file); err != nil {
 		return nil, err
 	}
-	cat, err := New(c.Site, file.Products)
+	loaded, err := New(c.Site, file.Products)
 	if err != nil {
 		return nil, err
 	}
-	cat.Service = c.Service
-	return cat, nil
+	loaded.Service = c.Service
+	return loaded, nil
 }
 
 // New makes a catalogue of site facts and products already in hand (Load's
 // second half; tests build theirs with it). Products are put in id order.
-func New(site Site, products []Product) (*Catalogue, error) {
+func New(site Site, products []Product) (*Content, error) {
 	var err error
 	// "" is UTC (site.json must name one; tests need not).
 	if site.Location, err = time.LoadLocation(site.TimeZone); err != nil {
 		return nil, fmt.Errorf("catalogue: site.json: timeZone %q is not a time zone (an IANA name such as Asia/Kolkata)", site.TimeZone)
 	}
-	c := Catalogue{Site: site, byID: make(map[int]Product, len(products))}
+	c := Content{Site: site, byID: make(map[int]Product, len(products))}
 	for _, p := range products {
 		if _, dup := c.byID[p.ID]; dup {
 			return nil, fmt.Errorf("catalogue: product id %d appears twice", p.ID)
@@ -147,7 +147,7 @@ func New(site Site, products []Product) (*Catalogue, error) {
 }
 
 // Product returns the product with that id.
-func (c *Catalogue) Product(id int) (Product, bool) {
+func (c *Content) Product(id int) (Product, bool) {
 	p, ok := c.byID[id]
 	return p, ok
 }

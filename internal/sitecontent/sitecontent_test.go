@@ -1,4 +1,4 @@
-package catalogue
+package sitecontent
 
 import (
 	"encoding/json"
