@@ -17,9 +17,9 @@ import (
 	"golang.org/x/crypto/acme"
 
 	"studio/content"
-	"studio/internal/sitecontent"
 	"studio/internal/config"
 	"studio/internal/server"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/web"
 )

@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"sync"
 
-	"studio/internal/sitecontent"
 	"studio/internal/config"
 	"studio/internal/mail"
 	"studio/internal/server"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/workspace"
 )

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"studio/content"
-	"studio/internal/sitecontent"
 	"studio/internal/enquiry"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
 
