@@ -16,6 +16,9 @@ photos=${3:-5}
 
 cache=${PHOTO_SITE_CACHE:-$PWD/web/.image-cache}
 mkdir -p "$dir" "$cache"
+# A fresh copy each time (a file renamed or deleted here must not stay
+# there), keeping only the photographs made before.
+find "$dir" -mindepth 1 -maxdepth 1 ! -name .photos -exec rm -rf {} +
 # The tree as committed, without what builds write.
 tar --exclude=./.git --exclude=./bin --exclude=./data --exclude='./.photo-site*' \
   --exclude=./web/node_modules --exclude=./web/build --exclude=./web/.generated \

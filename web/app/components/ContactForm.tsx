@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
-import { FailureNotice, FormPost, Honeypot, useEnquirySubmit, useFormStart } from "./EnquiryParts";
+import { useEnquirySubmit, useFormStart } from "../lib/submission";
+import { FailureNotice } from "./FailureNotice";
+import { FormPost, Honeypot } from "./HiddenFields";
 import { Field, FormProblem } from "./Field";
 import { SenderFields } from "./SenderFields";
 import "./ContactForm.css";

@@ -3,7 +3,7 @@ import { sendEnquiry, subscribe, type EnquiryPayload, type SendResult } from "..
 
 // Every form of the site sends through here when its script runs: the
 // contact form, the quote dialog and the newsletter box submit to this
-// route with a fetcher (EnquiryParts.tsx, submitForm), and its action posts
+// route with a fetcher (lib/submission.ts, submitForm), and its action posts
 // to the API. A route of its own, with no page, so a submission loads
 // nothing else. Without JavaScript the same forms post to the API
 // themselves (internal/server/forms.go).

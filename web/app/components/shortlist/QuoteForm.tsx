@@ -1,4 +1,5 @@
-import { FailureNotice, Honeypot } from "../EnquiryParts";
+import { FailureNotice } from "../FailureNotice";
+import { Honeypot } from "../HiddenFields";
 import { Field } from "../Field";
 import { SenderFields } from "../SenderFields";
 import { LIMITS } from "../../lib/enquiries";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useEnquirySubmit, useFormStart } from "../EnquiryParts";
+import { useEnquirySubmit, useFormStart } from "../../lib/submission";
 import { track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../../lib/shortlist/request";

@@ -1,38 +1,11 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { useFetcher, useLocation } from "react-router";
-import { track } from "../lib/analytics";
-import { checkEnquiry, onlyMissing, type EnquiryPayload, type SendResult } from "../lib/enquiries";
-import { site } from "../lib/site";
+import { useFetcher } from "react-router";
+import { track } from "./analytics";
+import { checkEnquiry, onlyMissing, type EnquiryPayload, type SendResult } from "./enquiries";
 
-// Pieces the contact form and the quote dialog share.
-
-/** The honeypot field: hidden from people by CSS and from screen readers. */
-export function Honeypot({ name = "website" }: { name?: string }) {
-  return (
-    <div className="enquiry-trap" aria-hidden="true">
-      <label>
-        Leave this field empty
-        <input type="text" name={name} tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
-  );
-}
-
-/**
- * What a form sent without JavaScript tells the server besides its fields:
- * its kind (and product), and the page it is on, which the server shows
- * again with the problems if something needs another look.
- */
-export function FormPost({ kind, productId }: { kind?: string; productId?: number }) {
-  const { pathname } = useLocation();
-  return (
-    <>
-      {kind && <input type="hidden" name="kind" value={kind} />}
-      {productId !== undefined && <input type="hidden" name="productId" value={productId} />}
-      <input type="hidden" name="page" value={pathname} />
-    </>
-  );
-}
+// Sending the site's forms with their script: the proof of a submission
+// (start time, idempotency key), the post through routes/send.ts, and
+// what an enquiry form does with each outcome.
 
 /** What proves a submission to the server: when it was started, and which it is. */
 export type SubmissionProof = { started?: string; idempotencyKey: string };
@@ -77,36 +50,6 @@ export function useFormStart(formName: string): { edited: () => void; reset: () 
       return { started: token.current, idempotencyKey: key.current };
     }, []),
   };
-}
-
-export function trackContactAttempt(method: "phone" | "email" | "whatsapp", location: string) {
-  track("contact_attempt", { method, location });
-}
-
-/** What to do when sending failed: the reason, and the other ways to reach the studio. */
-export function FailureNotice({ message, location }: { message: string; location: string }) {
-  const phone = site.phones[0];
-  return (
-    <div className="enquiry-problem" role="alert">
-      <p>{message} What you typed is still here: try again in a moment, or reach us directly:</p>
-      <ul>
-        {phone && (
-          <li>
-            call{" "}
-            <a href={`tel:${phone.tel}`} onClick={() => trackContactAttempt("phone", location)}>
-              {phone.display}
-            </a>
-          </li>
-        )}
-        <li>
-          write to{" "}
-          <a href={`mailto:${site.email}`} onClick={() => trackContactAttempt("email", location)}>
-            {site.email}
-          </a>
-        </li>
-      </ul>
-    </div>
-  );
 }
 
 export type SubmitState = "idle" | "sending" | "sent" | "failed";
