@@ -39,7 +39,9 @@ func TestNamePanicsOnANameNotListed(t *testing.T) {
 func TestAWrongListIsRefused(t *testing.T) {
 	limits := `"limits": {"eventsPerBatch": 50, "textChars": 200, "paramsBytes": 2048, "batchIdChars": {"min": 16, "max": 64}, "batchesPerMinute": 60}`
 	item := `"item": {"item_id": "text"}`
-	list := func(events string) string { return `{"_comment": "x", ` + limits + `, ` + item + `, "events": [` + events + `]}` }
+	list := func(events string) string {
+		return `{"_comment": "x", ` + limits + `, ` + item + `, "events": [` + events + `]}`
+	}
 	if _, err := parse([]byte(list(`{"name": "a", "about": "A.", "params": {"b": "text|texts", "c": ["x", "y"]}}`))); err != nil {
 		t.Fatalf("a good list: %v", err)
 	}
