@@ -59,6 +59,8 @@ check-deploy: bin/studio web/node_modules/.package-lock.json
 test-go: bin/studio
 	go test -race ./...
 
+# npm run typecheck first makes track()'s types (web/.generated/analytics-events.d.ts)
+# from the list of analytics events, internal/analytics/events.json.
 typecheck: web/.generated/images.json
 	cd web && npm run typecheck
 

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"studio/internal/analytics"
 	"studio/internal/store"
 )
 
@@ -32,14 +33,17 @@ type Events interface {
 	AddEvents(ctx context.Context, caps store.EventCaps, b store.EventBatch) (store.EventsAdded, error)
 }
 
-const (
-	maxEventsPerBatch = 50
-	maxParamChars     = 200 // a string parameter's length, in characters
-	maxParamsBytes    = 2 << 10
+// The limits of a batch are the list's (internal/analytics/events.json),
+// which the page's code is typed with too.
+var (
+	maxEventsPerBatch = analytics.Events.Limits.EventsPerBatch
+	maxParamChars     = analytics.Events.Limits.TextChars // a string parameter's length, and a path's, in characters
+	maxParamsBytes    = analytics.Events.Limits.ParamsBytes
 	// A page sends a batch every few seconds at most and one when hidden.
-	eventBatchesPerWindow = 60
-	eventWindow           = time.Minute
+	eventBatchesPerWindow = analytics.Events.Limits.BatchesPerMinute
 )
+
+const eventWindow = time.Minute
 
 type eventBatch struct {
 	// BatchID is made by the page for each batch and sent again with it
@@ -49,7 +53,7 @@ type eventBatch struct {
 	Events  []incomingEvent `json:"events"`
 }
 
-var batchIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+var batchIDPattern = regexp.MustCompile(fmt.Sprintf(`^[A-Za-z0-9_-]{%d,%d}$`, analytics.Events.Limits.BatchIDChars.Min, analytics.Events.Limits.BatchIDChars.Max))
 
 type incomingEvent struct {
 	Name   string                     `json:"name"`
@@ -89,11 +93,20 @@ func (p eventParams) item() (id int64) {
 	return id
 }
 
-// eventKinds are the events the page may send, each with what is kept of
-// it: its one dimension (Label) and, for some, a product or "found
-// nothing". An event not named here is refused; one whose reader says
-// false is accepted and not kept.
-var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
+// eventReader says what is kept of an event: it fills in what the insights
+// read of it, and says false for an event accepted and not kept.
+type eventReader func(e *store.InsightEvent, p eventParams) bool
+
+// keepName keeps of an event its name (and page) alone.
+func keepName(*store.InsightEvent, eventParams) bool { return true }
+
+// eventKinds are what is kept of the events the page sends: its one
+// dimension (Label) and, for some, a product or "found nothing". Which
+// events are taken is the list's (internal/analytics/events.json): one it
+// does not have is refused; a listed one without a reader here keeps its
+// name (keepName). A reader for an event not listed stops the server
+// (mustListEventReaders).
+var eventKinds = mustListEventReaders(map[string]eventReader{
 	"page_view": func(e *store.InsightEvent, p eventParams) bool {
 		e.Referrer = referrerHost(p.str("referrer"))
 		if source, campaign := p.str("utm_source"), p.str("utm_campaign"); source != "" || campaign != "" {
@@ -120,7 +133,7 @@ var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
 	"add_to_wishlist":      func(e *store.InsightEvent, p eventParams) bool { e.Product = p.item(); return true },
 	"remove_from_wishlist": func(e *store.InsightEvent, p eventParams) bool { e.Product = p.item(); return true },
 	"view_item_list":       func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("item_list_name"); return true },
-	"generate_lead":        func(*store.InsightEvent, eventParams) bool { return true },
+	"generate_lead":        keepName,
 	"search": func(e *store.InsightEvent, p eventParams) bool {
 		e.Label = strings.ToLower(p.str("search_term"))
 		n, ok := p.num("result_count")
@@ -156,9 +169,9 @@ var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
 		e.Label = p.str("location") + ": " + p.str("method")
 		return true
 	},
-	"offer_modal_view":       func(e *store.InsightEvent, p eventParams) bool { return true },
+	"offer_modal_view":       keepName,
 	"offer_modal_close":      func(e *store.InsightEvent, p eventParams) bool { e.Label = p.str("reason"); return true },
-	"offer_modal_conversion": func(e *store.InsightEvent, p eventParams) bool { return true },
+	"offer_modal_conversion": keepName,
 	"form_start":             formEvent,
 	"form_submit":            formEvent,
 	"form_error":             formEvent,
@@ -170,6 +183,16 @@ var eventKinds = map[string]func(e *store.InsightEvent, p eventParams) bool{
 	// Said again by page_view; time on page is not shown.
 	"page_navigation": func(*store.InsightEvent, eventParams) bool { return false },
 	"time_on_page":    func(*store.InsightEvent, eventParams) bool { return false },
+})
+
+// mustListEventReaders is readers, when the list has each of their events.
+func mustListEventReaders(readers map[string]eventReader) map[string]eventReader {
+	for name := range readers {
+		if !analytics.Known(name) {
+			panic(fmt.Sprintf("server: events.go reads %q, which internal/analytics/events.json does not list", name))
+		}
+	}
+	return readers
 }
 
 func formEvent(e *store.InsightEvent, p eventParams) bool {
@@ -318,10 +341,13 @@ func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent stri
 	var events []store.InsightEvent
 	for i, in := range batch.Events {
 		field := fmt.Sprintf("events[%d]", i)
-		read, known := eventKinds[in.Name]
-		if !known {
+		if !analytics.Known(in.Name) {
 			problems[field+".name"] = fmt.Sprintf("%q is not an event this site sends.", in.Name)
 			continue
+		}
+		read := eventKinds[in.Name]
+		if read == nil {
+			read = keepName
 		}
 		if !strings.HasPrefix(in.Path, "/") || utf8.RuneCountInString(in.Path) > maxParamChars {
 			problems[field+".path"] = fmt.Sprintf("A path of the site, starting with / and at most %d characters.", maxParamChars)

@@ -4,17 +4,22 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/store"
 )
 
@@ -260,25 +265,196 @@ func TestEventsRateLimited(t *testing.T) {
 	}
 }
 
-// Every name the page's code calls track() with is one the server takes:
-// a name missing here would have whole batches refused.
+// Every name the page's code calls track() with is on the list, so one the
+// server takes (a name missing would have whole batches refused), and every
+// listed event is sent by some code of the page. The name must be written
+// out in the call, alone or as each branch of a ?: (the shortlist button's
+// add_to_wishlist or remove_from_wishlist); the typecheck refuses a name not
+// listed too, and this catches one the type allows by way of a cast.
 func TestEveryEventThePageSendsIsKnown(t *testing.T) {
-	called := regexp.MustCompile(`track\(\s*"([a-z_]+)"`)
+	call := regexp.MustCompile(`\btrack\(`)
+	literal := regexp.MustCompile(`"([^"]*)"`)
+	sent := map[string]bool{}
 	found := 0
 	err := filepath.WalkDir("../../web/app", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".ts") || strings.HasSuffix(path, ".tsx")) {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".ts") || strings.HasSuffix(path, ".tsx")) || strings.HasSuffix(path, ".test.ts") {
 			return err
 		}
 		src, err := os.ReadFile(path)
-		for _, m := range called.FindAllSubmatch(src, -1) {
-			found++
-			if eventKinds[string(m[1])] == nil {
-				t.Errorf("%s sends %q, which /api/events refuses", path, m[1])
+		for _, at := range call.FindAllIndex(src, -1) {
+			name := firstArgument(src[at[1]:])
+			if strings.TrimSpace(name) == "" {
+				continue // track() in a comment
+			}
+			line := 1 + strings.Count(string(src[:at[0]]), "\n")
+			names := literal.FindAllStringSubmatch(name, -1)
+			if len(names) == 0 {
+				t.Errorf("%s:%d: track(%s, …): write the event's name out (\"…\", or c ? \"…\" : \"…\") so this test can check it", path, line, name)
+			}
+			for _, m := range names {
+				found++
+				sent[m[1]] = true
+				if !analytics.Known(m[1]) {
+					t.Errorf("%s:%d sends %q, which internal/analytics/events.json does not list and /api/events refuses", path, line, m[1])
+				}
 			}
 		}
 		return err
 	})
 	if err != nil || found < 20 {
 		t.Fatalf("read %d track() calls: %v", found, err)
+	}
+	for _, name := range analytics.Names() {
+		if !sent[name] {
+			t.Errorf("%s is listed in internal/analytics/events.json, but no code of web/app sends it: send it, or take it off the list", name)
+		}
+	}
+	for _, name := range []string{"add_to_wishlist", "remove_from_wishlist"} {
+		if !sent[name] {
+			t.Errorf("the shortlist button's %s was not found", name)
+		}
+	}
+}
+
+// firstArgument is the text of a call's first argument, src starting just
+// after its "(": up to the first "," or ")" outside brackets and strings.
+func firstArgument(src []byte) string {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case (c == ',' || c == ')') && depth == 0:
+			return string(src[:i])
+		}
+	}
+	return string(src)
+}
+
+// Every listed event, with every listed parameter, is taken: the server's
+// allow-list is the list.
+func TestEveryListedEventIsAccepted(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	h, k := newEventsAPI(t, &now)
+	sample := func(p analytics.Param) any {
+		if len(p.Values) > 0 {
+			return p.Values[0]
+		}
+		switch p.Types[len(p.Types)-1] {
+		case "number":
+			return 2
+		case "boolean":
+			return true
+		case "texts":
+			return []string{"a", "b"}
+		case "items":
+			item := map[string]any{}
+			for _, f := range analytics.Events.Item {
+				item[f.Name] = "1"
+				if f.Types[0] == "number" {
+					item[f.Name] = 1
+				}
+			}
+			return []any{item}
+		}
+		return strings.Repeat("x", maxParamChars) // the longest text
+	}
+	var events []map[string]any
+	for _, e := range analytics.Events.Events {
+		params := map[string]any{}
+		for _, p := range e.Params {
+			params[p.Name] = sample(p)
+		}
+		events = append(events, map[string]any{"name": e.Name, "path": "/products", "params": params})
+	}
+	body, _ := json.Marshal(map[string]any{"batchId": newBatchID(), "events": events})
+	if code, e := sendEvents(h, string(body)); code != http.StatusNoContent {
+		t.Fatalf("status %d %+v", code, e)
+	}
+	kept := map[string]bool{}
+	for _, e := range k.all() {
+		kept[e.Name] = true
+	}
+	for _, name := range analytics.Names() {
+		if e, _ := analytics.Lookup(name); !kept[name] && !slices.Contains([]string{"page_navigation", "time_on_page"}, name) {
+			t.Errorf("%s (%s) was taken and not kept", name, e.About)
+		}
+	}
+}
+
+// The parameters a reader of events.go reads are ones the list gives its
+// event: a parameter the page does not send would read as nothing.
+func TestEventReadersReadListedParameters(t *testing.T) {
+	// Read and never sent, known: the search's result chosen comes with
+	// item_id, not items, so no product is kept of it (the insights do
+	// not show this event).
+	unsent := map[string]bool{"search_result_click.items": true}
+	file, err := parser.ParseFile(token.NewFileSet(), "events.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	var readers *ast.CompositeLit
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			funcs[n.Name.Name] = n
+		case *ast.ValueSpec:
+			if n.Names[0].Name == "eventKinds" {
+				readers = n.Values[0].(*ast.CallExpr).Args[0].(*ast.CompositeLit)
+			}
+		}
+		return true
+	})
+	if readers == nil || len(readers.Elts) != len(eventKinds) {
+		t.Fatalf("found no readers in events.go, or not all %d", len(eventKinds))
+	}
+	read := 0
+	for _, elt := range readers.Elts {
+		kv := elt.(*ast.KeyValueExpr)
+		name, _ := strconv.Unquote(kv.Key.(*ast.BasicLit).Value)
+		event, listed := analytics.Lookup(name)
+		if !listed {
+			t.Errorf("a reader for %s, which the list does not have", name)
+			continue
+		}
+		var body ast.Node = kv.Value
+		if id, ok := kv.Value.(*ast.Ident); ok {
+			body = funcs[id.Name]
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := c.Fun.(*ast.SelectorExpr)
+			if !ok || sel.X.(*ast.Ident).Name != "p" {
+				return true
+			}
+			param := "items"
+			if sel.Sel.Name != "item" {
+				param, _ = strconv.Unquote(c.Args[0].(*ast.BasicLit).Value)
+			}
+			read++
+			if _, ok := event.Param(param); !ok && !unsent[name+"."+param] {
+				t.Errorf("events.go reads %s's %s, which the list does not give it", name, param)
+			}
+			return true
+		})
+	}
+	if read < 15 {
+		t.Errorf("found %d parameters read", read)
 	}
 }

@@ -2,6 +2,7 @@
 // gtag() when the tag is on (only when content/site.json names a
 // measurement id), and queues it for the site's own server (insights.ts).
 
+import type { AnalyticsEvents, AnalyticsItem } from "../../.generated/analytics-events";
 import { collect } from "./insights";
 
 declare global {
@@ -11,9 +12,22 @@ declare global {
   }
 }
 
+/** Parameters as the site's own count queues them, whatever the event. */
 export type EventParams = Record<string, unknown>;
 
-export function track(name: string, params: EventParams = {}): void {
+/**
+ * The events the site sends and each one's parameters: internal/analytics/events.json,
+ * the list the server takes (web/.generated/analytics-events.d.ts is made from it
+ * by `npm run typecheck`). An event or a parameter not listed there is a type error.
+ */
+export type EventName = keyof AnalyticsEvents;
+export type TrackParams<N extends EventName> = AnalyticsEvents[N];
+// A parameter the event does not list must be absent, even in an object
+// made elsewhere (itemEventParams, listParams), which TypeScript's check of
+// unknown properties does not reach.
+type OnlyListed<P, N extends EventName> = TrackParams<N> & { [K in Exclude<keyof P, keyof TrackParams<N>>]?: never };
+
+export function track<N extends EventName, P extends OnlyListed<P, N>>(name: N, params: P = {} as P): void {
   if (typeof window === "undefined") return;
   if (typeof window.gtag === "function") window.gtag("event", name, params);
   collect(name, params);
@@ -61,7 +75,10 @@ type ItemLike = { id: number; name: string; category: string };
 
 // GA4's shape for item events (view_item, select_item, quote_request):
 // prices do not exist, the currency is the studio's.
-export function itemEventParams(product: ItemLike, extra: EventParams = {}): EventParams {
+export function itemEventParams<const E extends object = object>(
+  product: ItemLike,
+  extra: E = {} as E,
+): { currency: string; items: AnalyticsItem[] } & E {
   return {
     currency: "INR",
     items: [{ item_id: String(product.id), item_name: product.name, item_category: product.category }],

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import events from "../../../internal/analytics/events.json";
 import { arrival, batches, batchId, counted, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
 
 type Body = { batchId: string; events: Insight[] };
 const event = (i: number, params: Insight["params"] = {}): Insight => ({ name: "page_view", path: `/p/${i}`, params });
 const eventsOf = (bodies: string[]) => bodies.map((b) => (JSON.parse(b) as Body).events);
-// What the server takes as a batchId.
-const BATCH_ID = /^[A-Za-z0-9_-]{16,64}$/;
+// What the server takes as a batchId (internal/server/events.go), of the list's lengths.
+const { min, max } = events.limits.batchIdChars;
+const BATCH_ID = new RegExp(`^[A-Za-z0-9_-]{${min},${max}}$`);
 
 describe("batchId", () => {
   it("is what the server takes, new each time", () => {

@@ -6,6 +6,7 @@
 // storage, no identifier of the visitor (a batch's id is random and new
 // for each batch).
 
+import type { AnalyticsLimits } from "../../.generated/analytics-events";
 import type { EventParams } from "./analytics";
 
 export type Insight = { name: string; path: string; params: EventParams };
@@ -13,10 +14,12 @@ export type Insight = { name: string; path: string; params: EventParams };
 const ENDPOINT = "/api/events";
 const FLUSH_MS = 5000;
 // The server takes at most 50 events and 64 KiB a request, and refuses a
-// request in which one event's parameters are over 2 KiB.
-export const MAX_EVENTS = 50;
+// request in which one event's parameters are over 2 KiB. The limits are
+// internal/analytics/events.json's: typed with its values, so a constant
+// here that is not the list's is a type error, and costs no byte more.
+export const MAX_EVENTS: AnalyticsLimits["eventsPerBatch"] = 50;
 export const MAX_BODY_BYTES = 60_000;
-export const MAX_EVENT_BYTES = 2048;
+export const MAX_EVENT_BYTES: AnalyticsLimits["paramsBytes"] = 2048;
 const UTM = ["utm_source", "utm_medium", "utm_campaign"];
 // {"batchId":"<at most 64>","events":[ ... ]}
 const WRAPPING_BYTES = 90;
@@ -29,7 +32,7 @@ const WRAPPING_BYTES = 90;
  * is not counted twice. `crypto.getRandomValues` rather than
  * `crypto.randomUUID`, which pages served without HTTPS lack.
  */
-export const batchId = (): string => crypto.getRandomValues(new Uint32Array(4)).join("-").padEnd(16, "-");
+export const batchId = (): string => crypto.getRandomValues(new Uint32Array(4)).join("-").padEnd(16 satisfies AnalyticsLimits["batchIdChars"]["min"], "-");
 
 // The bodies that carry `events`, each with an id of its own (newId):
 // at most MAX_EVENTS each and under MAX_BODY_BYTES; an event whose own JSON
