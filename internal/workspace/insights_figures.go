@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/analytics"
 	"studio/internal/store"
 )
 
@@ -20,22 +21,28 @@ type insightsReader interface {
 	CountEnquiries(ctx context.Context, from, to time.Time) (int64, error)
 }
 
-// The analytics events the insights read, as the site sends them (their
-// allow-list is internal/server/events.go), and what they are read by.
-const (
-	anyEvent              = "*" // every event: a day's visitors
-	eventPageView         = "page_view"
-	eventViewItem         = "view_item"
-	eventQuoteRequest     = "quote_request"
+// The events the figures read, each checked against the list
+// (internal/analytics/events.json) at start-up: a name that leaves the
+// list stops the server instead of showing zeros. customize_request is
+// the server's own name for a quote_request of kind customize.
+var (
+	eventPageView         = analytics.Name("page_view")
+	eventViewItem         = analytics.Name("view_item")
+	eventQuoteRequest     = analytics.Name("quote_request")
 	eventCustomizeRequest = "customize_request"
-	eventAddToWishlist    = "add_to_wishlist"
-	eventSearch           = "search"
-	eventFilterUsage      = "filter_usage"
-	eventChat             = "chatbot_interaction"
-	eventContactAttempt   = "contact_attempt"
-	eventOfferView        = "offer_modal_view"
-	eventOfferClose       = "offer_modal_close"
-	eventOfferConversion  = "offer_modal_conversion"
+	eventAddToWishlist    = analytics.Name("add_to_wishlist")
+	eventSearch           = analytics.Name("search")
+	eventFilterUsage      = analytics.Name("filter_usage")
+	eventChat             = analytics.Name("chatbot_interaction")
+	eventContactAttempt   = analytics.Name("contact_attempt")
+	eventOfferView        = analytics.Name("offer_modal_view")
+	eventOfferClose       = analytics.Name("offer_modal_close")
+	eventOfferConversion  = analytics.Name("offer_modal_conversion")
+)
+
+// The dimensions of the daily counts (internal/store/event_counts.go).
+const (
+	anyEvent = "*" // every event: a day's visitors
 
 	dimNone     = "" // the event's own count
 	dimPath     = "path"
