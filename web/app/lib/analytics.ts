@@ -12,8 +12,6 @@ declare global {
   }
 }
 
-/** Parameters as the site's own count queues them, whatever the event. */
-export type EventParams = Record<string, unknown>;
 
 /**
  * The events the site sends and each one's parameters: internal/analytics/events.json,

@@ -7,7 +7,9 @@
 // for each batch).
 
 import type { AnalyticsLimits } from "../../.generated/analytics-events";
-import type { EventParams } from "./analytics";
+
+/** Parameters as the site's own count queues them, whatever the event. */
+export type EventParams = Record<string, unknown>;
 
 export type Insight = { name: string; path: string; params: EventParams };
 
