@@ -1,8 +1,7 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
-import { useEnquirySubmit, useFormStart } from "../lib/submission";
+import { FormPost, Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
 import { FailureNotice } from "./FailureNotice";
-import { FormPost, Honeypot } from "./HiddenFields";
 import { Field, FormProblem } from "./Field";
 import { SenderFields } from "./SenderFields";
 import "./ContactForm.css";

@@ -2,8 +2,7 @@ import { useId, useState } from "react";
 import { track } from "../lib/analytics";
 import { useFetcher } from "react-router";
 import type { SendResult } from "../lib/enquiries";
-import { submitForm, useFetcherResult } from "../lib/submission";
-import { FormPost } from "./HiddenFields";
+import { FormPost, submitForm, useFetcherResult } from "../lib/submission";
 
 // The footer's newsletter box. It posts without reloading the page (a
 // fetcher, through routes/send.ts), clears

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/request";
-import { FormPost, Honeypot } from "../components/HiddenFields";
+import { FormPost, Honeypot } from "../lib/submission";
 import { Field, FieldError, FormProblem } from "../components/Field";
 import { SenderFields } from "../components/SenderFields";
 import type { QuoteKind } from "../lib/enquiries";

@@ -1,5 +1,5 @@
 import { FailureNotice } from "../FailureNotice";
-import { Honeypot } from "../HiddenFields";
+import { Honeypot } from "../../lib/submission";
 import { Field } from "../Field";
 import { SenderFields } from "../SenderFields";
 import { LIMITS } from "../../lib/enquiries";

@@ -1,11 +1,41 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useLocation } from "react-router";
 import { track } from "./analytics";
 import { checkEnquiry, onlyMissing, type EnquiryPayload, type SendResult } from "./enquiries";
 
-// Sending the site's forms with their script: the proof of a submission
-// (start time, idempotency key), the post through routes/send.ts, and
-// what an enquiry form does with each outcome.
+// What a form of the site sends besides what was typed, and how: its
+// hidden fields (the honeypot; kind, product and page for a post without
+// JavaScript), the proof of a submission (start time, idempotency key),
+// the post through routes/send.ts, and what an enquiry form does with
+// each outcome.
+
+/** The honeypot field: hidden from people by CSS and from screen readers. */
+export function Honeypot({ name = "website" }: { name?: string }) {
+  return (
+    <div className="enquiry-trap" aria-hidden="true">
+      <label>
+        Leave this field empty
+        <input type="text" name={name} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * What a form sent without JavaScript tells the server besides its fields:
+ * its kind (and product), and the page it is on, which the server shows
+ * again with the problems if something needs another look.
+ */
+export function FormPost({ kind, productId }: { kind?: string; productId?: number }) {
+  const { pathname } = useLocation();
+  return (
+    <>
+      {kind && <input type="hidden" name="kind" value={kind} />}
+      {productId !== undefined && <input type="hidden" name="productId" value={productId} />}
+      <input type="hidden" name="page" value={pathname} />
+    </>
+  );
+}
 
 /** What proves a submission to the server: when it was started, and which it is. */
 export type SubmissionProof = { started?: string; idempotencyKey: string };
