@@ -27,9 +27,9 @@ type errorBody struct {
 
 // api adapts a handler that returns an error: its refusal (refusalFor)
 // is written as JSON.
-func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+func (s *Server) api(rel *release, h func(http.ResponseWriter, *http.Request, *release) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := h(w, r)
+		err := h(w, r, rel)
 		if err == nil {
 			return
 		}
@@ -132,16 +132,16 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 
 // createEnquiry is POST /api/enquiries: JSON, or a browser's form post
 // (forms.go).
-func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if isFormPost(r) {
-		s.enquiryForm(w, r)
+		s.enquiryForm(w, r, rel)
 		return nil
 	}
 	var in enquiry.Input
 	if err := s.readJSON(w, r, &in); err != nil {
 		return err
 	}
-	id, err := s.acceptEnquiry(r, in)
+	id, err := s.acceptEnquiry(r, rel, in)
 	if err != nil {
 		return err
 	}
@@ -150,9 +150,9 @@ func (s *Server) createEnquiry(w http.ResponseWriter, r *http.Request) error {
 }
 
 // acceptEnquiry checks, limits and stores an enquiry, however it came.
-func (s *Server) acceptEnquiry(r *http.Request, in enquiry.Input) (int64, error) {
+func (s *Server) acceptEnquiry(r *http.Request, rel *release, in enquiry.Input) (int64, error) {
 	now := s.now()
-	e, err := enquiry.Check(in, s.content, now)
+	e, err := enquiry.Check(in, rel.content, now)
 	if err != nil {
 		return 0, err
 	}
@@ -197,9 +197,9 @@ func (s *Server) formStart(w http.ResponseWriter, r *http.Request) {
 
 // subscribe is POST /api/newsletter: 201 for a new address, 200 for one
 // already on the list.
-func (s *Server) subscribe(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if isFormPost(r) {
-		s.newsletterForm(w, r)
+		s.newsletterForm(w, r, rel)
 		return nil
 	}
 	var in struct {

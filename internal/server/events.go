@@ -263,7 +263,7 @@ func (v *visitorSalts) visitor(day, address, agent string) string {
 // Global Privacy Control or from a bot, dropped unread; or, over a daily
 // cap or sent before, dropped in part or whole), 400 naming each wrong
 // event or a missing batchId, and nothing stored on any error.
-func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) events(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if err := s.crossOrigin.Check(r); err != nil {
 		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
 	}
@@ -281,7 +281,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.now()
 	key := VisitorKey(r, s.trusted)
-	events, problems := s.readEvents(batch, now, key, r.UserAgent())
+	events, problems := s.readEvents(rel, batch, now, key, r.UserAgent())
 	if len(problems) > 0 {
 		return &apiError{status: http.StatusBadRequest, message: "Some events were refused; none was kept.", fields: problems}
 	}
@@ -326,7 +326,7 @@ func (s *Server) senderKey(day, address string) string {
 
 // readEvents checks every event of a batch and turns those to keep into
 // the store's; problems are by field ("events[2].name").
-func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent string) ([]store.InsightEvent, map[string]string) {
+func (s *Server) readEvents(rel *release, batch eventBatch, now time.Time, address, agent string) ([]store.InsightEvent, map[string]string) {
 	problems := map[string]string{}
 	if !batchIDPattern.MatchString(batch.BatchID) {
 		problems["batchId"] = "A batchId of 16 to 64 letters, digits, - or _, new for each batch and the same when it is sent again."
@@ -335,7 +335,7 @@ func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent stri
 		problems["events"] = fmt.Sprintf("Send between 1 and %d events.", maxEventsPerBatch)
 		return nil, problems
 	}
-	day := now.In(s.content.Site.Location).Format(time.DateOnly)
+	day := now.In(rel.content.Site.Location).Format(time.DateOnly)
 	visitor := s.salts.visitor(day, address, agent)
 	device := deviceOf(agent)
 	var events []store.InsightEvent
@@ -356,11 +356,11 @@ func (s *Server) readEvents(batch eventBatch, now time.Time, address, agent stri
 			problems[field+".params"] = problem
 		}
 		e := store.InsightEvent{At: now, Day: day, Visitor: visitor, Name: in.Name, Device: device}
-		if _, page := s.pages[in.Path]; page {
+		if _, page := rel.pages[in.Path]; page {
 			e.Path = in.Path // only the site's own pages, so a script cannot fill the top pages with made-up ones
 		}
 		if read(&e, in.Params) {
-			if _, ok := s.content.Product(int(e.Product)); !ok {
+			if _, ok := rel.content.Product(int(e.Product)); !ok {
 				e.Product = 0
 			}
 			events = append(events, e)

@@ -46,14 +46,14 @@ type formPost struct {
 
 // readForm checks where a form post comes from and parses it; a refusal
 // is an error for refusalFor, as the API's are.
-func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (formPost, error) {
+func (s *Server) readForm(w http.ResponseWriter, r *http.Request, rel *release, form string) (formPost, error) {
 	post := formPost{form: form, page: "/"}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	err := r.ParseForm()
 	if post.form == "" {
 		post.form = r.PostForm.Get("kind")
 	}
-	if page := r.PostForm.Get("page"); s.pages[page] != nil {
+	if page := r.PostForm.Get("page"); rel.pages[page] != nil {
 		post.page = page
 	}
 	var tooBig *http.MaxBytesError
@@ -76,8 +76,8 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, form string) (
 }
 
 // enquiryForm is POST /api/enquiries from a form.
-func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
-	post, err := s.readForm(w, r, "")
+func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request, rel *release) {
+	post, err := s.readForm(w, r, rel, "")
 	if err == nil {
 		f := r.PostForm
 		in := enquiry.Input{Kind: f.Get("kind"), Name: f.Get("name"), Email: f.Get("email"), Phone: f.Get("phone"), Message: f.Get("message"),
@@ -95,7 +95,7 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 		post.form = in.Kind // the <form>'s data-form
 		var id int64
 		if err == nil {
-			id, err = s.acceptEnquiry(r, in)
+			id, err = s.acceptEnquiry(r, rel, in)
 		}
 		if err == nil {
 			s.log.Info("enquiry from a form", "id", id)
@@ -103,20 +103,20 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.refuseForm(w, r, "enquiry", post, err)
+	s.refuseForm(w, r, rel, "enquiry", post, err)
 }
 
 // refuseForm answers a form post that was refused with its page again:
 // what was sent, each field's problem beside it, or the refusal's message
 // for the whole form.
-func (s *Server) refuseForm(w http.ResponseWriter, r *http.Request, form string, post formPost, err error) {
+func (s *Server) refuseForm(w http.ResponseWriter, r *http.Request, rel *release, form string, post formPost, err error) {
 	ref := refusalFor(err)
 	s.refuse(w, r, form, ref, err)
 	message := ref.message
 	if ref.reason == "invalid" {
 		message = "" // each field's problem, beside it, says it all
 	}
-	s.formPage(w, r, post, ref.status, ref.fields, message)
+	s.formPage(w, r, rel, post, ref.status, ref.fields, message)
 }
 
 // formKey is the idempotency key of a form sent without JavaScript, which
@@ -134,15 +134,15 @@ func formKey(visitor string, f url.Values) string {
 }
 
 // newsletterForm is POST /api/newsletter from a form.
-func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
-	post, err := s.readForm(w, r, "newsletter")
+func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request, rel *release) {
+	post, err := s.readForm(w, r, rel, "newsletter")
 	if err == nil {
 		if _, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
 			http.Redirect(w, r, newsletterThanksPath, http.StatusSeeOther)
 			return
 		}
 	}
-	s.refuseForm(w, r, "newsletter", post, err)
+	s.refuseForm(w, r, rel, "newsletter", post, err)
 }
 
 // formPage answers with the page the form was on, its fields as the
@@ -150,8 +150,8 @@ func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request) {
 // the whole form (problem). It is the prerendered page with its scripts
 // taken out: the page the visitor had, without the JavaScript it did not
 // run.
-func (s *Server) formPage(w http.ResponseWriter, r *http.Request, post formPost, status int, problems map[string]string, problem string) {
-	page := s.pages[post.page]
+func (s *Server) formPage(w http.ResponseWriter, r *http.Request, rel *release, post formPost, status int, problems map[string]string, problem string) {
+	page := rel.pages[post.page]
 	var buf bytes.Buffer
 	page.identity.writeBody(&buf)
 	doc, err := html.Parse(&buf)

@@ -31,7 +31,7 @@ func FuzzPagePath(f *testing.F) {
 		bodies[string(file.Data)] = true
 	}
 	for _, generated := range []string{"sitemap.xml", "robots.txt"} {
-		bodies[string(s.files[generated].identity.body)] = true
+		bodies[string(s.live.Load().files[generated].identity.body)] = true
 	}
 
 	f.Fuzz(func(t *testing.T, path string) {

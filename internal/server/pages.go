@@ -11,29 +11,29 @@ import (
 
 // page serves a prerendered page, a file of the client build, or, for a
 // path that is neither, the home page's content with status 404.
-func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+func (s *Server) page(w http.ResponseWriter, r *http.Request, rel *release) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
 	urlPath := r.URL.Path
-	if f, ok := s.pages[urlPath]; ok {
+	if f, ok := rel.pages[urlPath]; ok {
 		sendFile(w, r, f, http.StatusOK, cacheHTML)
 		return
 	}
 	name := strings.TrimPrefix(urlPath, "/")
-	if f, ok := s.files[name]; ok && public(name) {
+	if f, ok := rel.files[name]; ok && public(name) {
 		sendFile(w, r, f, http.StatusOK, cachePolicy(name))
 		return
 	}
-	if img, ok := s.images[name]; ok {
-		s.sendImage(w, r, name, img)
+	if img, ok := rel.images[name]; ok {
+		s.sendImage(w, r, rel, name, img)
 		return
 	}
 	// "/products/" is "/products": one URL per page.
 	if trimmed := strings.TrimRight(urlPath, "/"); trimmed != urlPath && trimmed != "" {
-		if _, ok := s.pages[trimmed]; ok || strings.HasPrefix(trimmed, "/product/") {
+		if _, ok := rel.pages[trimmed]; ok || strings.HasPrefix(trimmed, "/product/") {
 			redirectKeepingQuery(w, r, trimmed, http.StatusMovedPermanently)
 			return
 		}
@@ -44,13 +44,13 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
-	sendFile(w, r, s.notFound, http.StatusNotFound, cacheHTML)
+	sendFile(w, r, rel.notFound, http.StatusNotFound, cacheHTML)
 }
 
 // serveWorkspace hands /studio to the studio's workspace once it is on (an
 // account exists); until then, and without a database, it is a page that
 // does not exist.
-func (s *Server) serveWorkspace(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveWorkspace(w http.ResponseWriter, r *http.Request, rel *release) {
 	if s.workspace != nil {
 		on, err := s.workspace.On(r.Context())
 		if err != nil {
@@ -64,7 +64,7 @@ func (s *Server) serveWorkspace(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.page(w, r)
+	s.page(w, r, rel)
 }
 
 // public reports whether a file of the build is served at its own path:
@@ -93,8 +93,8 @@ func cachePolicy(name string) string {
 
 // sendImage streams one raster image from the build, with ranges and
 // conditional requests (http.ServeContent), never holding it in memory.
-func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, name string, img *streamedFile) {
-	f, err := s.client.Open(name)
+func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, rel *release, name string, img *streamedFile) {
+	f, err := rel.client.Open(name)
 	if err != nil {
 		s.log.Error("open image", "name", name, "err", err)
 		http.Error(w, "500 internal server error", http.StatusInternalServerError)
@@ -117,17 +117,17 @@ func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, name string, 
 // product serves /product/{id} for a product of the catalogue and sends
 // any other id to the list of products. /product/{id}.data is the page's
 // route data, a file of the build.
-func (s *Server) product(w http.ResponseWriter, r *http.Request) {
+func (s *Server) product(w http.ResponseWriter, r *http.Request, rel *release) {
 	if strings.HasSuffix(r.PathValue("id"), ".data") {
-		s.page(w, r)
+		s.page(w, r, rel)
 		return
 	}
 	id, err := strconv.Atoi(r.PathValue("id"))
-	if _, ok := s.content.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
+	if _, ok := rel.content.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
 		http.Redirect(w, r, "/products", http.StatusFound)
 		return
 	}
-	sendFile(w, r, s.pages[productPath(id)], http.StatusOK, cacheHTML)
+	sendFile(w, r, rel.pages[productPath(id)], http.StatusOK, cacheHTML)
 }
 
 func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, path string, status int) {

@@ -283,7 +283,7 @@ func TestPhotographsAreStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	const name = "images/products/chair.0123456789ab.640w.avif"
-	if _, inMemory := s.files[name]; inMemory {
+	if _, inMemory := s.live.Load().files[name]; inMemory {
 		t.Errorf("%s is held in memory", name)
 	}
 	h := s.Handler()
@@ -309,7 +309,7 @@ func TestPagesHoldOneCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := s.files["index.html"]
+	home := s.live.Load().files["index.html"]
 	if home.brotli.body == nil || home.identity.body != nil || home.gzip.body != nil {
 		t.Errorf("in memory: br %t, identity %t, gzip %t; want only br", home.brotli.body != nil, home.identity.body != nil, home.gzip.body != nil)
 	}

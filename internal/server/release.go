@@ -1,0 +1,145 @@
+package server
+
+import (
+	"fmt"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"studio/internal/sitecontent"
+)
+
+// notFoundPage is the home page's content prerendered through the
+// catch-all route (web/app/lib/paths.ts, NOT_FOUND_PATH).
+const notFoundPage = "__not-found/index.html"
+
+// embeddedRelease names the release New makes from the build embedded in
+// bin/studio: the first one served, and the one to fall back to.
+const embeddedRelease = "embedded"
+
+// A release is one version of the site as the server serves it: a client
+// build, the content it was made from, and everything the server derives
+// from the two. It is made whole, checked, and never changed after, so a
+// request that loaded it (Server.serveLive) answers wholly from it, pages,
+// files and catalogue alike, whatever is switched in meanwhile.
+type release struct {
+	id       string
+	header   []string // id as the Studio-Release header, made once: assigned, it costs nothing per request
+	content  *sitecontent.Content
+	client   fs.FS                    // the client build
+	files    map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
+	images   map[string]*streamedFile // its raster images, read from client on each request
+	pages    map[string]*file         // prerendered pages by URL path: "/", "/products", ...
+	notFound *file
+
+	// routes answers a request from this release alone (Server.routes);
+	// Server.makeRelease sets it before the release can be served.
+	routes http.Handler
+}
+
+// newRelease reads the client build into memory and checks that it matches
+// the catalogue, so a stale build is refused before a visitor sees it.
+func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release, error) {
+	if !validReleaseID(id) {
+		return nil, fmt.Errorf("server: release id %q: want 1 to 128 printable ASCII characters without spaces", id)
+	}
+	files, images, err := loadFiles(client)
+	if err != nil {
+		return nil, err
+	}
+	rel := &release{id: id, header: []string{id}, content: content, client: client, files: files, images: images, pages: make(map[string]*file)}
+	for name, f := range files {
+		switch {
+		case name == notFoundPage:
+			rel.notFound = f
+		case strings.HasPrefix(name, "_"):
+			// build internals (the SPA fallback), not pages of their own
+		case name == "index.html":
+			rel.pages["/"] = f
+		case strings.HasSuffix(name, "/index.html"):
+			rel.pages["/"+strings.TrimSuffix(name, "/index.html")] = f
+		}
+	}
+	policy := newContentPolicy(content)
+	for name, f := range files {
+		if strings.HasSuffix(name, ".html") {
+			f.csp = []string{policy.forPage(f.scripts)}
+		}
+	}
+	if rel.notFound == nil || rel.pages["/"] == nil {
+		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
+	}
+	// Where a form sent without JavaScript leads (forms.go): pages of the
+	// front end (web/app/lib/paths.ts, THANKS_PATHS).
+	for _, p := range []string{thanksPath, newsletterThanksPath} {
+		if rel.pages[p] == nil {
+			return nil, fmt.Errorf("server: the client build has no page %s: run make build", p)
+		}
+	}
+	pagePaths := make([]string, 0, len(rel.pages))
+	for p, f := range rel.pages {
+		if !f.noindex {
+			pagePaths = append(pagePaths, p)
+		}
+	}
+	rel.files["sitemap.xml"] = generatedFile("sitemap.xml", sitemap(content.Site.BaseURL, pagePaths))
+	rel.files["robots.txt"] = generatedFile("robots.txt", robotsTxt(content.Site.BaseURL))
+	for _, p := range content.Products {
+		if rel.pages[productPath(p.ID)] == nil {
+			return nil, fmt.Errorf("server: product %d is in the catalogue but has no prerendered page: run make build", p.ID)
+		}
+	}
+	return rel, nil
+}
+
+// validReleaseID keeps an id fit to be a header's value and a log's field.
+func validReleaseID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := range len(id) {
+		if id[i] <= ' ' || id[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+func productPath(id int) string {
+	return "/product/" + strconv.Itoa(id)
+}
+
+// makeRelease is newRelease with its routes: ready to be stored in s.live.
+func (s *Server) makeRelease(id string, client fs.FS, content *sitecontent.Content) (*release, error) {
+	rel, err := newRelease(id, client, content)
+	if err != nil {
+		return nil, err
+	}
+	rel.routes = s.routes(rel)
+	return rel, nil
+}
+
+// Switch makes a release of a client build and its content, with the
+// checks New makes, and serves it from the next request on; requests under
+// way finish with the release they started with. A release that fails its
+// checks changes nothing and its error is returned. The publishing
+// machinery calls it (issue 27); nothing else does yet, but tests.
+func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) error {
+	rel, err := s.makeRelease(id, client, content)
+	if err != nil {
+		return err
+	}
+	previous := s.live.Swap(rel)
+	s.log.Info("release switched", "release", id, "previous", previous.id)
+	return nil
+}
+
+// serveLive answers a request from the release live when it arrives,
+// loaded here once and named in the Studio-Release header; the handlers
+// below get it as an argument (routes), never from s.live.
+func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	rel := s.live.Load()
+	w.Header()["Studio-Release"] = rel.header
+	rel.routes.ServeHTTP(w, r)
+}
