@@ -21,7 +21,10 @@ const usage = `usage: studio                       serve the site (settings from
        studio user list             list the accounts
        studio token create EMAIL    make a token for scripts that download the CSV exports, printed once
        studio token list            list the tokens
-       studio token revoke ID       revoke a token`
+       studio token revoke ID       revoke a token
+       studio publish [--wait]      have the running server build the content repository's main now (--wait: follow it until live)
+       studio releases              list the releases: live, ready, building, failed with their problems
+       studio rollback ID           make an earlier ready release live again (no rebuild; a running server switches within a second)`
 
 // command runs one of the commands in usage.
 func command(args []string, in io.Reader, out io.Writer) error {
@@ -37,6 +40,8 @@ func command(args []string, in io.Reader, out io.Writer) error {
 		return userCommand(args[1:], in, out)
 	case "token":
 		return tokenCommand(args[1:], out)
+	case "publish", "releases", "rollback":
+		return releasesCommand(args, out)
 	}
 	return errors.New(usage)
 }

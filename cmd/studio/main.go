@@ -95,6 +95,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The live release replaces the embedded build before the first request.
+	if _, err := startPublishing(ctx, log, cfg, srv); err != nil {
+		return err
+	}
 
 	listeners, err := listen(cfg, srv.Handler(), slog.NewLogLogger(log.Handler(), slog.LevelWarn), &acme.Client{DirectoryURL: cfg.ACMEDirectory})
 	if err != nil {

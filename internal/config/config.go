@@ -56,6 +56,18 @@ type Config struct {
 	// DATABASE_TIMEOUT, default 3s: how long a request waits for the
 	// database before it answers 503 with Retry-After.
 	DatabaseTimeout time.Duration
+	Publishing      Publishing
+}
+
+// Publishing is how content commits become live releases (internal/publish).
+type Publishing struct {
+	// BUILDER_DIR, default the working directory when it holds web/ with
+	// its packages installed: the front end the server builds releases
+	// with. Without one the server serves, but cannot build.
+	BuilderDir string
+	Manual     bool          // PUBLISH=manual: a good build waits for "Make live" (default auto)
+	Keep       int           // RELEASES_KEEP, default 10: releases kept on disk
+	TimeOut    time.Duration // BUILD_TIMEOUT, default 10m: a longer build is stopped and fails
 }
 
 // SMTP is where the e-mails about new enquiries go. Mail is off when Host
@@ -157,6 +169,11 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		}
 		c.DatabaseTimeout = d
 	}
+	publishing, err := publishingFromEnv(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Publishing = publishing
 	c.DatabaseURL = getenv("DATABASE_URL")
 	c.StudioPassword = getenv("STUDIO_PASSWORD")
 	if c.StudioPassword != "" && len(c.StudioPassword) < 12 {
@@ -179,6 +196,32 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	c.SMTP = smtp
 	return c, nil
+}
+
+func publishingFromEnv(getenv func(string) string) (Publishing, error) {
+	p := Publishing{BuilderDir: getenv("BUILDER_DIR"), Keep: 10, TimeOut: 10 * time.Minute}
+	switch v := getenv("PUBLISH"); v {
+	case "", "auto":
+	case "manual":
+		p.Manual = true
+	default:
+		return Publishing{}, fmt.Errorf("PUBLISH=%q: want auto (a good build goes live) or manual (it waits for \"Make live\")", v)
+	}
+	if v := getenv("RELEASES_KEEP"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 || n > 1000 {
+			return Publishing{}, fmt.Errorf("RELEASES_KEEP=%q is not a number of releases between 2 and 1000", v)
+		}
+		p.Keep = n
+	}
+	if v := getenv("BUILD_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Second || d > 2*time.Hour {
+			return Publishing{}, fmt.Errorf("BUILD_TIMEOUT=%q is not a duration between 10s and 2h (such as 10m)", v)
+		}
+		p.TimeOut = d
+	}
+	return p, nil
 }
 
 func smtpFromEnv(getenv func(string) string) (SMTP, error) {

@@ -120,11 +120,18 @@ func (s *Server) makeRelease(id string, client fs.FS, content *sitecontent.Conte
 	return rel, nil
 }
 
+// Check makes a release of a client build and its content as Switch would,
+// and throws it away: the smoke test of a release before it may go live.
+func (s *Server) Check(id string, client fs.FS, content *sitecontent.Content) error {
+	_, err := newRelease(id, client, content)
+	return err
+}
+
 // Switch makes a release of a client build and its content, with the
 // checks New makes, and serves it from the next request on; requests under
 // way finish with the release they started with. A release that fails its
-// checks changes nothing and its error is returned. The publishing
-// machinery calls it (issue 27); nothing else does yet, but tests.
+// checks changes nothing and its error is returned. The publisher
+// (internal/publish) calls it.
 func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) error {
 	rel, err := s.makeRelease(id, client, content)
 	if err != nil {

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"studio/content"
+	"studio/internal/config"
+	"studio/internal/publish"
+	"studio/internal/store"
+	"studio/web"
+)
+
+// startPublishing opens the content repository (seeding it from the
+// embedded content on first start) and the releases, switches srv to the
+// live release, and builds main's new commits until ctx ends.
+func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, target publish.Target) (*publish.Publisher, error) {
+	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
+	if err != nil {
+		return nil, err
+	}
+	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, "releases"))
+	if err != nil {
+		return nil, err
+	}
+	version, err := codeVersion()
+	if err != nil {
+		return nil, err
+	}
+	p := &publish.Publisher{Repo: repo, Releases: releases, Target: target, CodeVersion: version,
+		Embedded: publish.Embedded{Client: web.Client(), Content: content.Files},
+		Manual:   cfg.Publishing.Manual, Keep: cfg.Publishing.Keep, Log: log}
+	root := cfg.Publishing.BuilderDir
+	if root == "" {
+		root = "."
+	}
+	if publish.HasBuilder(root) {
+		scratch := filepath.Join(cfg.DataDir, "releases", ".scratch")
+		os.RemoveAll(scratch) // a stopped build's leftovers
+		if err := os.MkdirAll(scratch, 0o755); err != nil {
+			return nil, err
+		}
+		p.Builder = &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: filepath.Join(cfg.DataDir, "image-cache"),
+			TimeOut: cfg.Publishing.TimeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
+		abs, _ := filepath.Abs(root)
+		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
+	} else {
+		log.Info("publish: no builder (BUILDER_DIR with web/node_modules): the live release serves, new commits wait for one")
+	}
+	if err := p.Start(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// codeVersion names this bin/studio: the start of its file's SHA-256. A
+// release records the code that built it; a new binary rebuilds the content.
+func codeVersion() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+// releasesCommand runs `studio publish [--wait]`, `studio releases` and
+// `studio rollback ID` against DATA_DIR: the running server reads the
+// requests they leave there within a second.
+func releasesCommand(args []string, out io.Writer) error {
+	cfg, err := config.FromEnv(os.LookupEnv)
+	if err != nil {
+		return err
+	}
+	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, "releases"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case args[0] == "releases" && len(args) == 1:
+		return printReleases(releases, out)
+	case args[0] == "rollback" && len(args) == 2:
+		id := args[1]
+		r, err := releases.Get(id)
+		if err != nil && id != publish.EmbeddedID {
+			return fmt.Errorf("rollback: %w (studio releases lists them)", err)
+		}
+		if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
+			return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
+		}
+		if err := releases.SetLive(id); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "rollback: %s is live from now (a running server switches within a second)\n", id)
+		return nil
+	case args[0] == "publish" && (len(args) == 1 || len(args) == 2 && args[1] == "--wait"):
+		return publishCommand(cfg, releases, len(args) == 2, out)
+	}
+	return errors.New(usage)
+}
+
+func printReleases(releases *publish.Releases, out io.Writer) error {
+	list, err := releases.List()
+	if err != nil {
+		return err
+	}
+	live, err := releases.Live()
+	if err != nil {
+		return err
+	}
+	if live == "" {
+		live = publish.EmbeddedID
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "RELEASE\tSTATUS\tCOMMIT\tAUTHOR\tWHEN\tMESSAGE")
+	for _, r := range list {
+		status := string(r.Status)
+		if r.ID == live {
+			status = "live"
+		} else if r.Status == publish.Building {
+			status += ": " + r.Stage
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.7s\t%s\t%s\t%s\n", r.ID, status, r.Commit.Hash, r.Author, r.QueuedAt.Local().Format("2006-01-02 15:04"), firstLine(r.Message))
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "\t\t\t\t\t  %s\n", p)
+		}
+	}
+	if live == publish.EmbeddedID {
+		fmt.Fprintln(w, "embedded\tlive\t\t\t\tthe site as built into bin/studio")
+	}
+	return w.Flush()
+}
+
+// publishCommand asks the running server to build main; with wait it
+// follows the build's stages until it is live or failed.
+func publishCommand(cfg config.Config, releases *publish.Releases, wait bool, out io.Writer) error {
+	lock, err := store.LockDataDir(cfg.DataDir)
+	if err == nil {
+		lock.Close()
+		return fmt.Errorf("publish: no server is running on DATA_DIR %s: start it (make run); it builds main's new commits itself", cfg.AbsDataDir())
+	}
+	before, err := releases.List()
+	if err != nil {
+		return err
+	}
+	if err := releases.RequestPublish(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "publish: the server builds main now")
+	if !wait {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, r := range before {
+		known[r.ID] = true
+	}
+	var id, said string
+	for deadline := time.Now().Add(cfg.Publishing.TimeOut + time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		list, err := releases.List()
+		if err != nil {
+			return err
+		}
+		for _, r := range list {
+			if id == "" && !known[r.ID] {
+				id = r.ID
+			}
+			if r.ID != id {
+				continue
+			}
+			live, _ := releases.Live()
+			line := string(r.Status) + " " + r.Stage
+			switch {
+			case r.Status == publish.Failed:
+				fmt.Fprintf(out, "publish: %s failed:\n", r.ID)
+				for _, p := range r.Problems {
+					fmt.Fprintln(out, "  "+p)
+				}
+				return fmt.Errorf("publish: release %s failed; the live site is unchanged", r.ID)
+			case r.ID == live:
+				fmt.Fprintf(out, "publish: %s is live, built in %.1f s\n", r.ID, r.BuildSeconds)
+				return nil
+			case r.Status == publish.Ready && cfg.Publishing.Manual:
+				fmt.Fprintf(out, "publish: %s is ready, built in %.1f s; PUBLISH=manual: make it live with studio rollback %s or on the Releases page\n", r.ID, r.BuildSeconds, r.ID)
+				return nil
+			case line != said:
+				fmt.Fprintf(out, "publish: %s: %s\n", r.ID, line)
+				said = line
+			}
+		}
+	}
+	return errors.New("publish: no answer from the server in time; studio releases shows where the build is")
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

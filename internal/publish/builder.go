@@ -1,0 +1,197 @@
+package publish
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A Builder turns the content in contentDir into a client build in
+// clientDir, calling stage as each step begins. A build that fails for
+// its content returns a *ContentError.
+type Builder interface {
+	Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (BuildStats, error)
+}
+
+// BuildStats is what a build measured of itself.
+type BuildStats struct {
+	PeakMiB int64 // the largest resident size of one of its steps
+}
+
+// A ContentError is a build stopped by its content: one line per problem,
+// "file: field: problem", as the content check prints them.
+type ContentError struct{ Problems []string }
+
+func (e *ContentError) Error() string {
+	return fmt.Sprintf("%d problem(s) in the content: %s", len(e.Problems), strings.Join(e.Problems, "; "))
+}
+
+// NodeBuilder builds with the front end's own pipeline, the one `make
+// build` runs (web/package.json's build: the content check and the images,
+// the prerender, the compression), in a scratch copy of web/ beside the
+// content to build, so two builds never share a file but the image cache.
+type NodeBuilder struct {
+	Root    string        // a checkout's root: web/ with its packages installed (node_modules), and the files of frontEndFiles
+	Scratch string        // where each build gets its own directory
+	Cache   string        // the image pipeline's cache, kept between builds: an unchanged photograph is never resized again
+	TimeOut time.Duration // a build still running then is stopped and fails
+	Log     io.Writer     // every line the steps print, for build.log
+	Env     []string      // PATH and the like; nothing secret (build steps get only these)
+}
+
+// The pipeline's steps, by the names web/package.json gives them.
+var buildSteps = []struct{ stage, script string }{
+	{"checking the content and making the images", "images"},
+	{"prerendering the pages", "prerender"},
+	{"compressing", "compress"},
+}
+
+// Builds are run with no more than this environment: the tools' path and a
+// home of their own, never the server's secrets (SMTP password, database URL).
+func BuildEnv(path string) []string {
+	return []string{"PATH=" + path, "LANG=C.UTF-8", "NODE_ENV=production", "npm_config_offline=true",
+		"npm_config_update_notifier=false", "npm_config_fund=false", "npm_config_audit=false"}
+}
+
+func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (BuildStats, error) {
+	var stats BuildStats
+	ctx, cancel := context.WithTimeout(ctx, b.TimeOut)
+	defer cancel()
+	work, err := os.MkdirTemp(b.Scratch, "build-")
+	if err != nil {
+		return stats, err
+	}
+	defer os.RemoveAll(work)
+	web := filepath.Join(work, "web")
+	if err := copyWeb(filepath.Join(b.Root, "web"), web); err != nil {
+		return stats, fmt.Errorf("publish: copying %s: %w", b.Root, err)
+	}
+	for _, name := range frontEndFiles {
+		if err := copyFile(filepath.Join(b.Root, name), filepath.Join(work, name)); err != nil {
+			return stats, fmt.Errorf("publish: %w", err)
+		}
+	}
+	modules, err := filepath.Abs(filepath.Join(b.Root, "web", "node_modules"))
+	if err != nil {
+		return stats, err
+	}
+	if err := os.Symlink(modules, filepath.Join(web, "node_modules")); err != nil {
+		return stats, err
+	}
+	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
+		return stats, err
+	}
+	cache, err := filepath.Abs(b.Cache)
+	if err != nil {
+		return stats, err
+	}
+	if err := os.Symlink(cache, filepath.Join(web, ".image-cache")); err != nil {
+		return stats, err
+	}
+	// The pipeline reads the content from web/../content.
+	if err := os.Rename(contentDir, filepath.Join(work, "content")); err != nil {
+		return stats, err
+	}
+	defer os.Rename(filepath.Join(work, "content"), contentDir)
+
+	env := append(append([]string{}, b.Env...), "HOME="+work, "npm_config_cache="+filepath.Join(work, ".npm"))
+	for _, step := range buildSteps {
+		stage(step.stage)
+		var problems []string
+		cmd := exec.CommandContext(ctx, "npm", "run", "--silent", step.script)
+		cmd.Dir = web
+		cmd.Env = env
+		// The step's children (node, esbuild) go with it when time is up.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		cmd.WaitDelay = 5 * time.Second
+		var out bytes.Buffer
+		cmd.Stdout = io.MultiWriter(&out, log)
+		cmd.Stderr = cmd.Stdout
+		runErr := cmd.Run()
+		if cmd.ProcessState != nil {
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				stats.PeakMiB = max(stats.PeakMiB, ru.Maxrss/1024)
+			}
+		}
+		if runErr == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			return stats, fmt.Errorf("publish: %s: stopped after %s, the time a build may take", step.stage, b.TimeOut)
+		}
+		sc := bufio.NewScanner(&out)
+		for sc.Scan() {
+			// The content check's lines: "content/catalogue.json: product 3 (Chair): images[0].src: ..."
+			if line := sc.Text(); strings.HasPrefix(line, "content/") {
+				problems = append(problems, line)
+			}
+		}
+		if len(problems) > 0 {
+			return stats, &ContentError{Problems: problems}
+		}
+		return stats, fmt.Errorf("publish: %s failed (%v): see build.log", step.stage, runErr)
+	}
+	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
+}
+
+// copyWeb copies the front end's sources, leaving out what builds write and
+// the installed packages (linked instead).
+func copyWeb(from, to string) error {
+	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true,
+		".react-router": true, "test-results": true, "e2e": true}
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && skip[rel] {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		return copyFile(path, target)
+	})
+}
+
+// frontEndFiles are the files outside web/ the front end's code imports:
+// the enquiry rules it shares with the server.
+var frontEndFiles = []string{"internal/enquiry/rules.json"}
+
+// HasBuilder says whether root holds what NodeBuilder needs.
+func HasBuilder(root string) bool {
+	for _, name := range append([]string{"web/package.json", "web/node_modules/.package-lock.json"}, frontEndFiles...) {
+		if _, err := os.Stat(filepath.Join(root, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}

@@ -1,0 +1,393 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"studio/internal/sitecontent"
+)
+
+// A Target is the server a publisher switches: Check is the smoke test
+// (every route present, the pages parse, their CSP hashes made), Switch
+// makes a release live from the next request on.
+type Target interface {
+	Check(id string, client fs.FS, content *sitecontent.Content) error
+	Switch(id string, client fs.FS, content *sitecontent.Content) error
+}
+
+// EmbeddedID names the build inside bin/studio as a release.
+const EmbeddedID = "embedded"
+
+// The build inside bin/studio: the first release, and the one to fall back to.
+type Embedded struct {
+	Client  fs.FS
+	Content fs.FS // the content it was built from: content/ as embedded
+}
+
+// A Publisher builds main's commits one at a time and makes each good one
+// live (or, with Manual, waits for "Make live"). It watches main for pushes
+// and the live file for `studio rollback`, each once a second.
+type Publisher struct {
+	Repo        *Repository
+	Releases    *Releases
+	Builder     Builder // nil: this server cannot build; it serves what is built
+	Target      Target
+	Embedded    Embedded
+	CodeVersion string // which bin/studio: a release records the one that built it
+	Manual      bool   // a good build waits for "Make live"
+	Keep        int    // releases kept; older ones are deleted
+	Log         *slog.Logger
+	Observe     func(stage string, seconds float64, result string) // the metrics: a build's duration and result (result "" while under way)
+
+	wake         chan struct{}
+	mu           sync.Mutex
+	pending      *Release // queued, not yet started; a newer commit replaces it
+	live         string   // the release this server serves
+	seenMain     string
+	embeddedTree string
+}
+
+// Start serves the release the live file names, if this code can, and
+// otherwise the embedded build; drops builds a stop interrupted; queues
+// main when no release of it has been made by this code; then builds and
+// watches until ctx ends.
+func (p *Publisher) Start(ctx context.Context) error {
+	p.wake = make(chan struct{}, 1)
+	if p.Keep < 2 {
+		p.Keep = 2
+	}
+	tree, err := TreeHash(p.Embedded.Content)
+	if err != nil {
+		return fmt.Errorf("publish: the embedded content: %w", err)
+	}
+	p.embeddedTree = tree
+	list, err := p.Releases.List()
+	if err != nil {
+		return err
+	}
+	for _, r := range list {
+		if r.Status == Queued || r.Status == Building {
+			p.Log.Info("publish: a build the server's stop interrupted is dropped, and main built again", "release", r.ID)
+			if err := p.Releases.Remove(r.ID); err != nil {
+				return err
+			}
+		}
+	}
+	main, err := p.Repo.Main()
+	if err != nil {
+		return err
+	}
+	p.seenMain = main.Hash
+	p.live = EmbeddedID
+	if id, _ := p.Releases.Live(); id != "" && id != EmbeddedID {
+		if err := p.serve(id, false); err != nil {
+			p.Log.Error("publish: the live release cannot be served; serving the embedded build", "release", id, "err", err)
+		}
+	}
+	// Main moved while the server was stopped, or this is a new bin/studio
+	// (an upgrade: the content is rebuilt with this code and switched to
+	// when good; meanwhile the last live release serves).
+	p.queueIfNew(main)
+	go p.work(ctx)
+	go p.watch(ctx)
+	return nil
+}
+
+// Live is the id of the release this server serves.
+func (p *Publisher) Live() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.live
+}
+
+// CanBuild says whether this server has the builder.
+func (p *Publisher) CanBuild() bool { return p.Builder != nil }
+
+// List is every release, newest first, the embedded build last.
+func (p *Publisher) List() ([]Release, error) {
+	list, err := p.Releases.List()
+	if err != nil {
+		return nil, err
+	}
+	return append(list, Release{ID: EmbeddedID, Commit: Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
+		CodeVersion: p.CodeVersion, Format: Format, Status: Ready}), nil
+}
+
+// Publish queues a build of main now, even of a commit built before (a
+// build that failed for want of disk space, say), and returns its id.
+func (p *Publisher) Publish() (string, error) {
+	main, err := p.Repo.Main()
+	if err != nil {
+		return "", err
+	}
+	return p.queue(main)
+}
+
+// MakeLive switches to release id, built before: instant, no rebuild.
+func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
+
+// queueIfNew queues commit unless a release of its files by this code is
+// ready, under way or failed (a failure is retried by Publish, not in a loop).
+func (p *Publisher) queueIfNew(c Commit) {
+	if c.Tree == p.embeddedTree && p.Live() == EmbeddedID {
+		return // the embedded build is this content, built by this code
+	}
+	list, err := p.Releases.List()
+	if err != nil {
+		p.Log.Error("publish: reading the releases", "err", err)
+		return
+	}
+	for _, r := range list {
+		if r.Tree == c.Tree && r.CodeVersion == p.CodeVersion {
+			if r.Status == Ready && r.ID != p.Live() && r.Commit.Hash != c.Hash {
+				// The same files again (a revert): the release made of them serves.
+				if !p.Manual {
+					if err := p.serve(r.ID, true); err != nil {
+						p.Log.Error("publish: switching", "release", r.ID, "err", err)
+					}
+				}
+			}
+			return
+		}
+	}
+	if _, err := p.queue(c); err != nil {
+		p.Log.Error("publish: queueing main", "commit", c.Hash, "err", err)
+	}
+}
+
+var ErrNoBuilder = errors.New("publishing needs the builder: this server has no front end to build with (see the README, \"Publishing\")")
+
+func (p *Publisher) queue(c Commit) (string, error) {
+	if p.Builder == nil {
+		return "", ErrNoBuilder
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending != nil {
+		if p.pending.Commit.Hash == c.Hash {
+			return p.pending.ID, nil
+		}
+		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", p.pending.ID, "commit", c.Hash)
+		if err := p.Releases.Remove(p.pending.ID); err != nil {
+			return "", err
+		}
+	}
+	r := Release{ID: p.Releases.newID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: Format,
+		Status: Queued, QueuedAt: time.Now()}
+	if err := p.Releases.Put(r); err != nil {
+		return "", err
+	}
+	p.pending = &r
+	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message)
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+	return r.ID, nil
+}
+
+// work builds the queued release, one at a time, until ctx ends.
+func (p *Publisher) work(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		}
+		p.mu.Lock()
+		r := p.pending
+		p.pending = nil
+		p.mu.Unlock()
+		if r != nil {
+			p.build(ctx, *r)
+		}
+	}
+}
+
+// build makes release r and, when it is good and nothing says wait, makes
+// it live. Whatever fails, the live release keeps serving.
+func (p *Publisher) build(ctx context.Context, r Release) {
+	start := time.Now()
+	dir := p.Releases.Dir(r.ID)
+	r.Status = Building
+	setStage := func(stage string) {
+		r.Stage = stage
+		if err := p.Releases.Put(r); err != nil {
+			p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
+		}
+		p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
+		if p.Observe != nil {
+			p.Observe(stage, 0, "")
+		}
+	}
+	fail := func(problems ...string) {
+		r.Status, r.Stage, r.Problems = Failed, "", problems
+		r.BuildSeconds = time.Since(start).Seconds()
+		if err := p.Releases.Put(r); err != nil {
+			p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
+		}
+		os.RemoveAll(filepath.Join(dir, "client"))
+		p.Log.Warn("publish: build failed; the live release keeps serving", "release", r.ID, "problems", problems)
+		if p.Observe != nil {
+			p.Observe("", r.BuildSeconds, "failed")
+		}
+	}
+	setStage("reading the commit")
+	contentDir := filepath.Join(dir, "content")
+	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
+		fail(err.Error())
+		return
+	}
+	logFile, err := os.Create(filepath.Join(dir, "build.log"))
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	defer logFile.Close()
+	stats, err := p.Builder.Build(ctx, contentDir, filepath.Join(dir, "client"), setStage, logFile)
+	r.BuildPeakMiB = stats.PeakMiB
+	if content := (*ContentError)(nil); errors.As(err, &content) {
+		fail(content.Problems...)
+		return
+	} else if err != nil {
+		fail(err.Error())
+		return
+	}
+	setStage("checking the release")
+	if err := p.check(r.ID); err != nil {
+		fail(err.Error())
+		return
+	}
+	r.Status, r.Stage = Ready, ""
+	r.BuiltAt = time.Now()
+	r.BuildSeconds = time.Since(start).Seconds()
+	r.Size = dirSize(dir)
+	if err := p.Releases.Put(r); err != nil {
+		fail(err.Error())
+		return
+	}
+	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size)
+	if p.Observe != nil {
+		p.Observe("", r.BuildSeconds, "ready")
+	}
+	// Manual publishing still takes an upgrade's rebuild of the live content.
+	live, err := p.Releases.Get(p.Live())
+	if !p.Manual || (err == nil && live.Tree == r.Tree) {
+		if err := p.serve(r.ID, true); err != nil {
+			p.Log.Error("publish: switching", "release", r.ID, "err", err)
+		}
+	}
+	p.prune()
+}
+
+// load reads release id as the server serves it.
+func (p *Publisher) load(id string) (fs.FS, *sitecontent.Content, error) {
+	if id == EmbeddedID {
+		c, err := sitecontent.Load(p.Embedded.Content)
+		return p.Embedded.Client, c, err
+	}
+	r, err := p.Releases.Get(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Format != Format {
+		return nil, nil, fmt.Errorf("publish: release %s has layout %d; this bin/studio serves layout %d", id, r.Format, Format)
+	}
+	c, err := sitecontent.Load(p.Releases.Content(id))
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Releases.Client(id), c, nil
+}
+
+func (p *Publisher) check(id string) error {
+	client, content, err := p.load(id)
+	if err != nil {
+		return err
+	}
+	return p.Target.Check(id, client, content)
+}
+
+// serve switches the server to release id; record also writes the live
+// file (a restart serves id, and other copies follow).
+func (p *Publisher) serve(id string, record bool) error {
+	if id != EmbeddedID {
+		r, err := p.Releases.Get(id)
+		if err != nil {
+			return err
+		}
+		if r.Status != Ready {
+			return fmt.Errorf("publish: release %s is %s, not ready: it cannot be made live", id, r.Status)
+		}
+	}
+	client, content, err := p.load(id)
+	if err != nil {
+		return err
+	}
+	if err := p.Target.Switch(id, client, content); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.live = id
+	p.mu.Unlock()
+	if record {
+		return p.Releases.SetLive(id)
+	}
+	return nil
+}
+
+// watch builds main when it moves (a push, a commit from the workspace) and
+// follows the live file when `studio rollback` or `studio publish` changes it.
+func (p *Publisher) watch(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if main, err := p.Repo.Main(); err == nil && main.Hash != p.seenMain {
+			p.seenMain = main.Hash
+			p.Log.Info("publish: main moved", "commit", main.Hash, "message", main.Message, "author", main.Author)
+			p.queueIfNew(main)
+		}
+		if id, err := p.Releases.Live(); err == nil && id != "" && id != p.Live() {
+			if err := p.serve(id, false); err != nil {
+				p.Log.Error("publish: the live file names a release that cannot be served", "release", id, "err", err)
+			}
+		}
+		if p.Releases.takePublishRequest() {
+			if _, err := p.Publish(); err != nil {
+				p.Log.Error("publish: studio publish", "err", err)
+			}
+		}
+	}
+}
+
+// prune deletes the releases past the newest Keep, never the live one or
+// one under way.
+func (p *Publisher) prune() {
+	list, err := p.Releases.List()
+	if err != nil {
+		return
+	}
+	live := p.Live()
+	kept := 0
+	for _, r := range list {
+		if r.ID == live || r.Status == Queued || r.Status == Building {
+			continue
+		}
+		if kept++; kept > p.Keep {
+			p.Log.Info("publish: an old release is deleted", "release", r.ID)
+			p.Releases.Remove(r.ID)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package publish
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Format is the layout of a release directory this code serves: a client
+// build in client/, the content in content/, release.json. A release of
+// another format is never served.
+const Format = 1
+
+// A release's status. Live is not one of them: which release is live is
+// the one thing the live file says (Releases.Live).
+type Status string
+
+const (
+	Queued   Status = "queued"
+	Building Status = "building"
+	Ready    Status = "ready" // built and checked: it can be made live
+	Failed   Status = "failed"
+)
+
+// A Release is release.json: what a release was made from, how, and how
+// it went.
+type Release struct {
+	ID string `json:"id"`
+	Commit
+	CodeVersion  string    `json:"codeVersion"` // the bin/studio that built it
+	Format       int       `json:"format"`
+	Status       Status    `json:"status"`
+	Stage        string    `json:"stage,omitempty"`    // while building: the pipeline's step
+	Problems     []string  `json:"problems,omitempty"` // a failed build's "file: field: problem" lines
+	QueuedAt     time.Time `json:"queuedAt"`
+	BuiltAt      time.Time `json:"builtAt,omitzero"`
+	BuildSeconds float64   `json:"buildSeconds,omitempty"`
+	BuildPeakMiB int64     `json:"buildPeakMiB,omitempty"` // the largest resident size of a build step
+	Size         int64     `json:"size,omitempty"`         // bytes of client/ and content/
+}
+
+// Releases is DATA_DIR/releases: a directory per release and the file
+// live, which names the live one.
+type Releases struct{ dir string }
+
+func OpenReleases(dir string) (*Releases, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	return &Releases{dir: dir}, nil
+}
+
+// Dir is where release id's files are.
+func (rs *Releases) Dir(id string) string { return filepath.Join(rs.dir, id) }
+
+// Client and Content are a release's two halves as the server reads them.
+func (rs *Releases) Client(id string) fs.FS  { return os.DirFS(filepath.Join(rs.dir, id, "client")) }
+func (rs *Releases) Content(id string) fs.FS { return os.DirFS(filepath.Join(rs.dir, id, "content")) }
+
+const liveFile = "live"
+
+// Live is the id the live file names, "" when there is none.
+func (rs *Releases) Live() (string, error) {
+	b, err := os.ReadFile(filepath.Join(rs.dir, liveFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	return strings.TrimSpace(string(b)), err
+}
+
+// SetLive records id as the live release; a restart serves it.
+func (rs *Releases) SetLive(id string) error {
+	return writeAtomic(filepath.Join(rs.dir, liveFile), []byte(id+"\n"))
+}
+
+const publishRequest = "publish-requested"
+
+// RequestPublish asks the running server to build main now (`studio
+// publish`); its publisher takes the request within a second.
+func (rs *Releases) RequestPublish() error {
+	return writeAtomic(filepath.Join(rs.dir, publishRequest), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+}
+
+func (rs *Releases) takePublishRequest() bool {
+	return os.Remove(filepath.Join(rs.dir, publishRequest)) == nil
+}
+
+// Get reads release id's release.json.
+func (rs *Releases) Get(id string) (Release, error) {
+	if !validID(id) {
+		return Release{}, fmt.Errorf("publish: no release %q", id)
+	}
+	b, err := os.ReadFile(filepath.Join(rs.dir, id, "release.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Release{}, fmt.Errorf("publish: no release %q", id)
+	}
+	if err != nil {
+		return Release{}, err
+	}
+	var r Release
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Release{}, fmt.Errorf("publish: release %s: release.json: %w", id, err)
+	}
+	return r, nil
+}
+
+// Put writes r's release.json, whole or not at all.
+func (rs *Releases) Put(r Release) error {
+	if err := os.MkdirAll(rs.Dir(r.ID), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(rs.dir, r.ID, "release.json"), b)
+}
+
+// List is every release, newest first.
+func (rs *Releases) List() ([]Release, error) {
+	entries, err := os.ReadDir(rs.dir)
+	if err != nil {
+		return nil, err
+	}
+	var list []Release
+	for _, e := range entries {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		r, err := rs.Get(e.Name())
+		if err != nil {
+			continue // being made (no release.json yet) or not a release
+		}
+		list = append(list, r)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID > list[j].ID })
+	return list, nil
+}
+
+// Remove deletes release id's directory. A page request that started on it
+// and still streams one of its photographs keeps reading it: an open file
+// outlives its name.
+func (rs *Releases) Remove(id string) error {
+	if !validID(id) {
+		return fmt.Errorf("publish: no release %q", id)
+	}
+	return os.RemoveAll(rs.Dir(id))
+}
+
+// newID names a release by when it was queued and its commit, so ids sort
+// by age: 20261126-014812-3f9a2c1.
+func (rs *Releases) newID(now time.Time, commit string) string {
+	base := now.UTC().Format("20060102-150405") + "-" + commit[:min(7, len(commit))]
+	id := base
+	for n := 2; ; n++ {
+		if _, err := os.Stat(rs.Dir(id)); errors.Is(err, fs.ErrNotExist) {
+			return id
+		}
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+// validID keeps an id a plain directory name: no path, no dot files.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 || id[0] == '.' {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func writeAtomic(name string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+// dirSize is the bytes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

@@ -1,0 +1,297 @@
+// Package publish turns the studio's content into live releases without a
+// developer: the content lives in a git repository the server owns
+// (DATA_DIR/content.git), each commit on main is built by the front end's
+// own pipeline into a release (DATA_DIR/releases/<id>/), and a release that
+// passes its checks is switched live whole; any earlier good one can be
+// switched back to at once.
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage"
+	"github.com/go-git/go-git/v5/storage/memory"
+)
+
+// mainBranch is the branch whose commits are built and made live.
+const mainBranch = plumbing.ReferenceName("refs/heads/main")
+
+// A Repository is the content as a bare git repository: what content/
+// holds in the source tree, images included. The server commits to it (the
+// workspace's editor) and a person with access to the server may push to
+// its main; go-git reads and writes it, so the server needs no git binary.
+type Repository struct {
+	repo *git.Repository
+	path string
+}
+
+// A Commit is what a release says of the content it was built from.
+type Commit struct {
+	Hash    string    `json:"commit"`
+	Tree    string    `json:"tree"` // the files' hash: two commits of the same files build the same release
+	Message string    `json:"message"`
+	Author  string    `json:"author"`
+	When    time.Time `json:"committedAt"`
+}
+
+// OpenRepository opens the bare repository at dir, making it on first
+// start with one commit on main holding seed: the content embedded in
+// bin/studio.
+func OpenRepository(dir string, seed fs.FS) (*Repository, error) {
+	repo, err := git.PlainOpen(dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		repo, err = git.PlainInitWithOptions(dir, &git.PlainInitOptions{Bare: true,
+			InitOptions: git.InitOptions{DefaultBranch: mainBranch}})
+		if err != nil {
+			return nil, fmt.Errorf("publish: making %s: %w", dir, err)
+		}
+		r := &Repository{repo: repo, path: dir}
+		files, err := readTree(seed)
+		if err != nil {
+			return nil, fmt.Errorf("publish: reading the embedded content: %w", err)
+		}
+		if _, err := r.Commit(files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "The content as shipped in bin/studio"); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("publish: opening %s: %w", dir, err)
+	}
+	return &Repository{repo: repo, path: dir}, nil
+}
+
+// readTree reads every file of fsys, by slash-separated path.
+func readTree(fsys fs.FS) (map[string][]byte, error) {
+	files := make(map[string][]byte)
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, name)
+		files[name] = b
+		return err
+	})
+	return files, err
+}
+
+// TreeHash is the hash git gives a tree of the files of fsys: equal to a
+// commit's Tree when that commit holds exactly those files.
+func TreeHash(fsys fs.FS) (string, error) {
+	files, err := readTree(fsys)
+	if err != nil {
+		return "", err
+	}
+	s := memory.NewStorage()
+	tree := make(map[string]treeFile, len(files))
+	for name, content := range files {
+		hash, err := storeBlob(s, content)
+		if err != nil {
+			return "", err
+		}
+		tree[name] = treeFile{mode: filemode.Regular, hash: hash}
+	}
+	hash, err := writeTree(s, tree, "")
+	return hash.String(), err
+}
+
+// Main is the commit main points at.
+func (r *Repository) Main() (Commit, error) {
+	ref, err := r.repo.Reference(mainBranch, true)
+	if err != nil {
+		return Commit{}, fmt.Errorf("publish: %s has no main branch: %w", r.path, err)
+	}
+	return r.commit(ref.Hash())
+}
+
+func (r *Repository) commit(hash plumbing.Hash) (Commit, error) {
+	c, err := r.repo.CommitObject(hash)
+	if err != nil {
+		return Commit{}, fmt.Errorf("publish: commit %s: %w", hash, err)
+	}
+	return Commit{Hash: hash.String(), Tree: c.TreeHash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When}, nil
+}
+
+// Export writes the files of commit hash into dir, which must not exist.
+func (r *Repository) Export(hash, dir string) error {
+	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
+	if err != nil {
+		return fmt.Errorf("publish: commit %s: %w", hash, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return err
+	}
+	return tree.Files().ForEach(func(f *object.File) error {
+		if !f.Mode.IsFile() {
+			return nil // a symbolic link or submodule is not content
+		}
+		target := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		src, err := f.Reader()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		dst, err := os.Create(target)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(dst, src); err != nil {
+			dst.Close()
+			return err
+		}
+		return dst.Close()
+	})
+}
+
+// A Signature names who made a commit.
+type Signature struct{ Name, Email string }
+
+// ErrMainMoved is Commit's answer when main moved since the caller read it.
+var ErrMainMoved = errors.New("publish: main has moved on since this change was started")
+
+// Commit makes a commit on main: its tree is main's with files written over
+// it (path → content) and removed taken away. It fails with ErrMainMoved
+// rather than lose a commit made meanwhile by someone else.
+func (r *Repository) Commit(files map[string][]byte, removed []string, who Signature, message string) (string, error) {
+	s := r.repo.Storer
+	var parents []plumbing.Hash
+	old, err := r.repo.Reference(mainBranch, true)
+	tree := map[string]treeFile{}
+	switch {
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+		old = nil
+	case err != nil:
+		return "", err
+	default:
+		parents = []plumbing.Hash{old.Hash()}
+		c, err := r.repo.CommitObject(old.Hash())
+		if err != nil {
+			return "", err
+		}
+		t, err := c.Tree()
+		if err != nil {
+			return "", err
+		}
+		if err := t.Files().ForEach(func(f *object.File) error {
+			tree[f.Name] = treeFile{mode: f.Mode, hash: f.Hash}
+			return nil
+		}); err != nil {
+			return "", err
+		}
+	}
+	for _, name := range removed {
+		delete(tree, name)
+	}
+	for name, content := range files {
+		if !fs.ValidPath(name) || name == "." {
+			return "", fmt.Errorf("publish: %q is not a path inside the content", name)
+		}
+		hash, err := storeBlob(s, content)
+		if err != nil {
+			return "", err
+		}
+		tree[name] = treeFile{mode: filemode.Regular, hash: hash}
+	}
+	root, err := writeTree(s, tree, "")
+	if err != nil {
+		return "", err
+	}
+	sig := object.Signature{Name: who.Name, Email: who.Email, When: time.Now()}
+	commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: root, ParentHashes: parents}
+	obj := s.NewEncodedObject()
+	if err := commit.Encode(obj); err != nil {
+		return "", err
+	}
+	hash, err := s.SetEncodedObject(obj)
+	if err != nil {
+		return "", err
+	}
+	if err := s.CheckAndSetReference(plumbing.NewHashReference(mainBranch, hash), old); err != nil {
+		if errors.Is(err, storage.ErrReferenceHasChanged) {
+			return "", ErrMainMoved
+		}
+		return "", err
+	}
+	return hash.String(), nil
+}
+
+func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {
+	obj := s.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(content); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(obj)
+}
+
+type treeFile struct {
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// writeTree stores the tree of the files under dir ("" for the root) and
+// those below it, and returns its hash.
+func writeTree(s storer.EncodedObjectStorer, files map[string]treeFile, dir string) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	subdirs := map[string]bool{}
+	prefix := ""
+	if dir != "" {
+		prefix = dir + "/"
+	}
+	for name, f := range files {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		rest := name[len(prefix):]
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			subdirs[rest[:i]] = true
+			continue
+		}
+		entries = append(entries, object.TreeEntry{Name: rest, Mode: f.mode, Hash: f.hash})
+	}
+	for sub := range subdirs {
+		hash, err := writeTree(s, files, path.Join(dir, sub))
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries = append(entries, object.TreeEntry{Name: sub, Mode: filemode.Dir, Hash: hash})
+	}
+	// Git's order: by name, a directory's as if it ended in "/".
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	obj := s.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(obj)
+}
