@@ -382,10 +382,7 @@ func (p *Publisher) prune() {
 	live := p.Live()
 	kept := 0
 	for _, r := range list {
-		if r.ID == live || r.Status == Queued || r.Status == Building {
-			continue
-		}
-		if kept++; kept > p.Keep {
+		if kept++; kept > p.Keep && r.ID != live && r.Status != Queued && r.Status != Building {
 			p.Log.Info("publish: an old release is deleted", "release", r.ID)
 			p.Releases.Remove(r.ID)
 		}

@@ -64,7 +64,7 @@ func OpenRepository(dir string, seed fs.FS) (*Repository, error) {
 		if err != nil {
 			return nil, fmt.Errorf("publish: reading the embedded content: %w", err)
 		}
-		if _, err := r.Commit(files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "The content as shipped in bin/studio"); err != nil {
+		if _, err := r.Commit("", files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "The content as shipped in bin/studio"); err != nil {
 			return nil, err
 		}
 		return r, nil
@@ -168,12 +168,16 @@ type Signature struct{ Name, Email string }
 var ErrMainMoved = errors.New("publish: main has moved on since this change was started")
 
 // Commit makes a commit on main: its tree is main's with files written over
-// it (path → content) and removed taken away. It fails with ErrMainMoved
-// rather than lose a commit made meanwhile by someone else.
-func (r *Repository) Commit(files map[string][]byte, removed []string, who Signature, message string) (string, error) {
+// it (path → content) and removed taken away. Given base, the commit the
+// change was made on, it fails with ErrMainMoved if main is elsewhere now;
+// and it never loses a commit made meanwhile by someone else.
+func (r *Repository) Commit(base string, files map[string][]byte, removed []string, who Signature, message string) (string, error) {
 	s := r.repo.Storer
 	var parents []plumbing.Hash
 	old, err := r.repo.Reference(mainBranch, true)
+	if base != "" && (err != nil || old.Hash().String() != base) {
+		return "", ErrMainMoved
+	}
 	tree := map[string]treeFile{}
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
