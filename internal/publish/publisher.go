@@ -47,6 +47,7 @@ type Publisher struct {
 	Observe     func(stage string, seconds float64, result string) // the metrics: a build's duration and result (result "" while under way)
 
 	wake         chan struct{}
+	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
 	pending      *Release // queued, not yet started; a newer commit replaces it
 	live         string   // the release this server serves
@@ -318,6 +319,13 @@ func (p *Publisher) check(id string) error {
 // serve switches the server to release id; record also writes the live
 // file (a restart serves id, and other copies follow).
 func (p *Publisher) serve(id string, record bool) error {
+	p.switching.Lock()
+	defer p.switching.Unlock()
+	return p.switchTo(id, record)
+}
+
+// switchTo is serve with p.switching held.
+func (p *Publisher) switchTo(id string, record bool) error {
 	if id != EmbeddedID {
 		r, err := p.Releases.Get(id)
 		if err != nil {
@@ -359,16 +367,26 @@ func (p *Publisher) watch(ctx context.Context) {
 			p.Log.Info("publish: main moved", "commit", main.Hash, "message", main.Message, "author", main.Author)
 			p.queueIfNew(main)
 		}
-		if id, err := p.Releases.Live(); err == nil && id != "" && id != p.Live() {
-			if err := p.serve(id, false); err != nil {
-				p.Log.Error("publish: the live file names a release that cannot be served", "release", id, "err", err)
-			}
-		}
+		p.followLiveFile()
 		if p.Releases.takePublishRequest() {
 			if _, err := p.Publish(); err != nil {
 				p.Log.Error("publish: studio publish", "err", err)
 			}
 		}
+	}
+}
+
+// followLiveFile switches to the release the live file names when another
+// process (studio rollback) changed it.
+func (p *Publisher) followLiveFile() {
+	p.switching.Lock()
+	defer p.switching.Unlock()
+	id, err := p.Releases.Live()
+	if err != nil || id == "" || id == p.Live() {
+		return
+	}
+	if err := p.switchTo(id, false); err != nil {
+		p.Log.Error("publish: the live file names a release that cannot be served", "release", id, "err", err)
 	}
 }
 

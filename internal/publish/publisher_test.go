@@ -56,9 +56,10 @@ func readTagline(fsys fs.FS) string {
 // fakeTarget records what it serves: the live release's id and the
 // tagline its client says.
 type fakeTarget struct {
-	mu      sync.Mutex
-	id      string
-	tagline string
+	releases *Releases // where the live file is
+	mu       sync.Mutex
+	id       string
+	tagline  string
 }
 
 func (t *fakeTarget) Check(id string, client fs.FS, c *sitecontent.Content) error {
@@ -92,6 +93,7 @@ type site struct {
 	releases *Releases
 	builder  *fakeBuilder
 	keep     int
+	stop     context.CancelFunc // the last publisher started
 }
 
 func newSite(t *testing.T) *site {
@@ -112,7 +114,8 @@ func (s *site) start(version string) (*Publisher, *fakeTarget) {
 	s.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.t.Cleanup(cancel)
-	target := &fakeTarget{id: EmbeddedID, tagline: "embedded"}
+	s.stop = cancel
+	target := &fakeTarget{releases: s.releases, id: EmbeddedID, tagline: "embedded"}
 	p := &Publisher{Repo: s.repo, Releases: s.releases, Builder: s.builder, Target: target, CodeVersion: version,
 		Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: s.keep, Log: slog.New(slog.DiscardHandler)}
 	if err := p.Start(ctx); err != nil {
@@ -150,8 +153,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("gave up waiting for %s", what)
 }
 
+// servingTagline says whether target serves the release of tagline and
+// the live file names it.
 func servingTagline(target *fakeTarget, want string) func() bool {
-	return func() bool { _, got := target.serving(); return got == want }
+	return func() bool {
+		id, got := target.serving()
+		if got != want {
+			return false
+		}
+		live, err := target.releases.Live()
+		return err == nil && (live == id || live == "" && id == EmbeddedID)
+	}
 }
 
 func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
@@ -298,6 +310,7 @@ func TestARestartServesTheLastLiveRelease(t *testing.T) {
 	live := p.Live()
 
 	// The same bin/studio again: the live release serves at once, no build.
+	s.stop()
 	builds := len(s.builder.builds)
 	p2, target2 := s.start("v1")
 	if id, tagline := target2.serving(); id != live || tagline != "kept" || p2.Live() != live {
@@ -317,6 +330,7 @@ func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
 	old := p.Live()
 
 	s.builder.gate.Lock()
+	s.stop()
 	p2, target2 := s.start("v2")
 	if id, _ := target2.serving(); id != old {
 		t.Errorf("a new bin/studio serves %s at start, want the last live release %s while it rebuilds", id, old)
