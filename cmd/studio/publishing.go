@@ -16,6 +16,7 @@ import (
 	"studio/content"
 	"studio/internal/config"
 	"studio/internal/publish"
+	"studio/internal/server"
 	"studio/internal/store"
 	"studio/web"
 )
@@ -23,7 +24,7 @@ import (
 // startPublishing opens the content repository (seeding it from the
 // embedded content on first start) and the releases, switches srv to the
 // live release, and builds main's new commits until ctx ends.
-func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, target publish.Target) (*publish.Publisher, error) {
+func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, srv *server.Server) (*publish.Publisher, error) {
 	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
 	if err != nil {
 		return nil, err
@@ -36,7 +37,7 @@ func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, t
 	if err != nil {
 		return nil, err
 	}
-	p := &publish.Publisher{Repo: repo, Releases: releases, Target: target, CodeVersion: version,
+	p := &publish.Publisher{Repo: repo, Releases: releases, Target: srv, Observe: srv.ObserveBuild, CodeVersion: version,
 		Embedded: publish.Embedded{Client: web.Client(), Content: content.Files},
 		Manual:   cfg.Publishing.Manual, Keep: cfg.Publishing.Keep, Log: log}
 	root := cfg.Publishing.BuilderDir

@@ -67,13 +67,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // readyz is readiness: the server can take enquiries now. The database
 // answers and accepts a write, and there is room on its disk. The reason
-// of a 503 names which.
-func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+// of a 503 names which. Either way the body names the live release.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request, rel *release) {
 	if reason := s.notReady(r.Context()); reason != "" {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason, "release": rel.id})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "release": rel.id})
 }
 
 func (s *Server) notReady(ctx context.Context) string {

@@ -138,6 +138,7 @@ func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) e
 		return err
 	}
 	previous := s.live.Swap(rel)
+	s.builds.switched(id)
 	s.log.Info("release switched", "release", id, "previous", previous.id)
 	return nil
 }

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,4 +248,52 @@ func TestEnquiryProductIsTheRelease(t *testing.T) {
 	if rec := post(h, "/api/enquiries", quote); rec.Code != http.StatusCreated || rec.Header().Get("Studio-Release") != "b" {
 		t.Errorf("release b, product 3: %d %s %s; want 201 from release b", rec.Code, rec.Header().Get("Studio-Release"), rec.Body)
 	}
+}
+
+// /readyz names the live release, and /metrics has it, the builds' results
+// and the stage of the one under way.
+func TestTheLiveReleaseIsObservable(t *testing.T) {
+	s, switchTo := twoReleases(t)
+	h := s.Handler()
+	if err := switchTo["b"](); err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/readyz", nil))
+	var ready map[string]string
+	if err := json.Unmarshal(w.Body.Bytes(), &ready); err != nil || ready["release"] != "b" {
+		t.Errorf("/readyz = %s, want the live release b named", w.Body)
+	}
+	s.ObserveBuild("prerendering the pages", 0, "")
+	scrape := func() string {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", "/metrics", nil)
+		r.RemoteAddr = "127.0.0.1:1234"
+		h.ServeHTTP(w, r)
+		return w.Body.String()
+	}
+	body := scrape()
+	for _, want := range []string{`studio_release_live{release="b"} 1`, `studio_release_build_stage{stage="prerendering the pages"} 1`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if strings.Contains(body, `studio_release_live{release="a"}`) {
+		t.Error("/metrics still names release a live")
+	}
+	s.ObserveBuild("", 12, "ready")
+	body = scrape()
+	if strings.Contains(body, "studio_release_build_stage{") || !strings.Contains(body, `studio_release_build_duration_seconds_count{result="ready"} 1`) {
+		t.Errorf("after a build, /metrics should have its duration and no stage under way:\n%s", grepLines(body, "studio_release"))
+	}
+}
+
+func grepLines(s, prefix string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }

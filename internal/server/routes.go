@@ -12,7 +12,7 @@ func (s *Server) routes(rel *release) *http.ServeMux {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("GET /readyz", from(s.readyz))
 	mux.Handle("GET /metrics", s.metrics.handler())
 	// The routes that use the database have a deadline on it (deadline.go).
 	mux.Handle("POST /api/enquiries", s.databaseDeadline(s.api(rel, s.createEnquiry)))

@@ -42,6 +42,7 @@ type Server struct {
 	salts           visitorSalts
 	health          health
 	metrics         *metrics
+	builds          *buildMetrics // the publisher's builds (ObserveBuild) and the live release
 	dbTimeout       time.Duration // how long a request's database work may take
 }
 
@@ -55,6 +56,7 @@ func New(log *slog.Logger, client fs.FS, content *sitecontent.Content, options .
 		eventLimit: ratelimit.New(eventBatchesPerWindow, eventWindow)}
 	s.health.freeBytes = diskFreeBytes
 	s.metrics = newMetrics()
+	s.builds = s.metrics.watchBuilds()
 	for _, o := range options {
 		o(s)
 	}
@@ -72,6 +74,7 @@ func New(log *slog.Logger, client fs.FS, content *sitecontent.Content, options .
 		return nil, err
 	}
 	s.live.Store(rel)
+	s.builds.switched(rel.id)
 	return s, nil
 }
 
