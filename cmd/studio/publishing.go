@@ -50,7 +50,7 @@ func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, s
 		if err := os.MkdirAll(scratch, 0o755); err != nil {
 			return nil, err
 		}
-		p.Builder = &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: filepath.Join(cfg.DataDir, "image-cache"),
+		p.Builder = &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: filepath.Join(cfg.DataDir, "build-cache"),
 			TimeOut: cfg.Publishing.TimeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
 		abs, _ := filepath.Abs(root)
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)

@@ -87,15 +87,18 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	if err := os.Symlink(modules, filepath.Join(web, "node_modules")); err != nil {
 		return stats, err
 	}
-	if err := os.MkdirAll(b.Cache, 0o755); err != nil {
-		return stats, err
-	}
-	cache, err := filepath.Abs(b.Cache)
-	if err != nil {
-		return stats, err
-	}
-	if err := os.Symlink(cache, filepath.Join(web, ".image-cache")); err != nil {
-		return stats, err
+	// The pipeline's caches, by the hash of what they were made from.
+	for link, dir := range map[string]string{".image-cache": "images", ".compress-cache": "compressed"} {
+		cache, err := filepath.Abs(filepath.Join(b.Cache, dir))
+		if err != nil {
+			return stats, err
+		}
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return stats, err
+		}
+		if err := os.Symlink(cache, filepath.Join(web, link)); err != nil {
+			return stats, err
+		}
 	}
 	// The pipeline reads the content from web/../content.
 	if err := os.Rename(contentDir, filepath.Join(work, "content")); err != nil {
@@ -147,7 +150,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 // copyWeb copies the front end's sources, leaving out what builds write and
 // the installed packages (linked instead).
 func copyWeb(from, to string) error {
-	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true,
+	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true, ".compress-cache": true,
 		".react-router": true, "test-results": true, "e2e": true}
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

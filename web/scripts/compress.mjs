@@ -2,12 +2,19 @@
 // (scripts/images.mjs), then writes .gz and .br beside every text file,
 // once, at build time, so the server never compresses per request. A
 // compressed file that is not smaller than the original is not written.
-import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join, extname } from "node:path";
-import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, constants } from "node:zlib";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
 const generated = new URL("../.generated/public/", import.meta.url).pathname;
+// Compressed bodies by the SHA-256 of what they compress, kept between
+// builds: a release that changes one text recompresses its pages only,
+// not the scripts, styles and drawings that stayed the same.
+const cacheDir = new URL("../.compress-cache/", import.meta.url).pathname;
+const CACHE_DAYS = 7; // entries no build used for this long are deleted
 const compressible = new Set([".html", ".js", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest", ".map", ".data"]);
 
 async function* walk(dir) {
@@ -45,23 +52,48 @@ function preloadModulesAfterFirstPaint(html) {
   return html.replace(/<link rel="modulepreload"[^>]*>/g, "").replace("</body>", `${script}</body>`);
 }
 
-let count = 0;
-for await (const path of walk(root)) {
-  if (!compressible.has(extname(path))) continue;
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+// body compressed by kind ("gz" or "br"), from the cache when a build made it before.
+async function compressed(body, hash, kind) {
+  const file = join(cacheDir, `${hash}.${kind}`);
+  try {
+    const cached = await readFile(file);
+    const now = new Date();
+    await utimes(file, now, now);
+    return cached;
+  } catch {
+    const out =
+      kind === "gz"
+        ? await gzipAsync(body, { level: 9 })
+        : await brotliAsync(body, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+          });
+    await writeFile(file, out);
+    return out;
+  }
+}
+
+async function compressFile(path) {
   let body = await readFile(path);
   if (path.endsWith(".html")) {
     body = Buffer.from(preloadModulesAfterFirstPaint(body.toString("utf8")));
     await writeFile(path, body);
   }
-  const gz = gzipSync(body, { level: 9 });
-  const br = brotliCompressSync(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
+  const hash = createHash("sha256").update(body).digest("hex");
+  // zlib's asynchronous calls run on its thread pool: every core compresses.
+  const [gz, br] = await Promise.all([compressed(body, hash, "gz"), compressed(body, hash, "br")]);
   if (gz.length < body.length) await writeFile(`${path}.gz`, gz);
   if (br.length < body.length) await writeFile(`${path}.br`, br);
-  count++;
 }
-console.log(`compress: ${count} files precompressed in build/client`);
+
+await mkdir(cacheDir, { recursive: true });
+const paths = [];
+for await (const path of walk(root)) if (compressible.has(extname(path))) paths.push(path);
+await Promise.all(paths.map(compressFile));
+const stale = Date.now() - CACHE_DAYS * 24 * 3600 * 1000;
+for (const name of await readdir(cacheDir)) {
+  if ((await stat(join(cacheDir, name))).mtimeMs < stale) await rm(join(cacheDir, name), { force: true });
+}
+console.log(`compress: ${paths.length} files precompressed in build/client`);

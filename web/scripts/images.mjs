@@ -21,7 +21,7 @@
 // the field, when the content is wrong; nothing is written then.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -32,6 +32,9 @@ export const OG = { width: 1200, height: 630 };
 // No file a page may send is larger (make test-budgets checks the build):
 // a detailed photograph is encoded again at a lower quality until it fits.
 export const MAX_BYTES = 240 * 1024;
+// The largest original taken: a camera's JPEG is 5-15 MB; more is a raw
+// file or a scan that would take the build's memory and time.
+export const MAX_ORIGINAL_BYTES = 30 * 2 ** 20;
 // Narrower than the gallery's main image on a phone at 2× looks soft.
 export const MIN_WIDTH = 640;
 const ENCODE = {
@@ -241,6 +244,15 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   await mkdir(cacheDir, { recursive: true });
   const started = Date.now();
   const wanted = imagesToMake(catalogue, extra);
+  const tooLarge = [];
+  for (const w of wanted) {
+    const { size } = await stat(join(imagesDir, w.src));
+    const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
+    if (size > MAX_ORIGINAL_BYTES) {
+      tooLarge.push(`content/images/${w.src}: ${where}: ${(size / 2 ** 20).toFixed(1)} MB; an original may be at most ${MAX_ORIGINAL_BYTES / 2 ** 20} MB (export it smaller, or as JPEG)`);
+    }
+  }
+  if (tooLarge.length) throw new ContentError(tooLarge);
   const made = await pool(wanted, 2, async (w) => {
     const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
     try {

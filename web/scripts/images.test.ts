@@ -1,9 +1,9 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, LADDER, MAX_BYTES, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
+import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
 import { makePhoto } from "./sample-photos.mjs";
 
 // The pipeline on a content folder written here: a fixture catalogue with
@@ -158,6 +158,10 @@ describe("bad content stops the build with one line per problem, and writes noth
       await writeFile(join(dir, "images", "broken.jpg"), "this is not a JPEG");
       await writeCatalogue(dir, [product(1, [{ src: "broken.jpg", alt: "Broken" }])]);
     }, /content\/images\/broken\.jpg: product 1 \(Piece 1\): cannot be read as an image/],
+    ["a photograph over the largest size taken", async (dir) => {
+      // A sparse file: its size is what is checked, before it is read.
+      await truncate(join(dir, "images", "photos", "camera.jpg"), MAX_ORIGINAL_BYTES + 2 ** 20);
+    }, /content\/images\/photos\/camera\.jpg: product 1 \(Piece 1\): 30\.0 MB; an original may be at most 30 MB/],
     ["a duplicate src", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }]), product(2, [{ src: "drawing.svg", alt: "B" }])]), /product 2 \(Piece 2\): images\[0\]\.src: drawing\.svg is already used by product 1 images\[0\]/],
     ["an empty alt text", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: " " }])]), /product 1 \(Piece 1\): images\[0\]\.alt: the image drawing\.svg needs alt text/],
     ["no image", (dir) => writeCatalogue(dir, [product(1, [])]), /product 1 \(Piece 1\): images: a product needs at least one image/],
