@@ -161,7 +161,7 @@ describe("bad content stops the build with one line per problem, and writes noth
     ["a photograph over the largest size taken", async (dir) => {
       // A sparse file: its size is what is checked, before it is read.
       await truncate(join(dir, "images", "photos", "camera.jpg"), MAX_ORIGINAL_BYTES + 2 ** 20);
-    }, /content\/images\/photos\/camera\.jpg: product 1 \(Piece 1\): 30\.0 MB; an original may be at most 30 MB/],
+    }, /content\/images\/photos\/camera\.jpg: product 1 \(Piece 1\): 31\.0 MB; an original may be at most 30 MB/],
     ["a duplicate src", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }]), product(2, [{ src: "drawing.svg", alt: "B" }])]), /product 2 \(Piece 2\): images\[0\]\.src: drawing\.svg is already used by product 1 images\[0\]/],
     ["an empty alt text", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: " " }])]), /product 1 \(Piece 1\): images\[0\]\.alt: the image drawing\.svg needs alt text/],
     ["no image", (dir) => writeCatalogue(dir, [product(1, [])]), /product 1 \(Piece 1\): images: a product needs at least one image/],
