@@ -352,9 +352,11 @@ func (p *Publisher) switchTo(id string, record bool) error {
 }
 
 // watch builds main when it moves (a push, a commit from the workspace) and
-// follows the live file when `studio rollback` or `studio publish` changes it.
+// follows the live file when `studio rollback` changes it, four times a
+// second: a rollback from the shell is live within a second. Each look is a
+// small file read.
 func (p *Publisher) watch(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
+	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/publish"
+)
+
+// TestAPushedChangeGoesLiveAndRollsBack is publishing as a person with
+// access to the server does it: clone DATA_DIR/content.git, change the
+// site's tagline, push to main. The running bin/studio builds the commit
+// with the checkout's front end and serves it; `studio rollback` brings the
+// old text back within a second; a commit naming a missing photograph
+// fails with its problem and changes nothing.
+func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the site twice with the front end's pipeline")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !publish.HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git binary to push with")
+	}
+	dataDir := t.TempDir()
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "BUILDER_DIR="+root,
+		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=", "PUBLISH=")
+	server := launch(t, base, env)
+	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
+
+	studio := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(binary, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("studio %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	home := func() (release, body string) {
+		resp, err := http.Get(base + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.Header.Get("Studio-Release"), string(b)
+	}
+	waitForHome := func(what string, cond func(release, body string) bool, within time.Duration) string {
+		t.Helper()
+		for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if release, body := home(); cond(release, body) {
+				return release
+			}
+		}
+		t.Fatalf("gave up waiting for %s; studio releases:\n%s", what, studio("releases"))
+		return ""
+	}
+	if release, _ := home(); release != publish.EmbeddedID {
+		t.Fatalf("a new server serves %q, want the embedded build", release)
+	}
+
+	work := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Owner", "GIT_AUTHOR_EMAIL=owner@example.com",
+			"GIT_COMMITTER_NAME=Owner", "GIT_COMMITTER_EMAIL=owner@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	run("clone", "-q", filepath.Join(dataDir, "content.git"), ".")
+	edit := func(file string, change func(map[string]any)) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(work, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		change(doc)
+		b, _ = json.MarshalIndent(doc, "", "  ")
+		if err := os.WriteFile(filepath.Join(work, file), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tagline := fmt.Sprintf("Published by a push at %d", time.Now().UnixNano())
+	edit("site.json", func(site map[string]any) { site["tagline"] = tagline })
+	run("commit", "-qam", "A new tagline")
+	run("push", "-q", "origin", "HEAD:main")
+
+	pushed := waitForHome("the pushed tagline on the home page", func(release, body string) bool {
+		return release != publish.EmbeddedID && strings.Contains(body, tagline)
+	}, 3*time.Minute)
+	if out := studio("releases"); !strings.Contains(out, pushed) || !strings.Contains(out, "live") || !strings.Contains(out, "A new tagline") {
+		t.Errorf("studio releases does not show %s live with its message:\n%s", pushed, out)
+	}
+
+	// Rollback: the embedded build again, with no build.
+	started := time.Now()
+	studio("rollback", publish.EmbeddedID)
+	waitForHome("the old text after rollback", func(release, body string) bool {
+		return release == publish.EmbeddedID && !strings.Contains(body, tagline)
+	}, 5*time.Second)
+	t.Logf("rollback took %s", time.Since(started))
+	studio("rollback", pushed)
+	waitForHome("the pushed release again", func(release, body string) bool { return release == pushed }, 5*time.Second)
+
+	// A commit naming a photograph that is not there fails, named, and the
+	// live release stays.
+	edit("catalogue.json", func(c map[string]any) {
+		p := c["products"].([]any)[0].(map[string]any)
+		p["images"].([]any)[0].(map[string]any)["src"] = "products/not-there.jpg"
+	})
+	run("commit", "-qam", "A photograph that is missing")
+	run("push", "-q", "origin", "HEAD:main")
+	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed publish.Release
+	for deadline := time.Now().Add(2 * time.Minute); failed.ID == "" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		list, _ := releases.List()
+		for _, r := range list {
+			if r.Status == publish.Failed {
+				failed = r
+			}
+		}
+	}
+	if failed.ID == "" || !strings.Contains(strings.Join(failed.Problems, "\n"), "products/not-there.jpg") {
+		t.Fatalf("the broken commit's release = %+v, want failed naming the missing photograph", failed)
+	}
+	if out := studio("releases"); !strings.Contains(out, "products/not-there.jpg") {
+		t.Errorf("studio releases does not show the failure's problem:\n%s", out)
+	}
+	if release, body := home(); release != pushed || !strings.Contains(body, tagline) {
+		t.Errorf("after a failed build the home page is release %s, want %s unchanged", release, pushed)
+	}
+}
