@@ -33,7 +33,7 @@ type Embedded struct {
 
 // A Publisher builds main's commits one at a time and makes each good one
 // live (or, with Manual, waits for "Make live"). It watches main for pushes
-// and the live file for `studio rollback`, each once a second.
+// and the live file for `studio rollback`.
 type Publisher struct {
 	Repo        *Repository
 	Releases    *Releases

@@ -139,7 +139,12 @@ func (rs *Releases) List() ([]Release, error) {
 		}
 		list = append(list, r)
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].ID > list[j].ID })
+	sort.Slice(list, func(i, j int) bool {
+		if !list[i].QueuedAt.Equal(list[j].QueuedAt) {
+			return list[i].QueuedAt.After(list[j].QueuedAt)
+		}
+		return list[i].ID > list[j].ID
+	})
 	return list, nil
 }
 
@@ -153,8 +158,8 @@ func (rs *Releases) Remove(id string) error {
 	return os.RemoveAll(rs.Dir(id))
 }
 
-// newID names a release by when it was queued and its commit, so ids sort
-// by age: 20261126-014812-3f9a2c1.
+// newID names a release by when it was queued and its commit, for people
+// to read: 20261126-014812-3f9a2c1.
 func (rs *Releases) newID(now time.Time, commit string) string {
 	base := now.UTC().Format("20060102-150405") + "-" + commit[:min(7, len(commit))]
 	id := base
