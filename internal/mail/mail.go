@@ -37,6 +37,10 @@ type Config struct {
 	Site sitecontent.Site
 	// The reply time the acknowledgement promises, from content/service.json.
 	Service sitecontent.Service
+	// Live, when set, gives the live release's content at each mail, so a
+	// new phone number published is in the next acknowledgement; it
+	// replaces Site and Service.
+	Live func() *sitecontent.Content
 }
 
 // Outbox is the store's queue of pending mails.
@@ -123,7 +127,12 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 		}
 		return
 	}
-	msg, err := w.Config.message(m, now)
+	c := w.Config
+	if c.Live != nil {
+		live := c.Live()
+		c.Site, c.Service = live.Site, live.Service
+	}
+	msg, err := c.message(m, now)
 	if err == nil {
 		err = w.send(ctx, msg)
 	}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -388,5 +389,36 @@ func TestStudioCopyTimeInStudioZone(t *testing.T) {
 	body, _ := io.ReadAll(quotedprintable.NewReader(parsed.Body))
 	if !strings.Contains(string(body), "received 2 Mar 2026 11:30 IST") {
 		t.Errorf("body = %q, want the time in IST", body)
+	}
+}
+
+// With Live, each mail takes the studio's facts from the live release at
+// the moment it is sent: a name published after the server started is in
+// the next acknowledgement.
+func TestMailTakesTheLiveReleasesFacts(t *testing.T) {
+	srv := startSMTP(t)
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	published := *shipped
+	published.Site.Name = "Published Name Studio"
+	published.Site.Email = "hello@published.test"
+	var live atomic.Pointer[sitecontent.Content]
+	live.Store(shipped)
+	cfg := testConfig(srv.addr.Port)
+	cfg.Live = live.Load
+	w := newTestWorker(st, cfg)
+	defer run(t, w)()
+	live.Store(&published)
+	if _, err := st.CreateEnquiry(context.Background(), visitor, true); err != nil {
+		t.Fatal(err)
+	}
+	w.Wake()
+	waitFor(t, "the two mails", func() bool { return len(srv.received()) == 2 })
+	ack := byRecipient(t, srv.received(), visitor.Email)
+	if from, err := mail.ParseAddress(ack.Header.Get("From")); err != nil || from.Name != "Published Name Studio" {
+		t.Errorf("From = %q, want the published name", ack.Header.Get("From"))
+	}
+	if rt, err := mail.ParseAddress(ack.Header.Get("Reply-To")); err != nil || rt.Address != "hello@published.test" {
+		t.Errorf("Reply-To = %q, want the published address", ack.Header.Get("Reply-To"))
 	}
 }

@@ -143,6 +143,10 @@ func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) e
 	return nil
 }
 
+// Content is the live release's content: for work outside a request (the
+// mails), which takes the facts published last.
+func (s *Server) Content() *sitecontent.Content { return s.live.Load().content }
+
 // serveLive answers a request from the release live when it arrives,
 // loaded here once and named in the Studio-Release header; the handlers
 // below get it as an argument (routes), never from s.live.
