@@ -80,11 +80,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			return stats, fmt.Errorf("publish: %w", err)
 		}
 	}
-	modules, err := filepath.Abs(filepath.Join(b.Root, "web", "node_modules"))
-	if err != nil {
-		return stats, err
-	}
-	if err := os.Symlink(modules, filepath.Join(web, "node_modules")); err != nil {
+	if err := linkModules(filepath.Join(b.Root, "web", "node_modules"), filepath.Join(web, "node_modules")); err != nil {
 		return stats, err
 	}
 	// The pipeline's caches, by the hash of what they were made from.
@@ -172,6 +168,33 @@ func copyWeb(from, to string) error {
 		}
 		return copyFile(path, target)
 	})
+}
+
+// linkModules makes to a folder of links to each installed package of
+// from: the build reads them where they are, and writes what it writes
+// there (Vite's .vite-temp) into the scratch copy, so the installed
+// packages may be read-only (the systemd unit's ProtectSystem=strict).
+func linkModules(from, to string) error {
+	from, err := filepath.Abs(from)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(to, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".vite") {
+			continue // a build's own temporary files
+		}
+		if err := os.Symlink(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // frontEndFiles are the files outside web/ the front end's code imports:
