@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# make bench-publish: publishing as the studio does it, timed on this
+# machine, for the shipped catalogue and for one of PRODUCTS (300) pieces
+# with camera photographs (web/scripts/sample-photos.mjs). For each: a
+# text change pushed → live, one new 4000×3000 photograph pushed → live,
+# a rollback, the failed requests while releases are switched under wrk,
+# and the peak memory of a build. Loopback only; figures, not a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PRODUCTS=${PRODUCTS:-300}
+PHOTOGRAPHED=${PHOTOGRAPHED:-200}
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+make --no-print-directory build >/dev/null 2>&1
+root=$PWD
+work=$(mktemp -d)
+port=18097
+base=http://127.0.0.1:$port
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+
+release() { curl -s -o /dev/null -D - "$base/" | tr -d '\r' | awk -F': ' 'tolower($1)=="studio-release"{print $2}'; }
+now() { date +%s.%N; }
+# wait_switch OLD: seconds until the home page is answered by another release.
+wait_switch() {
+  local old=$1 start; start=$(now)
+  while [ "$(release)" = "$old" ]; do
+    sleep 0.05
+    if [ "$(echo "$(now) - $start > 1800" | bc)" = 1 ]; then echo "no new release within 30 min" >&2; studio releases >&2; exit 1; fi
+  done
+  echo "$(now) - $start" | bc
+}
+studio() { DATA_DIR="$work/data" "$root/bin/studio" "$@"; }
+push() { git -C "$work/content" add -A && git -C "$work/content" -c user.name=Bench -c user.email=bench@localhost commit -qm "$1" && git -C "$work/content" push -q origin HEAD:main; }
+peak() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.get('buildPeakMiB',0), r.get('buildSeconds',0))" "$work/data/releases/$(release)/release.json"; }
+
+PORT=$port DATA_DIR="$work/data" BUILDER_DIR="$root" ./bin/studio >"$work/server.log" 2>&1 &
+server=$!
+until curl -sf "$base/healthz" >/dev/null; do sleep 0.1; done
+git clone -q "$work/data/content.git" "$work/content"
+
+measure() { # measure LABEL
+  local label=$1 old t_text t_photo t_back peak_mib
+  old=$(release)
+  python3 - "$work/content/site.json" <<'PY'
+import json, sys, time
+p = sys.argv[1]; d = json.load(open(p)); d["tagline"] = "Made by hand, published at %d" % time.time()
+json.dump(d, open(p, "w"), indent=2, ensure_ascii=False)
+PY
+  push "A new tagline"
+  t_text=$(wait_switch "$old")
+  read -r peak_text _ < <(peak)
+  old=$(release)
+  (cd web && node -e 'import("./scripts/sample-photos.mjs").then((m) => m.makePhoto(process.argv[1], { width: 4000, height: 3000, seed: Date.now() % 1000 }))' "$work/content/images/products/bench-new.jpg")
+  python3 - "$work/content/catalogue.json" <<'PY'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p))
+d["products"][0]["images"].append({"src": "products/bench-new.jpg", "alt": "The piece in the workshop"})
+json.dump(d, open(p, "w"), indent=2, ensure_ascii=False)
+PY
+  push "A new photograph"
+  t_photo=$(wait_switch "$old")
+  read -r peak_photo _ < <(peak)
+  local newest=$old; old=$(release)
+  local start; start=$(now)
+  studio rollback "$newest" >/dev/null
+  t_back=$(wait_switch "$old")
+  # Releases switched back and forth every 0.5 s under load.
+  (for _ in $(seq 1 16); do studio rollback "$old" >/dev/null; sleep 0.5; studio rollback "$newest" >/dev/null; sleep 0.5; done) &
+  local switcher=$!
+  wrk -t2 -c64 -d16s -H 'Accept-Encoding: br, gzip' "$base/product/1" >"$work/wrk.txt"
+  wait $switcher
+  local requests errors
+  requests=$(awk '/requests in/{print $1}' "$work/wrk.txt")
+  errors=$(awk '/Non-2xx/{n+=$NF} /Socket errors/{gsub(",","");n+=$4+$6+$8+$10} END{print n+0}' "$work/wrk.txt")
+  printf '%-28s text → live %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)\n' \
+    "$label" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo"
+}
+
+# The first build of a new server fills the build caches (images, compressed files).
+old=$(release)
+python3 - "$work/content/site.json" <<'PY'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p)); d["tagline"] += "."
+json.dump(d, open(p, "w"), indent=2, ensure_ascii=False)
+PY
+push "The first change"
+printf '%-28s first build, cold caches: %.1f s\n' "shipped catalogue" "$(wait_switch "$old")"
+measure "$(python3 -c "import json;print(len(json.load(open('$work/content/catalogue.json'))['products']))") products (shipped)"
+
+# The larger catalogue (PRODUCTS=0: none), built once from cold caches,
+# then measured.
+[ "$PRODUCTS" -gt 0 ] || exit 0
+rm -rf "$work/big"
+node web/scripts/sample-photos.mjs "$work/big" --products "$PRODUCTS" --photos "$PHOTOGRAPHED" --cache "$root/.photo-site-bench-photos" >/dev/null
+find "$work/content" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+cp -a "$work/big/." "$work/content/"
+old=$(release)
+push "$PRODUCTS products"
+t_cold=$(wait_switch "$old")
+printf '%-28s first build, cold caches: %.1f s\n' "$PRODUCTS products" "$t_cold"
+measure "$PRODUCTS products ($PHOTOGRAPHED with photographs)"
