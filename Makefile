@@ -104,6 +104,13 @@ bench-events:
 bench-backup:
 	go test -run '^$$' -bench Backup100k -benchtime 3x ./internal/store/
 
+# Publishing timed: a text change and a new photograph pushed → live, a
+# rollback, failed requests during switches under wrk, a build's peak
+# memory; for the shipped catalogue and for PRODUCTS (300) with photographs.
+.PHONY: bench-publish
+bench-publish:
+	scripts/bench-publish.sh
+
 # Pages and enquiry posts mixed, 30 s at 256 connections: errors, 5xx, p99, RSS.
 load:
 	scripts/load.sh
