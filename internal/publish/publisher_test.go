@@ -21,18 +21,35 @@ import (
 
 // fakeBuilder "builds" a client of one file, tagline.txt, holding the
 // content's site tagline, so a test can tell releases apart by what they
-// serve. A build waits while gate is held, and fails with problems when the
-// tagline asks it to.
+// serve. A build waits while the test holds it (hold, then let), and fails
+// with problems when the tagline asks it to.
 type fakeBuilder struct {
-	gate   sync.Mutex
 	mu     sync.Mutex
-	builds []string // taglines built, in order
+	held   chan struct{} // closed by let
+	builds []string      // taglines built, in order
+}
+
+func (b *fakeBuilder) hold() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.held = make(chan struct{})
+}
+
+func (b *fakeBuilder) let() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	close(b.held)
+	b.held = nil
 }
 
 func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (BuildStats, error) {
 	stage("building")
-	b.gate.Lock()
-	b.gate.Unlock()
+	b.mu.Lock()
+	held := b.held
+	b.mu.Unlock()
+	if held != nil {
+		<-held
+	}
 	tagline := readTagline(os.DirFS(contentDir))
 	b.mu.Lock()
 	b.builds = append(b.builds, tagline)
@@ -280,7 +297,7 @@ func TestAFailedBuildKeepsTheLiveRelease(t *testing.T) {
 func TestANewerCommitSupersedesAQueuedOne(t *testing.T) {
 	s := newSite(t)
 	_, target := s.start("v1")
-	s.builder.gate.Lock() // the first build waits
+	s.builder.hold() // the first build waits
 	s.commitTagline("one")
 	waitFor(t, "the first build to start", func() bool {
 		list, _ := s.releases.List()
@@ -293,7 +310,7 @@ func TestANewerCommitSupersedesAQueuedOne(t *testing.T) {
 		list, _ := s.releases.List()
 		return len(list) == 2 && list[0].Status == Queued && strings.HasSuffix(list[0].Message, "three")
 	})
-	s.builder.gate.Unlock()
+	s.builder.let()
 	waitFor(t, "three live", servingTagline(target, "three"))
 	s.builder.mu.Lock()
 	defer s.builder.mu.Unlock()
@@ -329,7 +346,7 @@ func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
 	waitFor(t, "v1's release live", servingTagline(target, "content"))
 	old := p.Live()
 
-	s.builder.gate.Lock()
+	s.builder.hold()
 	s.stop()
 	p2, target2 := s.start("v2")
 	if id, _ := target2.serving(); id != old {
@@ -339,7 +356,7 @@ func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
 		list, _ := s.releases.List()
 		return len(list) == 2 && list[0].Status == Building && list[0].CodeVersion == "v2"
 	})
-	s.builder.gate.Unlock()
+	s.builder.let()
 	waitFor(t, "v2's release live", func() bool { id, _ := target2.serving(); return id != old })
 	if r, _ := s.releases.Get(p2.Live()); r.CodeVersion != "v2" || readTagline(s.releases.Content(r.ID)) != "content" {
 		t.Errorf("live after the upgrade: %+v, want the same content built by v2", r)
