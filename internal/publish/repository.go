@@ -140,6 +140,9 @@ func (r *Repository) Export(hash, dir string) error {
 		if !f.Mode.IsFile() {
 			return nil // a symbolic link or submodule is not content
 		}
+		if !fs.ValidPath(f.Name) {
+			return fmt.Errorf("publish: commit %.7s: %q is not a path inside the content", hash, f.Name)
+		}
 		target := filepath.Join(dir, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
