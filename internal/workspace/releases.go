@@ -51,7 +51,7 @@ type releaseRow struct {
 	Class       string // "live" or "failed", for the styles
 	CanMakeLive bool   // ready, and not the live one
 	Took, Size  string // "" when not known
-	Open        bool   // its problems are shown open: no release has been ready since it failed
+	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 }
 
 // Releases is GET /studio/releases: every release and the live one. While
@@ -91,7 +91,7 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 	live := h.opts.Releases.Live()
 	p := &releasesView{frame: frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
 		NoBuilder: noBuilder}
-	readySince := false // a release newer than this one is ready
+	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
 		row := releaseRow{Release: rel, Title: firstLine(rel.Message), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
 		switch {
@@ -107,14 +107,14 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 		case rel.Status == publish.Ready:
 			row.Label, row.CanMakeLive = "Ready", true
 		case rel.Status == publish.Failed:
-			row.Label, row.Class, row.Open = "Failed", "failed", !readySince
+			row.Label, row.Class, row.Open = "Failed", "failed", !shown
 		default:
 			row.Label = string(rel.Status)
 		}
 		if rel.Status == publish.Queued || rel.Status == publish.Building {
 			p.Building = true
 		}
-		readySince = readySince || rel.Status == publish.Ready
+		shown = shown || rel.Status == publish.Ready || rel.Status == publish.Failed
 		if rel.BuildSeconds > 0 {
 			row.Took = seconds(rel.BuildSeconds)
 		}

@@ -113,8 +113,8 @@ func release(t *testing.T, body, id string) string {
 
 func makeLiveButtons(body string) []string {
 	var names []string
-	for _, m := range regexp.MustCompile(`<button>Make live<span class="visually-hidden">([^<]*)</span></button>`).FindAllStringSubmatch(body, -1) {
-		names = append(names, "Make live"+html.UnescapeString(m[1]))
+	for _, m := range regexp.MustCompile(`<button aria-label="([^"]*)">Make live</button>`).FindAllStringSubmatch(body, -1) {
+		names = append(names, html.UnescapeString(m[1]))
 	}
 	return names
 }
@@ -132,7 +132,7 @@ func TestReleasesPage(t *testing.T) {
 	}
 	for id, want := range map[string][]string{
 		"20260302-084000-aaaaaaa": {"Summer prices</h2>", ">Building — optimising the images<", "Ravi, 2 Mar 2026, 14:00 IST", "commit <code>aaaaaaa</code>"},
-		"20260302-083500-fffffff": {"Broken photo</h2>", `class="status failed">Failed<`, "Built in 12 s", "<details open>", "2 problems stopped the build",
+		"20260302-083500-fffffff": {"Broken photo</h2>", `class="status failed">Failed<`, "Failed after 12 s", "<details open>", "2 problems stopped the build",
 			"<li>catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg</li><li>site.json: tagline: empty</li>"},
 		"20260302-083000-bbbbbbb": {"New tagline</h2>", `class="status live">Live<`, "Built in 34 s · 12.3 MB", "commit <code>bbbbbbb</code>"},
 		"20260302-082000-ccccccc": {"Old tagline</h2>", `class="status">Ready<`, "Built in 1 min 35 s · 740 kB", "Meera <meera@example.com>, 2 Mar 2026, 14:00 IST"},
@@ -155,11 +155,20 @@ func TestReleasesPage(t *testing.T) {
 	if !strings.Contains(body, `<button>Publish now</button>`) || strings.Contains(body, "This server has no builder") {
 		t.Error("a server with a builder does not offer Publish now")
 	}
-	// A failure older than a ready release keeps its problems folded.
-	f.list = append(f.list[:4:4], publish.Release{ID: "20260302-070000-ddddddd", Commit: commit("ddddddd", "Older mistake", "Asha"), Status: publish.Failed, Problems: []string{"x: y: z"}}, f.list[4])
+	// Only the newest failure shows its problems open; older ones, and any
+	// older than a ready release, are folded.
+	older := func(id string) publish.Release {
+		return publish.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: publish.Failed, Problems: []string{"x: y: z"}}
+	}
+	f.list = append([]publish.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
 	body = do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()
-	if article := release(t, body, "20260302-070000-ddddddd"); !strings.Contains(article, "<details>") || !strings.Contains(article, "1 problem stopped the build") {
-		t.Errorf("an old failure's problems are not folded:\n%s", article)
+	if !strings.Contains(release(t, body, "20260302-083500-fffffff"), "<details open>") {
+		t.Error("the newest failure's problems are folded")
+	}
+	for _, id := range []string{"20260302-083400-eeeeeee", "20260302-070000-ddddddd"} {
+		if article := release(t, body, id); !strings.Contains(article, "<details>") || !strings.Contains(article, "1 problem stopped the build") {
+			t.Errorf("an older failure's problems are not folded:\n%s", article)
+		}
 	}
 }
 
