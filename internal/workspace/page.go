@@ -51,7 +51,9 @@ type frame struct {
 	Problem string // what went wrong, said as role=alert
 	Notice  string // what was done, said as role=status
 	// Refresh, when set, is the address the page reloads itself at every
-	// refreshSeconds (<meta http-equiv="refresh">: no script).
+	// refreshSeconds (<meta http-equiv="refresh">: no script); the header
+	// then starts with a link to the page with ?refresh=off, which the
+	// page's handler takes as "do not reload".
 	Refresh      string
 	ShowReleases bool // the releases page is on (Options.Releases): the navigation links to it; set by render
 }

@@ -50,6 +50,7 @@ type releaseRow struct {
 	Live        bool
 	Class       string // "live" or "failed", for the styles
 	CanMakeLive bool   // ready, and not the live one
+	MakeLive    string // its Make live button's name, unique on the page
 	Took, Size  string // "" when not known
 	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 }
@@ -122,6 +123,23 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 			row.Size = bytesText(rel.Size)
 		}
 		p.Releases = append(p.Releases, row)
+	}
+	// Each button is named by its release, and two builds of one commit
+	// (Publish now again, a new bin/studio) by their release ids too.
+	names := map[string]int{}
+	for i, row := range p.Releases {
+		p.Releases[i].MakeLive = "Make live: " + row.Title
+		if row.Short != "" {
+			p.Releases[i].MakeLive += ", commit " + row.Short
+		}
+		if row.CanMakeLive {
+			names[p.Releases[i].MakeLive]++
+		}
+	}
+	for i, row := range p.Releases {
+		if names[row.MakeLive] > 1 {
+			p.Releases[i].MakeLive += ", release " + row.ID
+		}
 	}
 	return p, true
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,6 +171,17 @@ func TestReleasesPage(t *testing.T) {
 			t.Errorf("an older failure's problems are not folded:\n%s", article)
 		}
 	}
+
+	// Two ready builds of one commit are told apart by their release ids.
+	f = newFakeReleases()
+	again := f.list[3]
+	again.ID = "20260302-082500-ccccccc"
+	f.list = slices.Insert(f.list, 3, again)
+	h, c = setupReleases(t, f)
+	want = []string{"Make live: Old tagline, commit ccccccc, release 20260302-082500-ccccccc", "Make live: Old tagline, commit ccccccc, release 20260302-082000-ccccccc", "Make live: The site as built into bin/studio"}
+	if got := makeLiveButtons(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Make live buttons %q, want %q", got, want)
+	}
 }
 
 // The page reloads itself while a release is queued or building, and only
@@ -180,10 +192,15 @@ func TestReleasesRefreshWhileBuilding(t *testing.T) {
 	meta := regexp.MustCompile(`<meta http-equiv="refresh" content="3; url=([^"]*)">`)
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
 
-	if m := meta.FindStringSubmatch(get("/studio/releases")); m == nil || m[1] != "/studio/releases" {
+	body := get("/studio/releases")
+	if m := meta.FindStringSubmatch(body); m == nil || m[1] != "/studio/releases" {
 		t.Errorf("building: refresh %q, want every 3 s to /studio/releases", m)
 	}
-	body := get("/studio/releases?refresh=off")
+	// The way to stop it comes first, before the next reload.
+	if stop, nav := strings.Index(body, `<a href="?refresh=off">Stop reloading</a>`), strings.Index(body, "<nav"); stop < 0 || stop > nav {
+		t.Error("no Stop reloading link before the navigation")
+	}
+	body = get("/studio/releases?refresh=off")
 	if meta.MatchString(body) || !strings.Contains(body, `<a href="/studio/releases">Reload to follow it</a>`) {
 		t.Error("?refresh=off still reloads, or offers no way to reload")
 	}
