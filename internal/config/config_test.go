@@ -34,7 +34,9 @@ func TestFromEnv(t *testing.T) {
 	}{
 		{"defaults", nil, base(nil), ""},
 		{"publishing", map[string]string{"PUBLISH": "manual", "RELEASES_KEEP": "4", "BUILD_TIMEOUT": "90s", "BUILDER_DIR": "/opt/studio"},
-			base(func(c *Config) { c.Publishing = Publishing{BuilderDir: "/opt/studio", Manual: true, Keep: 4, TimeOut: 90 * time.Second} }), ""},
+			base(func(c *Config) {
+				c.Publishing = Publishing{BuilderDir: "/opt/studio", Manual: true, Keep: 4, TimeOut: 90 * time.Second}
+			}), ""},
 		{"publish neither auto nor manual", map[string]string{"PUBLISH": "yes"}, Config{}, `PUBLISH="yes": want auto`},
 		{"one release kept", map[string]string{"RELEASES_KEEP": "1"}, Config{}, `RELEASES_KEEP="1" is not a number of releases between 2 and 1000`},
 		{"build timeout without a unit", map[string]string{"BUILD_TIMEOUT": "600"}, Config{}, `BUILD_TIMEOUT="600" is not a duration`},
