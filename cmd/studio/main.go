@@ -86,7 +86,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	options, stopWorkers := serverOptions(ctx, log, cfg, siteContent, st)
+	// The publisher is made first, for the workspace's releases page, and
+	// started below, once the server it switches exists.
+	publisher, err := newPublisher(log, cfg)
+	if err != nil {
+		return err
+	}
+	options, stopWorkers := serverOptions(ctx, log, cfg, siteContent, st, publisher)
 	defer stopWorkers()
 	options = append(options, server.WithFormKey(formKey),
 		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))
@@ -96,7 +102,8 @@ func run() error {
 		return err
 	}
 	// The live release replaces the embedded build before the first request.
-	if _, err := startPublishing(ctx, log, cfg, srv); err != nil {
+	publisher.Target, publisher.Observe = srv, srv.ObserveBuild
+	if err := publisher.Start(ctx); err != nil {
 		return err
 	}
 

@@ -20,9 +20,10 @@ import (
 // for and starts their background work: the API and the studio's
 // workspace always (the workspace is on once an account exists) with the
 // insights' roll-ups, mail with SMTP settings (the studio's copy of each
-// enquiry and the visitor's acknowledgement). stop ends the background
-// work and waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, siteContent *sitecontent.Content, st *store.Store) (options []server.Option, stop func()) {
+// enquiry and the visitor's acknowledgement). The workspace's releases
+// page shows and switches releases. stop ends the background work and
+// waits for it.
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, siteContent *sitecontent.Content, st *store.Store, releases workspace.Releases) (options []server.Option, stop func()) {
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
 	if cfg.DatabaseURL == "" {
@@ -52,7 +53,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, sit
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, siteContent))
+	ws := workspace.New(st, log, workspaceOptions(cfg, siteContent, releases))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws))
 	return options, func() { cancel(); wg.Wait() }
@@ -75,8 +76,9 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 	}
 }
 
-// workspaceOptions are the site's facts the workspace needs.
-func workspaceOptions(cfg config.Config, siteContent *sitecontent.Content) workspace.Options {
+// workspaceOptions are the site's facts the workspace needs, and the
+// publisher (a *publish.Publisher) its releases page shows.
+func workspaceOptions(cfg config.Config, siteContent *sitecontent.Content, releases workspace.Releases) workspace.Options {
 	opts := workspace.Options{
 		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
@@ -86,6 +88,7 @@ func workspaceOptions(cfg config.Config, siteContent *sitecontent.Content) works
 		KeepDays:        cfg.InsightsKeepDays,
 		DatabaseTimeout: cfg.DatabaseTimeout,
 		StudioPhone:     siteContent.Site.WhatsAppTel(),
+		Releases:        releases,
 	}
 	for _, p := range siteContent.Products {
 		opts.Products = append(opts.Products, workspace.Product{ID: p.ID, Name: p.Name})

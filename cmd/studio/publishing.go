@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,15 +15,17 @@ import (
 	"studio/content"
 	"studio/internal/config"
 	"studio/internal/publish"
-	"studio/internal/server"
 	"studio/internal/store"
 	"studio/web"
 )
 
-// startPublishing opens the content repository (seeding it from the
-// embedded content on first start) and the releases, switches srv to the
-// live release, and builds main's new commits until ctx ends.
-func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, srv *server.Server) (*publish.Publisher, error) {
+// newPublisher opens the content repository (seeding it from the embedded
+// content on first start) and the releases, and finds the builder. It
+// returns the publisher without its Target: the workspace shows its
+// releases, and is made before the server the publisher switches, so the
+// caller sets Target to that server, then calls Start (which switches to
+// the live release and builds main's new commits until ctx ends).
+func newPublisher(log *slog.Logger, cfg config.Config) (*publish.Publisher, error) {
 	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
 	if err != nil {
 		return nil, err
@@ -37,7 +38,7 @@ func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, s
 	if err != nil {
 		return nil, err
 	}
-	p := &publish.Publisher{Repo: repo, Releases: releases, Target: srv, Observe: srv.ObserveBuild, CodeVersion: version,
+	p := &publish.Publisher{Repo: repo, Releases: releases, CodeVersion: version,
 		Embedded: publish.Embedded{Client: web.Client(), Content: content.Files},
 		Manual:   cfg.Publishing.Manual, Keep: cfg.Publishing.Keep, Log: log}
 	root := cfg.Publishing.BuilderDir
@@ -56,9 +57,6 @@ func startPublishing(ctx context.Context, log *slog.Logger, cfg config.Config, s
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
 	} else {
 		log.Info("publish: no builder (BUILDER_DIR with web/node_modules): the live release serves, new commits wait for one")
-	}
-	if err := p.Start(ctx); err != nil {
-		return nil, err
 	}
 	return p, nil
 }

@@ -50,6 +50,12 @@ type frame struct {
 	Section string // the workspace's navigation item this page is ("insights"), marked as current
 	Problem string // what went wrong, said as role=alert
 	Notice  string // what was done, said as role=status
+	// Refresh, when set, is the address the page reloads itself at every
+	// refreshSeconds (<meta http-equiv="refresh">: no script); the header
+	// then starts with a link to the page with ?refresh=off, which the
+	// page's handler takes as "do not reload".
+	Refresh      string
+	ShowReleases bool // the releases page is on (Options.Releases): the navigation links to it; set by render
 }
 
 func (f *frame) base() *frame { return f }
@@ -65,6 +71,7 @@ type errorView struct {
 // render writes a page with its view model.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, p workspacePage, v view) {
 	v.base().Account = actor(r)
+	v.base().ShowReleases = h.opts.Releases != nil
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status == http.StatusServiceUnavailable {
 		// The database did not answer (in time): say when to try again.
@@ -185,7 +192,8 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			}
 			return "Copy to the studio"
 		},
-		"lower": strings.ToLower,
+		"lower":          strings.ToLower,
+		"refreshSeconds": func() int { return refreshSeconds },
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

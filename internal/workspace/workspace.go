@@ -1,7 +1,8 @@
 // Package studio is the studio's workspace at /studio: named accounts sign
 // in (sessions kept in the database), and the inbox carries each enquiry
 // from New to Won or Lost, with notes, spam and not-spam, undo, search and
-// filters, and CSV exports for spreadsheets and scripts. It is
+// filters, and CSV exports for spreadsheets and scripts; the insights show
+// what visitors look for, and the releases which content is live. It is
 // server-rendered HTML with no script at all.
 package workspace
 
@@ -104,6 +105,9 @@ type Options struct {
 	// follows a password's check (afterHashing).
 	DatabaseTimeout time.Duration
 	StudioPhone     string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
+	// The publisher (a *publish.Publisher), for the releases page; nil: no
+	// releases page and no link to it.
+	Releases Releases
 }
 
 // Handler serves /studio and everything under it.
@@ -169,6 +173,11 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.NewsletterCSV))
 	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
 	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.InsightsCSV))
+	if h.opts.Releases != nil {
+		mux.HandleFunc("GET /studio/releases", h.signedIn(h.Releases))
+		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.MakeLive))
+		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.Publish))
+	}
 	return mux
 }
 

@@ -43,8 +43,9 @@ func onBoth(t *testing.T, test func(t *testing.T, h *Handler, st *store.Store)) 
 	testdb.Each(t, func(t *testing.T, st *store.Store) { test(t, setupOn(t, st), st) })
 }
 
-// setupOn makes Asha's and Ravi's accounts in st and returns their workspace.
-func setupOn(t *testing.T, st *store.Store) *Handler {
+// setupOn makes Asha's and Ravi's accounts in st and returns their
+// workspace, its options changed by edit.
+func setupOn(t *testing.T, st *store.Store, edit ...func(*Options)) *Handler {
 	t.Helper()
 	for email, password := range map[string]string{asha: ashaPassword, ravi: raviPassword} {
 		hash, err := HashPassword(password)
@@ -61,12 +62,16 @@ func setupOn(t *testing.T, st *store.Store) *Handler {
 	}
 	// Which requests are over HTTPS is the server's to judge (server.IsHTTPS,
 	// tested there); here, those that arrived over TLS.
-	return New(st, slog.New(slog.DiscardHandler), Options{
+	opts := Options{
 		Visitor:     Visitor{IP: remoteIP, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }},
 		Location:    kolkata,
 		Products:    []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
 		StudioPhone: "+919829041752",
-	})
+	}
+	for _, e := range edit {
+		e(&opts)
+	}
+	return New(st, slog.New(slog.DiscardHandler), opts)
 }
 
 // remoteIP is the connection's address without its port, as server.ClientIP

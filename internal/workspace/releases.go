@@ -1,0 +1,241 @@
+package workspace
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"studio/internal/publish"
+)
+
+// The releases: each commit to the content's main branch built into a
+// release (internal/publish), which one is live, the way back to an
+// earlier one and a build of main now.
+
+// Releases is the publisher (a *publish.Publisher) as the releases page
+// uses it.
+type Releases interface {
+	List() ([]publish.Release, error) // newest first, the embedded build last
+	Live() string                     // the id of the live release
+	CanBuild() bool                   // false: this server has no builder
+	MakeLive(id string) error         // an instant switch to a release built before
+	Publish() (string, error)         // queues a build of main now
+}
+
+var releasesPage = newPage("releases.html")
+
+// refreshSeconds is how often the releases page reloads itself while a
+// release is queued or building.
+const refreshSeconds = 3
+
+// noBuilder says why there is no "Publish now", and how to add it.
+const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`
+
+// releasesView is every release, newest first.
+type releasesView struct {
+	frame
+	Releases  []releaseRow
+	CanBuild  bool
+	NoBuilder string
+	Building  bool // a release is queued or building
+}
+
+// releaseRow is one release as the page shows it.
+type releaseRow struct {
+	publish.Release
+	Title       string // the message's first line
+	Short       string // the commit's first seven characters ("" for the embedded build)
+	Label       string // Live, Queued, Building — <stage>, Ready, Failed
+	Live        bool
+	Class       string // "live" or "failed", for the styles
+	CanMakeLive bool   // ready, and not the live one
+	MakeLive    string // its Make live button's name, unique on the page
+	Took, Size  string // "" when not known
+	Open        bool   // its problems are shown open: the newest failure, with no release ready since
+}
+
+// Releases is GET /studio/releases: every release and the live one. While
+// one is queued or building the page reloads itself (?refresh=off stops
+// that). ?live=ID and ?queued=ID say what the last form did.
+func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
+	p, ok := h.releasesView(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	for _, row := range p.Releases {
+		switch row.ID {
+		case q.Get("live"):
+			if row.Live {
+				p.Notice = "“" + row.Title + "” is live."
+			}
+		case q.Get("queued"):
+			p.Notice = "Main was queued to build: “" + row.Title + "”."
+		}
+	}
+	if p.Building && q.Get("refresh") != "off" {
+		p.Refresh = r.URL.RequestURI()
+	}
+	h.render(w, r, http.StatusOK, releasesPage, p)
+}
+
+// releasesView reads the releases; on failure it answers with the error
+// page and ok false.
+func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*releasesView, bool) {
+	list, err := h.opts.Releases.List()
+	if err != nil {
+		h.log.Error("studio: read releases", "err", err)
+		h.fail(w, r, http.StatusInternalServerError, "Releases", "The releases cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "")
+		return nil, false
+	}
+	live := h.opts.Releases.Live()
+	p := &releasesView{frame: frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
+		NoBuilder: noBuilder}
+	shown := false // a newer release is ready, or failed with its problems shown
+	for _, rel := range list {
+		row := releaseRow{Release: rel, Title: firstLine(rel.Message), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
+		switch {
+		case row.Live:
+			row.Label, row.Class = "Live", "live"
+		case rel.Status == publish.Queued:
+			row.Label = "Queued"
+		case rel.Status == publish.Building:
+			row.Label = "Building"
+			if rel.Stage != "" {
+				row.Label += " — " + rel.Stage
+			}
+		case rel.Status == publish.Ready:
+			row.Label, row.CanMakeLive = "Ready", true
+		case rel.Status == publish.Failed:
+			row.Label, row.Class, row.Open = "Failed", "failed", !shown
+		default:
+			row.Label = string(rel.Status)
+		}
+		if rel.Status == publish.Queued || rel.Status == publish.Building {
+			p.Building = true
+		}
+		shown = shown || rel.Status == publish.Ready || rel.Status == publish.Failed
+		if rel.BuildSeconds > 0 {
+			row.Took = seconds(rel.BuildSeconds)
+		}
+		if rel.Size > 0 {
+			row.Size = bytesText(rel.Size)
+		}
+		p.Releases = append(p.Releases, row)
+	}
+	// Each button is named by its release, and two builds of one commit
+	// (Publish now again, a new bin/studio) by their release ids too.
+	names := map[string]int{}
+	for i, row := range p.Releases {
+		p.Releases[i].MakeLive = "Make live: " + row.Title
+		if row.Short != "" {
+			p.Releases[i].MakeLive += ", commit " + row.Short
+		}
+		if row.CanMakeLive {
+			names[p.Releases[i].MakeLive]++
+		}
+	}
+	for i, row := range p.Releases {
+		if names[row.MakeLive] > 1 {
+			p.Releases[i].MakeLive += ", release " + row.ID
+		}
+	}
+	return p, true
+}
+
+// refuseRelease shows the releases page again with what was refused, changing
+// nothing. It does not reload itself, so the problem stays to be read.
+func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status int, problem string) {
+	p, ok := h.releasesView(w, r)
+	if !ok {
+		return
+	}
+	p.Problem = problem
+	h.render(w, r, status, releasesPage, p)
+}
+
+// MakeLive is POST /studio/releases/{id}/make-live: an instant switch to a
+// ready release, then back to the page, which says so.
+func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	list, err := h.opts.Releases.List()
+	if err != nil {
+		h.log.Error("studio: read releases", "err", err)
+		h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
+		return
+	}
+	var rel *publish.Release
+	for i := range list {
+		if list[i].ID == id {
+			rel = &list[i]
+		}
+	}
+	switch {
+	case rel == nil:
+		h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
+		return
+	case rel.ID == h.opts.Releases.Live():
+	case rel.Status == publish.Failed:
+		h.refuseRelease(w, r, http.StatusConflict, "“"+firstLine(rel.Message)+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
+		return
+	case rel.Status != publish.Ready:
+		h.refuseRelease(w, r, http.StatusConflict, "“"+firstLine(rel.Message)+"” is still being built: it can be made live once it is ready. Nothing was changed.")
+		return
+	default:
+		if err := h.opts.Releases.MakeLive(rel.ID); err != nil {
+			h.log.Error("studio: make live", "release", rel.ID, "err", err)
+			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+firstLine(rel.Message)+"” could not be made live ("+err.Error()+"). The live release still serves the site.")
+			return
+		}
+		h.log.Info("studio: release made live", "release", rel.ID, "account", actor(r))
+	}
+	http.Redirect(w, r, "/studio/releases?"+url.Values{"live": {rel.ID}}.Encode(), http.StatusSeeOther)
+}
+
+// Publish is POST /studio/releases/publish: a build of main now.
+func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Releases.CanBuild() {
+		h.refuseRelease(w, r, http.StatusConflict, "Nothing was published. "+noBuilder)
+		return
+	}
+	id, err := h.opts.Releases.Publish()
+	if err != nil {
+		h.log.Error("studio: publish", "err", err)
+		h.refuseRelease(w, r, http.StatusInternalServerError, "Main could not be queued to build ("+err.Error()+"). The live release still serves the site.")
+		return
+	}
+	h.log.Info("studio: publish", "release", id, "account", actor(r))
+	http.Redirect(w, r, "/studio/releases?"+url.Values{"queued": {id}}.Encode(), http.StatusSeeOther)
+}
+
+// firstLine is a commit message's first line.
+func firstLine(message string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "(no message)"
+	}
+	return line
+}
+
+// seconds says a build's duration: "34 s", "2 min 5 s".
+func seconds(s float64) string {
+	n := int(s + 0.5)
+	if n < 60 {
+		return fmt.Sprintf("%d s", max(n, 1))
+	}
+	return fmt.Sprintf("%d min %d s", n/60, n%60)
+}
+
+// bytesText says a size in the units a person reads: "740 kB", "12.3 MB".
+func bytesText(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.0f kB", float64(n)/1000)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+}

@@ -1,0 +1,366 @@
+package workspace
+
+import (
+	"errors"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"studio/internal/publish"
+	"studio/internal/store/testdb"
+)
+
+// The publisher is what cmd/studio gives the workspace as its releases.
+var _ Releases = (*publish.Publisher)(nil)
+
+// fakeReleases is a publisher with releases of every status, which
+// records what it is asked to do.
+type fakeReleases struct {
+	mu        sync.Mutex
+	list      []publish.Release
+	live      string
+	canBuild  bool
+	madeLive  []string
+	published int
+	fail      error // MakeLive's and Publish's answer
+}
+
+func (f *fakeReleases) List() ([]publish.Release, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]publish.Release(nil), f.list...), nil
+}
+
+func (f *fakeReleases) Live() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.live
+}
+
+func (f *fakeReleases) CanBuild() bool { return f.canBuild }
+
+func (f *fakeReleases) MakeLive(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.madeLive = append(f.madeLive, id)
+	if f.fail != nil {
+		return f.fail
+	}
+	f.live = id
+	return nil
+}
+
+func (f *fakeReleases) Publish() (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.published++
+	if f.fail != nil {
+		return "", f.fail
+	}
+	r := publish.Release{ID: "20260302-090000-9999999", Commit: publish.Commit{Hash: "9999999aaaa", Message: "Main again", Author: "Asha"}, Status: publish.Queued}
+	f.list = append([]publish.Release{r}, f.list...)
+	return r.ID, nil
+}
+
+// calls is what the page asked the publisher to do.
+func (f *fakeReleases) calls() ([]string, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.madeLive...), f.published
+}
+
+// The commits of the fake releases: 08:30 UTC is 14:00 in Kolkata.
+var releasedAt = time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
+
+func commit(hash, message, author string) publish.Commit {
+	return publish.Commit{Hash: hash, Tree: "t" + hash, Message: message, Author: author, When: releasedAt}
+}
+
+// newFakeReleases: one building, one failed, one live, one ready, and the
+// embedded build (ready).
+func newFakeReleases() *fakeReleases {
+	return &fakeReleases{canBuild: true, live: "20260302-083000-bbbbbbb", list: []publish.Release{
+		{ID: "20260302-084000-aaaaaaa", Commit: commit("aaaaaaa1111", "Summer prices\n\nAll of them.", "Ravi"), Status: publish.Building, Stage: "optimising the images"},
+		{ID: "20260302-083500-fffffff", Commit: commit("fffffff2222", "Broken photo", "Asha"), Status: publish.Failed,
+			Problems: []string{"catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg", "site.json: tagline: empty"}, BuildSeconds: 12.4},
+		{ID: "20260302-083000-bbbbbbb", Commit: commit("bbbbbbb3333", "New tagline", "Asha"), Status: publish.Ready, BuildSeconds: 34.2, Size: 12_345_678},
+		{ID: "20260302-082000-ccccccc", Commit: commit("ccccccc4444", "Old tagline", "Meera <meera@example.com>"), Status: publish.Ready, BuildSeconds: 95, Size: 740_000},
+		{ID: publish.EmbeddedID, Commit: publish.Commit{Message: "The site as built into bin/studio"}, Status: publish.Ready},
+	}}
+}
+
+func setupReleases(t *testing.T, f *fakeReleases) (*Handler, *http.Cookie) {
+	t.Helper()
+	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Releases = f })
+	return h, signIn(t, h, asha, ashaPassword)
+}
+
+// release is the article of the release whose h2 has id release-id.
+func release(t *testing.T, body, id string) string {
+	t.Helper()
+	start := strings.Index(body, `<article aria-labelledby="release-`+id+`"`)
+	if start < 0 {
+		t.Fatalf("no article for release %s in:\n%s", id, body)
+	}
+	end := strings.Index(body[start:], "</article>")
+	return html.UnescapeString(body[start : start+end])
+}
+
+func makeLiveButtons(body string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`<button aria-label="([^"]*)">Make live</button>`).FindAllStringSubmatch(body, -1) {
+		names = append(names, html.UnescapeString(m[1]))
+	}
+	return names
+}
+
+func TestReleasesPage(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	w := do(h, "GET", "/studio/releases", nil, withCookie(c))
+	body := w.Body.String()
+	if w.Code != http.StatusOK {
+		t.Fatalf("releases: %d %s", w.Code, body)
+	}
+	if !strings.Contains(body, `href="/studio/releases" aria-current="page">Releases</a>`) {
+		t.Error("the navigation does not mark Releases as the current page")
+	}
+	for id, want := range map[string][]string{
+		"20260302-084000-aaaaaaa": {"Summer prices</h2>", ">Building — optimising the images<", "Ravi, 2 Mar 2026, 14:00 IST", "commit <code>aaaaaaa</code>"},
+		"20260302-083500-fffffff": {"Broken photo</h2>", `class="status failed">Failed<`, "Failed after 12 s", "<details open>", "2 problems stopped the build",
+			"<li>catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg</li><li>site.json: tagline: empty</li>"},
+		"20260302-083000-bbbbbbb": {"New tagline</h2>", `class="status live">Live<`, "Built in 34 s · 12.3 MB", "commit <code>bbbbbbb</code>"},
+		"20260302-082000-ccccccc": {"Old tagline</h2>", `class="status">Ready<`, "Built in 1 min 35 s · 740 kB", "Meera <meera@example.com>, 2 Mar 2026, 14:00 IST"},
+		publish.EmbeddedID:        {"The site as built into bin/studio</h2>", `class="status">Ready<`},
+	} {
+		article := release(t, body, id)
+		for _, w := range want {
+			if !strings.Contains(article, w) {
+				t.Errorf("release %s does not show %q:\n%s", id, w, article)
+			}
+		}
+	}
+	if strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
+		t.Error("the live release has a Make live button")
+	}
+	want := []string{"Make live: Old tagline, commit ccccccc", "Make live: The site as built into bin/studio"}
+	if got := makeLiveButtons(body); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Make live buttons %q, want one on each ready release but the live one: %q", got, want)
+	}
+	if !strings.Contains(body, `<button>Publish now</button>`) || strings.Contains(body, "This server has no builder") {
+		t.Error("a server with a builder does not offer Publish now")
+	}
+	// Only the newest failure shows its problems open; older ones, and any
+	// older than a ready release, are folded.
+	older := func(id string) publish.Release {
+		return publish.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: publish.Failed, Problems: []string{"x: y: z"}}
+	}
+	f.list = append([]publish.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
+	body = do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()
+	if !strings.Contains(release(t, body, "20260302-083500-fffffff"), "<details open>") {
+		t.Error("the newest failure's problems are folded")
+	}
+	for _, id := range []string{"20260302-083400-eeeeeee", "20260302-070000-ddddddd"} {
+		if article := release(t, body, id); !strings.Contains(article, "<details>") || !strings.Contains(article, "1 problem stopped the build") {
+			t.Errorf("an older failure's problems are not folded:\n%s", article)
+		}
+	}
+
+	// Two ready builds of one commit are told apart by their release ids.
+	f = newFakeReleases()
+	again := f.list[3]
+	again.ID = "20260302-082500-ccccccc"
+	f.list = slices.Insert(f.list, 3, again)
+	h, c = setupReleases(t, f)
+	want = []string{"Make live: Old tagline, commit ccccccc, release 20260302-082500-ccccccc", "Make live: Old tagline, commit ccccccc, release 20260302-082000-ccccccc", "Make live: The site as built into bin/studio"}
+	if got := makeLiveButtons(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Make live buttons %q, want %q", got, want)
+	}
+}
+
+// The page reloads itself while a release is queued or building, and only
+// then; ?refresh=off stops it, and a refused form's page keeps its problem.
+func TestReleasesRefreshWhileBuilding(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	meta := regexp.MustCompile(`<meta http-equiv="refresh" content="3; url=([^"]*)">`)
+	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
+
+	body := get("/studio/releases")
+	if m := meta.FindStringSubmatch(body); m == nil || m[1] != "/studio/releases" {
+		t.Errorf("building: refresh %q, want every 3 s to /studio/releases", m)
+	}
+	// The way to stop it comes first, before the next reload.
+	if stop, nav := strings.Index(body, `<a href="?refresh=off">Stop reloading</a>`), strings.Index(body, "<nav"); stop < 0 || stop > nav {
+		t.Error("no Stop reloading link before the navigation")
+	}
+	body = get("/studio/releases?refresh=off")
+	if meta.MatchString(body) || !strings.Contains(body, `<a href="/studio/releases">Reload to follow it</a>`) {
+		t.Error("?refresh=off still reloads, or offers no way to reload")
+	}
+	if body := do(h, "POST", "/studio/releases/nonesuch/make-live", url.Values{}, withCookie(c)).Body.String(); meta.MatchString(body) {
+		t.Error("a refused form's page reloads itself, and its problem with it")
+	}
+
+	f.list[0].Status = publish.Queued
+	if !meta.MatchString(get("/studio/releases")) {
+		t.Error("queued: the page does not reload itself")
+	}
+	f.list[0].Status, f.list[0].Stage = publish.Ready, ""
+	if body := get("/studio/releases"); meta.MatchString(body) || strings.Contains(body, "Stop reloading") {
+		t.Error("nothing building, and the page reloads itself")
+	}
+	if body := get("/studio"); meta.MatchString(body) {
+		t.Error("the inbox reloads itself")
+	}
+}
+
+func TestMakeLive(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	post := func(id string) *http.Response {
+		return do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{}, withCookie(c)).Result()
+	}
+
+	for id, want := range map[string]struct {
+		code    int
+		problem string
+	}{
+		"20260302-083500-fffffff": {http.StatusConflict, "“Broken photo” failed to build, so it cannot be made live"},
+		"20260302-084000-aaaaaaa": {http.StatusConflict, "“Summer prices” is still being built"},
+		"20260301-000000-0000000": {http.StatusNotFound, "There is no release “20260301-000000-0000000”"},
+		"%3Cb%3Ebold":             {http.StatusNotFound, "There is no release “<b>bold”"},
+	} {
+		w := do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{}, withCookie(c))
+		if w.Code != want.code || !strings.Contains(html.UnescapeString(w.Body.String()), want.problem) {
+			t.Errorf("make %s live: %d, want %d saying %q:\n%s", id, w.Code, want.code, want.problem, w.Body)
+		}
+		if !strings.Contains(w.Body.String(), `role="alert"`) || strings.Contains(w.Body.String(), "<b>") {
+			t.Errorf("make %s live: the problem is not an alert, or the id is not escaped", id)
+		}
+	}
+	if made, _ := f.calls(); len(made) != 0 || f.Live() != "20260302-083000-bbbbbbb" {
+		t.Fatalf("refused switches called MakeLive%q", made)
+	}
+
+	res := post("20260302-082000-ccccccc")
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/studio/releases?live=20260302-082000-ccccccc" {
+		t.Fatalf("make live: %d to %q, want 303 back to the page", res.StatusCode, res.Header.Get("Location"))
+	}
+	if made, _ := f.calls(); strings.Join(made, ",") != "20260302-082000-ccccccc" {
+		t.Errorf("MakeLive called with %q", made)
+	}
+	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())
+	if !strings.Contains(body, `<p class="notice" role="status">“Old tagline” is live.</p>`) {
+		t.Errorf("no confirmation after Make live:\n%s", body)
+	}
+	if !strings.Contains(release(t, body, "20260302-082000-ccccccc"), ">Live<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
+		t.Error("the page does not show the switch: Old tagline live, New tagline ready to be made live again")
+	}
+
+	// The live one again (a second click): back to the page, nothing switched.
+	if res := post("20260302-082000-ccccccc"); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the live one again: %d, want 303", res.StatusCode)
+	}
+	// The publisher refuses (its smoke test fails): said, the live one serves on.
+	f.fail = errors.New("publish: the home page is missing")
+	w := do(h, "POST", "/studio/releases/20260302-083000-bbbbbbb/make-live", url.Values{}, withCookie(c))
+	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusInternalServerError || !strings.Contains(got, "“New tagline” could not be made live (publish: the home page is missing). The live release still serves the site.") {
+		t.Errorf("a failed switch: %d\n%s", w.Code, got)
+	}
+	if made, _ := f.calls(); len(made) != 2 {
+		t.Errorf("MakeLive calls %q, want the first switch and the failed one", made)
+	}
+}
+
+func TestPublishNow(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	res := do(h, "POST", "/studio/releases/publish", url.Values{}, withCookie(c)).Result()
+	if _, published := f.calls(); res.StatusCode != http.StatusSeeOther || published != 1 {
+		t.Fatalf("publish now: %d, %d calls of Publish", res.StatusCode, published)
+	}
+	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())
+	if !strings.Contains(body, "Main was queued to build: “Main again”.") || !strings.Contains(release(t, body, "20260302-090000-9999999"), ">Queued<") {
+		t.Errorf("after Publish now, no confirmation or no queued release:\n%s", body)
+	}
+
+	// Without a builder: the notice, no button, and a POST changes nothing.
+	noBuilder := newFakeReleases()
+	noBuilder.canBuild = false
+	h, c = setupReleases(t, noBuilder)
+	body = html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
+	if strings.Contains(body, "Publish now") || !strings.Contains(body, `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`) {
+		t.Errorf("without a builder: want the notice and no Publish now:\n%s", body)
+	}
+	if w := do(h, "POST", "/studio/releases/publish", url.Values{}, withCookie(c)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Nothing was published") {
+		t.Errorf("publish without a builder: %d", w.Code)
+	}
+	if _, published := noBuilder.calls(); published != 0 {
+		t.Error("Publish was called on a server without a builder")
+	}
+}
+
+// Signed out, or from another site, nothing is shown or done.
+func TestReleasesAreTheStudios(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	for _, r := range []struct{ method, target string }{
+		{"GET", "/studio/releases"}, {"POST", "/studio/releases/20260302-082000-ccccccc/make-live"}, {"POST", "/studio/releases/publish"},
+	} {
+		if w := do(h, r.method, r.target, url.Values{}); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio" {
+			t.Errorf("%s %s signed out: %d to %q, want 303 to the sign-in", r.method, r.target, w.Code, w.Header().Get("Location"))
+		}
+		if r.method == "POST" {
+			crossSite := func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }
+			if w := do(h, r.method, r.target, url.Values{}, withCookie(c), crossSite); w.Code != http.StatusForbidden {
+				t.Errorf("%s cross-site: %d, want 403", r.target, w.Code)
+			}
+			evil := func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }
+			if w := do(h, r.method, r.target, url.Values{}, withCookie(c), evil); w.Code != http.StatusForbidden {
+				t.Errorf("%s from another origin: %d, want 403", r.target, w.Code)
+			}
+		}
+	}
+	if made, published := f.calls(); len(made) != 0 || published != 0 {
+		t.Errorf("refused requests called MakeLive %q, Publish %d times", made, published)
+	}
+}
+
+// Without a publisher there is no releases page, and no link to one.
+func TestNoReleasesWithoutAPublisher(t *testing.T) {
+	h, _ := setup(t)
+	c := signIn(t, h, asha, ashaPassword)
+	if body := do(h, "GET", "/studio", nil, withCookie(c)).Body.String(); strings.Contains(body, "/studio/releases") {
+		t.Error("the navigation links to a releases page that is not there")
+	}
+	for _, method := range []string{"GET", "POST"} {
+		if w := do(h, method, "/studio/releases", url.Values{}, withCookie(c)); w.Code != http.StatusNotFound {
+			t.Errorf("%s /studio/releases without a publisher: %d, want 404", method, w.Code)
+		}
+	}
+}
+
+func TestReleaseWords(t *testing.T) {
+	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
+		if got := firstLine(in); got != want {
+			t.Errorf("firstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[float64]string{0.2: "1 s", 34.4: "34 s", 59.6: "1 min 0 s", 125: "2 min 5 s"} {
+		if got := seconds(in); got != want {
+			t.Errorf("seconds(%v) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[int64]string{999: "999 bytes", 740_000: "740 kB", 12_345_678: "12.3 MB", 2_500_000_000: "2.50 GB"} {
+		if got := bytesText(in); got != want {
+			t.Errorf("bytesText(%d) = %q, want %q", in, got, want)
+		}
+	}
+}
