@@ -45,17 +45,12 @@ var errorPage = newPage("error.html")
 // frame is what the layout shows around every page; each page's view
 // model embeds it.
 type frame struct {
-	Title   string
-	Account string // who is signed in ("" on the sign-in page), set by render
-	Section string // the workspace's navigation item this page is ("insights"), marked as current
-	Problem string // what went wrong, said as role=alert
-	Notice  string // what was done, said as role=status
-	// Refresh, when set, is the address the page reloads itself at every
-	// refreshSeconds (<meta http-equiv="refresh">: no script); the header
-	// then starts with a link to the page with ?refresh=off, which the
-	// page's handler takes as "do not reload".
-	Refresh      string
-	ShowReleases bool // the releases page is on (Options.Releases): the navigation links to it; set by render
+	Title        string
+	Account      string // who is signed in ("" on the sign-in page), set by render
+	Section      string // the workspace's navigation item this page is ("insights"), marked as current
+	Problem      string // what went wrong, said as role=alert
+	Notice       string // what was done, said as role=status
+	ShowReleases bool   // the releases page is on (Options.Releases): the navigation links to it; set by render
 }
 
 func (f *frame) base() *frame { return f }
@@ -192,8 +187,7 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			}
 			return "Copy to the studio"
 		},
-		"lower":          strings.ToLower,
-		"refreshSeconds": func() int { return refreshSeconds },
+		"lower": strings.ToLower,
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

@@ -33,7 +33,7 @@ func pageFixtures() map[workspacePage][]view {
 		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{frame: frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
 		insightsPage: {&insightsView{}, &insightsView{frame: frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
 			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
-		releasesPage: {&releasesView{}, &releasesView{frame: frame{Title: "Releases", Section: "releases", Refresh: "/studio/releases", ShowReleases: true, Notice: "“New tagline” is live."},
+		releasesPage: {&releasesView{}, &releasesView{frame: frame{Title: "Releases", Section: "releases", ShowReleases: true, Notice: "“New tagline” is live."},
 			NoBuilder: noBuilder, Building: true, Releases: []releaseRow{
 				{Release: publish.Release{ID: "20260302-083000-bbbbbbb", Commit: publish.Commit{Hash: "bbbbbbb3333", Message: "New tagline", Author: "Asha", When: at}, Status: publish.Failed,
 					Problems: []string{"site.json: tagline: empty"}}, Title: "New tagline", Short: "bbbbbbb", Label: "Failed", Class: "failed", Took: "12 s", Size: "12.3 MB", Open: true},

@@ -25,10 +25,6 @@ type Releases interface {
 
 var releasesPage = newPage("releases.html")
 
-// refreshSeconds is how often the releases page reloads itself while a
-// release is queued or building.
-const refreshSeconds = 3
-
 // noBuilder says why there is no "Publish now", and how to add it.
 const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`
 
@@ -55,9 +51,10 @@ type releaseRow struct {
 	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 }
 
-// Releases is GET /studio/releases: every release and the live one. While
-// one is queued or building the page reloads itself (?refresh=off stops
-// that). ?live=ID and ?queued=ID say what the last form did.
+// Releases is GET /studio/releases: every release and the live one.
+// ?live=ID and ?queued=ID say what the last form did. It does not reload
+// itself while a build runs (a meta refresh moves a keyboard's or a
+// screen reader's place every few seconds): it offers "Check again".
 func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 	p, ok := h.releasesView(w, r)
 	if !ok {
@@ -73,9 +70,6 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 		case q.Get("queued"):
 			p.Notice = "Main was queued to build: “" + row.Title + "”."
 		}
-	}
-	if p.Building && q.Get("refresh") != "off" {
-		p.Refresh = r.URL.RequestURI()
 	}
 	h.render(w, r, http.StatusOK, releasesPage, p)
 }
@@ -145,7 +139,7 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 }
 
 // refuseRelease shows the releases page again with what was refused, changing
-// nothing. It does not reload itself, so the problem stays to be read.
+// nothing.
 func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	p, ok := h.releasesView(w, r)
 	if !ok {
