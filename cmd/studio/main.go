@@ -92,7 +92,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	options, stopWorkers := serverOptions(ctx, log, cfg, siteContent, st, publisher)
+	live := &liveContent{embedded: siteContent}
+	options, stopWorkers := serverOptions(ctx, log, cfg, live, st, publisher)
 	defer stopWorkers()
 	options = append(options, server.WithFormKey(formKey),
 		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))
@@ -102,6 +103,7 @@ func run() error {
 		return err
 	}
 	// The live release replaces the embedded build before the first request.
+	live.server.Store(srv)
 	publisher.Target, publisher.Observe = srv, srv.ObserveBuild
 	if err := publisher.Start(ctx); err != nil {
 		return err

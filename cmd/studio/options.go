@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"studio/internal/config"
 	"studio/internal/mail"
@@ -23,7 +24,8 @@ import (
 // enquiry and the visitor's acknowledgement). The workspace's releases
 // page shows and switches releases. stop ends the background work and
 // waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, siteContent *sitecontent.Content, st *store.Store, releases workspace.Releases) (options []server.Option, stop func()) {
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, releases workspace.Releases) (options []server.Option, stop func()) {
+	siteContent := live.embedded
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
 	if cfg.DatabaseURL == "" {
@@ -38,10 +40,10 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, sit
 			to = siteContent.Site.Email
 		}
 		// The acknowledgement to the visitor takes the studio's name and
-		// contact details from content/site.json and the reply time from
-		// content/service.json, as the site's pages do.
+		// contact details from site.json and the reply time from
+		// service.json of the live release, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Site: siteContent.Site, Service: siteContent.Service}, st, log)
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
 		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
@@ -53,7 +55,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, sit
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, siteContent, releases))
+	ws := workspace.New(st, log, workspaceOptions(cfg, live, releases))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws))
 	return options, func() { cancel(); wg.Wait() }
@@ -77,21 +79,53 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 }
 
 // workspaceOptions are the site's facts the workspace needs, and the
-// publisher (a *publish.Publisher) its releases page shows.
-func workspaceOptions(cfg config.Config, siteContent *sitecontent.Content, releases workspace.Releases) workspace.Options {
-	opts := workspace.Options{
+// publisher (a *publish.Publisher) its releases page shows. The time zone
+// is the embedded content's: its pages' templates are made with it once.
+func workspaceOptions(cfg config.Config, live *liveContent, releases workspace.Releases) workspace.Options {
+	return workspace.Options{
 		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
-		Location:        siteContent.Site.Location,
+		Location:        live.embedded.Site.Location,
 		KeepDays:        cfg.InsightsKeepDays,
 		DatabaseTimeout: cfg.DatabaseTimeout,
-		StudioPhone:     siteContent.Site.WhatsAppTel(),
+		Facts:           live.workspaceFacts,
 		Releases:        releases,
 	}
-	for _, p := range siteContent.Products {
-		opts.Products = append(opts.Products, workspace.Product{ID: p.ID, Name: p.Name})
+}
+
+// liveContent is the content of the release being served, for the parts
+// made before the server (the mails, the workspace): the embedded content
+// until the server exists, then its live release's.
+type liveContent struct {
+	embedded *sitecontent.Content
+	server   atomic.Pointer[server.Server]
+
+	mu    sync.Mutex
+	from  *sitecontent.Content // the content facts was made from
+	facts workspace.Facts
+}
+
+func (l *liveContent) get() *sitecontent.Content {
+	if s := l.server.Load(); s != nil {
+		return s.Content()
 	}
-	return opts
+	return l.embedded
+}
+
+// workspaceFacts is the live content as the workspace takes it, made once
+// per release.
+func (l *liveContent) workspaceFacts() workspace.Facts {
+	c := l.get()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c != l.from {
+		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel()}
+		for _, p := range c.Products {
+			facts.Products = append(facts.Products, workspace.Product{ID: p.ID, Name: p.Name})
+		}
+		l.from, l.facts = c, facts
+	}
+	return l.facts
 }

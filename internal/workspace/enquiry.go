@@ -124,7 +124,7 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 		return
 	}
 	p.ReplyURL = replyURL(e, h.opts.Location)
-	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.StudioPhone)
+	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.Facts().StudioPhone)
 	h.render(w, r, status, enquiryPage, p)
 }
 

@@ -41,7 +41,7 @@ type listView struct {
 }
 
 func (h *Handler) newListView(title string) *listView {
-	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Products}
+	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Facts().Products}
 }
 
 // Inbox is GET /studio: the sign-in form, or the list of enquiries.

@@ -99,6 +99,10 @@ type Product struct {
 type Options struct {
 	Visitor  Visitor
 	Location *time.Location // times are shown in the studio's time zone
+	// Facts, when set, gives the live release's products and phone at each
+	// request, so a product published is named in the inbox and Insights at
+	// once; it replaces Products and StudioPhone.
+	Facts    func() Facts
 	Products []Product
 	KeepDays int // INSIGHTS_KEEP_DAYS: how long analytics events are kept as they came
 	// DATABASE_TIMEOUT, default 3s: the deadline of the database work that
@@ -108,6 +112,13 @@ type Options struct {
 	// The publisher (a *publish.Publisher), for the releases page; nil: no
 	// releases page and no link to it.
 	Releases Releases
+}
+
+// Facts are the site's facts that change with the content: the catalogue's
+// products (by id, for the inbox's filter and Insights) and the studio's phone.
+type Facts struct {
+	Products    []Product
+	StudioPhone string
 }
 
 // Handler serves /studio and everything under it.
@@ -141,6 +152,10 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
+	}
+	if opts.Facts == nil {
+		facts := Facts{Products: opts.Products, StudioPhone: opts.StudioPhone}
+		opts.Facts = func() Facts { return facts }
 	}
 	pages, err := parsePages(templateFiles, pageFiles, templateFuncs(opts.Location))
 	if err != nil {

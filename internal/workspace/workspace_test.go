@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -795,5 +796,21 @@ func TestMailDeliveryStates(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the enquiry's page lacks %q", want)
 		}
+	}
+}
+
+// With Facts, the inbox's product filter names the live release's products
+// at each request: a product published is there without a restart.
+func TestTheInboxFollowsTheLiveReleasesProducts(t *testing.T) {
+	var live atomic.Pointer[Facts]
+	live.Store(&Facts{Products: []Product{{ID: 1, Name: "Marwar chair"}}})
+	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Facts = func() Facts { return *live.Load() } })
+	c := signIn(t, h, asha, ashaPassword)
+	if body := do(h, "GET", "/studio", nil, withCookie(c)).Body.String(); !strings.Contains(body, "Marwar chair") {
+		t.Fatal("the inbox's filter lacks the product")
+	}
+	live.Store(&Facts{Products: []Product{{ID: 1, Name: "Marwar chair"}, {ID: 11, Name: "Jali lamp"}}})
+	if body := do(h, "GET", "/studio", nil, withCookie(c)).Body.String(); !strings.Contains(body, "Jali lamp") {
+		t.Error("a product published is not in the inbox's filter")
 	}
 }
