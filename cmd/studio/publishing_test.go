@@ -157,4 +157,12 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 	if release, body := home(); release != pushed || !strings.Contains(body, tagline) {
 		t.Errorf("after a failed build the home page is release %s, want %s unchanged", release, pushed)
 	}
+
+	// studio publish --wait builds main again and follows it to its end.
+	cmd := exec.Command(binary, "publish", "--wait")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "failed") || !strings.Contains(string(out), "products/not-there.jpg") {
+		t.Errorf("studio publish --wait of the broken main: %v\n%s\nwant it to fail naming the missing photograph", err, out)
+	}
 }
