@@ -149,18 +149,18 @@ var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
 // for it (ServeMux sets r.Pattern on the request it is given).
 func (m *metrics) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := recordResponse(w) // the log's, begun when the request came in
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
 		}
 		route := r.Pattern
 		if route == "" {
 			route = "none" // answered by the mux itself (a path it cleans and redirects) or refused before routing
 		}
-		m.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
-		m.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+		m.duration.WithLabelValues(route).Observe(time.Since(rec.start).Seconds())
 	})
 }
 
