@@ -51,6 +51,9 @@ func IsHTTPS(r *http.Request, trusted []netip.Prefix) bool {
 	if r.TLS != nil {
 		return true
 	}
+	if len(trusted) == 0 {
+		return false // no proxy to believe: the peer's address need not be read
+	}
 	ip, ok := peer(r)
 	if !ok || !contains(trusted, ip) {
 		return false
