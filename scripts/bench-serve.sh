@@ -6,7 +6,8 @@
 # runs as in production: the request log on (to /dev/null), metrics on.
 # Loopback only; each wrk run is bounded by DURATION. BARE_HEADERS=minimal
 # has the bare handler send only Content-Type, Content-Encoding and
-# Content-Length instead of bin/studio's headers.
+# Content-Length instead of bin/studio's headers; BARE_TIMEOUTS=on serves
+# it with bin/studio's read, write and idle timeouts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/start-studio.sh
@@ -40,10 +41,11 @@ go build -o "$work/bareserve" ./scripts/bareserve
 start_studio "$studio_bin" "$studio_port" "$work/data"
 # The bare handler copies bin/studio's headers for each page and checks
 # that its bytes are the same as bin/studio's.
-like=(-like "http://127.0.0.1:$studio_port")
-[ "${BARE_HEADERS:-}" != minimal ] || like=()
+bare_args=(-like "http://127.0.0.1:$studio_port")
+[ "${BARE_HEADERS:-}" != minimal ] || bare_args=()
+[ "${BARE_TIMEOUTS:-}" != on ] || bare_args+=(-timeouts)
 # shellcheck disable=SC2086
-"$work/bareserve" -addr "127.0.0.1:$bare_port" -root web/build/client "${like[@]}" $PATHS 2>"$work/bare.err" &
+"$work/bareserve" -addr "127.0.0.1:$bare_port" -root web/build/client "${bare_args[@]}" $PATHS 2>"$work/bare.err" &
 bare_pid=$!
 first=${PATHS%% *}
 for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$bare_port$first" && break; sleep 0.1; done
@@ -85,4 +87,4 @@ for path in $PATHS; do
     "$(commas "$(median <<<"${studio_all[*]}")")" "$(median <<<"${studio_cpu[*]}")" \
     "$(commas "$(median <<<"${bare_all[*]}")")" "$(median <<<"${bare_cpu[*]}")" "$(median <<<"${ratio_all[*]}")"
 done
-echo "(wrk -t2 -c$CONNECTIONS -d$DURATION -H 'Accept-Encoding: br, gzip', $RUNS runs each, the two servers in turn; bare with ${BARE_HEADERS:-the same} headers; $(nproc) cores shared by wrk and both servers; ratio: of the same run)"
+echo "(wrk -t2 -c$CONNECTIONS -d$DURATION -H 'Accept-Encoding: br, gzip', $RUNS runs each, the two servers in turn; bare with ${BARE_HEADERS:-the same} headers${BARE_TIMEOUTS:+, timeouts $BARE_TIMEOUTS}; $(nproc) cores shared by wrk and both servers; ratio: of the same run)"

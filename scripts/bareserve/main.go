@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"time"
 )
 
 type page struct {
@@ -31,6 +32,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:18082", "where to listen")
 	root := flag.String("root", "web/build/client", "the client build")
 	like := flag.String("like", "", "a running bin/studio whose headers to copy (its URL)")
+	timeouts := flag.Bool("timeouts", false, "serve with bin/studio's read, write and idle timeouts (cmd/studio/listen.go)")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		log.Fatal("bareserve: name the pages to serve: / /product/1 ...")
@@ -55,7 +57,11 @@ func main() {
 		}
 		w.Write(pg.body)
 	})
-	log.Fatal(http.ListenAndServe(*addr, handler))
+	srv := &http.Server{Addr: *addr, Handler: handler}
+	if *timeouts {
+		srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout = 5*time.Second, 15*time.Second, 30*time.Second, 120*time.Second
+	}
+	log.Fatal(srv.ListenAndServe())
 }
 
 // load reads a page's brotli file and, from bin/studio at like, the
