@@ -30,7 +30,7 @@ type statusRecorder struct {
 
 // recordResponse wraps w in a statusRecorder started now, or, when an
 // outer middleware has wrapped it in one already (the log does, around
-// the metrics), returns that one: one wrapper and one clock reading a
+// the metrics), returns that one: one wrapper and one start time a
 // request, however many middleware look at its response.
 func recordResponse(w http.ResponseWriter) *statusRecorder {
 	if rec, ok := w.(*statusRecorder); ok {
