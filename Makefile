@@ -10,7 +10,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod \
 	$(shell find internal/workspace/templates -type f 2>/dev/null)
 
-.PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
+.PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-serve bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
 run: build
 	./bin/studio
@@ -87,6 +87,11 @@ test-e2e: bin/studio $(PHOTO_SITE)/bin/studio
 # Figures, not tests: see the README's benchmarks.
 bench:
 	scripts/bench.sh
+
+# bin/studio against a bare net/http handler sending the same brotli bytes
+# with the same headers (scripts/bareserve): requests/s, p99, ratio.
+bench-serve:
+	scripts/bench-serve.sh
 
 # Enquiries accepted per second from 16 concurrent clients, SQLite durable.
 bench-enquiries:

@@ -25,7 +25,7 @@ func ClientIP(r *http.Request, trusted []netip.Prefix) string {
 	}
 	isTrusted := func(a netip.Addr) bool { return contains(trusted, a) }
 	if !isTrusted(ip) {
-		return ip.String()
+		return peerText(r.RemoteAddr, ip)
 	}
 	var hops []string
 	for _, h := range r.Header.Values("X-Forwarded-For") {
@@ -51,6 +51,9 @@ func IsHTTPS(r *http.Request, trusted []netip.Prefix) bool {
 	if r.TLS != nil {
 		return true
 	}
+	if len(trusted) == 0 {
+		return false // no proxy to believe: the peer's address need not be read
+	}
 	ip, ok := peer(r)
 	if !ok || !contains(trusted, ip) {
 		return false
@@ -67,6 +70,19 @@ func peer(r *http.Request) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	return ap.Addr().Unmap(), true
+}
+
+// peerText is ip, the peer parsed from remoteAddr, as text. An IPv4 peer's
+// text is remoteAddr's host part as it is (netip parses IPv4 only in its
+// one dotted-decimal form), taken without making a new string; any other,
+// IPv6 or IPv4 in IPv6, is written out.
+func peerText(remoteAddr string, ip netip.Addr) string {
+	if ip.Is4() && remoteAddr != "" && remoteAddr[0] != '[' {
+		if i := strings.LastIndexByte(remoteAddr, ':'); i > 0 {
+			return remoteAddr[:i]
+		}
+	}
+	return ip.String()
 }
 
 func contains(prefixes []netip.Prefix, a netip.Addr) bool {

@@ -3,10 +3,13 @@ package server
 import (
 	"context"
 	"crypto/subtle"
+	"maps"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,6 +35,10 @@ type metrics struct {
 	// Events of accepted batches not stored, by reason.
 	analyticsDroppedEvents *prometheus.CounterVec
 	token                  string // METRICS_TOKEN: lets a scraper in from elsewhere than loopback
+
+	// Each route pattern's and status code's series, by routeKey (route).
+	routes   atomic.Pointer[map[routeKey]routeSeries]
+	routesMu sync.Mutex // held to add to routes
 }
 
 func newMetrics() *metrics {
@@ -67,6 +74,7 @@ func newMetrics() *metrics {
 			Help: "Analytics events of accepted batches not stored, by reason: daily_cap (the day's cap was reached), address_cap (the sender's address reached its cap for the day), duplicate_batch (the batch was stored before).",
 		}, []string{"reason"}),
 	}
+	m.routes.Store(&map[routeKey]routeSeries{})
 	// Each reason from the start, at zero, so an alert can compare with it.
 	for _, reason := range []string{"daily_cap", "address_cap", "duplicate_batch"} {
 		m.analyticsDroppedEvents.WithLabelValues(reason)
@@ -149,19 +157,55 @@ var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
 // for it (ServeMux sets r.Pattern on the request it is given).
 func (m *metrics) instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := recordResponse(w) // the log's, begun when the request came in
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
 		}
 		route := r.Pattern
 		if route == "" {
 			route = "none" // answered by the mux itself (a path it cleans and redirects) or refused before routing
 		}
-		m.requests.WithLabelValues(route, strconv.Itoa(rec.status)).Inc()
-		m.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		o := m.route(route, status)
+		o.requests.Inc()
+		o.duration.Observe(time.Since(rec.start).Seconds())
 	})
+}
+
+// routeKey and routeSeries: a route pattern and status code, and their
+// series, looked up once (WithLabelValues hashes the labels and takes a
+// lock at every call) and then kept.
+type routeKey struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// route is the series of a route pattern and status code. A request reads
+// the map without a lock; a pair not seen before (at most a few dozen:
+// the patterns of routes.go and the codes the handlers answer with, the
+// same bound the series themselves have) copies it under one.
+func (m *metrics) route(route string, status int) routeSeries {
+	key := routeKey{route, status}
+	if o, ok := (*m.routes.Load())[key]; ok {
+		return o
+	}
+	m.routesMu.Lock()
+	defer m.routesMu.Unlock()
+	known := *m.routes.Load()
+	if o, ok := known[key]; ok {
+		return o
+	}
+	o := routeSeries{m.requests.WithLabelValues(route, strconv.Itoa(status)), m.duration.WithLabelValues(route)}
+	next := maps.Clone(known)
+	next[key] = o
+	m.routes.Store(&next)
+	return o
 }
 
 // handler serves /metrics to a scraper on this machine (the connection's

@@ -7,9 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func TestLogRequestsWritesOneStructuredLine(t *testing.T) {
@@ -161,5 +164,61 @@ func TestChainRunsInTheOrderListed(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 	if got := strings.Join(order, " "); got != "first second handler" {
 		t.Errorf("ran %q, want first, second, then the handler", got)
+	}
+}
+
+// A request through the whole handler is logged in one line with the
+// fields it always had, in their order, and counted once in the metrics,
+// the log and the metrics sharing one record of the response.
+func TestRequestLogLineAndCountThroughTheHandler(t *testing.T) {
+	var buf bytes.Buffer
+	s, err := New(slog.New(slog.NewJSONHandler(&buf, nil)), testBuild(), testCatalogue(t, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/product/1", nil)
+	r.RemoteAddr = "192.0.2.7:5100"
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, r)
+
+	text := strings.TrimSpace(buf.String())
+	if strings.Count(text, "\n") != 0 {
+		t.Fatalf("want one line, got %q", text)
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var keys []string
+	line := map[string]any{}
+	dec.Token() // {
+	for dec.More() {
+		key, _ := dec.Token()
+		var value any
+		if err := dec.Decode(&value); err != nil {
+			t.Fatalf("log line %q: %v", text, err)
+		}
+		keys = append(keys, key.(string))
+		line[key.(string)] = value
+	}
+	if got, want := strings.Join(keys, " "), "time level msg method path status bytes duration_ms remote peer"; got != want {
+		t.Errorf("log fields %q, want %q", got, want)
+	}
+	if _, err := time.Parse(time.RFC3339Nano, line["time"].(string)); err != nil {
+		t.Errorf("time: %v", err)
+	}
+	want := map[string]any{"level": "INFO", "msg": "request", "method": "GET", "path": "/product/1", "status": json.Number("200"),
+		"bytes": json.Number(strconv.Itoa(w.Body.Len())), "remote": "192.0.2.7", "peer": "192.0.2.7:5100"}
+	for k, v := range want {
+		if line[k] != v {
+			t.Errorf("%s = %#v, want %#v", k, line[k], v)
+		}
+	}
+	if ms, err := line["duration_ms"].(json.Number).Float64(); err != nil || ms < 0 {
+		t.Errorf("duration_ms = %v, want a number of milliseconds", line["duration_ms"])
+	}
+	if n := testutil.ToFloat64(s.metrics.requests.WithLabelValues("GET /product/{id}", "200")); n != 1 {
+		t.Errorf("counted %v times, want 1", n)
+	}
+	if n := testutil.CollectAndCount(s.metrics.duration); n != 1 {
+		t.Errorf("%d duration series, want 1", n)
 	}
 }

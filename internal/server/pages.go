@@ -114,20 +114,27 @@ func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, rel *release,
 	http.ServeContent(w, r, name, time.Time{}, content)
 }
 
-// product serves /product/{id} for a product of the catalogue and sends
-// any other id to the list of products. /product/{id}.data is the page's
-// route data, a file of the build.
-func (s *Server) product(w http.ResponseWriter, r *http.Request, rel *release) {
-	if strings.HasSuffix(r.PathValue("id"), ".data") {
-		s.page(w, r, rel)
-		return
+// product serves /product/{id} for a product of the release's catalogue
+// and sends any other id to the list of products. /product/{id}.data is the
+// page's route data, a file of the build. The pages are found once, by id
+// as a path writes it ("7", never "07"), so a request is one map lookup.
+func (s *Server) product(rel *release) http.HandlerFunc {
+	pages := make(map[string]*file, len(rel.content.Products))
+	for _, p := range rel.content.Products {
+		pages[strconv.Itoa(p.ID)] = rel.pages[productPath(p.ID)] // newRelease checked that each has one
 	}
-	id, err := strconv.Atoi(r.PathValue("id"))
-	if _, ok := rel.content.Product(id); err != nil || !ok || strconv.Itoa(id) != r.PathValue("id") {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		if f, ok := pages[id]; ok {
+			sendFile(w, r, f, http.StatusOK, cacheHTML)
+			return
+		}
+		if strings.HasSuffix(id, ".data") {
+			s.page(w, r, rel)
+			return
+		}
 		http.Redirect(w, r, "/products", http.StatusFound)
-		return
 	}
-	sendFile(w, r, rel.pages[productPath(id)], http.StatusOK, cacheHTML)
 }
 
 func redirectKeepingQuery(w http.ResponseWriter, r *http.Request, path string, status int) {

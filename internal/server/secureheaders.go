@@ -100,17 +100,21 @@ func originOf(raw string) string {
 }
 
 // The headers every response carries, as canonical keys and values made
-// once: assigned directly, they cost nothing per request.
+// once: assigned directly, they cost nothing per request. A list, not a
+// map: ranging over a map costs more than assigning its six entries.
 var (
-	securityHeaders = map[string][]string{
-		"Content-Security-Policy":    {defaultPolicy},
-		"X-Content-Type-Options":     {"nosniff"},
-		"Referrer-Policy":            {"strict-origin-when-cross-origin"},
-		"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()"},
-		"Cross-Origin-Opener-Policy": {"same-origin"},
+	securityHeaders = []struct {
+		key   string
+		value []string
+	}{
+		{"Content-Security-Policy", []string{defaultPolicy}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
+		{"Referrer-Policy", []string{"strict-origin-when-cross-origin"}},
+		{"Permissions-Policy", []string{"camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()"}},
+		{"Cross-Origin-Opener-Policy", []string{"same-origin"}},
 		// No other site may embed the site's responses (pictures, scripts,
 		// the API's JSON) in its own pages.
-		"Cross-Origin-Resource-Policy": {"same-origin"},
+		{"Cross-Origin-Resource-Policy", []string{"same-origin"}},
 	}
 	hstsHeader = []string{"max-age=63072000; includeSubDomains"}
 )
@@ -122,8 +126,8 @@ func secureHeaders(trusted []netip.Prefix) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			for k, v := range securityHeaders {
-				h[k] = v
+			for _, sh := range securityHeaders {
+				h[sh.key] = sh.value
 			}
 			if IsHTTPS(r, trusted) {
 				h["Strict-Transport-Security"] = hstsHeader
