@@ -18,7 +18,7 @@ func env(m map[string]string) func(string) (string, bool) {
 func base(change func(*Config)) Config {
 	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
 		InsightsMaxEventsPerDay: 200_000, InsightsMaxEventsPerAddress: 2_000, DatabaseTimeout: 3 * time.Second,
-		Publishing: Publishing{Keep: 10, TimeOut: 10 * time.Minute}}
+		Publishing: Publishing{Keep: 10, TimeOut: 30 * time.Minute}}
 	if change != nil {
 		change(&c)
 	}
