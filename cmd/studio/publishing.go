@@ -136,7 +136,7 @@ func printReleases(releases *publish.Releases, out io.Writer) error {
 		} else if r.Status == publish.Building {
 			status += ": " + r.Stage
 		}
-		fmt.Fprintf(w, "%s\t%s\t%.7s\t%s\t%s\t%s\n", r.ID, status, r.Commit.Hash, r.Author, r.QueuedAt.Local().Format("2006-01-02 15:04"), firstLine(r.Message))
+		fmt.Fprintf(w, "%s\t%s\t%.7s\t%s\t%s\t%s\n", r.ID, status, r.Commit.Hash, r.Author, r.QueuedAt.Local().Format("2006-01-02 15:04"), r.Subject())
 		for _, p := range r.Problems {
 			fmt.Fprintf(w, "\t\t\t\t\t  %s\n", p)
 		}
@@ -205,13 +205,4 @@ func publishCommand(cfg config.Config, releases *publish.Releases, wait bool, ou
 		}
 	}
 	return errors.New("publish: no answer from the server in time; studio releases shows where the build is")
-}
-
-func firstLine(s string) string {
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

@@ -417,3 +417,11 @@ func TestCommitRefusesToLoseAConcurrentCommit(t *testing.T) {
 		}
 	}
 }
+
+func TestASubjectIsTheMessagesFirstLine(t *testing.T) {
+	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
+		if got := (Commit{Message: in}).Subject(); got != want {
+			t.Errorf("Subject of %q = %q, want %q", in, got, want)
+		}
+	}
+}

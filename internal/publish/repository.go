@@ -48,6 +48,15 @@ type Commit struct {
 	When    time.Time `json:"committedAt"`
 }
 
+// Subject is the commit message's first line, as lists show it.
+func (c Commit) Subject() string {
+	line, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
+	if line = strings.TrimSpace(line); line == "" {
+		return "(no message)"
+	}
+	return line
+}
+
 // OpenRepository opens the bare repository at dir, making it on first
 // start with one commit on main holding seed: the content embedded in
 // bin/studio.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"studio/internal/publish"
 )
@@ -88,7 +87,7 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 		NoBuilder: noBuilder}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
-		row := releaseRow{Release: rel, Title: firstLine(rel.Message), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
+		row := releaseRow{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
 		switch {
 		case row.Live:
 			row.Label, row.Class = "Live", "live"
@@ -171,15 +170,15 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 		return
 	case rel.ID == h.opts.Releases.Live():
 	case rel.Status == publish.Failed:
-		h.refuseRelease(w, r, http.StatusConflict, "“"+firstLine(rel.Message)+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
+		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
 		return
 	case rel.Status != publish.Ready:
-		h.refuseRelease(w, r, http.StatusConflict, "“"+firstLine(rel.Message)+"” is still being built: it can be made live once it is ready. Nothing was changed.")
+		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")
 		return
 	default:
 		if err := h.opts.Releases.MakeLive(rel.ID); err != nil {
 			h.log.Error("studio: make live", "release", rel.ID, "err", err)
-			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+firstLine(rel.Message)+"” could not be made live ("+err.Error()+"). The live release still serves the site.")
+			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). The live release still serves the site.")
 			return
 		}
 		h.log.Info("studio: release made live", "release", rel.ID, "account", actor(r))
@@ -201,15 +200,6 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("studio: publish", "release", id, "account", actor(r))
 	http.Redirect(w, r, "/studio/releases?"+url.Values{"queued": {id}}.Encode(), http.StatusSeeOther)
-}
-
-// firstLine is a commit message's first line.
-func firstLine(message string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(message), "\n")
-	if line = strings.TrimSpace(line); line == "" {
-		return "(no message)"
-	}
-	return line
 }
 
 // seconds says a build's duration: "34 s", "2 min 5 s".

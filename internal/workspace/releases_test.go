@@ -337,11 +337,6 @@ func TestNoReleasesWithoutAPublisher(t *testing.T) {
 }
 
 func TestReleaseWords(t *testing.T) {
-	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
-		if got := firstLine(in); got != want {
-			t.Errorf("firstLine(%q) = %q, want %q", in, got, want)
-		}
-	}
 	for in, want := range map[float64]string{0.2: "1 s", 34.4: "34 s", 59.6: "1 min 0 s", 125: "2 min 5 s"} {
 		if got := seconds(in); got != want {
 			t.Errorf("seconds(%v) = %q, want %q", in, got, want)
