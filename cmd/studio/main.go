@@ -88,9 +88,12 @@ func run() error {
 	}
 	// The publisher is made first, for the workspace's releases page, and
 	// started below, once the server it switches exists.
-	publisher, err := newPublisher(log, cfg)
+	publisher, err := newPublisher(ctx, log, cfg)
 	if err != nil {
 		return err
+	}
+	if publisher.Shared != nil {
+		defer publisher.Shared.Close()
 	}
 	live := &liveContent{embedded: siteContent}
 	options, stopWorkers := serverOptions(ctx, log, cfg, live, st, publisher)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -24,8 +25,10 @@ import (
 // returns the publisher without its Target: the workspace shows its
 // releases, and is made before the server the publisher switches, so the
 // caller sets Target to that server, then calls Start (which switches to
-// the live release and builds main's new commits until ctx ends).
-func newPublisher(log *slog.Logger, cfg config.Config) (*publish.Publisher, error) {
+// the live release and builds main's new commits until ctx ends). With
+// PostgreSQL, the copies of the server on its database share releases,
+// main and one builder (publish.Shared).
+func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*publish.Publisher, error) {
 	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
 	if err != nil {
 		return nil, err
@@ -41,6 +44,11 @@ func newPublisher(log *slog.Logger, cfg config.Config) (*publish.Publisher, erro
 	p := &publish.Publisher{Repo: repo, Releases: releases, CodeVersion: version,
 		Embedded: publish.Embedded{Client: web.Client(), Content: content.Files},
 		Manual:   cfg.Publishing.Manual, Keep: cfg.Publishing.Keep, Log: log}
+	if cfg.DatabaseURL != "" {
+		if p.Shared, err = publish.OpenShared(ctx, cfg.DatabaseURL, releases, log); err != nil {
+			return nil, err
+		}
+	}
 	root := cfg.Publishing.BuilderDir
 	if root == "" {
 		root = "."
@@ -92,30 +100,60 @@ func releasesCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var book releaseBook = releases
+	if cfg.DatabaseURL != "" {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		shared, err := publish.OpenShared(ctx, cfg.DatabaseURL, releases, slog.New(slog.DiscardHandler))
+		if err != nil {
+			return err
+		}
+		defer shared.Close()
+		book = sharedBook{shared}
+	}
 	switch {
 	case args[0] == "releases" && len(args) == 1:
-		return printReleases(releases, out)
+		return printReleases(book, out)
 	case args[0] == "rollback" && len(args) == 2:
 		id := args[1]
-		r, err := releases.Get(id)
+		r, err := book.Get(id)
 		if err != nil && id != publish.EmbeddedID {
 			return fmt.Errorf("rollback: %w (studio releases lists them)", err)
 		}
 		if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
 			return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
 		}
-		if err := releases.SetLive(id); err != nil {
+		if err := book.SetLive(id); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "rollback: %s is live from now (a running server switches within a second)\n", id)
+		fmt.Fprintf(out, "rollback: %s is live from now (a running server switches within a second, other copies within 5 s)\n", id)
 		return nil
 	case args[0] == "publish" && (len(args) == 1 || len(args) == 2 && args[1] == "--wait"):
-		return publishCommand(cfg, releases, len(args) == 2, out)
+		return publishCommand(cfg, releases, book, len(args) == 2, out)
 	}
 	return errors.New(usage)
 }
 
-func printReleases(releases *publish.Releases, out io.Writer) error {
+// A releaseBook is where the shell commands read the releases and set the
+// live one: DATA_DIR/releases, or with PostgreSQL the database every copy
+// follows.
+type releaseBook interface {
+	Get(id string) (publish.Release, error)
+	List() ([]publish.Release, error)
+	Live() (string, error)
+	SetLive(id string) error
+}
+
+type sharedBook struct{ *publish.Shared }
+
+func (b sharedBook) Live() (string, error) {
+	st, err := b.State(context.Background())
+	return st.Live, err
+}
+
+func (b sharedBook) SetLive(id string) error { return b.Shared.SetLive(context.Background(), id) }
+
+func printReleases(releases releaseBook, out io.Writer) error {
 	list, err := releases.List()
 	if err != nil {
 		return err
@@ -149,13 +187,13 @@ func printReleases(releases *publish.Releases, out io.Writer) error {
 
 // publishCommand asks the running server to build main; with wait it
 // follows the build's stages until it is live or failed.
-func publishCommand(cfg config.Config, releases *publish.Releases, wait bool, out io.Writer) error {
+func publishCommand(cfg config.Config, releases *publish.Releases, book releaseBook, wait bool, out io.Writer) error {
 	lock, err := store.LockDataDir(cfg.DataDir)
 	if err == nil {
 		lock.Close()
 		return fmt.Errorf("publish: no server is running on DATA_DIR %s: start it (make run); it builds main's new commits itself", cfg.AbsDataDir())
 	}
-	before, err := releases.List()
+	before, err := book.List()
 	if err != nil {
 		return err
 	}
@@ -172,7 +210,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, wait bool, ou
 	}
 	var id, said string
 	for deadline := time.Now().Add(cfg.Publishing.TimeOut + time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		list, err := releases.List()
+		list, err := book.List()
 		if err != nil {
 			return err
 		}
@@ -183,7 +221,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, wait bool, ou
 			if r.ID != id {
 				continue
 			}
-			live, _ := releases.Live()
+			live, _ := book.Live()
 			line := string(r.Status) + " " + r.Stage
 			switch {
 			case r.Status == publish.Failed:

@@ -45,14 +45,35 @@ type Publisher struct {
 	Keep        int    // releases kept; older ones are deleted
 	Log         *slog.Logger
 	Observe     func(stage string, seconds float64, result string) // the metrics: a build's duration and result (result "" while under way)
+	Shared      *Shared                                            // PostgreSQL: the copies of the server share releases, main and one builder; nil: this server alone
 
 	wake         chan struct{}
+	running      sync.WaitGroup
 	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
 	pending      *Release // queued, not yet started; a newer commit replaces it
 	live         string   // the release this server serves
-	seenMain     string
+	seenMain     string   // main as this copy last built or shared it
 	embeddedTree string
+	builds       bool      // this copy builds: it has the builder and, with Shared, the builder's lock
+	lastLook     time.Time // with Shared: when the shared state was last read
+	unservable   string    // with Shared: a live release this copy cannot serve, said once
+}
+
+// records is where the release.json of each release is kept: the release
+// directories (Releases) of a server alone, the database (Shared) of copies.
+type records interface {
+	Get(id string) (Release, error)
+	Put(r Release) error
+	List() ([]Release, error)
+	Remove(id string) error
+}
+
+func (p *Publisher) records() records {
+	if p.Shared != nil {
+		return p.Shared
+	}
+	return p.Releases
 }
 
 // Start serves the release the live file names, if this code can, and
@@ -69,36 +90,65 @@ func (p *Publisher) Start(ctx context.Context) error {
 		return fmt.Errorf("publish: the embedded content: %w", err)
 	}
 	p.embeddedTree = tree
-	list, err := p.Releases.List()
-	if err != nil {
-		return err
-	}
-	for _, r := range list {
-		if r.Status == Queued || r.Status == Building {
-			p.Log.Info("publish: a build the server's stop interrupted is dropped, and main built again", "release", r.ID)
-			if err := p.Releases.Remove(r.ID); err != nil {
-				return err
-			}
-		}
-	}
 	main, err := p.Repo.Main()
 	if err != nil {
 		return err
 	}
 	p.seenMain = main.Hash
 	p.live = EmbeddedID
-	if id, _ := p.Releases.Live(); id != "" && id != EmbeddedID {
-		if err := p.serve(id, false); err != nil {
-			p.Log.Error("publish: the live release cannot be served; serving the embedded build", "release", id, "err", err)
+	live, _ := p.Releases.Live()
+	if p.Shared != nil {
+		if err := p.shareMainAtStart(ctx); err != nil {
+			return err
+		}
+		st, err := p.Shared.State(ctx)
+		if err != nil {
+			return fmt.Errorf("publish: the shared state: %w", err)
+		}
+		live = st.Live
+	} else if p.Builder != nil {
+		p.builds = true
+		p.dropInterrupted()
+	}
+	if live != "" && live != EmbeddedID {
+		if err := p.serve(live, false); err != nil {
+			p.Log.Error("publish: the live release cannot be served; serving the embedded build", "release", live, "err", err)
 		}
 	}
-	// Main moved while the server was stopped, or this is a new bin/studio
-	// (an upgrade: the content is rebuilt with this code and switched to
-	// when good; meanwhile the last live release serves).
-	p.queueIfNew(main)
-	go p.work(ctx)
-	go p.watch(ctx)
+	if p.Shared != nil {
+		p.tryToBuild(ctx)
+	} else if main, err := p.Repo.Main(); err == nil {
+		// Main moved while the server was stopped, or this is a new bin/studio
+		// (an upgrade: the content is rebuilt with this code and switched to
+		// when good; meanwhile the last live release serves).
+		p.queueIfNew(main)
+	}
+	p.running.Add(2)
+	go func() { defer p.running.Done(); p.work(ctx) }()
+	go func() { defer p.running.Done(); p.watch(ctx) }()
 	return nil
+}
+
+// Wait returns once the publisher has stopped, after Start's ctx ended: a
+// build under way has been stopped and recorded.
+func (p *Publisher) Wait() { p.running.Wait() }
+
+// dropInterrupted deletes the releases whose build a stop interrupted:
+// main is built again.
+func (p *Publisher) dropInterrupted() {
+	list, err := p.records().List()
+	if err != nil {
+		p.Log.Error("publish: reading the releases", "err", err)
+		return
+	}
+	for _, r := range list {
+		if r.Status == Queued || r.Status == Building {
+			p.Log.Info("publish: a build a stop interrupted is dropped, and main built again", "release", r.ID)
+			if err := p.records().Remove(r.ID); err != nil {
+				p.Log.Error("publish: dropping an interrupted build", "release", r.ID, "err", err)
+			}
+		}
+	}
 }
 
 // Live is the id of the release this server serves.
@@ -108,12 +158,20 @@ func (p *Publisher) Live() string {
 	return p.live
 }
 
-// CanBuild says whether this server has the builder.
-func (p *Publisher) CanBuild() bool { return p.Builder != nil }
+// CanBuild says whether this server has the builder, or (with Shared)
+// can ask the copy that builds.
+func (p *Publisher) CanBuild() bool { return p.Builder != nil || p.Shared != nil }
+
+// Builds says whether this copy is the one that builds.
+func (p *Publisher) Builds() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.builds
+}
 
 // List is every release, newest first, the embedded build last.
 func (p *Publisher) List() ([]Release, error) {
-	list, err := p.Releases.List()
+	list, err := p.records().List()
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +182,9 @@ func (p *Publisher) List() ([]Release, error) {
 // Publish queues a build of main now, even of a commit built before (a
 // build that failed for want of disk space, say), and returns its id.
 func (p *Publisher) Publish() (string, error) {
+	if p.Shared != nil && !p.Builds() {
+		return "", p.Shared.AskPublish(context.Background()) // the copy that builds takes it within seconds
+	}
 	main, err := p.Repo.Main()
 	if err != nil {
 		return "", err
@@ -137,10 +198,13 @@ func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 // queueIfNew queues commit unless a release of its files by this code is
 // ready, under way or failed (a failure is retried by Publish, not in a loop).
 func (p *Publisher) queueIfNew(c Commit) {
+	if !p.Builds() {
+		return
+	}
 	if c.Tree == p.embeddedTree && p.Live() == EmbeddedID {
 		return // the embedded build is this content, built by this code
 	}
-	list, err := p.Releases.List()
+	list, err := p.records().List()
 	if err != nil {
 		p.Log.Error("publish: reading the releases", "err", err)
 		return
@@ -176,13 +240,13 @@ func (p *Publisher) queue(c Commit) (string, error) {
 			return p.pending.ID, nil
 		}
 		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", p.pending.ID, "commit", c.Hash)
-		if err := p.Releases.Remove(p.pending.ID); err != nil {
+		if err := p.records().Remove(p.pending.ID); err != nil {
 			return "", err
 		}
 	}
 	r := Release{ID: p.Releases.newID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: Format,
 		Status: Queued, QueuedAt: time.Now()}
-	if err := p.Releases.Put(r); err != nil {
+	if err := p.records().Put(r); err != nil {
 		return "", err
 	}
 	p.pending = &r
@@ -220,7 +284,7 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	r.Status = Building
 	setStage := func(stage string) {
 		r.Stage = stage
-		if err := p.Releases.Put(r); err != nil {
+		if err := p.records().Put(r); err != nil {
 			p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
 		}
 		p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
@@ -231,7 +295,7 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	fail := func(problems ...string) {
 		r.Status, r.Stage, r.Problems = Failed, "", problems
 		r.BuildSeconds = time.Since(start).Seconds()
-		if err := p.Releases.Put(r); err != nil {
+		if err := p.records().Put(r); err != nil {
 			p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
 		}
 		os.RemoveAll(filepath.Join(dir, "client"))
@@ -266,11 +330,18 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		fail(err.Error())
 		return
 	}
+	if p.Shared != nil {
+		setStage("storing the release for every copy")
+		if err := p.Shared.Upload(ctx, r.ID); err != nil {
+			fail(err.Error())
+			return
+		}
+	}
 	r.Status, r.Stage = Ready, ""
 	r.BuiltAt = time.Now()
 	r.BuildSeconds = time.Since(start).Seconds()
 	r.Size = dirSize(dir)
-	if err := p.Releases.Put(r); err != nil {
+	if err := p.records().Put(r); err != nil {
 		fail(err.Error())
 		return
 	}
@@ -279,7 +350,7 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		p.Observe("", r.BuildSeconds, "ready")
 	}
 	// Manual publishing still takes an upgrade's rebuild of the live content.
-	live, err := p.Releases.Get(p.Live())
+	live, err := p.records().Get(p.Live())
 	if !p.Manual || (err == nil && live.Tree == r.Tree) {
 		if err := p.serve(r.ID, true); err != nil {
 			p.Log.Error("publish: switching", "release", r.ID, "err", err)
@@ -288,18 +359,24 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	p.prune()
 }
 
-// load reads release id as the server serves it.
+// load reads release id as the server serves it, fetching its files first
+// when another copy built it.
 func (p *Publisher) load(id string) (fs.FS, *sitecontent.Content, error) {
 	if id == EmbeddedID {
 		c, err := sitecontent.Load(p.Embedded.Content)
 		return p.Embedded.Client, c, err
 	}
-	r, err := p.Releases.Get(id)
+	r, err := p.records().Get(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r.Format != Format {
 		return nil, nil, fmt.Errorf("publish: release %s has layout %d; this bin/studio serves layout %d", id, r.Format, Format)
+	}
+	if p.Shared != nil {
+		if err := p.Shared.Fetch(context.Background(), id); err != nil {
+			return nil, nil, err
+		}
 	}
 	c, err := sitecontent.Load(p.Releases.Content(id))
 	if err != nil {
@@ -316,8 +393,9 @@ func (p *Publisher) check(id string) error {
 	return p.Target.Check(id, client, content)
 }
 
-// serve switches the server to release id; record also writes the live
-// file (a restart serves id, and other copies follow).
+// serve switches the server to release id; record also makes it the live
+// release of record: the live file (a restart serves id) and, with Shared,
+// every copy's.
 func (p *Publisher) serve(id string, record bool) error {
 	p.switching.Lock()
 	defer p.switching.Unlock()
@@ -327,7 +405,7 @@ func (p *Publisher) serve(id string, record bool) error {
 // switchTo is serve with p.switching held.
 func (p *Publisher) switchTo(id string, record bool) error {
 	if id != EmbeddedID {
-		r, err := p.Releases.Get(id)
+		r, err := p.records().Get(id)
 		if err != nil {
 			return err
 		}
@@ -345,8 +423,14 @@ func (p *Publisher) switchTo(id string, record bool) error {
 	p.mu.Lock()
 	p.live = id
 	p.mu.Unlock()
-	if record {
-		return p.Releases.SetLive(id)
+	if !record {
+		return nil
+	}
+	if err := p.Releases.SetLive(id); err != nil {
+		return err
+	}
+	if p.Shared != nil {
+		return p.Shared.SetLive(context.Background(), id)
 	}
 	return nil
 }
@@ -354,26 +438,43 @@ func (p *Publisher) switchTo(id string, record bool) error {
 // watch builds main when it moves (a push, a commit from the workspace) and
 // follows the live file when `studio rollback` changes it, four times a
 // second: a rollback from the shell is live within a second. Each look is a
-// small file read.
+// small file read. With Shared it also follows the other copies: at once on
+// their notice, and every sharedPoll in any case.
 func (p *Publisher) watch(ctx context.Context) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
+	var notices chan struct{}
+	if p.Shared != nil {
+		notices = p.Shared.notices
+	}
 	for {
+		noticed := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		case <-notices:
+			noticed = true
 		}
 		if main, err := p.Repo.Main(); err == nil && main.Hash != p.seenMain {
-			p.seenMain = main.Hash
 			p.Log.Info("publish: main moved", "commit", main.Hash, "message", main.Message, "author", main.Author)
-			p.queueIfNew(main)
+			if p.Shared != nil {
+				p.shareMain(ctx, main.Hash)
+			} else {
+				p.seenMain = main.Hash
+			}
+			if main, err := p.Repo.Main(); err == nil {
+				p.queueIfNew(main)
+			}
 		}
 		p.followLiveFile()
 		if p.Releases.takePublishRequest() {
 			if _, err := p.Publish(); err != nil {
 				p.Log.Error("publish: studio publish", "err", err)
 			}
+		}
+		if p.Shared != nil && (noticed || time.Since(p.lastLook) >= sharedPoll) {
+			p.followShared(ctx)
 		}
 	}
 }
@@ -387,7 +488,7 @@ func (p *Publisher) followLiveFile() {
 	if err != nil || id == "" || id == p.Live() {
 		return
 	}
-	if err := p.switchTo(id, false); err != nil {
+	if err := p.switchTo(id, p.Shared != nil); err != nil {
 		p.Log.Error("publish: the live file names a release that cannot be served", "release", id, "err", err)
 	}
 }
@@ -395,7 +496,7 @@ func (p *Publisher) followLiveFile() {
 // prune deletes the releases past the newest Keep, never the live one or
 // one under way.
 func (p *Publisher) prune() {
-	list, err := p.Releases.List()
+	list, err := p.records().List()
 	if err != nil {
 		return
 	}
@@ -404,7 +505,10 @@ func (p *Publisher) prune() {
 	for _, r := range list {
 		if kept++; kept > p.Keep && r.ID != live && r.Status != Queued && r.Status != Building {
 			p.Log.Info("publish: an old release is deleted", "release", r.ID)
-			p.Releases.Remove(r.ID)
+			p.records().Remove(r.ID)
 		}
+	}
+	if p.Shared != nil {
+		p.Releases.dropUnusedBlobs()
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -35,6 +36,7 @@ const mainBranch = plumbing.ReferenceName("refs/heads/main")
 // workspace's editor) and a person with access to the server may push to
 // its main; go-git reads and writes it, so the server needs no git binary.
 type Repository struct {
+	mu   sync.Mutex // go-git's storage is not safe for concurrent use
 	repo *git.Repository
 	path string
 }
@@ -120,11 +122,20 @@ func TreeHash(fsys fs.FS) (string, error) {
 
 // Main is the commit main points at.
 func (r *Repository) Main() (Commit, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	ref, err := r.repo.Reference(mainBranch, true)
 	if err != nil {
 		return Commit{}, fmt.Errorf("publish: %s has no main branch: %w", r.path, err)
 	}
 	return r.commit(ref.Hash())
+}
+
+// setMain points main at commit hash, present in the repository.
+func (r *Repository) setMain(hash string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.repo.Storer.SetReference(plumbing.NewHashReference(mainBranch, plumbing.NewHash(hash)))
 }
 
 func (r *Repository) commit(hash plumbing.Hash) (Commit, error) {
@@ -137,6 +148,8 @@ func (r *Repository) commit(hash plumbing.Hash) (Commit, error) {
 
 // Export writes the files of commit hash into dir, which must not exist.
 func (r *Repository) Export(hash, dir string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
 	if err != nil {
 		return fmt.Errorf("publish: commit %s: %w", hash, err)
@@ -184,6 +197,8 @@ var ErrMainMoved = errors.New("publish: main has moved on since this change was 
 // change was made on, it fails with ErrMainMoved if main is elsewhere now;
 // and it never loses a commit made meanwhile by someone else.
 func (r *Repository) Commit(base string, files map[string][]byte, removed []string, who Signature, message string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	s := r.repo.Storer
 	var parents []plumbing.Hash
 	old, err := r.repo.Reference(mainBranch, true)
