@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"studio/internal/publish"
+	"studio/internal/store/storetest"
 )
 
 // TestAPushedChangeGoesLiveAndRollsBack is publishing as a person with
@@ -165,4 +166,119 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "failed") || !strings.Contains(string(out), "products/not-there.jpg") {
 		t.Errorf("studio publish --wait of the broken main: %v\n%s\nwant it to fail naming the missing photograph", err, out)
 	}
+}
+
+// TestTwoServersOnOnePostgreSQLPublishTogether runs two copies of
+// bin/studio on one PostgreSQL database, as behind a load balancer: a push
+// to one copy's content.git is built once and goes live on both within 5 s
+// of each other, and `studio rollback` on either brings both back.
+func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the site with the front end's pipeline")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !publish.HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git binary to push with")
+	}
+	url := storetest.PostgresURL(t)
+	type copyOf struct {
+		base, dataDir string
+		env           []string
+	}
+	var copies []copyOf
+	for range 2 {
+		c := copyOf{dataDir: t.TempDir()}
+		port := freePort(t)
+		c.base = fmt.Sprintf("http://127.0.0.1:%d", port)
+		c.env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+c.dataDir, "BUILDER_DIR="+root,
+			"DATABASE_URL="+url, "STUDIO_PASSWORD=", "SMTP_HOST=", "PUBLISH=")
+		server := launch(t, c.base, c.env)
+		t.Cleanup(func() { server.Process.Kill(); server.Wait() })
+		copies = append(copies, c)
+	}
+	release := func(c copyOf) (string, string) {
+		resp, err := http.Get(c.base + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.Header.Get("Studio-Release"), string(b)
+	}
+	// bothServe waits until both copies serve a release that cond accepts,
+	// and returns it with the time the second took after the first.
+	bothServe := func(what string, cond func(release, body string) bool, within time.Duration) (string, time.Duration) {
+		t.Helper()
+		var first time.Time
+		for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			r0, b0 := release(copies[0])
+			r1, b1 := release(copies[1])
+			ok0, ok1 := cond(r0, b0), cond(r1, b1)
+			if (ok0 || ok1) && first.IsZero() {
+				first = time.Now()
+			}
+			if ok0 && ok1 && r0 == r1 {
+				return r0, time.Since(first)
+			}
+		}
+		t.Fatalf("gave up waiting for %s on both copies", what)
+		return "", 0
+	}
+
+	work := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Owner", "GIT_AUTHOR_EMAIL=owner@example.com",
+			"GIT_COMMITTER_NAME=Owner", "GIT_COMMITTER_EMAIL=owner@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// The push goes to the second copy, which may or may not be the one
+	// that builds: either way both serve it.
+	run("clone", "-q", filepath.Join(copies[1].dataDir, "content.git"), ".")
+	b, err := os.ReadFile(filepath.Join(work, "site.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var site map[string]any
+	if err := json.Unmarshal(b, &site); err != nil {
+		t.Fatal(err)
+	}
+	tagline := fmt.Sprintf("Published to two copies at %d", time.Now().UnixNano())
+	site["tagline"] = tagline
+	b, _ = json.MarshalIndent(site, "", "  ")
+	if err := os.WriteFile(filepath.Join(work, "site.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("commit", "-qam", "A new tagline for both copies")
+	run("push", "-q", "origin", "HEAD:main")
+	pushed, lag := bothServe("the pushed tagline", func(r, body string) bool {
+		return r != publish.EmbeddedID && strings.Contains(body, tagline)
+	}, 3*time.Minute)
+	if lag > 5*time.Second {
+		t.Errorf("the second copy served the new release %s after the first, want within 5 s", lag)
+	}
+	t.Logf("release %s live on the second copy %s after the first", pushed, lag)
+
+	// Rollback from a shell on the first copy: both serve the embedded build.
+	cmd := exec.Command(binary, "rollback", publish.EmbeddedID)
+	cmd.Env = copies[0].env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("studio rollback: %v\n%s", err, out)
+	}
+	started := time.Now()
+	bothServe("the embedded build after rollback", func(r, body string) bool {
+		return r == publish.EmbeddedID && !strings.Contains(body, tagline)
+	}, 5*time.Second)
+	t.Logf("rollback live on both copies in %s", time.Since(started))
 }
