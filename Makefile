@@ -57,7 +57,8 @@ check-deploy: bin/studio web/node_modules/.package-lock.json
 	scripts/check-deploy.sh
 
 test-go: bin/studio
-	go test -race ./...
+	# The store runs every test on both databases: some minutes, past go test's default 10 min on a busy machine.
+	go test -race -timeout 30m ./...
 
 # npm run typecheck first makes track()'s types (web/.generated/analytics-events.d.ts)
 # from the list of analytics events, internal/analytics/events.json.

@@ -118,18 +118,20 @@ func (p *Publisher) followShared(ctx context.Context) {
 			p.queueIfNew(main)
 		}
 	}
-	if st.Live != "" && st.Live != p.Live() && st.Live != p.unservable {
+	if st.Live != "" && st.Live != p.Live() {
 		p.switching.Lock()
 		err := p.switchTo(st.Live, false)
 		if err == nil {
 			err = p.Releases.SetLive(st.Live) // so a restart serves it, and the live file does not switch back
 			p.dropReleasesGone()
-		} else {
-			p.unservable = st.Live // said once, not every look
 		}
 		p.switching.Unlock()
-		if err != nil {
+		if err != nil && p.unservable != st.Live { // tried again at each look, said once
 			p.Log.Error("publish: the release live on the other copies cannot be served here; this copy keeps its own", "release", st.Live, "err", err)
+		}
+		p.unservable = ""
+		if err != nil {
+			p.unservable = st.Live
 		}
 	}
 	p.tryToBuild(ctx)

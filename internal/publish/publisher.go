@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,6 +107,11 @@ func (p *Publisher) Start(ctx context.Context) error {
 			return fmt.Errorf("publish: the shared state: %w", err)
 		}
 		live = st.Live
+		// The live file follows the database, so a copy that was stopped
+		// while the others switched does not switch them back.
+		if err := p.Releases.SetLive(cmp.Or(live, EmbeddedID)); err != nil {
+			return err
+		}
 	} else if p.Builder != nil {
 		p.builds = true
 		p.dropInterrupted()
@@ -509,6 +515,8 @@ func (p *Publisher) prune() {
 		}
 	}
 	if p.Shared != nil {
-		p.Releases.dropUnusedBlobs()
+		if err := p.Shared.DropUnusedFiles(); err != nil {
+			p.Log.Error("publish: deleting the files of deleted releases", "err", err)
+		}
 	}
 }

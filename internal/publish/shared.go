@@ -238,24 +238,23 @@ func (s *Shared) List() ([]Release, error) {
 	return list, rows.Err()
 }
 
-// Remove deletes release id and the files no other release has, from the
-// database and from this copy.
+// Remove deletes release id from the database and from this copy. Its
+// files stay until DropUnusedFiles: an upload under way may be about to
+// name them.
 func (s *Shared) Remove(id string) error {
-	tx, err := s.db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.Exec(`DELETE FROM releases WHERE id = $1`, id); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(`DELETE FROM release_blobs b WHERE NOT EXISTS (SELECT 1 FROM release_files f WHERE f.hash = b.hash)`); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
+	if _, err := s.db.Exec(`DELETE FROM releases WHERE id = $1`, id); err != nil {
 		return err
 	}
 	return s.local.Remove(id)
+}
+
+// DropUnusedFiles deletes the files no release holds any more, from the
+// database and from this copy's blobs. The copy that builds calls it after
+// a build, when no upload is under way.
+func (s *Shared) DropUnusedFiles() error {
+	_, err := s.db.Exec(`DELETE FROM release_blobs b WHERE NOT EXISTS (SELECT 1 FROM release_files f WHERE f.hash = b.hash)`)
+	s.local.dropUnusedBlobs()
+	return err
 }
 
 // Upload stores the files of release id (its directory on this copy) in
