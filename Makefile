@@ -56,8 +56,9 @@ lint: typecheck bin/studio
 check-deploy: bin/studio web/node_modules/.package-lock.json
 	scripts/check-deploy.sh
 
+# The store runs every test on both databases: some minutes, near go
+# test's default limit of 10 on a busy machine.
 test-go: bin/studio
-	# The store runs every test on both databases: some minutes, past go test's default 10 min on a busy machine.
 	go test -race -timeout 30m ./...
 
 # npm run typecheck first makes track()'s types (web/.generated/analytics-events.d.ts)
