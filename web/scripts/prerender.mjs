@@ -14,7 +14,7 @@
 // CONTENT_DIR: the content (default ../content); SERVER_BUILD: the server
 // bundle (default build/server/index.js). The page paths come from the
 // content's catalogue (app/lib/paths.ts, pagePaths).
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build as esbuild } from "esbuild";
@@ -48,7 +48,6 @@ async function sitePaths() {
     logLevel: "silent",
   });
   const paths = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
-  const { readFile } = await import("node:fs/promises");
   const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
   return [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH];
 }
