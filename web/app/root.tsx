@@ -19,6 +19,10 @@ export async function loader() {
   return { site: siteFacts() };
 }
 
+// The facts are the release's: a page of the site never fetches them again
+// (moving between the product list's addresses still fetches nothing).
+export const shouldRevalidate = () => false;
+
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
