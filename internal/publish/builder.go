@@ -208,7 +208,8 @@ func keepBundle(build, dir string) error {
 	if err := copyTree(build, tmp); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) && !isNotEmpty(err) {
+	// Another build of the same code may have stored its bundles first: they are the same.
+	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
 		return err
 	}
 	entries, err := os.ReadDir(parent)
@@ -235,11 +236,6 @@ func keepBundle(build, dir string) error {
 		}
 	}
 	return nil
-}
-
-// Another build of the same code stored its bundles first: they are the same.
-func isNotEmpty(err error) bool {
-	return errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)
 }
 
 // copyTree copies the regular files of from into to.
@@ -280,7 +276,7 @@ func hashFile(h io.Writer, name, path string) error {
 // the code; the content is elsewhere.
 func copyWeb(from, to string, code io.Writer) error {
 	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true, ".compress-cache": true,
-		".react-router": true, "test-results": true, "e2e": true}
+		".react-router": true, "test-results": true, "playwright-report": true, "e2e": true}
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -18,9 +18,11 @@ export const contentDir = () => resolve(process.env.CONTENT_DIR ?? join(process.
 // The image pipeline's manifest (scripts/images.mjs), made from the same content.
 export const generatedDir = () => resolve(process.env.GENERATED_DIR ?? join(process.cwd(), ".generated"));
 
-// Each file is read once per prerender.
+// Each file is read once per prerender (scripts/prerender.mjs marks it);
+// under \`react-router dev\`, at every request, so an edit shows on reload.
 const cache = new Map<string, unknown>();
 function once<T>(key: string, make: () => T): T {
+  if (process.env.IS_RR_BUILD_REQUEST !== "yes") return make();
   if (!cache.has(key)) cache.set(key, make());
   return cache.get(key) as T;
 }
