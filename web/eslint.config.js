@@ -26,6 +26,6 @@ export default tseslint.config(
   },
   {
     files: ["**/*.mjs", "*.js"],
-    languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly", Buffer: "readonly", sessionStorage: "readonly", document: "readonly", window: "readonly", performance: "readonly", MutationObserver: "readonly" } },
+    languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly", Buffer: "readonly", Request: "readonly", sessionStorage: "readonly", document: "readonly", window: "readonly", performance: "readonly", MutationObserver: "readonly" } },
   },
 );

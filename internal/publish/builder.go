@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -37,23 +41,37 @@ func (e *ContentError) Error() string {
 
 // NodeBuilder builds with the front end's own pipeline, the one `make
 // build` runs (web/package.json's build: the content check and the images,
-// the prerender, the compression), in a scratch copy of web/ beside the
-// content to build, so two builds never share a file but the image cache.
+// the bundling of the code, the prerender, the compression), in a scratch
+// copy of web/ beside the content to build, so two builds never share a
+// file but the caches.
+//
+// The code is bundled once per code version: the bundles (web/build/client's
+// scripts and styles, web/build/server) depend on no content, only on the
+// front end's sources, so they are kept in Cache/bundle under the hash of
+// those sources (bundleKey), and a build whose code was bundled before
+// copies them instead of bundling: a text change only renders the pages.
 type NodeBuilder struct {
 	Root    string        // a checkout's root: web/ with its packages installed (node_modules), and the files of frontEndFiles
 	Scratch string        // where each build gets its own directory
-	Cache   string        // the image pipeline's cache, kept between builds: an unchanged photograph is never resized again
+	Cache   string        // the caches, kept between builds: images (an unchanged photograph is never resized again), compressed, bundle
 	TimeOut time.Duration // a build still running then is stopped and fails
 	Log     io.Writer     // every line the steps print, for build.log
 	Env     []string      // PATH and the like; nothing secret (build steps get only these)
 }
 
-// The pipeline's steps, by the names web/package.json gives them.
+// The pipeline's steps, by the names web/package.json gives them. The
+// bundling runs only when Cache/bundle has no bundle of this code.
 var buildSteps = []struct{ stage, script string }{
 	{"checking the content and making the images", "images"},
+	{bundleStage, "bundle"},
 	{"prerendering the pages", "prerender"},
 	{"compressing", "compress"},
 }
+
+const bundleStage = "bundling the code"
+
+// How many code versions' bundles Cache/bundle keeps (the newest used).
+const keptBundles = 4
 
 // Builds are run with no more than this environment: the tools' path and a
 // home of their own, never the server's secrets (SMTP password, database URL).
@@ -72,13 +90,36 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	}
 	defer os.RemoveAll(work)
 	web := filepath.Join(work, "web")
-	if err := copyWeb(filepath.Join(b.Root, "web"), web); err != nil {
+	code := sha256.New()
+	if err := copyWeb(filepath.Join(b.Root, "web"), web, code); err != nil {
 		return stats, fmt.Errorf("publish: copying %s: %w", b.Root, err)
 	}
 	for _, name := range frontEndFiles {
 		if err := copyFile(filepath.Join(b.Root, name), filepath.Join(work, name)); err != nil {
 			return stats, fmt.Errorf("publish: %w", err)
 		}
+		if err := hashFile(code, name, filepath.Join(work, name)); err != nil {
+			return stats, fmt.Errorf("publish: %w", err)
+		}
+	}
+	// What is installed is part of the code too.
+	if err := hashFile(code, "node_modules/.package-lock.json", filepath.Join(b.Root, "web", "node_modules", ".package-lock.json")); err != nil {
+		return stats, fmt.Errorf("publish: %w", err)
+	}
+	bundleDir, err := filepath.Abs(filepath.Join(b.Cache, "bundle", hex.EncodeToString(code.Sum(nil))[:20]))
+	if err != nil {
+		return stats, err
+	}
+	bundled := false
+	if _, err := os.Stat(bundleDir); err == nil {
+		// This code was bundled before: its bundles, copied (the later
+		// steps write beside them), and marked as used.
+		if err := copyTree(bundleDir, filepath.Join(web, "build")); err != nil {
+			return stats, fmt.Errorf("publish: copying the bundles of %s: %w", bundleDir, err)
+		}
+		now := time.Now()
+		_ = os.Chtimes(bundleDir, now, now)
+		bundled = true
 	}
 	if err := linkModules(filepath.Join(b.Root, "web", "node_modules"), filepath.Join(web, "node_modules")); err != nil {
 		return stats, err
@@ -104,6 +145,9 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 
 	env := append(append([]string{}, b.Env...), "HOME="+work, "npm_config_cache="+filepath.Join(work, ".npm"))
 	for _, step := range buildSteps {
+		if step.script == "bundle" && bundled {
+			continue
+		}
 		stage(step.stage)
 		var problems []string
 		cmd := exec.CommandContext(ctx, "npm", "run", "--silent", step.script)
@@ -123,6 +167,11 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			}
 		}
 		if runErr == nil {
+			if step.script == "bundle" {
+				if err := keepBundle(filepath.Join(web, "build"), bundleDir); err != nil {
+					return stats, fmt.Errorf("publish: keeping the bundles: %w", err)
+				}
+			}
 			continue
 		}
 		if ctx.Err() != nil {
@@ -143,11 +192,91 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
 }
 
+// keepBundle stores what `npm run bundle` wrote in build (the client's
+// scripts, styles and public files; the server bundle) as dir, whole or not
+// at all, and leaves the newest keptBundles bundles.
+func keepBundle(build, dir string) error {
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, ".new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyTree(build, tmp); err != nil {
+		return err
+	}
+	// Another build of the same code may have stored its bundles first: they are the same.
+	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
+		return err
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return err
+	}
+	type kept struct {
+		path string
+		used time.Time
+	}
+	var bundles []kept
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			bundles = append(bundles, kept{filepath.Join(parent, e.Name()), info.ModTime()})
+		}
+	}
+	sort.Slice(bundles, func(i, j int) bool { return bundles[i].used.After(bundles[j].used) })
+	for _, old := range bundles[min(len(bundles), keptBundles):] {
+		if old.path != dir {
+			os.RemoveAll(old.path)
+		}
+	}
+	return nil
+}
+
+// copyTree copies the regular files of from into to.
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		return copyFile(path, target)
+	})
+}
+
+// hashFile adds a file's name and bytes to a hash of the code.
+func hashFile(h io.Writer, name, path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(name), len(b))
+	_, err = h.Write(b)
+	return err
+}
+
 // copyWeb copies the front end's sources, leaving out what builds write and
-// the installed packages (linked instead).
-func copyWeb(from, to string) error {
+// the installed packages (linked instead), and adds each file to code, the
+// hash that names the code's bundles (see NodeBuilder): these files are
+// the code; the content is elsewhere.
+func copyWeb(from, to string, code io.Writer) error {
 	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true, ".compress-cache": true,
-		".react-router": true, "test-results": true, "e2e": true}
+		".react-router": true, "test-results": true, "playwright-report": true, "e2e": true}
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -166,7 +295,10 @@ func copyWeb(from, to string) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		return copyFile(path, target)
+		if err := copyFile(path, target); err != nil {
+			return err
+		}
+		return hashFile(code, rel, target)
 	})
 }
 

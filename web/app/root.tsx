@@ -9,8 +9,19 @@ import { usePageChange } from "./lib/usePageChange";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
 import "./styles/tokens.css";
 import "./styles/base.css";
-// The placeholder colours of the pictures, written by scripts/images.mjs.
-import "../.generated/placeholders.css";
+// The placeholder colours of the pictures (scripts/images.mjs names them).
+import "./styles/placeholders.css";
+import { siteFacts } from "./lib/content.server";
+
+// The studio's facts, which the header, the footer and the dialogs show on
+// every page (lib/site.ts, useSite), read when the pages are prerendered.
+export async function loader() {
+  return { site: siteFacts() };
+}
+
+// The facts are the release's: a page of the site never fetches them again
+// (moving between the product list's addresses still fetches nothing).
+export const shouldRevalidate = () => false;
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },

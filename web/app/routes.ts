@@ -24,6 +24,8 @@ export default [
   route("send", "routes/send.ts"),
   // What the search overlay loads when it opens (a JSON file, no page).
   route("search-index.json", "routes/search-index.ts"),
+  // What the chat panel loads with itself: its script (a JSON file, no page).
+  route("chat.json", "routes/chat-script.ts"),
   // Any other path shows the home page (the server answers it with 404).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

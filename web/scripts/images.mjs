@@ -274,10 +274,8 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   await rm(staging, { recursive: true, force: true });
   /** @type {Record<string, ManifestEntry>} */
   const manifest = {};
-  const placeholders = new Set();
   for (const [i, { entry, files }] of made.entries()) {
     manifest[wanted[i].src] = entry;
-    if (entry.placeholder) placeholders.add(entry.placeholder);
     for (const [from, to] of files) {
       const target = join(staging, "public", to);
       await mkdir(dirname(target), { recursive: true });
@@ -285,7 +283,6 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
     }
   }
   await writeFile(join(staging, "images.json"), JSON.stringify(manifest, null, 1) + "\n");
-  await writeFile(join(staging, "placeholders.css"), [...placeholders].sort().map(placeholderRule).join("\n") + "\n");
   await rm(outDir, { recursive: true, force: true });
   await rename(staging, outDir);
   log(`images: ${wanted.length} originals, ${made.reduce((n, m) => n + m.files.length, 0)} files in ${relative(process.cwd(), outDir) || outDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

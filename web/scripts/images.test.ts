@@ -140,6 +140,12 @@ describe("the image pipeline", () => {
     expect(placeholderRule("ph-704")).toBe("img.ph-704{background-color:#ff0092}");
   });
 
+  it("the site's stylesheet has the rule of every colour a picture may have (the bundle is the same for any content)", async () => {
+    const css = await readFile(new URL("../app/styles/placeholders.css", import.meta.url), "utf8");
+    const digits = [0, 1, 2, 3, 4, 5, 6, 7];
+    for (const r of digits) for (const g of digits) for (const b of digits) expect(css).toContain(placeholderRule(`ph-${r}${g}${b}`));
+  });
+
   it("widths: the ladder below the original, then the original (or the ladder's top)", () => {
     expect(widthsFor(100)).toEqual([96, 100]);
     expect(widthsFor(1000)).toEqual([96, 160, 320, 480, 640, 960, 1000]);

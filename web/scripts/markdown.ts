@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { Marked, type Token, type Tokens } from "marked";
-import type { Plugin } from "vite";
 import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 
 // Long texts (policies, the studio story, the FAQ) are Markdown in content/.
-// This build step turns each imported .md file into a module that exports
-// ready HTML, so no Markdown parser ships to the browser. Facts are written
+// The route loaders turn each into ready HTML when the pages are
+// prerendered (app/lib/content.server.ts, markdownDoc), so no Markdown
+// parser ships to the browser. Facts are written
 // once, in content/site.json and service.json, and filled in here by the
 // same function as the chat's ({{site.email}}, {{contact.phoneLinks}}:
 // app/lib/facts.ts).
@@ -98,19 +98,4 @@ export function renderMarkdown(source: string, facts: Facts, where: string): Mar
     sections.push({ id: entry.id, title: entry.text, html: plain.parser(group.body) });
   }
   return { meta, html, toc, sections };
-}
-
-// The Vite side: `import doc from "content/policies/x.md"` yields a MarkdownDoc.
-export function markdown({ contentDir }: { contentDir: string }): Plugin {
-  return {
-    name: "studio-markdown",
-    enforce: "pre",
-    transform(source, id) {
-      if (!id.endsWith(".md")) return null;
-      const facts = loadFacts(contentDir);
-      for (const file of ["site.json", "service.json"]) this.addWatchFile(join(contentDir, file));
-      const doc = renderMarkdown(source, facts, relative(join(contentDir, ".."), id));
-      return { code: `export default ${JSON.stringify(doc)};`, map: null };
-    },
-  };
 }

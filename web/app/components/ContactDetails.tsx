@@ -1,13 +1,14 @@
 import { track } from "../lib/analytics";
-import { site } from "../lib/site";
+import { useSite } from "../lib/site";
 import { Icon } from "./Icon";
 import "./ContactDetails.css";
 
-const a = site.address;
-const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
 
 // The studio's phones, e-mail and address, all from content/site.json.
 export function ContactDetails() {
+  const site = useSite();
+  const a = site.address;
+  const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
   return (
     <section className="contact-details" aria-labelledby="contact-details-heading">
       <h2 id="contact-details-heading">Call, write or visit</h2>
@@ -60,6 +61,8 @@ export function ContactDetails() {
 // The map of the studio's address (content/site.json), with a link to open
 // it in the map's own site.
 export function StudioMap() {
+  const site = useSite();
+  const a = site.address;
   return (
     <figure className="studio-map">
       <iframe

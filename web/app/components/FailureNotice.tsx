@@ -1,5 +1,5 @@
 import { track } from "../lib/analytics";
-import { site } from "../lib/site";
+import { useSite } from "../lib/site";
 
 // What a form shows when sending failed, and the contact_attempt event of
 // its (and the quote dialog's) other ways to reach the studio.
@@ -10,6 +10,7 @@ export function trackContactAttempt(method: "phone" | "email" | "whatsapp", loca
 
 /** What to do when sending failed: the reason, and the other ways to reach the studio. */
 export function FailureNotice({ message, location }: { message: string; location: string }) {
+  const site = useSite();
   const phone = site.phones[0];
   return (
     <div className="enquiry-problem" role="alert">

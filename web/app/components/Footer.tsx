@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { track } from "../lib/analytics";
 import { footerQuickLinks, policyLinks } from "../lib/nav";
-import { site } from "../lib/site";
+import { useSite } from "../lib/site";
 import { Icon, type IconName } from "./Icon";
 import { NewsletterForm } from "./NewsletterForm";
 import "./Footer.css";
@@ -14,6 +14,7 @@ const socialIcons: Record<string, IconName> = {
 };
 
 export function Footer() {
+  const site = useSite();
   return (
     <footer className="site-footer">
       <div className="site-footer__grid container">

@@ -6,7 +6,7 @@ import { closeDisclosureOnEscape } from "../lib/disclosure";
 import { mainNav } from "../lib/nav";
 import { SHORTLIST_PATH } from "../lib/paths";
 import { useShortlistIds } from "../lib/shortlist/saved";
-import { site } from "../lib/site";
+import { useSite } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./Header.css";
@@ -20,6 +20,7 @@ const SearchOverlay = lazy(loadSearchOverlay);
 export const HEADER_SHADOW_AFTER_PX = 50;
 
 export function Header() {
+  const site = useSite();
   const [scrolled, setScrolled] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   const [searchLoaded, setSearchLoaded] = useState(false);

@@ -2,8 +2,8 @@ import type { MarkdownDoc } from "../../scripts/markdown";
 import "./PolicyPage.css";
 
 // A policy: title, 'last updated', a table of contents of its numbered
-// sections, and the text (Markdown from content/policies, HTML at build).
-export function PolicyPage({ doc }: { doc: MarkdownDoc }) {
+// sections, and the text (Markdown from content/policies, HTML at prerender time: lib/content.server.ts).
+export function PolicyPage({ doc }: { doc: Pick<MarkdownDoc, "meta" | "html" | "toc"> }) {
   const sections = doc.toc.filter((t) => t.depth === 2);
   return (
     <article className="policy">

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useId, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS, type QuoteKind } from "../lib/enquiries";
-import { site, whatsappUrl } from "../lib/site";
+import { useSite, whatsappUrl, type Site } from "../lib/site";
 import { Dialog } from "./Dialog";
 import { Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
 import { FailureNotice, trackContactAttempt } from "./FailureNotice";
@@ -27,7 +27,7 @@ function title(kind: QuoteKind, product?: ProductSummary): string {
   return product ? `Customize ${product.name}` : "Begin a bespoke piece";
 }
 
-function whatsappText(kind: QuoteKind, product: ProductSummary | undefined, v: Values): string {
+function whatsappText(site: Site, kind: QuoteKind, product: ProductSummary | undefined, v: Values): string {
   if (!product) return `Hello ${site.name}, I would like to talk about a bespoke piece.`;
   const options = [v.material, v.finish && `${v.finish} finish`].filter(Boolean).join(", ");
   const what = `${product.name} (${product.type}${options ? `, ${options}` : ""})`;
@@ -40,6 +40,7 @@ function whatsappText(kind: QuoteKind, product: ProductSummary | undefined, v: V
 // its material and finish, or a bespoke request from no product. Loaded
 // on demand by QuoteDialogTrigger.
 export default function QuoteDialog({ open, onClose, kind, product, material, finish }: Props) {
+  const site = useSite();
   const headingId = useId();
   const initial = (): Values => ({
     name: "",
@@ -156,7 +157,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
               </button>
               <a
                 className="button button--ghost"
-                href={whatsappUrl(whatsappText(kind, product, values))}
+                href={whatsappUrl(site, whatsappText(site, kind, product, values))}
                 target="_blank"
                 rel="noopener noreferrer"
                 onClick={() => trackContactAttempt("whatsapp", "quote_dialog")}

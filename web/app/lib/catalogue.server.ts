@@ -1,36 +1,35 @@
 // The catalogue and its pictures, read at build time by the route loaders:
 // each page's HTML (and its .data file) carries only what that page shows,
 // so no page's JavaScript grows with the catalogue.
-import data from "../../../content/catalogue.json";
-import service from "../../../content/service.json";
-import manifest from "../../.generated/images.json";
 import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "./catalogue";
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
 import { warranty } from "./facts";
 import { vocabularyOf } from "./filters";
+import { catalogueFile, imageManifest, service } from "./content.server";
 
 type ManifestEntry = Omit<Picture, "alt"> & { og?: string };
 
-export const catalogue: CatalogueFile = data;
-const images: Record<string, ManifestEntry> = manifest;
+// content/catalogue.json, read at prerender time (lib/content.server.ts).
+export const catalogue = (): CatalogueFile => catalogueFile();
+const images = () => imageManifest<Record<string, ManifestEntry>>();
 
 // A picture of content/images/ (the pipeline stops the build on a missing one).
 export function picture(src: string, alt: string): Picture {
-  const entry = images[src];
+  const entry = images()[src];
   if (!entry) throw new Error(`content/images/${src}: not made by scripts/images.mjs (run npm run build)`);
   const { og: _og, ...made } = entry;
   return { ...made, alt };
 }
 
 export function ogImageOf(src: string): string {
-  const og = images[src]?.og;
+  const og = images()[src]?.og;
   if (!og) throw new Error(`content/images/${src}: no link-preview picture was made`);
   return og;
 }
 
 export function productEntry(id: number): ProductEntry | undefined {
-  return catalogue.products.find((p) => p.id === id);
+  return catalogue().products.find((p) => p.id === id);
 }
 
 export function productCard(p: ProductEntry): ProductCardData {
@@ -56,18 +55,18 @@ export function productData(p: ProductEntry): ProductData {
 }
 
 export function productCards(ids?: readonly number[]): ProductCardData[] {
-  const chosen = ids ? ids.map((id) => productEntry(id)!) : catalogue.products;
+  const chosen = ids ? ids.map((id) => productEntry(id)!) : catalogue().products;
   return chosen.map(productCard);
 }
 
 export function similarCards(p: ProductEntry): ProductCardData[] {
-  return similarProducts(catalogue.products, p).map(productCard);
+  return similarProducts(catalogue().products, p).map(productCard);
 }
 
-export const vocabulary = () => vocabularyOf(catalogue);
+export const vocabulary = () => vocabularyOf(catalogue());
 
 // What every product page states: made to any size, and its warranty (the
 // same warranty the returns policy and the chat name).
 export function productDetails() {
-  return { dimensions: catalogue.details.dimensions, warranty: warranty(service.warranty.years).label };
+  return { dimensions: catalogue().details.dimensions, warranty: warranty(service().warranty.years).label };
 }

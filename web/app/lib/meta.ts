@@ -1,5 +1,5 @@
 import type { MetaDescriptor } from "react-router";
-import { site } from "./site";
+import type { Site } from "./site";
 
 type PageMeta = {
   title: string;
@@ -12,15 +12,15 @@ type PageMeta = {
   jsonLd?: object[];
 };
 
-export const absoluteUrl = (path: string) => new URL(path, site.baseUrl).href;
+export const absoluteUrl = (site: Pick<Site, "baseUrl">, path: string) => new URL(path, site.baseUrl).href;
 
 // The title, description, canonical URL, link-preview tags and structured
 // data of one page. Titles are unique per page: "{page} | {studio}", the
 // home page "{studio}: {tagline}".
-export function pageMeta({ title, description, path, ogImage = "/images/og/site.jpg", ogImageAlt, jsonLd = [] }: PageMeta): MetaDescriptor[] {
+export function pageMeta(site: Site, { title, description, path, ogImage = "/images/og/site.jpg", ogImageAlt, jsonLd = [] }: PageMeta): MetaDescriptor[] {
   const fullTitle = path === "/" ? `${site.name}: ${title}` : `${title} | ${site.name}`;
-  const url = absoluteUrl(path);
-  const image = absoluteUrl(ogImage);
+  const url = absoluteUrl(site, path);
+  const image = absoluteUrl(site, ogImage);
   return [
     { title: fullTitle },
     { name: "description", content: description },

@@ -62,6 +62,9 @@ export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];
 // The search overlay's data, prerendered as a file beside the pages.
 export const SEARCH_INDEX_PATH = "/search-index.json";
 
+// The chat assistant's script, prerendered as a file beside the pages.
+export const CHAT_SCRIPT_PATH = "/chat.json";
+
 // An unknown path shows the home page. This path is
 // prerendered through the catch-all route; the Go server sends that file,
 // with status 404, for every path it does not know.

@@ -11,7 +11,7 @@ export type Picture = {
   /** srcset candidates ("url 320w, …"); absent for drawings. */
   avif?: string;
   webp?: string;
-  /** A class that paints the dominant colour while the image loads (placeholders.css). */
+  /** A class that paints the dominant colour while the image loads (app/styles/placeholders.css). */
   placeholder?: string;
 };
 

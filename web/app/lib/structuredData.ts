@@ -1,20 +1,20 @@
 import type { ProductData } from "./catalogue";
 import { absoluteUrl } from "./meta";
-import { site } from "./site";
+import type { Site } from "./site";
 
 // schema.org descriptions of the studio and its products, from the same
 // content as the pages, for search engines.
 
-export function studioJsonLd(): object {
+export function studioJsonLd(site: Site): object {
   return {
     "@context": "https://schema.org",
     "@type": "FurnitureStore",
-    "@id": absoluteUrl("/#studio"),
+    "@id": absoluteUrl(site, "/#studio"),
     name: site.name,
     description: site.description,
-    url: absoluteUrl("/"),
-    logo: absoluteUrl("/favicon.svg"),
-    image: absoluteUrl("/images/og/site.jpg"),
+    url: absoluteUrl(site, "/"),
+    logo: absoluteUrl(site, "/favicon.svg"),
+    image: absoluteUrl(site, "/images/og/site.jpg"),
     email: site.email,
     telephone: site.phones.map((p) => p.tel),
     address: {
@@ -30,22 +30,22 @@ export function studioJsonLd(): object {
 }
 
 // No offers: the studio publishes no prices; a quote is the buying path.
-export function productJsonLd(product: ProductData): object {
+export function productJsonLd(site: Site, product: ProductData): object {
   return {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.name,
     description: product.description,
-    image: product.images.map((i) => absoluteUrl(i.src)),
-    url: absoluteUrl(`/product/${product.id}`),
+    image: product.images.map((i) => absoluteUrl(site, i.src)),
+    url: absoluteUrl(site, `/product/${product.id}`),
     category: product.category,
     material: product.material.join(", "),
     brand: { "@type": "Brand", name: site.name },
-    manufacturer: { "@id": absoluteUrl("/#studio") },
+    manufacturer: { "@id": absoluteUrl(site, "/#studio") },
   };
 }
 
-export function breadcrumbJsonLd(product: Pick<ProductData, "id" | "name">): object {
+export function breadcrumbJsonLd(site: Site, product: Pick<ProductData, "id" | "name">): object {
   const crumbs = [
     { name: "Home", path: "/" },
     { name: "Products", path: "/products" },
@@ -54,6 +54,6 @@ export function breadcrumbJsonLd(product: Pick<ProductData, "id" | "name">): obj
   return {
     "@context": "https://schema.org",
     "@type": "BreadcrumbList",
-    itemListElement: crumbs.map((c, i) => ({ "@type": "ListItem", position: i + 1, name: c.name, item: absoluteUrl(c.path) })),
+    itemListElement: crumbs.map((c, i) => ({ "@type": "ListItem", position: i + 1, name: c.name, item: absoluteUrl(site, c.path) })),
   };
 }

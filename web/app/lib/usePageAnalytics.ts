@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { loadGoogleTag, newScrollDepths, scrollPercent, track } from "./analytics";
-import { site } from "./site";
+import { useSite } from "./site";
 
 // Sends page_view and page_navigation on every path change, scroll_depth at
 // each 25% once per page view, and time_on_page for each page view: when
@@ -11,13 +11,14 @@ export function usePageAnalytics(): void {
   const { pathname } = useLocation();
   const previousPath = useRef<string | null>(null);
   const viewStartedAt = useRef(0);
+  const { ga4MeasurementId } = useSite();
 
   useEffect(() => {
-    loadGoogleTag(site.ga4MeasurementId);
+    loadGoogleTag(ga4MeasurementId);
     const onHide = () => sendTimeOnPage(window.location.pathname, viewStartedAt.current);
     window.addEventListener("pagehide", onHide);
     return () => window.removeEventListener("pagehide", onHide);
-  }, []);
+  }, [ga4MeasurementId]);
 
   useEffect(() => {
     viewStartedAt.current = performance.now();

@@ -1,26 +1,31 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/about";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
-import pages from "../../../content/pages.json";
-import story from "../../../content/pages/about.md";
+import { siteOf } from "../lib/site";
+import { markdownDoc, pages } from "../lib/content.server";
 import "./about.css";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, {
     title: "About us",
     description: `${site.name} is a furniture, interior and lighting design studio in ${site.city}, rooted in the crafts of Rajasthan.`,
     path: "/about",
   });
+};
 
-const { founders, craftsmen, projects } = pages.about;
+// The story (content/pages/about.md) and the team, read at prerender time.
+export async function loader() {
+  const { founders, craftsmen, projects } = pages().about;
+  return { story: markdownDoc("pages/about.md").html, founders, craftsmen, projects };
+}
 
-export default function Page() {
+export default function Page({ loaderData: { story, founders, craftsmen, projects } }: Route.ComponentProps) {
   return (
     <>
       <section className="about-story" aria-labelledby="about-heading">
         <h1 id="about-heading">About us</h1>
-        <div className="prose about-story__text" dangerouslySetInnerHTML={{ __html: story.html }} />
+        <div className="prose about-story__text" dangerouslySetInnerHTML={{ __html: story }} />
       </section>
 
       <section className="about-team container" aria-labelledby="team-heading">

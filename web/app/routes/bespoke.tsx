@@ -1,21 +1,27 @@
 import type { Route } from "./+types/bespoke";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
-import pages from "../../../content/pages.json";
-import intro from "../../../content/pages/bespoke.md";
+import { siteOf, useSite } from "../lib/site";
+import { markdownDoc, pages } from "../lib/content.server";
 import "./bespoke.css";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, {
     title: "Bespoke Solution",
     description: `Bespoke furniture, interiors and lighting by ${site.name}: no blueprint, craft over compromise, design that breathes you.`,
     path: "/bespoke",
   });
+};
 
-const { hero, pillars, disciplines } = pages.bespoke;
+// The page's texts (content/pages.json, pages/bespoke.md), read at prerender time.
+export async function loader() {
+  const { hero, pillars, disciplines } = pages().bespoke;
+  return { intro: markdownDoc("pages/bespoke.md").html, hero, pillars, disciplines };
+}
 
-export default function Page() {
+export default function Page({ loaderData: { intro, hero, pillars, disciplines } }: Route.ComponentProps) {
+  const site = useSite();
   return (
     <>
       <section className="bespoke-hero" aria-labelledby="bespoke-heading">
@@ -34,7 +40,7 @@ export default function Page() {
       </section>
 
       <section className="bespoke-intro" aria-label="How bespoke work goes">
-        <div className="prose" dangerouslySetInnerHTML={{ __html: intro.html }} />
+        <div className="prose" dangerouslySetInnerHTML={{ __html: intro }} />
       </section>
 
       <section className="bespoke-pillars container" aria-labelledby="pillars-heading">

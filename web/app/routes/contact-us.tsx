@@ -4,27 +4,34 @@ import { ContactDetails, StudioMap } from "../components/ContactDetails";
 import { Faq } from "../components/Faq";
 import { Marquee } from "../components/Marquee";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
+import { siteOf, useSite } from "../lib/site";
 import { studioJsonLd } from "../lib/structuredData";
-import service from "../../../content/service.json";
-import faq from "../../../content/pages/faq.md";
+import { markdownDoc, service } from "../lib/content.server";
 import "./contact-us.css";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, {
     title: "Contact us",
     description: `Call, write or visit ${site.name} in ${site.city}: ask about a piece, a quote or a bespoke project.`,
     path: "/contact-us",
-    jsonLd: [studioJsonLd()],
+    jsonLd: [studioJsonLd(site)],
   });
+};
 
-export default function Page() {
+// The reply time (content/service.json) and the questions (pages/faq.md), read at prerender time.
+export async function loader() {
+  return { emailReplyHours: service().emailReplyHours, faq: markdownDoc("pages/faq.md").sections };
+}
+
+export default function Page({ loaderData: { emailReplyHours, faq } }: Route.ComponentProps) {
+  const site = useSite();
   return (
     <>
       <div className="page-intro">
         <h1>Get in touch</h1>
         <p>
-          Ask about a piece, a quote or a project. We answer e-mails within {service.emailReplyHours} hours on business
+          Ask about a piece, a quote or a project. We answer e-mails within {emailReplyHours} hours on business
           days.
         </p>
       </div>
@@ -40,7 +47,7 @@ export default function Page() {
 
       <Marquee text={site.marquee} />
 
-      <Faq id="faq" title="Frequently asked questions" items={faq.sections} />
+      <Faq id="faq" title="Frequently asked questions" items={faq} />
     </>
   );
 }

@@ -5,23 +5,27 @@ import { Marquee } from "../components/Marquee";
 import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
 import { catalogue, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
+import { pages } from "../lib/content.server";
 import { itemEventParams, track } from "../lib/analytics";
 import { pageMeta } from "../lib/meta";
-import pages from "../../../content/pages.json";
-import { site } from "../lib/site";
+import { useSite, siteOf } from "../lib/site";
 import { studioJsonLd } from "../lib/structuredData";
 import "../components/home/home.css";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({ title: site.tagline, description: site.description, path: "/", jsonLd: [studioJsonLd()] });
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, { title: site.tagline, description: site.description, path: "/", jsonLd: [studioJsonLd(site)] });
+};
 
 // The home page's pictures and picks, at build time: the
 // hero, What's Hot, and the product the "Fresh from" banner opens.
 export async function loader() {
-  const fresh = productEntry(catalogue.featured.fresh)!;
+  const { featured } = catalogue();
+  const { hero } = pages().home;
+  const fresh = productEntry(featured.fresh)!;
   return {
-    hero: picture(pages.home.hero.src, pages.home.hero.alt),
-    whatsHot: productCards(catalogue.featured.whatsHot),
+    hero: picture(hero.src, hero.alt),
+    whatsHot: productCards(featured.whatsHot),
     fresh: { ...productCard(fresh), description: fresh.description },
   };
 }
@@ -62,6 +66,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 // The home page's content, which the not-found route shows too.
 export function HomeContent({ hero, whatsHot, fresh }: Awaited<ReturnType<typeof loader>>) {
+  const site = useSite();
   return (
     <>
       <section className="hero" aria-labelledby="hero-heading">

@@ -9,6 +9,7 @@ import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
 import { productData, productDetails, productEntry, similarCards } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
+import { siteOf } from "../lib/site";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
 import "../components/product/product.css";
@@ -25,16 +26,17 @@ export async function loader({ params }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => {
+export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [{ title: "Product not found" }];
   const { product } = data;
-  return pageMeta({
+  const site = siteOf(matches);
+  return pageMeta(site, {
     title: `${product.name}, ${product.type}`,
     description: product.description,
     path: `/product/${product.id}`,
     ogImage: product.ogImage,
     ogImageAlt: product.images[0]!.alt,
-    jsonLd: [productJsonLd(product), breadcrumbJsonLd(product)],
+    jsonLd: [productJsonLd(site, product), breadcrumbJsonLd(site, product)],
   });
 };
 

@@ -21,7 +21,7 @@ import {
   type Vocabulary,
 } from "../lib/filters";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
+import { siteOf, useSite } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
 import { SAME_PAGE } from "../lib/usePageChange";
 import "../components/products/products.css";
@@ -29,7 +29,8 @@ import "../components/products/products.css";
 // Each address of the list is a page of its own, with its own title,
 // description and canonical address (the path: materials and finishes
 // chosen two or more at a time, in the query, are left out).
-export const meta: Route.MetaFunction = ({ params, data }) => {
+export const meta: Route.MetaFunction = ({ params, data, matches }) => {
+  const site = siteOf(matches);
   const state = (data && listStateOf(params["*"] ?? "", new URLSearchParams(), data.vocabulary)) ?? DEFAULT_LIST_STATE;
   const count = data ? filterProducts(data.products, state, data.vocabulary).length : 0;
   const pageCount = paginate(new Array(count), 1).pageCount;
@@ -42,7 +43,7 @@ export const meta: Route.MetaFunction = ({ params, data }) => {
         ? `${name} by ${site.name}: none at present. Ask us, and we will draw and make one by hand in ${site.city}.`
         : `${name} by ${site.name}: ${count} ${count === 1 ? "piece" : "pieces"}, each drawn in our studio and made by hand in ${site.city}.`;
   return [
-    ...pageMeta({
+    ...pageMeta(site, {
       title: `${name}${onPage}`,
       description: state.page > 1 ? `${description} Page ${state.page} of ${pageCount}.` : description,
       path: listPath(state),
@@ -80,6 +81,7 @@ function choose(state: ListState, kind: "material" | "finish", name: string): Li
 }
 
 export default function Products({ loaderData: { products, vocabulary }, params }: Route.ComponentProps) {
+  const site = useSite();
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();

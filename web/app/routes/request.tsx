@@ -7,6 +7,7 @@ import type { QuoteKind } from "../lib/enquiries";
 import { productData, productEntry } from "../lib/catalogue.server";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
+import { siteOf } from "../lib/site";
 import "../components/Field.css";
 import "../components/QuoteDialog.css";
 import "./request.css";
@@ -24,11 +25,11 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { product: productData(entry), kind: kind as QuoteKind };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => {
+export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [{ title: "Not found" }];
   const { product, kind } = data;
   return [
-    ...pageMeta({
+    ...pageMeta(siteOf(matches), {
       title: requestTitle(kind, product.name),
       description: `Ask ${kind === "quote" ? "for a quote for" : "to customize"} ${product.name}, ${product.type}.`,
       path: `/product/${product.id}/${kind}`,

@@ -1,16 +1,23 @@
 import type { Route } from "./+types/shipping-policy";
 import { PolicyPage } from "../components/PolicyPage";
+import { policyDoc } from "../lib/content.server";
 import { pageMeta } from "../lib/meta";
-import { site } from "../lib/site";
-import doc from "../../../content/policies/shipping.md";
+import { siteOf } from "../lib/site";
 
-export const meta: Route.MetaFunction = () =>
-  pageMeta({
-    title: doc.meta.title!,
+// content/policies/shipping.md, as HTML at prerender time.
+export async function loader() {
+  return policyDoc("policies/shipping.md");
+}
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  const site = siteOf(matches);
+  return pageMeta(site, {
+    title: loaderData?.meta.title ?? "",
     description: `How ${site.name} ships across India: processing, delivery times, delivery attempts, charges and tracking.`,
     path: "/shipping-policy",
   });
+};
 
-export default function Page() {
-  return <PolicyPage doc={doc} />;
+export default function Page({ loaderData }: Route.ComponentProps) {
+  return <PolicyPage doc={loaderData} />;
 }

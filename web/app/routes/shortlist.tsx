@@ -13,6 +13,7 @@ import { useQuoteRequest } from "../components/shortlist/useQuoteRequest";
 import { productCards } from "../lib/catalogue.server";
 import type { ProductCardData } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
+import { siteOf } from "../lib/site";
 import { SHORTLIST_PATH } from "../lib/paths";
 import type { ShortlistItem } from "../lib/shortlist/store";
 import { useHydrated } from "../lib/useHydrated";
@@ -33,8 +34,8 @@ export async function loader() {
 // link's ?items= out of the address fetches nothing.
 export const shouldRevalidate = () => false;
 
-export const meta: Route.MetaFunction = () => [
-  ...pageMeta({
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(siteOf(matches), {
     title: "Your shortlist",
     description: "The pieces you keep while you look, with their materials, finishes and quantities, sent to the studio as one request for a quote.",
     path: SHORTLIST_PATH,

@@ -1,24 +1,30 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { track } from "../../lib/analytics";
-import { site, whatsappUrl } from "../../lib/site";
+import { useSite, whatsappUrl } from "../../lib/site";
 import { isTyping, type Choice } from "../../lib/chat/machine";
-import { chatScript } from "../../lib/chat/script";
+import type { ChatScript } from "../../lib/chat/compile";
 import { ChatSession } from "../../lib/chat/session";
 import { Icon } from "../Icon";
 import "./ChatPanel.css";
+
+// Loaded with the panel; the widget fetches the script with it.
+export { loadChatScript } from "../../lib/chat/script";
 
 export type ChatPanelProps = {
   id: string;
   open: boolean;
   onClose: () => void;
   onEmptyChange: (empty: boolean) => void;
+  /** The script (/chat.json), loaded with the panel. */
+  script: ChatScript;
 };
 
 // The chat panel: renders the conversation that ChatSession runs. It is a
 // non-modal dialog: the page stays usable beside it, so focus is not
 // trapped; focus moves into it on open and Escape closes it.
-export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPanelProps) {
-  const [session] = useState(() => new ChatSession());
+export default function ChatPanel({ id, open, onClose, onEmptyChange, script }: ChatPanelProps) {
+  const site = useSite();
+  const [session] = useState(() => new ChatSession(script));
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
   const panelRef = useRef<HTMLElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -105,13 +111,13 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange }: ChatPane
             {m.showWhatsApp && (
               <a
                 className="button chat-message__whatsapp"
-                href={whatsappUrl(chatScript.messages.whatsappText)}
+                href={whatsappUrl(site, script.messages.whatsappText)}
                 target="_blank"
                 rel="noopener noreferrer"
                 onClick={() => track("contact_attempt", { method: "whatsapp", location: "chatbot" })}
               >
                 <Icon name="whatsapp" size={20} />
-                {chatScript.messages.whatsappButton}
+                {script.messages.whatsappButton}
                 <span className="visually-hidden"> (opens in a new tab)</span>
               </a>
             )}

@@ -2,13 +2,14 @@ import { useRef, useState, type ComponentType } from "react";
 import { track } from "../../lib/analytics";
 import { useIdlePrefetch } from "../../lib/useIdlePrefetch";
 import { useHydrated } from "../../lib/useHydrated";
+import type { ChatScript } from "../../lib/chat/compile";
 import type { ChatPanelProps } from "./ChatPanel";
 import "./ChatWidget.css";
 
-// The chat launcher, on every page and in the prerendered HTML. The panel,
-// the conversation machine and the script are a separate chunk, fetched
-// when the browser is idle after load or on the first open, so none of it
-// weighs on the first paint.
+// The chat launcher, on every page and in the prerendered HTML. The panel
+// and the conversation machine are a separate chunk, fetched when the
+// browser is idle after load or on the first open, and the script
+// (/chat.json) on the first open, so none of it weighs on the first paint.
 // (A plain import() rather than React.lazy: no Suspense fallback to throttle.)
 const loadPanel = () => import("./ChatPanel");
 
@@ -17,7 +18,7 @@ export const CHAT_PANEL_ID = "chat-panel";
 export function ChatWidget() {
   const [open, setOpen] = useState(false);
   // Once loaded, the panel stays mounted (hidden when closed), so the conversation survives closing.
-  const [Panel, setPanel] = useState<ComponentType<ChatPanelProps> | null>(null);
+  const [loaded, setLoaded] = useState<{ Panel: ComponentType<ChatPanelProps>; script: ChatScript } | null>(null);
   const [empty, setEmpty] = useState(true);
   const launcherRef = useRef<HTMLButtonElement>(null);
   // The launcher is in the prerendered HTML but hidden until the page is
@@ -28,11 +29,10 @@ export function ChatWidget() {
 
   const openChat = () => {
     setOpen(true);
-    if (!Panel) {
-      loadPanel().then(
-        (module) => setPanel(() => module.default),
-        () => setOpen(false), // offline: the launcher stays as it was
-      );
+    if (!loaded) {
+      loadPanel()
+        .then(async (module) => ({ Panel: module.default, script: await module.loadChatScript() }))
+        .then(setLoaded, () => setOpen(false)); // offline: the launcher stays as it was
     }
     track("chatbot_interaction", { action: "open" });
   };
@@ -52,7 +52,7 @@ export function ChatWidget() {
         hidden={!hydrated}
         aria-label="Chat with us"
         aria-expanded={open}
-        aria-controls={Panel ? CHAT_PANEL_ID : undefined}
+        aria-controls={loaded ? CHAT_PANEL_ID : undefined}
         onClick={open ? closeChat : openChat}
         onKeyDown={(event) => {
           if (event.key === "Escape" && open) closeChat();
@@ -63,7 +63,7 @@ export function ChatWidget() {
         </svg>
         {!open && empty && <span className="chat-launcher__dot" aria-hidden="true" />}
       </button>
-      {Panel && <Panel id={CHAT_PANEL_ID} open={open} onClose={closeChat} onEmptyChange={setEmpty} />}
+      {loaded && <loaded.Panel id={CHAT_PANEL_ID} open={open} onClose={closeChat} onEmptyChange={setEmpty} script={loaded.script} />}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { track } from "../../lib/analytics";
 import { useRouteLoaderData } from "react-router";
 import type { loader as homeLoader } from "../../routes/home";
 import { Picture } from "../Picture";
-import { site, whatsappUrl } from "../../lib/site";
+import { useSite, whatsappUrl, type Site } from "../../lib/site";
 import "./OfferDialog.css";
 
 export type OfferDialogProps = { open: boolean; onClose: () => void };
@@ -12,9 +12,10 @@ export type OfferDialogProps = { open: boolean; onClose: () => void };
 // Two columns from this width up; below it, the full-height mobile layout.
 const WIDE = "(min-width: 48rem)";
 const CLOSE_ANIMATION_MS = 200;
-const GREETING = `Hello ${site.name}! I saw your welcome note and would love to know more about your furniture collection.`;
+const greeting = (site: Site) => `Hello ${site.name}! I saw your welcome note and would love to know more about your furniture collection.`;
 
 export function OfferDialog({ open, onClose }: OfferDialogProps) {
+  const site = useSite();
   const headingId = useId();
   const wide = useMediaQuery(WIDE);
   const [closing, setClosing] = useState(false);
@@ -55,7 +56,7 @@ export function OfferDialog({ open, onClose }: OfferDialogProps) {
   const cta = (
     <a
       className="button offer__cta"
-      href={whatsappUrl(GREETING)}
+      href={whatsappUrl(site, greeting(site))}
       target="_blank"
       rel="noopener noreferrer"
       onClick={discover}

@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import raw from "../../../../content/chat.json";
 import service from "../../../../content/service.json";
-import { site } from "../site";
+import site from "../../../../content/site.json";
 import { contentFacts, whatsappNumber } from "../facts";
 import { MAIN_MENU, buildScript } from "./compile";
-import { chatScript } from "./script";
+
+// The script as routes/chat-script.ts prerenders it (/chat.json).
+const chatScript = buildScript(raw, contentFacts(site, service));
 
 // The script in content/chat.json: complete, consistent, and free of typed
 // copies of the studio's facts.

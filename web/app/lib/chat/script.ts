@@ -1,10 +1,18 @@
-import data from "../../../../content/chat.json";
-import service from "../../../../content/service.json";
-import { site } from "../site";
-import { contentFacts } from "../facts";
-import { buildScript, type ChatScript } from "./compile";
+import type { ChatScript } from "./compile";
+import { CHAT_SCRIPT_PATH } from "../paths";
 
-// The chat assistant's script (content/chat.json) with the studio's facts filled in.
-export const chatScript: ChatScript = buildScript(data, contentFacts(site, service));
+// The chat assistant's script, as routes/chat-script.ts prerenders it
+// (/chat.json), fetched once, the first time the chat is wanted.
+let script: Promise<ChatScript> | null = null;
+export function loadChatScript(): Promise<ChatScript> {
+  script ??= fetch(CHAT_SCRIPT_PATH).then((r) => {
+    if (!r.ok) throw new Error(`chat script: HTTP ${r.status}`);
+    return r.json() as Promise<ChatScript>;
+  });
+  script.catch(() => {
+    script = null; // the next opening tries again
+  });
+  return script;
+}
 
 export { MAIN_MENU, type ChatScript } from "./compile";

@@ -9,7 +9,14 @@ import {
   type ChatMessage,
   type Choice,
 } from "./machine";
-import { MAIN_MENU, chatScript as script } from "./script";
+import raw from "../../../../content/chat.json";
+import service from "../../../../content/service.json";
+import site from "../../../../content/site.json";
+import { contentFacts } from "../facts";
+import { MAIN_MENU, buildScript } from "./compile";
+
+// The script as routes/chat-script.ts prerenders it (/chat.json).
+const script = buildScript(raw, contentFacts(site, service));
 
 // The conversation on fake timers: every transition and delay of the
 // script, and that timers stop on close and reset.

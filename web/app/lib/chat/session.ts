@@ -1,5 +1,5 @@
 import { initialChatState, reduce, type ChatAction, type ChatState, type Pending } from "./machine";
-import { chatScript, type ChatScript } from "./script";
+import type { ChatScript } from "./compile";
 
 export type VisitorAction = Exclude<ChatAction, { type: "deliver" }>;
 
@@ -14,7 +14,7 @@ export class ChatSession {
   private readonly listeners = new Set<() => void>();
 
   constructor(
-    private readonly script: ChatScript = chatScript,
+    private readonly script: ChatScript,
     private readonly now: () => number = Date.now,
   ) {}
 

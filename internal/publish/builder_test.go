@@ -1,0 +1,186 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTheCodeIsBundledOncePerCodeVersion builds the shipped content and a
+// copy with other texts (a phone number, the tagline, a line of the
+// studio's story, the chat's greeting) with the front end's pipeline:
+//   - bundled apart, from cold caches, the two have the same bundles, byte
+//     for byte (client scripts and styles, server bundle): no content leaks
+//     into the code, and their pages differ, showing each its own texts;
+//   - built again with the first build's cache, the other texts are not
+//     bundled (no "bundling the code" stage) and the release is exactly the
+//     one a full build of them made.
+func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the site three times with the front end's pipeline")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	path, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("no npm")
+	}
+
+	const phone, tagline, story, greeting = "+91 11 5550 1234", "A tagline of the other content",
+		"A line only the other content has.", "A greeting only the other content has."
+	content := func(change bool) string {
+		dir := filepath.Join(t.TempDir(), "content")
+		if err := copyTree(filepath.Join(root, "content"), dir); err != nil {
+			t.Fatal(err)
+		}
+		if change {
+			editJSON(t, filepath.Join(dir, "site.json"), func(site map[string]any) {
+				site["tagline"] = tagline
+				site["phones"].([]any)[0].(map[string]any)["display"] = phone
+			})
+			editJSON(t, filepath.Join(dir, "chat.json"), func(chat map[string]any) {
+				chat["messages"].(map[string]any)["greeting"] = greeting
+			})
+			appendTo(t, filepath.Join(dir, "pages", "about.md"), "\n"+story+"\n")
+		}
+		return dir
+	}
+	build := func(name, contentDir, cache string) (client string, stages []string) {
+		t.Helper()
+		b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: cache, TimeOut: 5 * time.Minute,
+			Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+		client = filepath.Join(t.TempDir(), name)
+		var log bytes.Buffer
+		started := time.Now()
+		if _, err := b.Build(context.Background(), contentDir, client, func(s string) { stages = append(stages, s) }, &log); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, log.String())
+		}
+		t.Logf("%s: %s, stages %q", name, time.Since(started).Round(100*time.Millisecond), stages)
+		return client, stages
+	}
+
+	shippedCache, otherCache := t.TempDir(), t.TempDir()
+	shipped, stages := build("shipped", content(false), shippedCache)
+	if !slices.Contains(stages, bundleStage) {
+		t.Errorf("a build from a cold cache did not bundle: stages %q", stages)
+	}
+	other, _ := build("other", content(true), otherCache)
+
+	// The same code, bundled apart for two contents: the same bundles.
+	sameFiles(t, filepath.Join(shipped, "assets"), filepath.Join(other, "assets"))
+	shippedBundles, _ := filepath.Glob(filepath.Join(shippedCache, "bundle", "*"))
+	otherBundles, _ := filepath.Glob(filepath.Join(otherCache, "bundle", "*"))
+	if len(shippedBundles) != 1 || len(otherBundles) != 1 || filepath.Base(shippedBundles[0]) != filepath.Base(otherBundles[0]) {
+		t.Fatalf("bundles kept: %q and %q, want one each, of the same code", shippedBundles, otherBundles)
+	}
+	sameFiles(t, filepath.Join(shippedBundles[0], "server"), filepath.Join(otherBundles[0], "server"))
+
+	// Each shows its own texts.
+	for page, want := range map[string]string{"index.html": tagline, "contact-us/index.html": phone, "about/index.html": story, "chat.json": greeting} {
+		a, b := readFile(t, filepath.Join(shipped, page)), readFile(t, filepath.Join(other, page))
+		if strings.Contains(a, want) || !strings.Contains(b, want) {
+			t.Errorf("%s: %q is in the shipped content's page (%v) or missing from the other's (%v)", page, want, strings.Contains(a, want), strings.Contains(b, want))
+		}
+	}
+
+	// The other texts, built with the shipped build's cache: no bundling,
+	// and the release a full build made.
+	again, stages := build("other again", content(true), shippedCache)
+	if slices.Contains(stages, bundleStage) {
+		t.Errorf("the code was bundled again for a text change: stages %q", stages)
+	}
+	sameFiles(t, other, again)
+}
+
+func sameFiles(t *testing.T, a, b string) {
+	t.Helper()
+	files := func(dir string) map[string][]byte {
+		m := map[string][]byte{}
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, path)
+			m[rel], err = os.ReadFile(path)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	fa, fb := files(a), files(b)
+	if len(fa) == 0 {
+		t.Fatalf("%s: no files", a)
+	}
+	differ := 0
+	for name, body := range fa {
+		other, ok := fb[name]
+		if !ok || !bytes.Equal(body, other) {
+			if differ++; differ <= 5 {
+				t.Errorf("%s: differs between %s and %s (present in both: %v)", name, a, b, ok)
+			}
+		}
+	}
+	for name := range fb {
+		if _, ok := fa[name]; !ok {
+			if differ++; differ <= 5 {
+				t.Errorf("%s: in %s only", name, b)
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d file(s) differ between %s and %s", differ, a, b)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func editJSON(t *testing.T, path string, change func(map[string]any)) {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	change(doc)
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.WriteString(f, text); err != nil {
+		t.Fatal(err)
+	}
+}
