@@ -12,8 +12,11 @@ import (
 	"mime"
 	"path"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // file is one file of the build with its precompressed variants. The
@@ -173,6 +176,7 @@ var hashedImage = regexp.MustCompile(`^images/.+\.[0-9a-f]{12}\.[^/]+$`)
 func loadFiles(fsys fs.FS) (map[string]*file, map[string]*streamedFile, error) {
 	files := make(map[string]*file)
 	images := make(map[string]*streamedFile)
+	var names []string
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -192,15 +196,31 @@ func loadFiles(fsys fs.FS) (map[string]*file, map[string]*streamedFile, error) {
 			images[name] = &streamedFile{etag: []string{`"` + hex.EncodeToString(sum[:12]) + `"`}, contentType: []string{contentTypeOf(name)}}
 			return nil
 		}
-		f, err := loadFile(fsys, name)
-		if err != nil {
-			return err
-		}
-		files[name] = f
+		names = append(names, name)
 		return nil
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("server: load client build: %w", err)
+	}
+	// The pages are read, unpacked and hashed on every core: a switch to a
+	// release of a large catalogue (1,637 pages) waits for it.
+	loaded := make([]*file, len(names))
+	errs := make([]error, len(names))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				loaded[i], errs[i] = loadFile(fsys, names[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, name := range names {
+		if errs[i] != nil {
+			return nil, nil, fmt.Errorf("server: load client build: %w", errs[i])
+		}
+		files[name] = loaded[i]
 	}
 	return files, images, nil
 }

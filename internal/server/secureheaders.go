@@ -1,12 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -72,23 +72,46 @@ func (p contentPolicy) forPage(inlineScriptHashes []string) string {
 // API, redirects): nothing may run or be framed.
 const defaultPolicy = "default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-var inlineScript = regexp.MustCompile(`(?s)<script\b([^>]*)>(.*?)</script>`)
-
 // inlineScriptHashes returns the CSP hash source of each inline script of
-// an HTML page, in order of appearance.
+// an HTML page, in order of appearance: the body of each <script> without
+// src=. A scan, not a regular expression: Go's regexp took 9 s over the
+// 300 KB product lists of a 300-product site, and a switch waits for it.
 func inlineScriptHashes(html []byte) []string {
 	var hashes []string
-	for _, m := range inlineScript.FindAllSubmatch(html, -1) {
-		if strings.Contains(string(m[1]), "src=") || len(m[2]) == 0 {
+	for rest := html; ; {
+		i := bytes.Index(rest, []byte("<script"))
+		if i < 0 {
+			return hashes
+		}
+		rest = rest[i+len("<script"):]
+		if len(rest) > 0 && isWordByte(rest[0]) {
+			continue // <scripts…: another element
+		}
+		end := bytes.IndexByte(rest, '>')
+		if end < 0 {
+			return hashes
+		}
+		attrs := rest[:end]
+		rest = rest[end+1:]
+		end = bytes.Index(rest, []byte("</script>"))
+		if end < 0 {
+			return hashes
+		}
+		body := rest[:end]
+		rest = rest[end+len("</script>"):]
+		if bytes.Contains(attrs, []byte("src=")) || len(body) == 0 {
 			continue
 		}
-		sum := sha256.Sum256(m[2])
+		sum := sha256.Sum256(body)
 		hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 		if !slices.Contains(hashes, hash) {
 			hashes = append(hashes, hash)
 		}
 	}
-	return hashes
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 func originOf(raw string) string {

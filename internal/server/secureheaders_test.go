@@ -18,11 +18,14 @@ func hashOf(script string) string {
 
 func TestInlineScriptHashes(t *testing.T) {
 	html := `<head><script type="module" src="/assets/a.js"></script><script>window.a=1</script>
-<script id="_R_">b()</script><script>window.a=1</script><script type="application/ld+json">{"@type":"Store"}</script></head>`
+<script id="_R_">b()</script><script>window.a=1</script><script type="application/ld+json">{"@type":"Store"}</script></head>
+<scripts>not a script</scripts><script>
+c()
+</script><script></script><script>never closed`
 	got := inlineScriptHashes([]byte(html))
-	want := []string{hashOf("window.a=1"), hashOf("b()"), hashOf(`{"@type":"Store"}`)}
+	want := []string{hashOf("window.a=1"), hashOf("b()"), hashOf(`{"@type":"Store"}`), hashOf("\nc()\n")}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("hashes = %v, want %v (external scripts skipped, duplicates once)", got, want)
+		t.Errorf("hashes = %v, want %v (external, empty and unclosed scripts skipped, duplicates once)", got, want)
 	}
 }
 
