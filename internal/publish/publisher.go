@@ -112,8 +112,8 @@ func (p *Publisher) Start(ctx context.Context) error {
 		if err := p.Releases.SetLive(cmp.Or(live, EmbeddedID)); err != nil {
 			return err
 		}
-	} else if p.Builder != nil {
-		p.builds = true
+	} else {
+		p.builds = p.Builder != nil
 		p.dropInterrupted()
 	}
 	if live != "" && live != EmbeddedID {
@@ -123,7 +123,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 	}
 	if p.Shared != nil {
 		p.tryToBuild(ctx)
-	} else if main, err := p.Repo.Main(); err == nil {
+	} else {
 		// Main moved while the server was stopped, or this is a new bin/studio
 		// (an upgrade: the content is rebuilt with this code and switched to
 		// when good; meanwhile the last live release serves).
