@@ -26,17 +26,7 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site twice with the front end's pipeline")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !publish.HasBuilder(root) {
-		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
-	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git binary to push with")
-	}
+	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -79,16 +69,7 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 	}
 
 	work := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(git, args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Owner", "GIT_AUTHOR_EMAIL=owner@example.com",
-			"GIT_COMMITTER_NAME=Owner", "GIT_COMMITTER_EMAIL=owner@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	run := gitIn(t, git, work)
 	run("clone", "-q", filepath.Join(dataDir, "content.git"), ".")
 	edit := func(file string, change func(map[string]any)) {
 		t.Helper()
@@ -176,17 +157,7 @@ func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site with the front end's pipeline")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !publish.HasBuilder(root) {
-		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
-	}
-	git, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git binary to push with")
-	}
+	root, git := builderAndGit(t)
 	url := storetest.PostgresURL(t)
 	type copyOf struct {
 		base, dataDir string
@@ -233,16 +204,7 @@ func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
 	}
 
 	work := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command(git, args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Owner", "GIT_AUTHOR_EMAIL=owner@example.com",
-			"GIT_COMMITTER_NAME=Owner", "GIT_COMMITTER_EMAIL=owner@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	run := gitIn(t, git, work)
 	// The push goes to the second copy, which may or may not be the one
 	// that builds: either way both serve it.
 	run("clone", "-q", filepath.Join(copies[1].dataDir, "content.git"), ".")
@@ -281,4 +243,35 @@ func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
 		return r == publish.EmbeddedID && !strings.Contains(body, tagline)
 	}, 5*time.Second)
 	t.Logf("rollback live on both copies in %s", time.Since(started))
+}
+
+// builderAndGit is the checkout's root, whose front end builds, and the git
+// binary that pushes; the test is skipped without either.
+func builderAndGit(t *testing.T) (root, git string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !publish.HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	if git, err = exec.LookPath("git"); err != nil {
+		t.Skip("no git binary to push with")
+	}
+	return root, git
+}
+
+// gitIn runs git in dir as the studio's owner, failing the test on an error.
+func gitIn(t *testing.T, git, dir string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Owner", "GIT_AUTHOR_EMAIL=owner@example.com",
+			"GIT_COMMITTER_NAME=Owner", "GIT_COMMITTER_EMAIL=owner@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 }
