@@ -22,7 +22,7 @@ find "$dir" -mindepth 1 -maxdepth 1 ! -name .photos -exec rm -rf {} +
 # The tree as committed, without what builds write.
 tar --exclude=./.git --exclude=./bin --exclude=./data --exclude='./.photo-site*' \
   --exclude=./web/node_modules --exclude=./web/build --exclude=./web/.generated \
-  --exclude=./web/.image-cache --exclude=./web/.compress-cache --exclude=./web/.react-router --exclude=./web/test-results \
+  --exclude=./web/.image-cache --exclude=./web/.compress-cache --exclude=./web/.page-cache --exclude=./web/.react-router --exclude=./web/test-results \
   -cf - . | tar -xf - -C "$dir"
 ln -sfn "$PWD/web/node_modules" "$dir/web/node_modules"
 ln -sfn "$cache" "$dir/web/.image-cache"

@@ -53,7 +53,7 @@ func (e *ContentError) Error() string {
 type NodeBuilder struct {
 	Root    string        // a checkout's root: web/ with its packages installed (node_modules), and the files of frontEndFiles
 	Scratch string        // where each build gets its own directory
-	Cache   string        // the caches, kept between builds: images (an unchanged photograph is never resized again), compressed, bundle
+	Cache   string        // the caches, kept between builds: images (an unchanged photograph is never resized again), compressed, pages (a page whose data is unchanged is not rendered again), bundle
 	TimeOut time.Duration // a build still running then is stopped and fails
 	Log     io.Writer     // every line the steps print, for build.log
 	Env     []string      // PATH and the like; nothing secret (build steps get only these)
@@ -125,7 +125,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 		return stats, err
 	}
 	// The pipeline's caches, by the hash of what they were made from.
-	for link, dir := range map[string]string{".image-cache": "images", ".compress-cache": "compressed"} {
+	for link, dir := range map[string]string{".image-cache": "images", ".compress-cache": "compressed", ".page-cache": "pages"} {
 		cache, err := filepath.Abs(filepath.Join(b.Cache, dir))
 		if err != nil {
 			return stats, err
@@ -275,7 +275,7 @@ func hashFile(h io.Writer, name, path string) error {
 // hash that names the code's bundles (see NodeBuilder): these files are
 // the code; the content is elsewhere.
 func copyWeb(from, to string, code io.Writer) error {
-	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true, ".compress-cache": true,
+	skip := map[string]bool{"node_modules": true, "build": true, ".generated": true, ".image-cache": true, ".compress-cache": true, ".page-cache": true,
 		".react-router": true, "test-results": true, "playwright-report": true, "e2e": true}
 	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -36,6 +37,13 @@ const mainBranch = plumbing.ReferenceName("refs/heads/main")
 // workspace's editor) and a person with access to the server may push to
 // its main; go-git reads and writes it, so the server needs no git binary.
 type Repository struct {
+	// Blobs, when set, is a folder of the content's files by their git
+	// hash, shared by the exports: each file is written out once, and every
+	// export of it is a hard link (a 300-product catalogue's 685 MB of
+	// photographs took 11 s to write out for each build, and as much disk
+	// for each release kept).
+	Blobs string
+
 	mu   sync.Mutex // go-git's storage is not safe for concurrent use
 	repo *git.Repository
 	path string
@@ -158,6 +166,9 @@ func (r *Repository) Export(hash, dir string) error {
 	if err != nil {
 		return err
 	}
+	if r.Blobs != "" {
+		defer r.pruneBlobs()
+	}
 	return tree.Files().ForEach(func(f *object.File) error {
 		if !f.Mode.IsFile() {
 			return nil // a symbolic link or submodule is not content
@@ -169,21 +180,61 @@ func (r *Repository) Export(hash, dir string) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		src, err := f.Reader()
-		if err != nil {
+		if r.Blobs == "" {
+			return writeBlob(f, target, 0o644)
+		}
+		blob := filepath.Join(r.Blobs, f.Hash.String())
+		if err := os.Link(blob, target); err == nil || !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		defer src.Close()
-		dst, err := os.Create(target)
-		if err != nil {
+		// Read-only: an export's file is the one blob every export shares.
+		tmp := fmt.Sprintf("%s.%d.tmp", blob, time.Now().UnixNano())
+		if err := os.MkdirAll(r.Blobs, 0o755); err != nil {
 			return err
 		}
-		if _, err := io.Copy(dst, src); err != nil {
-			dst.Close()
+		if err := writeBlob(f, tmp, 0o444); err != nil {
+			os.Remove(tmp)
 			return err
 		}
-		return dst.Close()
+		if err := os.Rename(tmp, blob); err != nil {
+			return err
+		}
+		return os.Link(blob, target)
 	})
+}
+
+func writeBlob(f *object.File, target string, mode os.FileMode) error {
+	src, err := f.Reader()
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+// pruneBlobs deletes the blobs no export has used for a day: those with
+// no other link (no release keeps them) whose links last changed a day ago.
+func (r *Repository) pruneBlobs() {
+	entries, _ := os.ReadDir(r.Blobs)
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		st, ok := info.Sys().(*syscall.Stat_t)
+		if !ok || st.Nlink > 1 || time.Since(time.Unix(st.Ctim.Unix())) < 24*time.Hour {
+			continue
+		}
+		os.Remove(filepath.Join(r.Blobs, e.Name()))
+	}
 }
 
 // A Signature names who made a commit.

@@ -11,21 +11,37 @@
 // the loaders read it, app/lib/content.server.ts), so a text change runs
 // this and not the bundling.
 //
+// Each page is compressed as it is written (scripts/compression.mjs), and
+// the pages are shared among workers, one a core: a 300-product site has
+// 1,600 pages. A page's HTML depends only on the code and its data, so it
+// is kept in .page-cache by the hash of both: a page whose data is what a
+// build rendered before is linked from there, not rendered again (a text
+// on one product page re-renders that page, not the site).
+//
 // CONTENT_DIR: the content (default ../content); SERVER_BUILD: the server
 // bundle (default build/server/index.js). The page paths come from the
 // content's catalogue (app/lib/paths.ts, pagePaths).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { linkIfThere, writeNewFile } from "./files.mjs";
+import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { build as esbuild } from "esbuild";
+import { PRERENDERED, QUALITY, brotliOf, gzipOf, preloadModulesAfterFirstPaint } from "./compression.mjs";
 
 const web = new URL("..", import.meta.url).pathname;
 const contentDir = resolve(process.env.CONTENT_DIR ?? join(web, "..", "content"));
 const serverBuild = resolve(process.env.SERVER_BUILD ?? join(web, "build", "server", "index.js"));
 const clientDir = join(web, "build", "client");
+const pageCache = join(web, ".page-cache");
 // What the loaders read (app/lib/content.server.ts).
 process.env.CONTENT_DIR = contentDir;
 process.env.GENERATED_DIR ??= join(web, ".generated");
+// React's production build: its development build renders the same pages
+// at half the speed.
+process.env.NODE_ENV = "production";
 // React Router honours its build-time headers (X-React-Router-Prerender-Data,
 // X-React-Router-SPA-Mode) only in a build, so marked.
 process.env.IS_RR_BUILD_REQUEST = "yes";
@@ -52,68 +68,146 @@ async function sitePaths() {
   return [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH];
 }
 
-const { createRequestHandler, matchRoutes } = await import("react-router");
-const serverModule = await import(pathToFileURL(serverBuild).href);
-const prerender = await sitePaths();
-// The bundle is kept as an ssr: true build (react-router.config.ts); the
-// pages are rendered as ssr: false with this list, as the prerender would.
-const build = { ...serverModule, ssr: false, isSpaMode: false, prerender };
-const handler = createRequestHandler(build, "production");
-const { basename, future } = build;
-
-// The route tree of a manifest, as @react-router/dev's createPrerenderRoutes.
-function routeTree(manifest, parentId = "", byParent = groupByParent(manifest)) {
-  return (byParent[parentId] ?? []).map((route) => {
-    const common = { id: route.id, path: route.path };
-    if (route.index) return { index: true, ...common };
-    return { children: routeTree(manifest, route.id, byParent), ...common };
-  });
+// The main thread lists the paths and shares them among the workers;
+// each worker renders its share with a handler of its own.
+if (isMainThread) {
+  const prerender = await sitePaths();
+  // What the code is: the server bundle names every client asset too.
+  const code = createHash("sha256")
+    .update(await readFile(serverBuild))
+    .digest("hex");
+  await mkdir(pageCache, { recursive: true });
+  const count = Number(process.env.PRERENDER_WORKERS) || Math.max(1, Math.min(availableParallelism(), Math.ceil(prerender.length / 100)));
+  const shares = await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      // Every count-th path, so each worker has pages of every kind; the
+      // first also writes the SPA fallback.
+      const paths = prerender.filter((_, j) => j % count === i);
+      return new Promise((done, fail) => {
+        const worker = new Worker(new URL(import.meta.url), {
+          workerData: { prerender, paths, fallback: i === 0, code },
+        });
+        worker.once("message", done);
+        worker.once("error", fail);
+        worker.once("exit", (code) => fail(new Error(`prerender: a worker stopped (exit code ${code}) before it finished`)));
+      });
+    }),
+  );
+  const files = shares.flatMap((share) => share.written);
+  const sum = (key) => shares.reduce((n, share) => n + share[key], 0);
+  await writeFile(PRERENDERED, JSON.stringify(files.map((f) => relative(clientDir, f))));
+  await prunePageCache();
+  console.log(
+    `prerender: ${prerender.length} paths (pages: ${sum("rendered")} rendered, ${sum("cached")} unchanged from .page-cache), ${files.length} files (compressed) in ${pretty(clientDir)} from ${pretty(contentDir) || contentDir}, ${count} workers (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+} else {
+  parentPort.postMessage(await renderShare(workerData));
 }
-function groupByParent(manifest) {
-  const routes = {};
-  for (const route of Object.values(manifest)) {
-    if (!route) continue;
-    (routes[route.parentId || ""] ??= []).push(route);
+
+// Once a day, the cached pages no build has linked for a day and none
+// still holds (no other link: no release or build/client has it) go.
+async function prunePageCache() {
+  const DAY = 24 * 3600 * 1000;
+  const stamp = join(pageCache, ".pruned");
+  if (((await stat(stamp).catch(() => null))?.mtimeMs ?? 0) > Date.now() - DAY) return;
+  for (const name of await readdir(pageCache)) {
+    const file = join(pageCache, name);
+    const { nlink, ctimeMs } = await stat(file);
+    if (nlink === 1 && ctimeMs < Date.now() - DAY) await rm(file, { force: true });
   }
-  return routes;
+  await writeFile(stamp, "");
 }
 
-const pretty = (file) => relative(web, file);
-let written = 0;
-async function write(file, body) {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, body);
-  written++;
-}
+async function renderShare({ prerender, paths, fallback, code }) {
+  const { createRequestHandler, matchRoutes } = await import("react-router");
+  const serverModule = await import(pathToFileURL(serverBuild).href);
+  // The bundle is kept as an ssr: true build (react-router.config.ts); the
+  // pages are rendered as ssr: false with this list, as the prerender would.
+  const build = { ...serverModule, ssr: false, isSpaMode: false, prerender };
+  const handler = createRequestHandler(build, "production");
+  const { basename, future } = build;
 
-async function prerenderData(path, onlyRoutes, init) {
-  let dataPath;
-  if (future.v8_trailingSlashAwareDataRequests) dataPath = path.endsWith("/") ? `${path}_.data` : `${path}.data`;
-  else dataPath = path === "/" ? "/_root.data" : `${path.replace(/\/$/, "")}.data`;
-  const normalized = `${basename}${dataPath}`.replace(/\/\/+/g, "/");
-  const url = new URL(`http://localhost${normalized}`);
-  if (onlyRoutes?.length) url.searchParams.set("_routes", onlyRoutes.join(","));
-  const response = await handler(new Request(url, init));
-  const data = await response.text();
-  if (response.status !== 200 && response.status !== 202) {
-    throw new Error(`Prerender (data): Received a ${response.status} status code while prerendering the \`${path}\` path.\n${normalized}\n${data}`);
+  // The route tree of a manifest, as @react-router/dev's createPrerenderRoutes.
+  function routeTree(manifest, parentId = "", byParent = groupByParent(manifest)) {
+    return (byParent[parentId] ?? []).map((route) => {
+      const common = { id: route.id, path: route.path };
+      if (route.index) return { index: true, ...common };
+      return { children: routeTree(manifest, route.id, byParent), ...common };
+    });
   }
-  await write(join(clientDir, ...normalized.split("/")), data);
-  return data;
-}
+  function groupByParent(manifest) {
+    const routes = {};
+    for (const route of Object.values(manifest)) {
+      if (!route) continue;
+      (routes[route.parentId || ""] ??= []).push(route);
+    }
+    return routes;
+  }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const written = [];
+  let rendered = 0;
+  let cached = 0;
+  const made = new Set(); // the folders made
+  // Writes a file with its compressed copies (where smaller).
+  async function write(file, text) {
+    const body = Buffer.from(file.endsWith(".html") ? preloadModulesAfterFirstPaint(text) : text);
+    const [gz, br] = await Promise.all([gzipOf(body), brotliOf(body, QUALITY.content)]);
+    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
+    made.add(dirname(file));
+    await Promise.all([
+      writeNewFile(file, body),
+      gz.length < body.length && writeNewFile(`${file}.gz`, gz),
+      br.length < body.length && writeNewFile(`${file}.br`, br),
+    ]);
+    written.push(file);
+  }
 
-async function prerenderRoute(path, init) {
-  const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
-  const response = await handler(new Request(`http://localhost${normalized}`, init));
-  let html = await response.text();
-  if (REDIRECTS.has(response.status)) {
-    // As React Router writes a redirect: a page that refreshes to it.
-    const location = escapeHtml(response.headers.get("Location") ?? "");
-    const delay = response.status === 302 ? 2 : 0;
-    html = `<!doctype html>
+  async function prerenderData(path, onlyRoutes, init) {
+    let dataPath;
+    if (future.v8_trailingSlashAwareDataRequests) dataPath = path.endsWith("/") ? `${path}_.data` : `${path}.data`;
+    else dataPath = path === "/" ? "/_root.data" : `${path.replace(/\/$/, "")}.data`;
+    const normalized = `${basename}${dataPath}`.replace(/\/\/+/g, "/");
+    const url = new URL(`http://localhost${normalized}`);
+    if (onlyRoutes?.length) url.searchParams.set("_routes", onlyRoutes.join(","));
+    const response = await handler(new Request(url, init));
+    const data = await response.text();
+    if (response.status !== 200 && response.status !== 202) {
+      throw new Error(
+        `Prerender (data): Received a ${response.status} status code while prerendering the \`${path}\` path.\n${normalized}\n${data}`,
+      );
+    }
+    await write(join(clientDir, ...normalized.split("/")), data);
+    return data;
+  }
+
+  const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+  const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  // A page from the cache, linked with its compressed copies: false when
+  // the cache has no page of that key.
+  async function fromCache(key, file) {
+    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
+    made.add(dirname(file));
+    if (!(await linkIfThere(join(pageCache, `${key}.html`), file))) return false;
+    // The compressed copies, where they were smaller.
+    await Promise.all([".gz", ".br"].map((ext) => linkIfThere(join(pageCache, `${key}.html${ext}`), `${file}${ext}`)));
+    written.push(file);
+    cached++;
+    return true;
+  }
+
+  async function prerenderRoute(path, init, key) {
+    const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
+    const file = join(clientDir, ...normalized.split("/"), "index.html");
+    if (await fromCache(key, file)) return;
+    rendered++;
+    const response = await handler(new Request(`http://localhost${normalized}`, init));
+    let html = await response.text();
+    if (REDIRECTS.has(response.status)) {
+      // As React Router writes a redirect: a page that refreshes to it.
+      const location = escapeHtml(response.headers.get("Location") ?? "");
+      const delay = response.status === 302 ? 2 : 0;
+      html = `<!doctype html>
 <head>
 <title>Redirecting to: ${location}</title>
 <meta http-equiv="refresh" content="${delay};url=${location}">
@@ -125,49 +219,79 @@ async function prerenderRoute(path, init) {
   </a>
 </body>
 </html>`;
-  } else if (response.status !== 200) {
-    throw new Error(`Prerender (html): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${html}`);
+    } else if (response.status !== 200) {
+      throw new Error(
+        `Prerender (html): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${html}`,
+      );
+    }
+    await write(file, html);
+    for (const ext of ["", ".gz", ".br"]) {
+      await link(`${file}${ext}`, join(pageCache, `${key}.html${ext}`)).catch((err) => {
+        if (err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
+      });
+    }
   }
-  await write(join(clientDir, ...normalized.split("/"), "index.html"), html);
+
+  async function prerenderResource(path) {
+    const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/").replace(/\/$/g, "");
+    const response = await handler(new Request(`http://localhost${normalized}`));
+    const body = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) {
+      throw new Error(
+        `Prerender (resource): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${body.toString("utf8")}`,
+      );
+    }
+    await write(join(clientDir, ...normalized.split("/")), body);
+  }
+
+  const routes = routeTree(build.routes);
+  async function renderPath(path) {
+    const matches = matchRoutes(routes, `/${path}/`.replace(/^\/\/+/, "/"));
+    if (!matches) throw new Error(`Unable to prerender path because it does not match any routes: ${path}`);
+    const leaf = matches[matches.length - 1].route;
+    const module = build.routes[leaf.id]?.module;
+    const isResource = module && !module.default && !module.ErrorBoundary;
+    if (isResource) {
+      if (!module.loader) throw new Error(`Prerender: the resource route ${leaf.id} has no loader (${path})`);
+      await prerenderData(path, [leaf.id]);
+      await prerenderResource(path);
+    } else {
+      const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
+      const data = hasLoaders ? await prerenderData(path, null) : undefined;
+      const key = createHash("sha256")
+        .update(`${code}\0${path}\0${data ?? ""}`)
+        .digest("hex");
+      await prerenderRoute(path, data ? { headers: { "X-React-Router-Prerender-Data": encodeURI(data) } } : undefined, key);
+    }
+  }
+  // A few paths at once: one renders while the others' files are
+  // compressed and written.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < paths.length) await renderPath(paths[next++]);
+    }),
+  );
+
+  // The SPA fallback: the root alone, for paths no page has.
+  if (fallback) {
+    const response = await handler(
+      new Request(`http://localhost${basename}`, {
+        headers: { "X-React-Router-SPA-Mode": "yes" },
+      }),
+    );
+    const html = await response.text();
+    if (response.status !== 200)
+      throw new Error(`Prerender: Received a ${response.status} status code while prerendering __spa-fallback.html.\n${html}`);
+    if (!html.includes("window.__reactRouterContext =") || !html.includes("window.__reactRouterRouteModules =")) {
+      throw new Error("Prerender: the SPA fallback cannot hydrate: no <Scripts /> in the root route");
+    }
+    await write(join(clientDir, prerender.includes("/") ? "__spa-fallback.html" : "index.html"), html);
+  }
+
+  return { written, rendered, cached };
 }
 
-async function prerenderResource(path) {
-  const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/").replace(/\/$/g, "");
-  const response = await handler(new Request(`http://localhost${normalized}`));
-  const body = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) {
-    throw new Error(`Prerender (resource): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${body.toString("utf8")}`);
-  }
-  await write(join(clientDir, ...normalized.split("/")), body);
+function pretty(file) {
+  return relative(web, file);
 }
-
-const routes = routeTree(build.routes);
-for (const path of prerender) {
-  const matches = matchRoutes(routes, `/${path}/`.replace(/^\/\/+/, "/"));
-  if (!matches) throw new Error(`Unable to prerender path because it does not match any routes: ${path}`);
-  const leaf = matches[matches.length - 1].route;
-  const module = build.routes[leaf.id]?.module;
-  const isResource = module && !module.default && !module.ErrorBoundary;
-  if (isResource) {
-    if (!module.loader) throw new Error(`Prerender: the resource route ${leaf.id} has no loader (${path})`);
-    await prerenderData(path, [leaf.id]);
-    await prerenderResource(path);
-  } else {
-    const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
-    const data = hasLoaders ? await prerenderData(path, null) : undefined;
-    await prerenderRoute(path, data ? { headers: { "X-React-Router-Prerender-Data": encodeURI(data) } } : undefined);
-  }
-}
-
-// The SPA fallback: the root alone, for paths no page has.
-{
-  const response = await handler(new Request(`http://localhost${basename}`, { headers: { "X-React-Router-SPA-Mode": "yes" } }));
-  const html = await response.text();
-  if (response.status !== 200) throw new Error(`Prerender: Received a ${response.status} status code while prerendering __spa-fallback.html.\n${html}`);
-  if (!html.includes("window.__reactRouterContext =") || !html.includes("window.__reactRouterRouteModules =")) {
-    throw new Error("Prerender: the SPA fallback cannot hydrate: no <Scripts /> in the root route");
-  }
-  await write(join(clientDir, prerender.includes("/") ? "__spa-fallback.html" : "index.html"), html);
-}
-
-console.log(`prerender: ${prerender.length} paths, ${written} files in ${pretty(clientDir)} from ${pretty(contentDir) || contentDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

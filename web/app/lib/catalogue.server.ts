@@ -54,9 +54,14 @@ export function productData(p: ProductEntry): ProductData {
   };
 }
 
+// Every product's card is made once per read of the catalogue: each of a
+// large catalogue's hundreds of list pages asks for them all.
+const allCards = new WeakMap<CatalogueFile, ProductCardData[]>();
 export function productCards(ids?: readonly number[]): ProductCardData[] {
-  const chosen = ids ? ids.map((id) => productEntry(id)!) : catalogue().products;
-  return chosen.map(productCard);
+  if (ids) return ids.map((id) => productCard(productEntry(id)!));
+  const all = catalogue();
+  if (!allCards.has(all)) allCards.set(all, all.products.map(productCard));
+  return allCards.get(all)!;
 }
 
 export function similarCards(p: ProductEntry): ProductCardData[] {

@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { useLocation, useNavigate, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
 import { CategoryTabs } from "../components/products/CategoryTabs";
 import { FilterMenu } from "../components/products/FilterMenu";
 import { Pagination } from "../components/products/Pagination";
 import { itemEventParams, track } from "../lib/analytics";
+import type { ProductCardData } from "../lib/catalogue";
 import { productCards, vocabulary } from "../lib/catalogue.server";
 import {
   ALL,
@@ -21,8 +22,8 @@ import {
   type Vocabulary,
 } from "../lib/filters";
 import { pageMeta } from "../lib/meta";
+import { loadProductCards } from "../lib/productCards";
 import { siteOf, useSite } from "../lib/site";
-import { useHydrated } from "../lib/useHydrated";
 import { SAME_PAGE } from "../lib/usePageChange";
 import "../components/products/products.css";
 
@@ -32,8 +33,7 @@ import "../components/products/products.css";
 export const meta: Route.MetaFunction = ({ params, data, matches }) => {
   const site = siteOf(matches);
   const state = (data && listStateOf(params["*"] ?? "", new URLSearchParams(), data.vocabulary)) ?? DEFAULT_LIST_STATE;
-  const count = data ? filterProducts(data.products, state, data.vocabulary).length : 0;
-  const pageCount = paginate(new Array(count), 1).pageCount;
+  const { count, pageCount } = data ? listOf(data, state) : { count: 0, pageCount: 1 };
   const name = listName(state, data?.vocabulary);
   const onPage = state.page > 1 ? `, page ${state.page}` : "";
   const description =
@@ -62,15 +62,42 @@ function listName(state: ListState, v: Vocabulary | undefined): string {
   return name;
 }
 
-// Built once, at build time: every product as a card, and the filters'
-// words. The page filters and pages through them in the browser.
-export async function loader() {
-  return { products: productCards(), vocabulary: vocabulary() };
+// Built at build time for each address of the list (its path: tab,
+// material, finish, page): the filters' words and that address's page of
+// cards. Not the whole catalogue: a 300-product site has 720 addresses,
+// and the catalogue in each made its build take minutes.
+export async function loader({ params }: Route.LoaderArgs) {
+  const words = vocabulary();
+  const state = listStateOf(params["*"] ?? "", new URLSearchParams(), words) ?? DEFAULT_LIST_STATE;
+  const matching = filterProducts(productCards(), state, words);
+  return { vocabulary: words, list: { count: matching.length, ...paginate(matching, state.page) }, products: null as ProductCardData[] | null };
 }
 
-// The data is the same on every address of the list: moving between them
-// fetches nothing.
-export const shouldRevalidate = () => false;
+// In the browser the whole catalogue joins the data (the site's one file
+// of cards, fetched once, lib/productCards): ticking materials and
+// finishes, and moving between tabs and pages, filter there and then.
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data, products] = await Promise.all([serverLoader(), loadProductCards().catch(() => null)]);
+  catalogueHere ||= products !== null;
+  return { ...data, products };
+}
+clientLoader.hydrate = true as const;
+let catalogueHere = false;
+
+// Once the catalogue is here, moving between addresses of the list
+// fetches nothing (until then, each move tries again).
+export const shouldRevalidate = ({ defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+  !catalogueHere && defaultShouldRevalidate;
+
+type ListData = Awaited<ReturnType<typeof loader>>;
+
+// The list a state shows: filtered from the whole catalogue when the
+// browser has it, else the page the build made for the address.
+function listOf(data: ListData, state: ListState) {
+  if (!data.products) return data.list;
+  const matching = filterProducts(data.products, state, data.vocabulary);
+  return { count: matching.length, ...paginate(matching, state.page) };
+}
 
 // Without the page's script the options are links, one material and one
 // finish at a time: an option replaces its group's choice, or clears it
@@ -80,23 +107,22 @@ function choose(state: ListState, kind: "material" | "finish", name: string): Li
   return { ...state, [key]: state[key].includes(name) ? [] : [name], page: 1 };
 }
 
-export default function Products({ loaderData: { products, vocabulary }, params }: Route.ComponentProps) {
+export default function Products({ loaderData, params }: Route.ComponentProps) {
+  const { products, vocabulary } = loaderData;
   const site = useSite();
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
   // The prerendered page shows its path's category and page; the query's
-  // materials and finishes follow once hydrated.
-  const hydrated = useHydrated();
+  // materials and finishes follow once the catalogue is here.
   const rest = params["*"] ?? "";
-  const urlState = listStateOf(rest, hydrated ? searchParams : new URLSearchParams(), vocabulary) ?? DEFAULT_LIST_STATE;
+  const urlState = listStateOf(rest, products ? searchParams : new URLSearchParams(), vocabulary) ?? DEFAULT_LIST_STATE;
   // A tick shows at once (a checkbox never flickers back) and is then
   // confirmed by the URL; Back and Forward bring the URL's state.
   const [pending, setPending] = useState<ListState | null>(null);
   useEffect(() => setPending(null), [location]);
   const state = pending ?? urlState;
-  const matching = filterProducts(products, state, vocabulary);
-  const { items, page, pageCount } = paginate(matching, state.page);
+  const { count, items, page, pageCount } = listOf(loaderData, state);
 
   // An older address (?category=Tables&page=2, ?material=Wood) is replaced
   // by the list's own (/products/tables/page/2, /products/material/wood).
@@ -110,12 +136,14 @@ export default function Products({ loaderData: { products, vocabulary }, params 
 
   const trackFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     const ticked = kind === "category" || (kind === "material" ? next.materials : next.finishes).includes(value);
-    track("filter_usage", {
-      filter_type: kind,
-      filter_value: value,
-      action: ticked ? "add" : "remove",
-      result_count: filterProducts(products, next, vocabulary).length,
-    });
+    void loadProductCards().then((all) =>
+      track("filter_usage", {
+        filter_type: kind,
+        filter_value: value,
+        action: ticked ? "add" : "remove",
+        result_count: filterProducts(all, next, vocabulary).length,
+      }),
+    );
   };
 
   // A category and a page of results are history entries (links), so Back
@@ -154,7 +182,7 @@ export default function Products({ loaderData: { products, vocabulary }, params 
 
       <section aria-label="Products" className="products-page__results">
         <p className="visually-hidden" role="status">
-          {matching.length} {matching.length === 1 ? "product" : "products"}
+          {count} {count === 1 ? "product" : "products"}
         </p>
         {items.length === 0 ? (
           <p className="products-page__empty">No products found matching your filters.</p>
@@ -176,7 +204,7 @@ export default function Products({ loaderData: { products, vocabulary }, params 
         )}
       </section>
 
-      {matching.length > 0 && <Pagination page={page} pageCount={pageCount} hrefOf={(n) => listPath({ ...state, page: n })} />}
+      {count > 0 && <Pagination page={page} pageCount={pageCount} hrefOf={(n) => listPath({ ...state, page: n })} />}
     </div>
   );
 }

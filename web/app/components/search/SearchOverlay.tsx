@@ -3,26 +3,12 @@ import { useNavigate } from "react-router";
 import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { takeKeyBuffer } from "../../lib/keyBuffer";
-import { SEARCH_INDEX_PATH } from "../../lib/paths";
+import { loadProductCards } from "../../lib/productCards";
 import { SEARCH_SETTLE_MS, resultCountText, searchProducts } from "../../lib/search";
 import { Dialog } from "../Dialog";
 import { Icon } from "../Icon";
 import { Picture } from "../Picture";
 import "./SearchOverlay.css";
-
-// The products to search, fetched once, the first time the search opens,
-// so no page carries the catalogue before a visitor asks for it.
-let searchIndex: Promise<ProductCardData[]> | null = null;
-function loadSearchIndex(): Promise<ProductCardData[]> {
-  searchIndex ??= fetch(SEARCH_INDEX_PATH).then((r) => {
-    if (!r.ok) throw new Error(`search index: HTTP ${r.status}`);
-    return r.json() as Promise<ProductCardData[]>;
-  });
-  searchIndex.catch(() => {
-    searchIndex = null; // the next opening tries again
-  });
-  return searchIndex;
-}
 
 type Props = { open: boolean; onClose: () => void };
 
@@ -62,7 +48,7 @@ export default function SearchOverlay({ open, onClose }: Props) {
     if (!open || products) return;
     let current = true;
     setLoadFailed(false);
-    loadSearchIndex().then(
+    loadProductCards().then(
       (loaded) => current && setProducts(loaded),
       () => current && setLoadFailed(true),
     );

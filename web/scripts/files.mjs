@@ -1,0 +1,44 @@
+// The build links files from its caches (image variants, rendered pages)
+// rather than copying them. A linked file shares its bytes with the
+// cache, so it is never written into: it is replaced.
+import { copyFile, link, rm, writeFile } from "node:fs/promises";
+
+// dest becomes a link to src (a copy where no link can be made, as across
+// file systems), replacing what was there.
+export async function linkFile(src, dest) {
+  try {
+    await link(src, dest);
+  } catch (err) {
+    await rm(dest, { force: true });
+    if (err.code === "EEXIST") await link(src, dest);
+    else await copyFile(src, dest);
+  }
+}
+
+// file gets body as a new file, whatever was there (perhaps a link).
+export async function writeNewFile(file, body) {
+  try {
+    await writeFile(file, body, { flag: "wx" });
+  } catch (err) {
+    if (err.code !== "EEXIST") throw err;
+    await rm(file);
+    await writeFile(file, body, { flag: "wx" });
+  }
+}
+
+// dest becomes a link to src, replacing what was there; false (and no
+// dest) when there is no src.
+export async function linkIfThere(src, dest) {
+  try {
+    await link(src, dest);
+  } catch (err) {
+    if (err.code === "ENOENT") {
+      await rm(dest, { force: true });
+      return false;
+    }
+    if (err.code !== "EEXIST") throw err;
+    await rm(dest);
+    await link(src, dest);
+  }
+  return true;
+}
