@@ -2,7 +2,9 @@
 # make bench-publish: publishing as the studio does it, timed on this
 # machine, for the shipped catalogue and for one of PRODUCTS (300) pieces
 # with camera photographs (web/scripts/sample-photos.mjs). For each: a
-# text change pushed → live, one new 4000×3000 photograph pushed → live,
+# product's description changed and pushed → live (a text on one page), the
+# tagline changed and pushed → live (a text on every page: the whole site
+# re-rendered), one new 4000×3000 photograph pushed → live,
 # a rollback, the failed requests while releases are switched under wrk,
 # and the peak memory of a build. Loopback only; figures, not a test.
 set -euo pipefail
@@ -42,7 +44,15 @@ until curl -sf "$base/healthz" >/dev/null; do sleep 0.1; done
 git clone -q "$work/data/content.git" "$work/content"
 
 measure() { # measure LABEL
-  local label=$1 old t_text t_photo t_back peak_mib
+  local label=$1 old t_page t_text t_photo t_back peak_mib
+  old=$(release)
+  python3 - "$work/content/catalogue.json" <<'PY'
+import json, sys, time
+p = sys.argv[1]; d = json.load(open(p)); d["products"][-1]["description"] += " Oiled again at %d." % time.time()
+json.dump(d, open(p, "w"), indent=2, ensure_ascii=False)
+PY
+  push "A product's description"
+  t_page=$(wait_switch "$old")
   old=$(release)
   python3 - "$work/content/site.json" <<'PY'
 import json, sys, time
@@ -75,8 +85,8 @@ PY
   local requests errors
   requests=$(awk '/requests in/{print $1}' "$work/wrk.txt")
   errors=$(awk '/Non-2xx/{n+=$NF} /Socket errors/{gsub(",","");n+=$4+$6+$8+$10} END{print n+0}' "$work/wrk.txt")
-  printf '%-28s text → live %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)\n' \
-    "$label" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo"
+  printf '%-28s text → live: one page %5.1f s, every page %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)\n' \
+    "$label" "$t_page" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo"
 }
 
 # The first build of a new server fills the build caches (images, compressed files).

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,12 +62,13 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 		}
 		return dir
 	}
+	var log bytes.Buffer // the last build's
 	build := func(name, contentDir, cache string) (client string, stages []string) {
 		t.Helper()
 		b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: cache, TimeOut: 5 * time.Minute,
 			Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
 		client = filepath.Join(t.TempDir(), name)
-		var log bytes.Buffer
+		log.Reset()
 		started := time.Now()
 		if _, err := b.Build(context.Background(), contentDir, client, func(s string) { stages = append(stages, s) }, &log); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, log.String())
@@ -104,6 +108,51 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 		t.Errorf("the code was bundled again for a text change: stages %q", stages)
 	}
 	sameFiles(t, other, again)
+
+	// Pages whose data is unchanged are taken from the page cache, not
+	// rendered again: all of them for the same content, the product's own
+	// few for a product's new description.
+	shippedAgain, _ := build("shipped again", content(false), shippedCache)
+	sameFiles(t, shipped, shippedAgain)
+	if !strings.Contains(log.String(), "pages: 0 rendered") {
+		t.Errorf("the same content built again rendered pages; want all from the cache:\n%s", log.String())
+	}
+	const description = "A description only this build has."
+	oneProduct := content(false)
+	// Edited as text, as a person would: re-encoded, the file's other
+	// objects would change their order, and with it other pages.
+	file := filepath.Join(oneProduct, "catalogue.json")
+	text := readFile(t, file)
+	at := strings.Index(text, `"products"`)
+	at += strings.Index(text[at:], `"description": "`) + len(`"description": "`)
+	if err := os.WriteFile(file, []byte(text[:at]+description+" "+text[at:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var catalogue struct {
+		Products []struct {
+			ID          int
+			Description string
+		}
+	}
+	if err := json.Unmarshal([]byte(readFile(t, file)), &catalogue); err != nil {
+		t.Fatal(err)
+	}
+	id := catalogue.Products[0].ID
+	changed, _ := build("one product changed", oneProduct, shippedCache)
+	if !strings.HasPrefix(catalogue.Products[0].Description, description) {
+		t.Fatalf("the edit changed no description: the first product's is %q", catalogue.Products[0].Description)
+	}
+	if page := readFile(t, filepath.Join(changed, "product", fmt.Sprint(id), "index.html")); !strings.Contains(page, description) {
+		t.Errorf("product %d's page does not show its new description", id)
+	}
+	// Its page, and at most its two request pages.
+	counts := regexp.MustCompile(`pages: (\d+) rendered, (\d+) unchanged`).FindStringSubmatch(log.String())
+	if counts == nil {
+		t.Fatalf("the prerender did not say what it rendered:\n%s", log.String())
+	}
+	if rendered, cached := atoi(t, counts[1]), atoi(t, counts[2]); rendered < 1 || rendered > 3 || cached < 10 {
+		t.Errorf("one product's description changed: %d pages rendered, %d from the cache; want its 1 to 3 pages rendered, the others cached", rendered, cached)
+	}
 }
 
 func sameFiles(t *testing.T, a, b string) {
@@ -183,4 +232,13 @@ func appendTo(t *testing.T, path, text string) {
 	if _, err := io.WriteString(f, text); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"studio/internal/sitecontent"
 )
@@ -120,11 +121,51 @@ func (s *Server) makeRelease(id string, client fs.FS, content *sitecontent.Conte
 	return rel, nil
 }
 
-// Check makes a release of a client build and its content as Switch would,
-// and throws it away: the smoke test of a release before it may go live.
+// Check makes a release of a client build and its content as Switch would:
+// the smoke test of a release before it may go live. The release is kept
+// among the recent ones, for the switch that follows.
 func (s *Server) Check(id string, client fs.FS, content *sitecontent.Content) error {
-	_, err := newRelease(id, client, content)
+	rel, err := s.makeRelease(id, client, content)
+	if err == nil {
+		s.recent.add(rel)
+	}
 	return err
+}
+
+// recentReleases holds the releases last made (checked or served), so a
+// switch to one of them (the release just built; an undo, back to the one
+// live before) is instant: a 300-product release takes half a second to
+// read. A release never changes once made, so one made earlier is as good.
+type recentReleases struct {
+	mu   sync.Mutex
+	list []*release // the newest first
+}
+
+// keptReleases is how many releases recentReleases holds: the live one and
+// two others (each holds its pages' brotli bodies, 10 MB for 300 products).
+const keptReleases = 3
+
+func (r *recentReleases) get(id string) *release {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rel := range r.list {
+		if rel.id == id {
+			return rel
+		}
+	}
+	return nil
+}
+
+func (r *recentReleases) add(rel *release) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	list := []*release{rel}
+	for _, old := range r.list {
+		if old.id != rel.id && len(list) < keptReleases {
+			list = append(list, old)
+		}
+	}
+	r.list = list
 }
 
 // Switch makes a release of a client build and its content, with the
@@ -133,10 +174,14 @@ func (s *Server) Check(id string, client fs.FS, content *sitecontent.Content) er
 // checks changes nothing and its error is returned. The publisher
 // (internal/publish) calls it.
 func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) error {
-	rel, err := s.makeRelease(id, client, content)
-	if err != nil {
-		return err
+	rel := s.recent.get(id)
+	if rel == nil {
+		var err error
+		if rel, err = s.makeRelease(id, client, content); err != nil {
+			return err
+		}
 	}
+	s.recent.add(rel)
 	previous := s.live.Swap(rel)
 	s.builds.switched(id)
 	s.log.Info("release switched", "release", id, "previous", previous.id)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"studio/internal/sitecontent"
 	"studio/internal/store/testdb"
@@ -67,12 +69,18 @@ func TestSwitchIsAtomicUnderRequests(t *testing.T) {
 	const switches = 20
 	done := make(chan struct{})
 	var switchErr error
+	var answered atomic.Int64
 	go func() {
 		defer close(done)
 		for i := range switches {
 			if err := switchTo[[]string{"b", "a"}[i%2]](); err != nil {
 				switchErr = err
 				return
+			}
+			// A few requests answered before the next switch (a switch back
+			// to a release made before takes no time), for at most a second.
+			for next, wait := answered.Load()+8, time.Now().Add(time.Second); answered.Load() < next && time.Now().Before(wait); {
+				runtime.Gosched()
 			}
 		}
 	}()
@@ -91,6 +99,7 @@ func TestSwitchIsAtomicUnderRequests(t *testing.T) {
 				}
 				path := paths[i%len(paths)]
 				rec := do(h, "GET", path, nil)
+				answered.Add(1)
 				id := rec.Header().Get("Studio-Release")
 				if problem := releaseProblem(path, id, rec.Code, rec.Header().Get("Location"), rec.Body.String()); problem != "" {
 					select {
@@ -296,4 +305,40 @@ func grepLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// A release checked, or served before, is switched to without reading its
+// build again (a release is never changed once made): the check of a new
+// build then its switch read it once, and an undo is instant.
+func TestSwitchReusesARecentRelease(t *testing.T) {
+	s, switchTo := twoReleases(t)
+	h := s.Handler()
+	if err := s.Check("c", markedBuild("c"), testCatalogue(t, 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	gone := fstest.MapFS{} // what Switch would read, were it to read
+	if err := s.Switch("c", gone, testCatalogue(t, 1, 2)); err != nil {
+		t.Fatalf("switch to the release checked: %v", err)
+	}
+	if body := do(h, "GET", "/", nil).Body.String(); !strings.Contains(body, "release C") {
+		t.Errorf("after the switch to c, / is %q; want release C's home", body)
+	}
+	if err := switchTo["b"](); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Switch("a", gone, testCatalogue(t, 1, 2)); err != nil {
+		t.Fatalf("switch back to a, served before: %v", err)
+	}
+	if body := do(h, "GET", "/", nil).Body.String(); !strings.Contains(body, "release A") {
+		t.Errorf("after the switch back to a, / is %q; want release A's home", body)
+	}
+	// Only the last few are held: the fourth release back is read again.
+	for _, id := range []string{"d", "e", "f"} {
+		if err := s.Switch(id, markedBuild(id), testCatalogue(t, 1, 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Switch("a", gone, testCatalogue(t, 1, 2)); err == nil {
+		t.Error("a switch to a release no longer held read nothing and succeeded; want its build read (and refused here)")
+	}
 }

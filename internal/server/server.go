@@ -21,8 +21,9 @@ import (
 // New but live, which Switch replaces whole, so one Server serves any
 // number of requests at once.
 type Server struct {
-	log  *slog.Logger
-	live atomic.Pointer[release] // the release that answers new requests (release.go)
+	log    *slog.Logger
+	live   atomic.Pointer[release] // the release that answers new requests (release.go)
+	recent recentReleases          // the releases last made, for an instant switch back (release.go)
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries
@@ -74,6 +75,7 @@ func New(log *slog.Logger, client fs.FS, content *sitecontent.Content, options .
 		return nil, err
 	}
 	s.live.Store(rel)
+	s.recent.add(rel)
 	s.builds.switched(rel.id)
 	return s, nil
 }

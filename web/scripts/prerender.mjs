@@ -148,8 +148,9 @@ async function renderShare({ prerender, paths, fallback, code }) {
   let rendered = 0;
   let cached = 0;
   const made = new Set(); // the folders made
-  // Writes a file with its compressed copies (where smaller).
-  async function write(file, text) {
+  // Writes a file with its compressed copies (where smaller), and links
+  // them into the page cache as cacheName when given.
+  async function write(file, text, cacheName) {
     const body = Buffer.from(file.endsWith(".html") ? preloadModulesAfterFirstPaint(text) : text);
     const [gz, br] = await Promise.all([gzipOf(body), brotliOf(body, QUALITY.content)]);
     if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
@@ -160,8 +161,15 @@ async function renderShare({ prerender, paths, fallback, code }) {
       br.length < body.length && writeNewFile(`${file}.br`, br),
     ]);
     written.push(file);
+    if (!cacheName) return;
+    for (const ext of ["", ".gz", ".br"]) {
+      await link(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`)).catch((err) => {
+        if (err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
+      });
+    }
   }
 
+  // A path's data (React Router's .data file) and where it goes.
   async function prerenderData(path, onlyRoutes, init) {
     let dataPath;
     if (future.v8_trailingSlashAwareDataRequests) dataPath = path.endsWith("/") ? `${path}_.data` : `${path}.data`;
@@ -176,30 +184,30 @@ async function renderShare({ prerender, paths, fallback, code }) {
         `Prerender (data): Received a ${response.status} status code while prerendering the \`${path}\` path.\n${normalized}\n${data}`,
       );
     }
-    await write(join(clientDir, ...normalized.split("/")), data);
-    return data;
+    return { text: data, file: join(clientDir, ...normalized.split("/")) };
   }
 
   const REDIRECTS = new Set([301, 302, 303, 307, 308]);
   const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-  // A page from the cache, linked with its compressed copies: false when
-  // the cache has no page of that key.
-  async function fromCache(key, file) {
-    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
-    made.add(dirname(file));
-    if (!(await linkIfThere(join(pageCache, `${key}.html`), file))) return false;
-    // The compressed copies, where they were smaller.
-    await Promise.all([".gz", ".br"].map((ext) => linkIfThere(join(pageCache, `${key}.html${ext}`), `${file}${ext}`)));
-    written.push(file);
+  // A page and its data from the cache, each linked with its compressed
+  // copies ([file, name in the cache]): false when the cache has not got
+  // them all (what was linked is then written over).
+  async function fromCache(files) {
+    for (const [file, name] of files) {
+      if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
+      made.add(dirname(file));
+      if (!(await linkIfThere(join(pageCache, name), file))) return false;
+      // The compressed copies, where they were smaller.
+      await Promise.all([".gz", ".br"].map((ext) => linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`)));
+    }
+    written.push(...files.map(([file]) => file));
     cached++;
     return true;
   }
 
-  async function prerenderRoute(path, init, key) {
+  async function prerenderRoute(path, init, file, cacheName) {
     const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
-    const file = join(clientDir, ...normalized.split("/"), "index.html");
-    if (await fromCache(key, file)) return;
     rendered++;
     const response = await handler(new Request(`http://localhost${normalized}`, init));
     let html = await response.text();
@@ -224,12 +232,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
         `Prerender (html): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${html}`,
       );
     }
-    await write(file, html);
-    for (const ext of ["", ".gz", ".br"]) {
-      await link(`${file}${ext}`, join(pageCache, `${key}.html${ext}`)).catch((err) => {
-        if (err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
-      });
-    }
+    await write(file, html, cacheName);
   }
 
   async function prerenderResource(path) {
@@ -253,15 +256,19 @@ async function renderShare({ prerender, paths, fallback, code }) {
     const isResource = module && !module.default && !module.ErrorBoundary;
     if (isResource) {
       if (!module.loader) throw new Error(`Prerender: the resource route ${leaf.id} has no loader (${path})`);
-      await prerenderData(path, [leaf.id]);
+      const data = await prerenderData(path, [leaf.id]);
+      await write(data.file, data.text);
       await prerenderResource(path);
     } else {
       const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
       const data = hasLoaders ? await prerenderData(path, null) : undefined;
-      const key = createHash("sha256")
-        .update(`${code}\0${path}\0${data ?? ""}`)
-        .digest("hex");
-      await prerenderRoute(path, data ? { headers: { "X-React-Router-Prerender-Data": encodeURI(data) } } : undefined, key);
+      const key = createHash("sha256").update(`${code}\0${path}\0${data?.text ?? ""}`).digest("hex");
+      const page = join(clientDir, ...`${basename}${path}/`.replace(/\/\/+/g, "/").split("/"), "index.html");
+      const files = [[page, `${key}.html`], ...(data ? [[data.file, `${key}.data`]] : [])];
+      if (await fromCache(files)) return;
+      if (data) await write(data.file, data.text, `${key}.data`);
+      const init = data ? { headers: { "X-React-Router-Prerender-Data": encodeURI(data.text) } } : undefined;
+      await prerenderRoute(path, init, page, `${key}.html`);
     }
   }
   // A few paths at once: one renders while the others' files are

@@ -143,7 +143,7 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
         action: ticked ? "add" : "remove",
         result_count: filterProducts(all, next, vocabulary).length,
       }),
-    );
+    ).catch(() => undefined); // no catalogue (offline): no count to send
   };
 
   // A category and a page of results are history entries (links), so Back
