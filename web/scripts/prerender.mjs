@@ -77,6 +77,7 @@ if (isMainThread) {
     .update(await readFile(serverBuild))
     .digest("hex");
   await mkdir(pageCache, { recursive: true });
+  // One worker a core, each with 100 paths or more (PRERENDER_WORKERS: as many as it says).
   const count = Number(process.env.PRERENDER_WORKERS) || Math.max(1, Math.min(availableParallelism(), Math.ceil(prerender.length / 100)));
   const shares = await Promise.all(
     Array.from({ length: count }, (_, i) => {

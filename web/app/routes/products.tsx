@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useLocation, useNavigate, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useLocation, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
 import { CategoryTabs } from "../components/products/CategoryTabs";
@@ -73,15 +73,16 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { vocabulary: words, list: { count: matching.length, ...paginate(matching, state.page) }, products: null as ProductCardData[] | null };
 }
 
-// In the browser the whole catalogue joins the data (the site's one file
-// of cards, fetched once, lib/productCards): ticking materials and
-// finishes, and moving between tabs and pages, filter there and then.
+// In the browser, from the first move on (a tick, a tab, a page), the
+// whole catalogue joins the data (the site's one file of cards, fetched
+// once, lib/productCards), and the list is filtered there and then. Not
+// on the first load: the page the build made is the page asked for, and
+// its first paint and first input wait for nothing more.
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   const [data, products] = await Promise.all([serverLoader(), loadProductCards().catch(() => null)]);
   catalogueHere ||= products !== null;
   return { ...data, products };
 }
-clientLoader.hydrate = true as const;
 let catalogueHere = false;
 
 // Once the catalogue is here, moving between addresses of the list
@@ -123,6 +124,15 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
   useEffect(() => setPending(null), [location]);
   const state = pending ?? urlState;
   const { count, items, page, pageCount } = listOf(loaderData, state);
+
+  // An address whose query asks for more than its path (two materials at
+  // once, say) needs the catalogue at once.
+  const revalidator = useRevalidator();
+  const needsCatalogue = !products && searchParams.size > 0;
+  useEffect(() => {
+    if (needsCatalogue) void revalidator.revalidate();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per need, not per revalidator state
+  }, [needsCatalogue]);
 
   // An older address (?category=Tables&page=2, ?material=Wood) is replaced
   // by the list's own (/products/tables/page/2, /products/material/wood).
