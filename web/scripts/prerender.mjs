@@ -72,10 +72,13 @@ async function sitePaths() {
 // each worker renders its share with a handler of its own.
 if (isMainThread) {
   const prerender = await sitePaths();
-  // What the code is: the server bundle names every client asset too.
-  const code = createHash("sha256")
-    .update(await readFile(serverBuild))
-    .digest("hex");
+  // What makes a page besides its data: the server bundle (which names
+  // every client asset too), and the scripts that write and compress it.
+  const hash = createHash("sha256");
+  for (const file of [serverBuild, new URL(import.meta.url).pathname, new URL("compression.mjs", import.meta.url).pathname]) {
+    hash.update(await readFile(file));
+  }
+  const code = hash.digest("hex");
   await mkdir(pageCache, { recursive: true });
   // One worker a core, each with 100 paths or more (PRERENDER_WORKERS: as many as it says).
   const count = Number(process.env.PRERENDER_WORKERS) || Math.max(1, Math.min(availableParallelism(), Math.ceil(prerender.length / 100)));
