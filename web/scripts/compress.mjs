@@ -4,10 +4,10 @@
 // at build time, so the server never compresses per request. A compressed
 // file that is not smaller than the original is not written.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { extname, join } from "node:path";
-import { linkFile, writeNewFile } from "./files.mjs";
+import { DAY, linkFile, pruneDaily, writeNewFile } from "./files.mjs";
 import { PRERENDERED, QUALITY, brotliOf, gzipOf } from "./compression.mjs";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
@@ -83,15 +83,6 @@ await Promise.all(
     while (next < paths.length) await compressFile(paths[next++]);
   }),
 );
-// Pruned once a day, not on every build: a look at each entry takes
-// seconds when the cache is large.
-const DAY = 24 * 3600 * 1000;
-const pruned = join(cacheDir, ".pruned");
-if (((await stat(pruned).catch(() => null))?.mtimeMs ?? 0) < Date.now() - DAY) {
-  const stale = Date.now() - CACHE_DAYS * DAY;
-  for (const name of await readdir(cacheDir)) {
-    if ((await stat(join(cacheDir, name))).mtimeMs < stale) await rm(join(cacheDir, name), { force: true });
-  }
-  await writeFile(pruned, "");
-}
+// Entries no build used for CACHE_DAYS go (files.mjs, pruneDaily).
+await pruneDaily(cacheDir, ({ mtimeMs }, now) => mtimeMs < now - CACHE_DAYS * DAY);
 console.log(`compress: ${paths.length} files precompressed in build/client (and the prerender's ${prerendered.size})`);

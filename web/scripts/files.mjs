@@ -1,7 +1,8 @@
 // The build links files from its caches (image variants, rendered pages)
 // rather than copying them. A linked file shares its bytes with the
 // cache, so it is never written into: it is replaced.
-import { copyFile, link, rm, writeFile } from "node:fs/promises";
+import { copyFile, link, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 
 // dest becomes a link to src (a copy where no link can be made, as across
 // file systems), replacing what was there.
@@ -41,4 +42,20 @@ export async function linkIfThere(src, dest) {
     await link(src, dest);
   }
   return true;
+}
+
+export const DAY = 24 * 3600 * 1000;
+
+// Deletes the entries of a cache folder that stale(stats, now) says are
+// stale, at most once a day (a stamp file, .pruned, says when it last
+// did): a look at each entry takes seconds when the cache is large.
+export async function pruneDaily(dir, stale) {
+  const stamp = join(dir, ".pruned");
+  const now = Date.now();
+  if (((await stat(stamp).catch(() => null))?.mtimeMs ?? 0) > now - DAY) return;
+  for (const name of await readdir(dir)) {
+    const file = join(dir, name);
+    if (name !== ".pruned" && stale(await stat(file), now)) await rm(file, { force: true });
+  }
+  await writeFile(stamp, "");
 }

@@ -22,8 +22,8 @@
 // bundle (default build/server/index.js). The page paths come from the
 // content's catalogue (app/lib/paths.ts, pagePaths).
 import { createHash } from "node:crypto";
-import { link, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { linkIfThere, writeNewFile } from "./files.mjs";
+import { link, mkdir, readFile, writeFile } from "node:fs/promises";
+import { DAY, linkIfThere, pruneDaily, writeNewFile } from "./files.mjs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -108,18 +108,10 @@ if (isMainThread) {
   parentPort.postMessage(await renderShare(workerData));
 }
 
-// Once a day, the cached pages no build has linked for a day and none
-// still holds (no other link: no release or build/client has it) go.
-async function prunePageCache() {
-  const DAY = 24 * 3600 * 1000;
-  const stamp = join(pageCache, ".pruned");
-  if (((await stat(stamp).catch(() => null))?.mtimeMs ?? 0) > Date.now() - DAY) return;
-  for (const name of await readdir(pageCache)) {
-    const file = join(pageCache, name);
-    const { nlink, ctimeMs } = await stat(file);
-    if (nlink === 1 && ctimeMs < Date.now() - DAY) await rm(file, { force: true });
-  }
-  await writeFile(stamp, "");
+// The cached pages none holds any more (no other link: no release or
+// build/client has them) and no build has linked for a day go.
+function prunePageCache() {
+  return pruneDaily(pageCache, ({ nlink, ctimeMs }, now) => nlink === 1 && ctimeMs < now - DAY);
 }
 
 async function renderShare({ prerender, paths, fallback, code }) {
@@ -152,13 +144,16 @@ async function renderShare({ prerender, paths, fallback, code }) {
   let rendered = 0;
   let cached = 0;
   const made = new Set(); // the folders made
+  async function folderOf(file) {
+    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
+    made.add(dirname(file));
+  }
   // Writes a file with its compressed copies (where smaller), and links
   // them into the page cache as cacheName when given.
   async function write(file, text, cacheName) {
     const body = Buffer.from(file.endsWith(".html") ? preloadModulesAfterFirstPaint(text) : text);
     const [gz, br] = await Promise.all([gzipOf(body), brotliOf(body, QUALITY.content)]);
-    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
-    made.add(dirname(file));
+    await folderOf(file);
     await Promise.all([
       writeNewFile(file, body),
       gz.length < body.length && writeNewFile(`${file}.gz`, gz),
@@ -199,8 +194,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
   // them all (what was linked is then written over).
   async function fromCache(files) {
     for (const [file, name] of files) {
-      if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
-      made.add(dirname(file));
+      await folderOf(file);
       if (!(await linkIfThere(join(pageCache, name), file))) return false;
       // The compressed copies, where they were smaller.
       await Promise.all([".gz", ".br"].map((ext) => linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`)));
