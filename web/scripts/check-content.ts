@@ -1,8 +1,7 @@
 // `npm run check`, the first step of `npm run build` and so of `make
 // build`: every problem of content/ at once, one line each, and exit 1.
-// Run by vite-node, as the rules share the site's TypeScript (the facts,
-// the {{placeholder}} filler); scripts/vite-node.config.ts keeps it from
-// loading the app's Vite config.
+// Run by scripts/run-ts.mjs, as the rules share the site's TypeScript (the
+// facts, the {{placeholder}} filler).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkContent } from "./content-rules";

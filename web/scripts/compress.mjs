@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { availableParallelism } from "node:os";
 import { extname, join } from "node:path";
 import { DAY, linkFile, pruneDaily, writeNewFile } from "./files.mjs";
-import { PRERENDERED, QUALITY, brotliOf, gzipOf } from "./compression.mjs";
+import { LEVELS, PRERENDERED, brotliOf, gzipOf } from "./compression.mjs";
 
 const root = new URL("../build/client/", import.meta.url).pathname;
 const assets = join(root, "assets/");
@@ -35,7 +35,7 @@ async function linkTree(from, to) {
   for (const entry of await readdir(from, { withFileTypes: true })) {
     const [src, dest] = [join(from, entry.name), join(to, entry.name)];
     if (entry.isDirectory()) await linkTree(src, dest);
-    else await linkFile(src, dest);
+    else linkFile(src, dest);
   }
 }
 await linkTree(generated, root);
@@ -46,16 +46,16 @@ for (const name of await readdir(join(root, "assets"))) {
   if (/^server-build-.*\.css$/.test(name)) await rm(join(root, "assets", name));
 }
 
-// body compressed by kind ("gz" or "br"), from the cache when a build made it before.
-async function compressed(body, hash, kind, quality) {
-  const file = join(cacheDir, kind === "gz" ? `${hash}.gz` : `${hash}.br${quality}`);
+// body compressed by kind ("gz" or "br") at level, from the cache when a build made it before.
+async function compressed(body, hash, kind, level) {
+  const file = join(cacheDir, `${hash}.${kind}${level}`);
   try {
     const cached = await readFile(file);
     const now = new Date();
     await utimes(file, now, now);
     return cached;
   } catch {
-    const out = kind === "gz" ? await gzipOf(body) : await brotliOf(body, quality);
+    const out = kind === "gz" ? await gzipOf(body, level) : await brotliOf(body, level);
     await writeFile(file, out);
     return out;
   }
@@ -64,10 +64,10 @@ async function compressed(body, hash, kind, quality) {
 async function compressFile(path) {
   const body = await readFile(path);
   const hash = createHash("sha256").update(body).digest("hex");
-  const quality = path.startsWith(assets) ? QUALITY.code : QUALITY.content;
-  const [gz, br] = await Promise.all([compressed(body, hash, "gz"), compressed(body, hash, "br", quality)]);
-  if (gz.length < body.length) await writeNewFile(`${path}.gz`, gz);
-  if (br.length < body.length) await writeNewFile(`${path}.br`, br);
+  const levels = path.startsWith(assets) ? LEVELS.code : LEVELS.content;
+  const [gz, br] = await Promise.all([compressed(body, hash, "gz", levels.gzip), compressed(body, hash, "br", levels.brotli)]);
+  if (gz.length < body.length) writeNewFile(`${path}.gz`, gz);
+  if (br.length < body.length) writeNewFile(`${path}.br`, br);
 }
 
 await mkdir(cacheDir, { recursive: true });

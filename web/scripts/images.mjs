@@ -20,7 +20,7 @@
 // Exit status 1, with one line per problem naming the file, the product and
 // the field, when the content is wrong; nothing is written then.
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -289,12 +289,14 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   await rm(staging, { recursive: true, force: true });
   /** @type {Record<string, ManifestEntry>} */
   const manifest = {};
+  const folders = new Set();
   for (const [i, { entry, files }] of made.entries()) {
     manifest[wanted[i].src] = entry;
     for (const [from, to] of files) {
       const target = join(staging, "public", to);
-      await mkdir(dirname(target), { recursive: true });
-      await linkFile(from, target); // the cache's file, linked
+      if (!folders.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
+      folders.add(dirname(target));
+      linkFile(from, target); // the cache's file, linked
     }
   }
   await writeFile(join(staging, "images.json"), JSON.stringify(manifest, null, 1) + "\n");

@@ -22,14 +22,15 @@
 // bundle (default build/server/index.js). The page paths come from the
 // content's catalogue (app/lib/paths.ts, pagePaths).
 import { createHash } from "node:crypto";
-import { link, mkdir, readFile, writeFile } from "node:fs/promises";
-import { DAY, linkIfThere, pruneDaily, writeNewFile } from "./files.mjs";
+import { linkSync, mkdirSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { DAY, linkIfThere, pruneDaily, removeFile, writeNewFile } from "./files.mjs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { build as esbuild } from "esbuild";
-import { PRERENDERED, QUALITY, brotliOf, gzipOf, preloadModulesAfterFirstPaint } from "./compression.mjs";
+import { importTs } from "./run-ts.mjs";
+import { PRERENDERED, compressPage, preloadModulesAfterFirstPaint } from "./compression.mjs";
 
 const web = new URL("..", import.meta.url).pathname;
 const contentDir = resolve(process.env.CONTENT_DIR ?? join(web, "..", "content"));
@@ -48,22 +49,10 @@ process.env.IS_RR_BUILD_REQUEST = "yes";
 
 const started = Date.now();
 
-// The site's paths, by the same TypeScript as the browser tests use,
-// compiled on the spot (a few milliseconds) rather than bundled.
+// The site's paths, by the same TypeScript as the browser tests use
+// (scripts/run-ts.mjs).
 async function sitePaths() {
-  const { outputFiles } = await esbuild({
-    stdin: {
-      contents: `export { pagePaths, NOT_FOUND_PATH, SEARCH_INDEX_PATH, CHAT_SCRIPT_PATH } from "./app/lib/paths.ts";`,
-      resolveDir: web,
-      loader: "ts",
-    },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "node",
-    logLevel: "silent",
-  });
-  const paths = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`);
+  const paths = await importTs(join(web, "app", "lib", "paths.ts"));
   const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
   return [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH];
 }
@@ -143,28 +132,32 @@ async function renderShare({ prerender, paths, fallback, code }) {
   const written = [];
   let rendered = 0;
   let cached = 0;
+  // Files are written and compressed on the worker's own thread
+  // (files.mjs, compression.mjs): the worker is a core's worth of work.
   const made = new Set(); // the folders made
-  async function folderOf(file) {
-    if (!made.has(dirname(file))) await mkdir(dirname(file), { recursive: true });
+  function folderOf(file) {
+    if (!made.has(dirname(file))) mkdirSync(dirname(file), { recursive: true });
     made.add(dirname(file));
   }
   // Writes a file with its compressed copies (where smaller), and links
   // them into the page cache as cacheName when given.
-  async function write(file, text, cacheName) {
+  function write(file, text, cacheName) {
     const body = Buffer.from(file.endsWith(".html") ? preloadModulesAfterFirstPaint(text) : text);
-    const [gz, br] = await Promise.all([gzipOf(body), brotliOf(body, QUALITY.content)]);
-    await folderOf(file);
-    await Promise.all([
-      writeNewFile(file, body),
-      gz.length < body.length && writeNewFile(`${file}.gz`, gz),
-      br.length < body.length && writeNewFile(`${file}.br`, br),
-    ]);
+    const { gz, br } = compressPage(body);
+    folderOf(file);
+    writeNewFile(file, body);
+    for (const [ext, copy] of [[".gz", gz], [".br", br]]) {
+      if (copy.length < body.length) writeNewFile(`${file}${ext}`, copy);
+      else removeFile(`${file}${ext}`);
+    }
     written.push(file);
     if (!cacheName) return;
     for (const ext of ["", ".gz", ".br"]) {
-      await link(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`)).catch((err) => {
+      try {
+        linkSync(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`));
+      } catch (err) {
         if (err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
-      });
+      }
     }
   }
 
@@ -192,22 +185,22 @@ async function renderShare({ prerender, paths, fallback, code }) {
   // A page and its data from the cache, each linked with its compressed
   // copies ([file, name in the cache]): false when the cache has not got
   // them all (what was linked is then written over).
-  async function fromCache(files) {
+  function fromCache(files) {
     for (const [file, name] of files) {
-      await folderOf(file);
-      if (!(await linkIfThere(join(pageCache, name), file))) return false;
+      folderOf(file);
+      if (!linkIfThere(join(pageCache, name), file)) return false;
       // The compressed copies, where they were smaller.
-      await Promise.all([".gz", ".br"].map((ext) => linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`)));
+      for (const ext of [".gz", ".br"]) linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`);
     }
     written.push(...files.map(([file]) => file));
     cached++;
     return true;
   }
 
-  async function prerenderRoute(path, init, file, cacheName) {
+  async function prerenderRoute(path, file, cacheName) {
     const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
     rendered++;
-    const response = await handler(new Request(`http://localhost${normalized}`, init));
+    const response = await handler(new Request(`http://localhost${normalized}`));
     let html = await response.text();
     if (REDIRECTS.has(response.status)) {
       // As React Router writes a redirect: a page that refreshes to it.
@@ -230,7 +223,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
         `Prerender (html): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${html}`,
       );
     }
-    await write(file, html, cacheName);
+    write(file, html, cacheName);
   }
 
   async function prerenderResource(path) {
@@ -242,7 +235,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
         `Prerender (resource): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${body.toString("utf8")}`,
       );
     }
-    await write(join(clientDir, ...normalized.split("/")), body);
+    write(join(clientDir, ...normalized.split("/")), body);
   }
 
   const routes = routeTree(build.routes);
@@ -255,7 +248,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
     if (isResource) {
       if (!module.loader) throw new Error(`Prerender: the resource route ${leaf.id} has no loader (${path})`);
       const data = await prerenderData(path, [leaf.id]);
-      await write(data.file, data.text);
+      write(data.file, data.text);
       await prerenderResource(path);
     } else {
       const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
@@ -263,10 +256,13 @@ async function renderShare({ prerender, paths, fallback, code }) {
       const key = createHash("sha256").update(`${code}\0${path}\0${data?.text ?? ""}`).digest("hex");
       const page = join(clientDir, ...`${basename}${path}/`.replace(/\/\/+/g, "/").split("/"), "index.html");
       const files = [[page, `${key}.html`], ...(data ? [[data.file, `${key}.data`]] : [])];
-      if (await fromCache(files)) return;
-      if (data) await write(data.file, data.text, `${key}.data`);
-      const init = data ? { headers: { "X-React-Router-Prerender-Data": encodeURI(data.text) } } : undefined;
-      await prerenderRoute(path, init, page, `${key}.html`);
+      if (fromCache(files)) return;
+      if (data) write(data.file, data.text, `${key}.data`);
+      // The page runs its loaders again rather than being handed their
+      // output (React Router's X-React-Router-Prerender-Data header, which
+      // each route's loader decodes whole, a third of a page's rendering):
+      // the loaders only read the content, so they give what the .data has.
+      await prerenderRoute(path, page, `${key}.html`);
     }
   }
   // A few paths at once: one renders while the others' files are
@@ -291,7 +287,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
     if (!html.includes("window.__reactRouterContext =") || !html.includes("window.__reactRouterRouteModules =")) {
       throw new Error("Prerender: the SPA fallback cannot hydrate: no <Scripts /> in the root route");
     }
-    await write(join(clientDir, prerender.includes("/") ? "__spa-fallback.html" : "index.html"), html);
+    write(join(clientDir, prerender.includes("/") ? "__spa-fallback.html" : "index.html"), html);
   }
 
   return { written, rendered, cached };
