@@ -90,9 +90,11 @@ PY
   t_photo=$(wait_switch "$old")
   read -r peak_photo _ < <(peak)
   local newest=$old; old=$(release)
+  # From the command to the first answer of the release it made live.
   local start; start=$(now)
   studio rollback "$newest" >/dev/null
-  t_back=$(wait_switch "$old")
+  wait_switch "$old" >/dev/null
+  t_back=$(echo "$(now) - $start" | bc)
   # Releases switched back and forth every 0.5 s under load.
   (for _ in $(seq 1 16); do studio rollback "$old" >/dev/null; sleep 0.5; studio rollback "$newest" >/dev/null; sleep 0.5; done) &
   local switcher=$!
