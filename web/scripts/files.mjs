@@ -5,8 +5,7 @@
 // These calls are synchronous: each is a system call or two of
 // microseconds, and the build makes thousands (a 300-product site's pages
 // and image variants); as promises, each also made a round trip through
-// the thread pool that cost more than the call (the prerender's CPU time
-// fell by a tenth).
+// the thread pool that cost more than the call itself.
 import { copyFileSync, linkSync, unlinkSync, writeFileSync } from "node:fs";
 import { readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
