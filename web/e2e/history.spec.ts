@@ -1,5 +1,5 @@
 import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
-import { catalogue, productById, products, vocabulary } from "./content";
+import { catalogue, home, productById, products, vocabulary } from "./content";
 import { similarProducts } from "../app/lib/catalogue";
 import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 
@@ -10,7 +10,7 @@ test("Back returns to the place on the home page the visitor left from", async (
   await page.goto("/");
   await hydrated(page);
   const hot = productById(catalogue.featured.whatsHot[0]!);
-  const row = page.getByRole("region", { name: "What's Hot" });
+  const row = page.getByRole("region", { name: home.whatsHot.title });
   await row.scrollIntoViewIfNeeded();
   await nextFrames(page);
   const left = await page.evaluate(() => window.scrollY);
@@ -135,7 +135,7 @@ test.describe("analytics", () => {
     const hot = catalogue.featured.whatsHot.map(productById).find((p) => similarProducts(products, p).length > 0)!;
     await page.goto("/");
     await hydrated(page);
-    await page.getByRole("region", { name: "What's Hot" }).getByRole("link", { name: new RegExp(hot.name) }).first().click();
+    await page.getByRole("region", { name: home.whatsHot.title }).getByRole("link", { name: new RegExp(hot.name) }).first().click();
     await expect(page).toHaveURL(new RegExp(`/product/${hot.id}$`));
     await page.getByRole("group", { name: "Similar products" }).getByRole("link").first().click();
     await expect(page).not.toHaveURL(new RegExp(`/product/${hot.id}$`));

@@ -1,5 +1,5 @@
 import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
-import { catalogue, productById, products, service, site, vocabulary } from "./content";
+import { catalogue, home, productById, products, service, site, vocabulary } from "./content";
 import { ALL, DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath, tabNames } from "../app/lib/filters";
 import { similarProducts } from "../app/lib/catalogue";
 import { SEARCH_SETTLE_MS, searchProducts } from "../app/lib/search";
@@ -45,23 +45,38 @@ test.describe("home", () => {
     await expect(hero).toBeVisible();
     await expect(hero).not.toHaveAttribute("loading", "lazy");
     await expect(hero).toHaveAttribute("fetchpriority", "high");
-    for (const name of ["Furniture Design", "Interior Design", "Lighting Design", "Our intention", "Minimum Hardware", "Maximum transparency", "What's Hot", `Fresh from ${site.name}`, "Our Craft and Creation"]) {
+    // Every section's heading and text, as content/pages.json gives them.
+    const sections = [...home.disciplines, home.intention, ...home.values, home.craft];
+    for (const { title, text } of sections) {
+      await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
+      await expect(page.getByText(text, { exact: true })).toBeVisible();
+    }
+    for (const name of [home.whatsHot.title, home.fresh.title, home.showcase.title, ...home.showcase.items.map((i) => i.title)]) {
       await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
     }
-    await expect(page.getByText("Smart joinery, cleaner lines.")).toBeVisible();
     await expect(page.getByText(site.marquee).first()).toBeAttached();
 
-    const hot = page.getByRole("region", { name: "What's Hot" });
+    const hot = page.getByRole("region", { name: home.whatsHot.title });
     await expect(hot.getByRole("heading", { level: 3 })).toHaveText(catalogue.featured.whatsHot.map((id) => productById(id).name));
-    await hot.getByRole("link", { name: "All products" }).click();
+    await hot.getByRole("link", { name: home.whatsHot.allLink }).click();
     await expect(page).toHaveURL(/\/products$/);
+  });
+
+  test("each of the home page's links leads where content/pages.json says", async ({ page }) => {
+    await page.goto("/");
+    await hydrated(page);
+    for (const { link } of [home.hero, ...home.disciplines, home.craft]) {
+      await page.getByRole("main").getByRole("link", { name: link.label, exact: true }).first().click();
+      await expect(page).toHaveURL(new RegExp(`${link.to}$`));
+      await page.goBack();
+    }
   });
 
   test("the Fresh from banner opens the featured product", async ({ page }) => {
     const fresh = productById(catalogue.featured.fresh);
     await page.goto("/");
     await hydrated(page);
-    await page.getByRole("link", { name: `Discover ${fresh.name}` }).click();
+    await page.getByRole("link", { name: `${home.fresh.link} ${fresh.name}` }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${fresh.id}$`));
     await expect(page.getByRole("heading", { level: 1, name: fresh.name })).toBeVisible();
   });

@@ -10,6 +10,7 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { MAIN_MENU } from "../app/lib/chat/compile";
 import { contentFacts, fillFacts, whatsappPhone, type Facts } from "../app/lib/facts";
 import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
+import { pagePaths } from "../app/lib/paths";
 import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "./markdown";
 
@@ -64,12 +65,14 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
   }
   if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...listAddresses(catalogue));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
+  if (pages && catalogue) problems.push(...pageLinks(pages, new Set(pagePaths(catalogue as never))));
   if (chat) problems.push(...chatLinks(chat));
 
   // Placeholders, once the facts they are filled from are right.
   if (site && service && !problems.some((p) => p.startsWith("content/site.json"))) {
     const facts = contentFacts(site as never, service as never);
     if (chat) problems.push(...chatPlaceholders(chat, facts));
+    if (pages) problems.push(...textsOf(pages, "content/pages.json: ").flatMap(([where, text]) => placeholderProblems(text, facts, where)));
     for (const dir of ["pages", "policies"]) {
       for (const name of readdirSync(join(contentDir, dir)).filter((f) => f.endsWith(".md"))) {
         const file = `content/${dir}/${name}`;
@@ -260,6 +263,21 @@ function chatPlaceholders(json: Json, facts: Facts): string[] {
       ...placeholderProblems(o.answer, facts, `${file}: options "${o.id}": answer`),
     ]),
   ];
+}
+
+// Every text of a JSON value, with where it is ("content/pages.json: home.craft.text").
+function textsOf(node: unknown, where: string): [string, string][] {
+  if (typeof node === "string") return [[where, node]];
+  if (Array.isArray(node)) return node.flatMap((n, i) => textsOf(n, `${where}[${i}]`));
+  if (node && typeof node === "object") return Object.entries(node).flatMap(([k, v]) => textsOf(v, where.endsWith(": ") ? `${where}${k}` : `${where}.${k}`));
+  return [];
+}
+
+// Each link pages.json gives ({ to, label }) leads to a page of the site.
+function pageLinks(pages: Json, paths: Set<string>): string[] {
+  return textsOf(pages, "content/pages.json: ")
+    .filter(([where, to]) => where.endsWith(".link.to") && !paths.has(to))
+    .map(([where, to]) => `${where}: "${to}" is not a page of the site (as /products, /about or /product/3)`);
 }
 
 // The pictures pages.json names: the hero is an original in content/images/

@@ -74,3 +74,15 @@ export function fillFacts(text: string, facts: Facts, where: string): string {
     return String(value);
   });
 }
+
+// Every text of a value read from content/ (a page's texts in pages.json),
+// filled as fillFacts fills one; where names each by its field
+// ("content/pages.json: home.craft.text").
+export function fillFactsIn<T>(value: T, facts: Facts, where: string): T {
+  if (typeof value === "string") return fillFacts(value, facts, where) as T;
+  if (Array.isArray(value)) return value.map((v, i) => fillFactsIn(v, facts, `${where}[${i}]`)) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillFactsIn(v, facts, `${where}.${k}`)])) as T;
+  }
+  return value;
+}
