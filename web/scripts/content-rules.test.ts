@@ -70,6 +70,7 @@ describe("the content check", () => {
     ["a chat follow-up that names no option", (dir) => editJson(dir, "chat.json", (c) => c.options[0].followUp.unshift("no-such-option")), /^content\/chat\.json: options "[\w-]+": followUp: "no-such-option" is not the id of any option$/],
     ["a chat placeholder that names no fact", (dir) => editJson(dir, "chat.json", (c) => (c.options[0].answer += " Call {{site.fax}}.")), /^content\/chat\.json: options "[\w-]+": answer: \{\{site\.fax\}\} names no fact/],
     ["a home text whose placeholder names no fact", (dir) => editJson(dir, "pages.json", (p) => (p.home.craft.text += " In {{site.town}}.")), /^content\/pages\.json: home\.craft\.text: \{\{site\.town\}\} names no fact/],
+    ["a drawing that is not in web/public", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "/images/gone.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: web\/public\/images\/gone\.svg does not exist$/],
     ["a home link to no page", (dir) => editJson(dir, "pages.json", (p) => (p.home.disciplines[0].link.to = "/furniture")), /^content\/pages\.json: home\.disciplines\[0\]\.link\.to: "\/furniture" is not a page of the site/],
     ["a home section without its title", (dir) => editJson(dir, "pages.json", (p) => delete p.home.values[0].title), /^content\/pages\.json: home\.values\[0\]\.title: is missing$/],
     [

@@ -286,17 +286,9 @@ function pageImages(pages: Json, contentDir: string, publicDir: string): string[
   const problems: string[] = [];
   const hero = (pages as unknown as { home: { hero: { src: string } } }).home.hero.src;
   if (!existsSync(join(contentDir, "images", hero))) problems.push(`content/pages.json: home.hero.src: content/images/${hero} does not exist`);
-  const walk = (node: unknown, path: string) => {
-    if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}[${i}]`));
-    else if (node && typeof node === "object") {
-      for (const [key, v] of Object.entries(node)) {
-        const here = path ? `${path}.${key}` : key;
-        if (key === "image" && typeof v === "string" && !existsSync(join(publicDir, v))) problems.push(`content/pages.json: ${here}: web/public${v} does not exist`);
-        else walk(v, here);
-      }
-    }
-  };
-  walk(pages, "");
+  for (const [where, image] of textsOf(pages, "content/pages.json: ")) {
+    if (where.endsWith(".image") && !existsSync(join(publicDir, image))) problems.push(`${where}: web/public${image} does not exist`);
+  }
   return problems;
 }
 
