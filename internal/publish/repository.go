@@ -250,33 +250,40 @@ var ErrMainMoved = errors.New("publish: main has moved on since this change was 
 func (r *Repository) Commit(base string, files map[string][]byte, removed []string, who Signature, message string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := r.repo.Storer
-	var parents []plumbing.Hash
 	old, err := r.repo.Reference(mainBranch, true)
 	if base != "" && (err != nil || old.Hash().String() != base) {
 		return "", ErrMainMoved
 	}
-	tree := map[string]treeFile{}
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		old = nil
 	case err != nil:
 		return "", err
-	default:
-		parents = []plumbing.Hash{old.Hash()}
-		c, err := r.repo.CommitObject(old.Hash())
-		if err != nil {
+	}
+	parent := plumbing.ZeroHash
+	if old != nil {
+		parent = old.Hash()
+	}
+	return r.commitOn(mainBranch, parent, old, files, removed, who, message)
+}
+
+// commitOn makes a commit whose parent is parent (zero: the first commit)
+// and points branch at it, unless branch is no longer old (nil: it must
+// not exist yet), when it is ErrMainMoved. The caller holds r.mu.
+func (r *Repository) commitOn(branch plumbing.ReferenceName, parent plumbing.Hash, old *plumbing.Reference, files map[string][]byte, removed []string, who Signature, message string) (string, error) {
+	s := r.repo.Storer
+	var parents []plumbing.Hash
+	tree := map[string]treeFile{}
+	if !parent.IsZero() {
+		parents = []plumbing.Hash{parent}
+		var err error
+		if tree, err = r.treeFiles(parent); err != nil {
 			return "", err
 		}
-		t, err := c.Tree()
-		if err != nil {
-			return "", err
-		}
-		if err := t.Files().ForEach(func(f *object.File) error {
-			tree[f.Name] = treeFile{mode: f.Mode, hash: f.Hash}
-			return nil
-		}); err != nil {
-			return "", err
+	}
+	if old == nil {
+		if _, err := r.repo.Reference(branch, false); err == nil {
+			return "", ErrMainMoved
 		}
 	}
 	for _, name := range removed {
@@ -306,13 +313,31 @@ func (r *Repository) Commit(base string, files map[string][]byte, removed []stri
 	if err != nil {
 		return "", err
 	}
-	if err := s.CheckAndSetReference(plumbing.NewHashReference(mainBranch, hash), old); err != nil {
+	if err := s.CheckAndSetReference(plumbing.NewHashReference(branch, hash), old); err != nil {
 		if errors.Is(err, storage.ErrReferenceHasChanged) {
 			return "", ErrMainMoved
 		}
 		return "", err
 	}
 	return hash.String(), nil
+}
+
+// treeFiles is every file of commit hash, by path.
+func (r *Repository) treeFiles(hash plumbing.Hash) (map[string]treeFile, error) {
+	c, err := r.repo.CommitObject(hash)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]treeFile{}
+	err = t.Files().ForEach(func(f *object.File) error {
+		files[f.Name] = treeFile{mode: f.Mode, hash: f.Hash}
+		return nil
+	})
+	return files, err
 }
 
 func storeBlob(s storer.EncodedObjectStorer, content []byte) (plumbing.Hash, error) {

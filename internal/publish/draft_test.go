@@ -1,0 +1,138 @@
+package publish
+
+import (
+	"errors"
+	"testing"
+	"testing/fstest"
+)
+
+func newDraftRepo(t *testing.T) *Repository {
+	t.Helper()
+	repo, err := OpenRepository(t.TempDir(), fstest.MapFS{
+		"site.json":      {Data: []byte(`{"name": "A"}`)},
+		"pages/about.md": {Data: []byte("# About\n")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+func readOn(t *testing.T, r *Repository, hash, name string) string {
+	t.Helper()
+	b, err := r.ReadFile(hash, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var owner = Signature{Name: "Owner", Email: "owner@example.com"}
+
+func TestASavedDraftLeavesMainAloneUntilPublished(t *testing.T) {
+	r := newDraftRepo(t)
+	main, _ := r.Main()
+	start, draft, err := r.Draft()
+	if err != nil || draft || start.Hash != main.Hash {
+		t.Fatalf("with nothing saved, Draft() = %v, %v, %v; want main, false", start.Hash, draft, err)
+	}
+	first, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "B"}`)}, nil, owner, "Studio details: name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := r.SaveDraft(first, nil, []string{"pages/about.md"}, owner, "About removed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := r.Main(); m.Hash != main.Hash {
+		t.Fatalf("saving a draft moved main")
+	}
+	list, err := r.Unpublished()
+	if err != nil || len(list) != 2 || list[0].Subject() != "About removed" || list[1].Subject() != "Studio details: name" || list[0].Author != "Owner" {
+		t.Fatalf("Unpublished() = %+v, %v; want the two saves, newest first, by Owner", list, err)
+	}
+	published, err := r.PublishDraft(owner)
+	if err != nil || published != second {
+		t.Fatalf("PublishDraft() = %s, %v; want main moved to the draft %s", published, err, second)
+	}
+	if got := readOn(t, r, published, "site.json"); got != `{"name": "B"}` {
+		t.Errorf("main's site.json = %s", got)
+	}
+	if _, draft, _ := r.Draft(); draft {
+		t.Errorf("a draft is left after publishing")
+	}
+	if list, _ := r.Unpublished(); len(list) != 0 {
+		t.Errorf("after publishing, %d changes are unpublished", len(list))
+	}
+}
+
+func TestASaveStartedBeforeAnotherIsRefused(t *testing.T) {
+	r := newDraftRepo(t)
+	start, _, _ := r.Draft()
+	if _, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "First"}`)}, nil, owner, "first"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "Second"}`)}, nil, owner, "second")
+	if !errors.Is(err, ErrDraftMoved) {
+		t.Fatalf("a save over a newer draft: %v, want ErrDraftMoved", err)
+	}
+	now, _, _ := r.Draft()
+	if got := readOn(t, r, now.Hash, "site.json"); got != `{"name": "First"}` {
+		t.Errorf("the draft's site.json = %s, want the first save kept", got)
+	}
+	if _, err := r.SaveDraft("", nil, nil, owner, "no base"); !errors.Is(err, ErrDraftMoved) {
+		t.Errorf("a save with no base: %v, want ErrDraftMoved", err)
+	}
+}
+
+func TestPublishingOverAMovedMainKeepsBoth(t *testing.T) {
+	r := newDraftRepo(t)
+	start, _, _ := r.Draft()
+	if _, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "Draft"}`)}, nil, owner, "draft"); err != nil {
+		t.Fatal(err)
+	}
+	// A developer pushes another file to main meanwhile.
+	if _, err := r.Commit("", map[string][]byte{"pages/about.md": []byte("# Pushed\n")}, nil, Signature{Name: "Dev"}, "pushed"); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := r.PublishDraft(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readOn(t, r, hash, "site.json"); got != `{"name": "Draft"}` {
+		t.Errorf("published site.json = %s, want the draft's", got)
+	}
+	if got := readOn(t, r, hash, "pages/about.md"); got != "# Pushed\n" {
+		t.Errorf("published about.md = %q, want the push kept", got)
+	}
+}
+
+func TestPublishingRefusesWhenMainChangedTheSameFile(t *testing.T) {
+	r := newDraftRepo(t)
+	start, _, _ := r.Draft()
+	draftHash, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "Draft"}`)}, nil, owner, "draft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushed, err := r.Commit("", map[string][]byte{"site.json": []byte(`{"name": "Pushed"}`)}, nil, Signature{Name: "Dev"}, "pushed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.PublishDraft(owner)
+	var conflict *ConflictError
+	if !errors.As(err, &conflict) || len(conflict.Files) != 1 || conflict.Files[0] != "site.json" {
+		t.Fatalf("PublishDraft() = %v, want a conflict on site.json", err)
+	}
+	if m, _ := r.Main(); m.Hash != pushed {
+		t.Errorf("a refused publish moved main")
+	}
+	if d, draft, _ := r.Draft(); !draft || d.Hash != draftHash {
+		t.Errorf("a refused publish lost the draft")
+	}
+	if err := r.DiscardDraft(); err != nil {
+		t.Fatal(err)
+	}
+	if d, draft, _ := r.Draft(); draft || d.Hash != pushed {
+		t.Errorf("after Discard, Draft() = %s, %v; want main", d.Hash, draft)
+	}
+}
