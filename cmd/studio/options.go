@@ -11,6 +11,7 @@ import (
 
 	"studio/internal/config"
 	"studio/internal/mail"
+	"studio/internal/publish"
 	"studio/internal/server"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
@@ -24,7 +25,7 @@ import (
 // enquiry and the visitor's acknowledgement). The workspace's releases
 // page shows and switches releases. stop ends the background work and
 // waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, releases workspace.Releases) (options []server.Option, stop func()) {
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher) (options []server.Option, stop func()) {
 	siteContent := live.embedded
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
@@ -55,7 +56,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, live, releases))
+	ws := workspace.New(st, log, workspaceOptions(cfg, live, publisher))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws))
 	return options, func() { cancel(); wg.Wait() }
@@ -81,8 +82,8 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 // workspaceOptions are the site's facts the workspace needs, and the
 // publisher (a *publish.Publisher) its releases page shows. The time zone
 // is the embedded content's: its pages' templates are made with it once.
-func workspaceOptions(cfg config.Config, live *liveContent, releases workspace.Releases) workspace.Options {
-	return workspace.Options{
+func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.Publisher) workspace.Options {
+	opts := workspace.Options{
 		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
@@ -91,8 +92,15 @@ func workspaceOptions(cfg config.Config, live *liveContent, releases workspace.R
 		KeepDays:        cfg.InsightsKeepDays,
 		DatabaseTimeout: cfg.DatabaseTimeout,
 		Facts:           live.workspaceFacts,
-		Releases:        releases,
+		Releases:        publisher,
+		// The Content section edits the repository the publisher builds,
+		// checking each change with its builder.
+		Content: publisher.Repo,
 	}
+	if b, ok := publisher.Builder.(*publish.NodeBuilder); ok {
+		opts.Checker, opts.Scratch = b, b.Scratch
+	}
+	return opts
 }
 
 // liveContent is the content of the release being served, for the parts

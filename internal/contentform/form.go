@@ -107,16 +107,30 @@ func requiredOf(node *Value) []string {
 // ("_comment"), not a field.
 func hidden(key string) bool { return strings.HasPrefix(key, "_") }
 
-// Form is the form of doc: one field for each property of the schema, the
-// document's values in them.
-func (s *Schema) Form(doc *Value) *Field {
-	root := s.field(s.root, "", "", doc, true)
-	return root
+// Form is the form of the part of doc at pointer ("" for all of it): one
+// field for each property of its schema, the document's values in them.
+func (s *Schema) Form(doc *Value, pointer string) *Field {
+	node := s.nodeAt(pointer)
+	if node == nil {
+		node = NewObject()
+	}
+	tokens := Tokens(pointer)
+	key := ""
+	if len(tokens) > 0 {
+		key = tokens[len(tokens)-1]
+	}
+	return s.field(node, pointer, key, doc.At(pointer), true)
 }
 
-func (s *Schema) field(node *Value, pointer, key string, v *Value, required bool) *Field {
-	node = s.resolve(node)
-	f := &Field{Name: pointer, ID: idOf(pointer), Label: textOf(node, "title"), Hint: textOf(node, "description"), Required: required}
+func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool) *Field {
+	node := s.resolve(raw)
+	// The hint is the description, but not "some text" of a text that must
+	// merely not be empty (pattern \S): Required says that.
+	hint := textOf(raw, "description")
+	if hint == "" && textOf(node, "pattern") != `\S` {
+		hint = textOf(node, "description")
+	}
+	f := &Field{Name: pointer, ID: idOf(pointer), Label: textOf(node, "title"), Hint: hint, Required: required}
 	if f.Label == "" || pointer == "" {
 		f.Label = words(key)
 	}
@@ -243,9 +257,19 @@ type Problem struct{ Field, Text string }
 // read back by its name, lists resized to the count posted, a field the
 // form did not post left as it was. Optional fields left empty are taken
 // out. Values that cannot be read are Problems, and keep base's value.
-func (s *Schema) Apply(base *Value, form url.Values) (*Value, []Problem) {
+// Only the part at pointer is read from the form.
+func (s *Schema) Apply(base *Value, pointer string, form url.Values) (*Value, []Problem) {
 	var problems []Problem
-	doc := s.apply(s.root, "", base, true, form, &problems)
+	node := s.nodeAt(pointer)
+	if node == nil {
+		return base.Clone(), []Problem{{pointer, "the schema has no such part"}}
+	}
+	part := s.apply(node, pointer, base.At(pointer), true, form, &problems)
+	doc := base.Clone()
+	if pointer == "" {
+		return part, problems
+	}
+	doc.Replace(pointer, part)
 	return doc, problems
 }
 
@@ -480,21 +504,21 @@ func (s *Schema) Act(doc *Value, action string) (string, bool) {
 // Changed is the label of each field whose value differs between old and
 // new, as "Phone 1 › Display", in the form's order: what a commit message
 // says was changed.
-func (s *Schema) Changed(old, new *Value) []string {
+func (s *Schema) Changed(old, new *Value, pointer string) []string {
 	var labels []string
 	var walk func(f *Field, path []string)
 	walk = func(f *Field, path []string) {
-		if f.Name != "" {
+		if f.Name != pointer {
 			path = append(path, f.Label)
 		}
 		switch f.Kind {
 		case "group":
-			if old.At(f.Name) == nil && f.Name != "" {
+			if old.At(f.Name) == nil && f.Name != pointer {
 				labels = append(labels, strings.Join(path, " › ")+" (added)")
 				return
 			}
 		case "list":
-			was := old.At(f.Name)
+			was, now := old.At(f.Name), new.At(f.Name)
 			if was != nil && len(was.Items) != len(f.Fields) || was == nil && len(f.Fields) > 0 {
 				n := 0
 				if was != nil {
@@ -503,6 +527,12 @@ func (s *Schema) Changed(old, new *Value) []string {
 				labels = append(labels, fmt.Sprintf("%s (%d → %d)", strings.Join(path, " › "), n, len(f.Fields)))
 				return
 			}
+			if was != nil && !Equal(was, now) && reordered(was.Items, now.Items) {
+				labels = append(labels, strings.Join(path, " › ")+" (new order)")
+				return
+			}
+			// An item's label ("Phone 2") names its list already.
+			path = path[:max(len(path)-1, 0)]
 		default:
 			if !Equal(old.At(f.Name), new.At(f.Name)) {
 				labels = append(labels, strings.Join(path, " › "))
@@ -513,8 +543,26 @@ func (s *Schema) Changed(old, new *Value) []string {
 			walk(child, path)
 		}
 	}
-	walk(s.Form(new), nil)
+	walk(s.Form(new, pointer), nil)
 	return labels
+}
+
+// reordered says b holds a's items, each once, in another order.
+func reordered(a, b []*Value) bool {
+	used := make([]bool, len(b))
+	for _, item := range a {
+		found := false
+		for j, other := range b {
+			if !used[j] && Equal(item, other) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Attach puts each line of the content check ("content/site.json:

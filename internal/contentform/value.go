@@ -216,6 +216,31 @@ func (v *Value) At(pointer string) *Value {
 	return v
 }
 
+// Replace writes v at pointer, whose parent must exist; a nil v takes the
+// value out.
+func (doc *Value) Replace(pointer string, v *Value) {
+	tokens := Tokens(pointer)
+	if len(tokens) == 0 {
+		return
+	}
+	parent := ""
+	for _, t := range tokens[:len(tokens)-1] {
+		parent = Pointer(parent, t)
+	}
+	p, last := doc.At(parent), tokens[len(tokens)-1]
+	switch {
+	case p == nil:
+	case p.Kind == Object && v == nil:
+		p.Delete(last)
+	case p.Kind == Object:
+		p.Set(last, v)
+	case p.Kind == Array:
+		if i, err := strconv.Atoi(last); err == nil && i >= 0 && i < len(p.Items) && v != nil {
+			p.Items[i] = v
+		}
+	}
+}
+
 // Tokens splits a JSON pointer into its keys and indexes.
 func Tokens(pointer string) []string {
 	if pointer == "" {

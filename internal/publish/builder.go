@@ -155,7 +155,6 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			continue
 		}
 		stage(step.stage)
-		var problems []string
 		// The script's command, run as `npm run` runs it, without npm:
 		// starting npm took a third of a second a step.
 		cmd := exec.CommandContext(ctx, "sh", "-c", scripts[step.script])
@@ -185,19 +184,53 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 		if ctx.Err() != nil {
 			return stats, fmt.Errorf("publish: %s: stopped after %s, the time a build may take", step.stage, b.TimeOut)
 		}
-		sc := bufio.NewScanner(&out)
-		for sc.Scan() {
-			// The content check's lines: "content/catalogue.json: product 3 (Chair): images[0].src: ..."
-			if line := sc.Text(); strings.HasPrefix(line, "content/") {
-				problems = append(problems, line)
-			}
-		}
-		if len(problems) > 0 {
+		if problems := contentLines(&out); len(problems) > 0 {
 			return stats, &ContentError{Problems: problems}
 		}
 		return stats, fmt.Errorf("publish: %s failed (%v): see build.log", step.stage, runErr)
 	}
 	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
+}
+
+// contentLines are the content check's lines of out: "content/catalogue.json:
+// product 3 (Chair): images[0].src: ...".
+func contentLines(out io.Reader) []string {
+	var problems []string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "content/") {
+			problems = append(problems, line)
+		}
+	}
+	return problems
+}
+
+// checkTimeOut bounds one content check (it takes about a second).
+const checkTimeOut = time.Minute
+
+// Check runs the build's content check, alone, on contentDir: the
+// workspace's editor checks a change with it before saving. It returns the
+// check's lines; none when the content is good.
+func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeOut)
+	defer cancel()
+	web := filepath.Join(b.Root, "web")
+	scripts, err := packageScripts(filepath.Join(web, "package.json"))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", scripts["check"])
+	cmd.Dir = web
+	cmd.Env = append(stepEnv(b.Env, filepath.Join(web, "node_modules", ".bin")), "CONTENT_DIR="+contentDir, "HOME="+contentDir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if problems := contentLines(&out); len(problems) > 0 {
+			return problems, nil
+		}
+		return nil, fmt.Errorf("publish: the content check failed (%v): %s", err, strings.TrimSpace(out.String()))
+	}
+	return nil, nil
 }
 
 // packageScripts reads the scripts of a package.json, each of the build's

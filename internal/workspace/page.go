@@ -51,6 +51,7 @@ type frame struct {
 	Problem      string // what went wrong, said as role=alert
 	Notice       string // what was done, said as role=status
 	ShowReleases bool   // the releases page is on (Options.Releases): the navigation links to it; set by render
+	ShowContent  bool   // the Content section is on (Options.Content); set by render
 }
 
 func (f *frame) base() *frame { return f }
@@ -67,6 +68,7 @@ type errorView struct {
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, p workspacePage, v view) {
 	v.base().Account = actor(r)
 	v.base().ShowReleases = h.opts.Releases != nil
+	v.base().ShowContent = h.opts.Content != nil
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status == http.StatusServiceUnavailable {
 		// The database did not answer (in time): say when to try again.
@@ -188,6 +190,7 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			return "Copy to the studio"
 		},
 		"lower": strings.ToLower,
+		"inc":   func(n int) int { return n + 1 },
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

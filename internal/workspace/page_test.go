@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"studio/internal/contentform"
 	"studio/internal/enquiry"
 	"studio/internal/publish"
 	"studio/internal/store"
@@ -38,7 +39,22 @@ func pageFixtures() map[workspacePage][]view {
 				{Release: publish.Release{ID: "20260302-083000-bbbbbbb", Commit: publish.Commit{Hash: "bbbbbbb3333", Message: "New tagline", Author: "Asha", When: at}, Status: publish.Failed,
 					Problems: []string{"site.json: tagline: empty"}}, Title: "New tagline", Short: "bbbbbbb", Label: "Failed", Class: "failed", Took: "12 s", Size: "12.3 MB", Open: true},
 				{Release: publish.Release{ID: publish.EmbeddedID, Status: publish.Ready}, Title: "The site as built into bin/studio", Label: "Ready", CanMakeLive: true}}}},
-		errorPage: {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
+		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: contentParts,
+			Unpublished: []publish.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
+			Release: &releaseRow{Release: publish.Release{ID: "r1", Status: publish.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
+		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: contentParts[0], Version: "ccc",
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{"Tagline", "New"}}, Changes: 2, Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
+				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
+				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
+				{Name: "/years", ID: "f-years", Label: "Years", Kind: "integer", Value: "2"},
+				{Name: "/open", ID: "f-open", Label: "Open", Kind: "checkbox", Checked: true},
+				{Name: "/kind", ID: "f-kind", Label: "Kind", Kind: "select", Value: "b", Options: []string{"a", "b"}},
+				{Name: "/phones", ID: "f-phones", Label: "Phones", Kind: "list", Item: "Phone", CountName: "_count/phones", Fields: []*contentform.Field{
+					{Name: "/phones/0", ID: "f-phones-0", Label: "Phone 1", Kind: "group", List: "/phones", Index: 0, Count: 2},
+					{Name: "/phones/1", ID: "f-phones-1", Label: "Phone 2", Kind: "group", List: "/phones", Index: 1, Count: 2, Problems: []string{"no"}}}}}}}},
+		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
+		errorPage:   {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
 	}
 }
 

@@ -112,6 +112,13 @@ type Options struct {
 	// The publisher (a *publish.Publisher), for the releases page; nil: no
 	// releases page and no link to it.
 	Releases Releases
+	// The content repository, for the Content section; nil: no Content
+	// section. Checker checks a change before it is saved (nil: no change
+	// can be saved), in copies of the content made under Scratch (on the
+	// file system of the repository's blobs: the copies are hard links).
+	Content Content
+	Checker Checker
+	Scratch string
 }
 
 // Facts are the site's facts that change with the content: the catalogue's
@@ -193,6 +200,7 @@ func (h *Handler) routes() *http.ServeMux {
 		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.MakeLive))
 		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.Publish))
 	}
+	h.contentRoutes(mux)
 	return mux
 }
 
@@ -217,7 +225,11 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	limit := int64(maxForm)
+	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
+		limit = maxContentForm
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if r.ParseForm() != nil {
 		return true // the handler says what is wrong with the form
 	}

@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 import { checkContent } from "./content-rules";
 
 const web = fileURLToPath(new URL("..", import.meta.url));
-const problems = checkContent(join(web, "..", "content"), join(web, "public"));
+// CONTENT_DIR: another copy of content/ (the workspace's editor checks a
+// change before saving it).
+const problems = checkContent(process.env.CONTENT_DIR || join(web, "..", "content"), join(web, "public"));
 if (problems.length) {
   console.error(problems.join("\n"));
   console.error(`make build stopped: ${problems.length} problem${problems.length === 1 ? "" : "s"} in content/`);

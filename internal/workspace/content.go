@@ -1,0 +1,462 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"studio/internal/contentform"
+	"studio/internal/publish"
+)
+
+// The Content section: the studio edits its content in forms made from
+// content/schema, saves each change to the draft (a branch of content.git),
+// and publishes the draft to main, whose release the page then follows to
+// live. The site is untouched until Publish.
+
+// Content is the content repository (a *publish.Repository) as the editor
+// uses it.
+type Content interface {
+	Draft() (publish.Commit, bool, error)
+	ReadFile(hash, name string) ([]byte, error)
+	Export(hash, dir string) error
+	SaveDraft(base string, files map[string][]byte, removed []string, who publish.Signature, message string) (string, error)
+	Unpublished() ([]publish.Commit, error)
+	PublishDraft(who publish.Signature) (string, error)
+	DiscardDraft() error
+}
+
+// Checker runs the build's content check on a copy of the content (a
+// *publish.NodeBuilder): the same "file: field: problem" lines a build
+// stops on.
+type Checker interface {
+	Check(ctx context.Context, contentDir string) ([]string, error)
+}
+
+// A contentPart is one form of the Content section: a content file, or
+// one part of it.
+type contentPart struct {
+	Slug, Title, File, Pointer, About string
+}
+
+var contentParts = []contentPart{
+	{"studio", "Studio details", "site.json", "", "The studio’s name, phones, e-mail, address, social links and map, on every page."},
+	{"services", "Services", "service.json", "", "Warranty, delivery, returns and reply times, as the policies and the FAQ quote them."},
+	{"home", "Home page", "pages.json", "/home", "The hero and each section’s texts and links."},
+	{"about", "About page", "pages.json", "/about", "The founders, the craftsmen and the projects."},
+	{"bespoke", "Bespoke page", "pages.json", "/bespoke", "The pictures and texts beside the bespoke enquiry form."},
+	{"chat", "Chat script", "chat.json", "", "The chat assistant’s messages, topics and answers."},
+}
+
+func partBySlug(slug string) (contentPart, bool) {
+	for _, p := range contentParts {
+		if p.Slug == slug {
+			return p, true
+		}
+	}
+	return contentPart{}, false
+}
+
+var (
+	contentPage     = newPage("content.html")
+	contentEditPage = newPage("content-edit.html")
+	discardPage     = newPage("content-discard.html")
+)
+
+// maxContentForm is the largest form of the Content section (the chat
+// script's form is about 40 kB).
+const maxContentForm = 2 << 20
+
+func (h *Handler) contentRoutes(mux *http.ServeMux) {
+	if h.opts.Content == nil {
+		return
+	}
+	mux.HandleFunc("GET /studio/content", h.signedIn(h.ContentIndex))
+	mux.HandleFunc("GET /studio/content/{part}", h.signedIn(h.EditContent))
+	mux.HandleFunc("POST /studio/content/{part}", h.signedIn(h.SaveContent))
+	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.PublishContent))
+	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
+	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
+}
+
+// contentView is the Content page: what is unpublished, the parts to edit,
+// and the release of the last publish.
+type contentView struct {
+	frame
+	Parts       []contentPart
+	Unpublished []publish.Commit
+	Release     *releaseRow // the release of ?published=COMMIT, followed to live
+	Waiting     bool        // that commit's release is not made yet, or is under way
+	Here        string      // this page's address, for "Check again"
+}
+
+// ContentIndex is GET /studio/content. ?published=COMMIT follows that
+// commit's release (Queued, Building — stage, Live) with a "Check again"
+// link, as the releases page does.
+func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
+	p := &contentView{frame: frame{Title: "Content", Section: "content"}, Parts: contentParts, Here: r.URL.RequestURI()}
+	list, err := h.opts.Content.Unpublished()
+	if err != nil {
+		h.log.Error("studio: read the draft", "err", err)
+		h.fail(w, r, http.StatusInternalServerError, "Content", "The content cannot be read just now. Try again in a minute; if it stays so, the server’s log says why.", "")
+		return
+	}
+	p.Unpublished = list
+	q := r.URL.Query()
+	if q.Get("saved") != "" {
+		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+	}
+	if q.Get("discarded") != "" {
+		p.Notice = "The unpublished changes were discarded. The content is the live site’s again."
+	}
+	if commit := q.Get("published"); commit != "" && h.opts.Releases != nil {
+		p.Waiting = true
+		if rv, ok := h.releasesView(w, r); ok {
+			for i := range rv.Releases {
+				if rv.Releases[i].Commit.Hash == commit {
+					p.Release = &rv.Releases[i]
+					break
+				}
+			}
+		} else {
+			return
+		}
+		if p.Release != nil {
+			p.Waiting = !p.Release.Live && p.Release.Class != "failed" && !p.Release.CanMakeLive
+		}
+	}
+	h.render(w, r, http.StatusOK, contentPage, p)
+}
+
+// editView is one part's form.
+type editView struct {
+	frame
+	Part    contentPart
+	Form    *contentform.Field
+	Version string        // the commit the form was made from, posted back
+	Others  []string      // lines of the check that name no field of the form
+	Theirs  []theirChange // a newer save of the same part: what it changed
+	Changes int           // how many fields the form changed, unsaved (after a list button)
+}
+
+// change is one field of someone else's save, as the page shows it.
+type theirChange struct{ Label, Value string }
+
+// EditContent is GET /studio/content/{part}: its form, filled from the draft.
+func (h *Handler) EditContent(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug(r.PathValue("part"))
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
+		return
+	}
+	head, _, err := h.opts.Content.Draft()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	schema, doc, err := h.readPart(head.Hash, part)
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Form: schema.Form(doc, part.Pointer), Version: head.Hash}
+	if r.URL.Query().Get("saved") != "" {
+		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+	}
+	h.render(w, r, http.StatusOK, contentEditPage, p)
+}
+
+func (h *Handler) contentFailed(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.Error("studio: content", "err", err)
+	h.fail(w, r, http.StatusInternalServerError, "Not done", "The content cannot be read just now ("+err.Error()+"). Nothing was changed.", "/studio/content")
+}
+
+// readPart reads part's file and its schema at commit hash.
+func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, *contentform.Value, error) {
+	raw, err := h.opts.Content.ReadFile(hash, part.File)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := contentform.Parse(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("content/%s is not JSON: %w", part.File, err)
+	}
+	rawSchema, err := h.opts.Content.ReadFile(hash, "schema/"+strings.TrimSuffix(part.File, ".json")+".schema.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	schema, err := contentform.ParseSchema(rawSchema)
+	return schema, doc, err
+}
+
+// SaveContent is POST /studio/content/{part}: a list's button (add,
+// remove, move) shows the form again with it done, unsaved; Save checks
+// the change with the build's content check and commits it to the draft,
+// or shows each problem beside its field, saving nothing. A save made
+// from a version of the part that someone has changed since is refused,
+// with both versions shown.
+func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug(r.PathValue("part"))
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
+		return
+	}
+	base := r.PostForm.Get("_version")
+	schema, baseDoc, err := h.readPart(base, part)
+	if err != nil {
+		h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
+		return
+	}
+	doc, problems := schema.Apply(baseDoc, part.Pointer, r.PostForm)
+	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Version: base}
+	show := func(status int) {
+		p.Form = schema.Form(doc, part.Pointer)
+		for _, pr := range problems {
+			if f := findField(p.Form, pr.Field); f != nil {
+				f.Problems = append(f.Problems, pr.Text)
+			} else {
+				p.Others = append(p.Others, pr.Text)
+			}
+		}
+		p.Changes = len(schema.Changed(baseDoc, doc, part.Pointer))
+		h.render(w, r, status, contentEditPage, p)
+	}
+	if action := r.PostForm.Get("_action"); action != "" && action != "save" {
+		done, ok := schema.Act(doc, action)
+		if !ok {
+			p.Problem = "That button does nothing here. Nothing was saved."
+			show(http.StatusBadRequest)
+			return
+		}
+		p.Notice = done + " Nothing is saved until you press Save."
+		show(http.StatusOK)
+		return
+	}
+	if len(problems) > 0 {
+		p.Problem = "Nothing was saved: correct the fields marked below."
+		show(http.StatusUnprocessableEntity)
+		return
+	}
+	head, _, err := h.opts.Content.Draft()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	if head.Hash != base {
+		// Someone saved since this form was made: their save stands; this one
+		// is made over it only if they did not change this part.
+		_, headDoc, err := h.readPart(head.Hash, part)
+		if err != nil {
+			h.contentFailed(w, r, err)
+			return
+		}
+		if !contentform.Equal(baseDoc.At(part.Pointer), headDoc.At(part.Pointer)) {
+			p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
+				head.Author, strings.ToLower(part.Title), head.Subject(), head.When.In(h.opts.Location).Format("15:04"))
+			p.Theirs = theirChanges(schema, baseDoc, headDoc, part.Pointer)
+			p.Version = head.Hash
+			show(http.StatusConflict)
+			return
+		}
+		merged := headDoc.Clone()
+		merged.Replace(part.Pointer, doc.At(part.Pointer))
+		if part.Pointer == "" {
+			merged = doc
+		}
+		baseDoc, doc, base = headDoc, merged, head.Hash
+	}
+	changed := schema.Changed(baseDoc, doc, part.Pointer)
+	if len(changed) == 0 {
+		http.Redirect(w, r, "/studio/content/"+part.Slug, http.StatusSeeOther)
+		return
+	}
+	body := doc.Encode()
+	lines, err := h.checkChange(r.Context(), base, map[string][]byte{part.File: body})
+	if err != nil {
+		h.log.Error("studio: content check", "err", err)
+		p.Problem = "Nothing was saved: the content check could not run (" + err.Error() + ")."
+		show(http.StatusInternalServerError)
+		return
+	}
+	if len(lines) > 0 {
+		form := schema.Form(doc, part.Pointer)
+		p.Others = contentform.Attach(form, part.File, doc, lines)
+		p.Form = form
+		p.Problem = "Nothing was saved: correct the fields marked below."
+		p.Changes = len(changed)
+		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
+		return
+	}
+	message := part.Title + ": " + summary(changed)
+	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: body}, nil, signature(r), message); err != nil {
+		if errors.Is(err, publish.ErrDraftMoved) {
+			p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
+			head, _, _ := h.opts.Content.Draft()
+			p.Version = head.Hash
+			show(http.StatusConflict)
+			return
+		}
+		h.contentFailed(w, r, err)
+		return
+	}
+	h.log.Info("studio: content saved", "part", part.Slug, "account", actor(r), "message", message)
+	http.Redirect(w, r, "/studio/content/"+part.Slug+"?saved=1", http.StatusSeeOther)
+}
+
+// theirChanges says what a newer save changed in the part: each field's
+// label and its new value.
+func theirChanges(schema *contentform.Schema, base, theirs *contentform.Value, pointer string) []theirChange {
+	var out []theirChange
+	form := schema.Form(theirs, pointer)
+	for _, label := range schema.Changed(base, theirs, pointer) {
+		out = append(out, theirChange{Label: label, Value: valueOfLabel(form, label, pointer)})
+	}
+	return out
+}
+
+// valueOfLabel finds the value shown by the field labelled path ("Phone
+// 1 › Display").
+func valueOfLabel(form *contentform.Field, path, pointer string) string {
+	var found string
+	var walk func(f *contentform.Field, labels []string)
+	walk = func(f *contentform.Field, labels []string) {
+		if f.Name != pointer {
+			labels = append(labels, f.Label)
+		}
+		if strings.Join(labels, " › ") == path {
+			switch {
+			case f.Kind == "checkbox" && f.Checked:
+				found = "yes"
+			case f.Kind == "checkbox":
+				found = "no"
+			case f.Kind == "list" || f.Kind == "group":
+				found = fmt.Sprintf("%d items", len(f.Fields))
+			default:
+				found = f.Value
+			}
+		}
+		for _, c := range f.Fields {
+			walk(c, labels)
+		}
+	}
+	walk(form, nil)
+	return found
+}
+
+func findField(f *contentform.Field, name string) *contentform.Field {
+	if f.Name == name {
+		return f
+	}
+	for _, c := range f.Fields {
+		if found := findField(c, name); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// summary says a change's fields in a commit message: the first four and
+// how many more.
+func summary(labels []string) string {
+	if len(labels) > 4 {
+		return strings.Join(labels[:4], ", ") + fmt.Sprintf(" and %d more", len(labels)-4)
+	}
+	return strings.Join(labels, ", ")
+}
+
+// signature names the signed-in account as a commit's author.
+func signature(r *http.Request) publish.Signature {
+	email := actor(r)
+	name, _, _ := strings.Cut(email, "@")
+	return publish.Signature{Name: name, Email: email}
+}
+
+// checkChange runs the build's content check on the content of commit base
+// with files written over it, in a scratch copy.
+func (h *Handler) checkChange(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
+	if h.opts.Checker == nil {
+		return nil, errors.New("this server has no builder to check the content with; see the README, “Publishing”")
+	}
+	work, err := os.MkdirTemp(h.opts.Scratch, "check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	dir := filepath.Join(work, "content")
+	if err := h.opts.Content.Export(base, dir); err != nil {
+		return nil, err
+	}
+	for name, body := range files {
+		target := filepath.Join(dir, filepath.FromSlash(path.Clean(name)))
+		os.Remove(target) // a hard link to the shared blob: never write through it
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(target, body, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return h.opts.Checker.Check(ctx, dir)
+}
+
+// PublishContent is POST /studio/content/publish: the draft goes on main,
+// is built, and the Content page follows its release to live.
+func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
+	list, err := h.opts.Content.Unpublished()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	if len(list) == 0 {
+		h.fail(w, r, http.StatusConflict, "Nothing to publish", "There are no unpublished changes: the live site is the content as it is.", "/studio/content")
+		return
+	}
+	if h.opts.Releases == nil || !h.opts.Releases.CanBuild() {
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published. "+noBuilder, "/studio/content")
+		return
+	}
+	commit, err := h.opts.Content.PublishDraft(signature(r))
+	var conflict *publish.ConflictError
+	if errors.As(err, &conflict) {
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")
+		return
+	}
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	if _, err := h.opts.Releases.Publish(); err != nil {
+		h.log.Error("studio: publish", "err", err)
+	}
+	h.log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", actor(r))
+	http.Redirect(w, r, "/studio/content?"+url.Values{"published": {commit}}.Encode(), http.StatusSeeOther)
+}
+
+// ConfirmDiscard is GET /studio/content/discard: what would be dropped.
+func (h *Handler) ConfirmDiscard(w http.ResponseWriter, r *http.Request) {
+	list, err := h.opts.Content.Unpublished()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, discardPage, &contentView{frame: frame{Title: "Discard the unpublished changes?", Section: "content"}, Unpublished: list})
+}
+
+// DiscardContent is POST /studio/content/discard.
+func (h *Handler) DiscardContent(w http.ResponseWriter, r *http.Request) {
+	if err := h.opts.Content.DiscardDraft(); err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	h.log.Info("studio: draft discarded", "account", actor(r))
+	http.Redirect(w, r, "/studio/content?discarded=1", http.StatusSeeOther)
+}
