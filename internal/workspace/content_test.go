@@ -1,0 +1,300 @@
+package workspace
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"studio/internal/contentform"
+	"studio/internal/publish"
+	"studio/internal/store/testdb"
+)
+
+var _ Content = (*publish.Repository)(nil)
+var _ Checker = (*publish.NodeBuilder)(nil)
+
+// The content the editor's tests start from: two files and their schemas.
+var editorContent = fstest.MapFS{
+	"site.json": {Data: []byte(`{
+  "name": "Jharokha",
+  "phones": [
+    { "label": "Studio", "tel": "+912912624410" }
+  ]
+}
+`)},
+	"schema/site.schema.json": {Data: []byte(`{
+  "type": "object",
+  "required": ["name", "phones"],
+  "properties": {
+    "name": { "type": "string", "title": "Studio name" },
+    "phones": { "type": "array", "items": { "type": "object", "required": ["label", "tel"],
+      "properties": { "label": { "type": "string" }, "tel": { "type": "string", "title": "Number for links" } } } }
+  }
+}`)},
+	"pages.json": {Data: []byte(`{
+  "home": { "intention": "Made by hand" },
+  "about": { "title": "About us" }
+}
+`)},
+	"schema/pages.schema.json": {Data: []byte(`{
+  "type": "object",
+  "properties": {
+    "home": { "type": "object", "properties": { "intention": { "type": "string", "title": "Intention" } } },
+    "about": { "type": "object", "properties": { "title": { "type": "string" } } }
+  }
+}`)},
+}
+
+// fakeChecker is the build's content check: it faults a studio named
+// "Bad", and keeps the site.json it was given.
+type fakeChecker struct{ checked []string }
+
+func (f *fakeChecker) Check(_ context.Context, dir string) ([]string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "site.json"))
+	if err != nil {
+		return nil, err
+	}
+	f.checked = append(f.checked, string(b))
+	doc, err := contentform.Parse(b)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Get("name").String == "Bad" {
+		return []string{`content/site.json: name: "Bad" is not a name the studio may have`, "content/site.json: something of the whole file"}, nil
+	}
+	return nil, nil
+}
+
+type editorRig struct {
+	h       *Handler
+	repo    *publish.Repository
+	checker *fakeChecker
+	rel     *fakeReleases
+	asha    *http.Cookie
+	ravi    *http.Cookie
+}
+
+func setupEditor(t *testing.T) *editorRig {
+	t.Helper()
+	repo, err := publish.OpenRepository(t.TempDir(), editorContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := &editorRig{repo: repo, checker: &fakeChecker{}, rel: newFakeReleases()}
+	scratch := t.TempDir()
+	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
+		o.Content, o.Checker, o.Scratch, o.Releases = repo, rig.checker, scratch, rig.rel
+	})
+	rig.asha = signIn(t, rig.h, asha, ashaPassword)
+	rig.ravi = signIn(t, rig.h, ravi, raviPassword)
+	return rig
+}
+
+// version is the hidden version field of a form page.
+func version(t *testing.T, body string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, `name="_version" value="`)
+	if !ok {
+		t.Fatalf("no _version in:\n%s", body)
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	return v
+}
+
+func (rig *editorRig) draftFile(t *testing.T, name string) string {
+	t.Helper()
+	head, _, err := rig.repo.Draft()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rig.repo.ReadFile(head.Hash, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestTheStudioDetailsFormIsMadeFromTheSchema(t *testing.T) {
+	rig := setupEditor(t)
+	w := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha))
+	body := w.Body.String()
+	for _, want := range []string{`<label for="f-name">Studio name</label>`, `value="Jharokha"`, `<legend>Phone 1</legend>`,
+		`<label for="f-phones-0-tel">Number for links</label>`, `value="&#43;912912624410"`, `>Add phone</button>`} {
+		if w.Code != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("GET /studio/content/studio: %d, missing %s", w.Code, want)
+		}
+	}
+	if w := do(rig.h, "GET", "/studio/content/studio", nil); w.Code != http.StatusSeeOther {
+		t.Errorf("signed out: %d, want the way to sign in", w.Code)
+	}
+}
+
+func TestASaveGoesToTheDraftNamedByWhoAndWhat(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	form := url.Values{"_version": {main.Hash}, "/name": {"Jharokha Studio"}, "/phones/0/label": {"Studio"}, "/phones/0/tel": {"+912912624410"}, "_count/phones": {"1"}}
+	w := do(rig.h, "POST", "/studio/content/studio", form, withCookie(rig.asha))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/content/studio?saved=1" {
+		t.Fatalf("save: %d %s\n%s", w.Code, w.Header().Get("Location"), w.Body)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, `"name": "Jharokha Studio",`) || !strings.Contains(got, `{ "label": "Studio", "tel": "+912912624410" }`) {
+		t.Errorf("the draft's site.json:\n%s", got)
+	}
+	if now, _ := rig.repo.Main(); now.Hash != main.Hash {
+		t.Error("a save moved main: the live site would change")
+	}
+	list, _ := rig.repo.Unpublished()
+	if len(list) != 1 || list[0].Subject() != "Studio details: Studio name" || list[0].Author != "asha" {
+		t.Errorf("unpublished = %+v, want one change by asha naming the studio name", list)
+	}
+	if len(rig.checker.checked) != 1 || !strings.Contains(rig.checker.checked[0], "Jharokha Studio") {
+		t.Errorf("the check saw %q, want the changed site.json", rig.checker.checked)
+	}
+	page := do(rig.h, "GET", "/studio/content", nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(page, "Studio details: Studio name") || !strings.Contains(page, ">Publish</button>") {
+		t.Errorf("the Content page does not list the change with Publish:\n%s", page)
+	}
+}
+
+func TestTheChecksProblemsAreShownBesideTheFieldAndNothingIsSaved(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Bad"}}, withCookie(rig.asha))
+	body := w.Body.String()
+	if w.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("a faulted save: %d, want 422", w.Code)
+	}
+	for _, want := range []string{`aria-describedby="f-name-problems" aria-invalid="true"`, `<ul id="f-name-problems" class="problems field-problems"><li>&#34;Bad&#34; is not a name the studio may have</li>`,
+		"content/site.json: something of the whole file", `value="Bad"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s:\n%s", want, body)
+		}
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Error("a faulted save made a draft")
+	}
+}
+
+func TestMarkupInAFieldIsKeptAsTextAndShownEscaped(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	evil := `<script>alert("x")</script>`
+	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {evil}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d", w.Code)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, `"name": "<script>alert(\"x\")</script>"`) {
+		t.Errorf("the draft's site.json:\n%s", got)
+	}
+	if body := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha)).Body.String(); strings.Contains(body, evil) {
+		t.Error("the form shows the markup unescaped")
+	}
+}
+
+func TestASaveOverANewerVersionOfThePartIsRefusedWithBoth(t *testing.T) {
+	rig := setupEditor(t)
+	started := version(t, do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.ravi)).Body.String())
+	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {started}, "/name": {"Asha's name"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Asha's save: %d", w.Code)
+	}
+	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {started}, "/name": {"Ravi's name"}}, withCookie(rig.ravi))
+	body := w.Body.String()
+	if w.Code != http.StatusConflict || !strings.Contains(body, "Their version") || !strings.Contains(body, "Asha&#39;s name") || !strings.Contains(body, `value="Ravi&#39;s name"`) {
+		t.Fatalf("Ravi's save over Asha's: %d, want 409 showing both names:\n%s", w.Code, body)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Asha's name") {
+		t.Errorf("the refused save changed the draft:\n%s", got)
+	}
+	// Saved again from the page it was refused on, Ravi's goes over Asha's.
+	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {version(t, body)}, "/name": {"Ravi's name"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Ravi's second save: %d", w.Code)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Ravi's name") {
+		t.Errorf("the draft after Ravi's second save:\n%s", got)
+	}
+}
+
+func TestSavesOfDifferentPartsStartedTogetherAreBothKept(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	if w := do(rig.h, "POST", "/studio/content/home", url.Values{"_version": {main.Hash}, "/home/intention": {"Made in Jodhpur"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("the home page's save: %d\n%s", w.Code, w.Body)
+	}
+	if w := do(rig.h, "POST", "/studio/content/about", url.Values{"_version": {main.Hash}, "/about/title": {"Who we are"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("the about page's save, started before: %d\n%s", w.Code, w.Body)
+	}
+	got := rig.draftFile(t, "pages.json")
+	if !strings.Contains(got, "Made in Jodhpur") || !strings.Contains(got, "Who we are") {
+		t.Errorf("pages.json lost a save:\n%s", got)
+	}
+}
+
+func TestListButtonsChangeTheFormWithoutSaving(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Changed"}, "_action": {"add:/phones"}}, withCookie(rig.asha))
+	body := w.Body.String()
+	if w.Code != http.StatusOK || !strings.Contains(body, "<legend>Phone 2</legend>") || !strings.Contains(body, `value="Changed"`) || !strings.Contains(body, "Nothing is saved until you press Save") {
+		t.Errorf("Add phone: %d\n%s", w.Code, body)
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Error("a list's button saved")
+	}
+	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "_action": {"remove:/nowhere/3"}}, withCookie(rig.asha)); w.Code != http.StatusBadRequest {
+		t.Errorf("a button naming nothing: %d, want 400", w.Code)
+	}
+}
+
+func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	head, _ := rig.repo.Main()
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/content?published="+head.Hash || head.Hash == main.Hash {
+		t.Fatalf("publish: %d %s; main %s", w.Code, w.Header().Get("Location"), head.Hash)
+	}
+	if _, published := rig.rel.calls(); published != 1 {
+		t.Errorf("the publisher was asked to build %d times, want 1", published)
+	}
+	if list, _ := rig.repo.Unpublished(); len(list) != 0 {
+		t.Errorf("%d changes still unpublished", len(list))
+	}
+	// The release of the commit, as the page follows it.
+	rig.rel.list = append([]publish.Release{{ID: "r2", Commit: publish.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: publish.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Building — prerendering the pages") || !strings.Contains(body, "Check again") {
+		t.Errorf("the page does not follow the build:\n%s", body)
+	}
+	rig.rel.live = "r2"
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status live">Live</span>`) || strings.Contains(body, "Check again") {
+		t.Errorf("the page does not say Live:\n%s", body)
+	}
+	if w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha)); w.Code != http.StatusConflict {
+		t.Errorf("publishing nothing: %d, want 409", w.Code)
+	}
+}
+
+func TestDiscardDropsTheDraftAfterAsking(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Dropped"}}, withCookie(rig.asha))
+	if body := do(rig.h, "GET", "/studio/content/discard", nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Studio details: Studio name") || !strings.Contains(body, ">Discard changes</button>") {
+		t.Errorf("the confirmation does not list what is dropped:\n%s", body)
+	}
+	if _, draft, _ := rig.repo.Draft(); !draft {
+		t.Fatal("asking dropped the draft")
+	}
+	if w := do(rig.h, "POST", "/studio/content/discard", nil, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("discard: %d", w.Code)
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Error("the draft is still there")
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, `"name": "Jharokha"`) {
+		t.Errorf("after discarding, site.json:\n%s", got)
+	}
+}
