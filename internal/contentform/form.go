@@ -162,6 +162,10 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 			break
 		}
 		f.Kind, f.CountName = "list", "_count"+pointer
+		if props := items.Get("properties"); props.Get("src") != nil && props.Get("alt") != nil {
+			// Pictures: each shown by its thumbnail, its file not typed.
+			f.Kind = "photos"
+		}
 		f.Item = textOf(items, "title")
 		if f.Item == "" {
 			f.Item = singular(f.Label)
@@ -174,6 +178,14 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 			child := s.field(items, Pointer(pointer, strconv.Itoa(i)), "", item, true)
 			child.Label = fmt.Sprintf("%s %d", f.Item, i+1)
 			child.List, child.Index, child.Count = pointer, i, len(list)
+			if f.Kind == "photos" {
+				for _, c := range child.Fields {
+					if c.Name == Pointer(child.Name, "src") {
+						c.Kind = "hidden"
+						child.Value = c.Value // the group's picture, for its thumbnail
+					}
+				}
+			}
 			f.Fields = append(f.Fields, child)
 		}
 	case "boolean":
@@ -454,6 +466,11 @@ func (s *Schema) nodeAt(pointer string) *Value {
 	return node
 }
 
+// ItemsAt is the schema of the items of the list at pointer.
+func (s *Schema) ItemsAt(pointer string) *Value {
+	return s.resolve(orEmpty(s.nodeAt(pointer).Get("items")))
+}
+
 // Act carries out a list's button on doc, in place: "add:/phones" adds a
 // blank item at the end, "remove:/phones/1", "earlier:/phones/1" and
 // "later:/phones/1" take out or move one. It says what it did, for the
@@ -517,14 +534,14 @@ func (s *Schema) Changed(old, new *Value, pointer string) []string {
 				labels = append(labels, strings.Join(path, " › ")+" (added)")
 				return
 			}
-		case "list":
+		case "list", "photos":
 			was, now := old.At(f.Name), new.At(f.Name)
 			if was != nil && len(was.Items) != len(f.Fields) || was == nil && len(f.Fields) > 0 {
 				n := 0
 				if was != nil {
 					n = len(was.Items)
 				}
-				labels = append(labels, fmt.Sprintf("%s (%d → %d)", strings.Join(path, " › "), n, len(f.Fields)))
+				labels = append(labels, countChange(strings.Join(path, " › "), strings.ToLower(f.Item), n, len(f.Fields)))
 				return
 			}
 			if was != nil && !Equal(was, now) && reordered(was.Items, now.Items) {
@@ -545,6 +562,21 @@ func (s *Schema) Changed(old, new *Value, pointer string) []string {
 	}
 	walk(s.Form(new, pointer), nil)
 	return labels
+}
+
+// countChange says a list's new length: "2 photographs added".
+func countChange(list, item string, was, now int) string {
+	n, what := now-was, "added"
+	if n < 0 {
+		n, what = -n, "removed"
+	}
+	if n != 1 {
+		item += "s"
+	}
+	if list == "" {
+		return fmt.Sprintf("%d %s %s", n, item, what)
+	}
+	return fmt.Sprintf("%s: %d %s %s", list, n, item, what)
 }
 
 // reordered says b holds a's items, each once, in another order.

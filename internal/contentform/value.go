@@ -113,6 +113,27 @@ func (v *Value) Get(key string) *Value {
 	return v.Fields[key]
 }
 
+// List is an array's items; none for anything else (or nil).
+func (v *Value) List() []*Value {
+	if v == nil || v.Kind != Array {
+		return nil
+	}
+	return v.Items
+}
+
+// Text is a string's or a number's text; "" for anything else (or nil).
+func (v *Value) Text() string {
+	switch {
+	case v == nil:
+		return ""
+	case v.Kind == String:
+		return v.String
+	case v.Kind == Number:
+		return v.Number
+	}
+	return ""
+}
+
 // Set writes an object's field, a new key going last.
 func (v *Value) Set(key string, item *Value) {
 	if _, ok := v.Fields[key]; !ok {

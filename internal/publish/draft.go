@@ -250,6 +250,22 @@ func (r *Repository) ReadFile(hash, name string) ([]byte, error) {
 	return []byte(contents), err
 }
 
+// Log is the newest n commits from hash back, following first parents.
+func (r *Repository) Log(hash string, n int) ([]Commit, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var list []Commit
+	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
+	for err == nil && len(list) < n {
+		list = append(list, Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When})
+		if c.NumParents() == 0 {
+			return list, nil
+		}
+		c, err = c.Parent(0)
+	}
+	return list, err
+}
+
 func readBlob(b *object.Blob) ([]byte, error) {
 	rd, err := b.Reader()
 	if err != nil {

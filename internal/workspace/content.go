@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,18 +45,48 @@ type Checker interface {
 // one part of it.
 type contentPart struct {
 	Slug, Title, File, Pointer, About string
+	Product                           int // a product's form, by its id (newProduct: one being added); its place in the list is found in each version
+}
+
+// pointerIn is where the part is in doc: a product by its id.
+func (p contentPart) pointerIn(doc *contentform.Value, schema *contentform.Schema) (string, bool) {
+	if p.Product == 0 {
+		return p.Pointer, true
+	}
+	products := doc.Get("products")
+	if products == nil {
+		return "", false
+	}
+	for i, item := range products.Items {
+		if p.Product == newProduct && i == len(products.Items)-1 || item.Get("id") != nil && item.Get("id").Number == strconv.Itoa(p.Product) {
+			return "/products/" + strconv.Itoa(i), true
+		}
+	}
+	return "", false
 }
 
 var contentParts = []contentPart{
-	{"studio", "Studio details", "site.json", "", "The studio’s name, phones, e-mail, address, social links and map, on every page."},
-	{"services", "Services", "service.json", "", "Warranty, delivery, returns and reply times, as the policies and the FAQ quote them."},
-	{"home", "Home page", "pages.json", "/home", "The hero and each section’s texts and links."},
-	{"about", "About page", "pages.json", "/about", "The founders, the craftsmen and the projects."},
-	{"bespoke", "Bespoke page", "pages.json", "/bespoke", "The pictures and texts beside the bespoke enquiry form."},
-	{"chat", "Chat script", "chat.json", "", "The chat assistant’s messages, topics and answers."},
+	{Slug: "studio", Title: "Studio details", File: "site.json", Pointer: "", About: "The studio’s name, phones, e-mail, address, social links and map, on every page."},
+	{Slug: "services", Title: "Services", File: "service.json", Pointer: "", About: "Warranty, delivery, returns and reply times, as the policies and the FAQ quote them."},
+	{Slug: "home", Title: "Home page", File: "pages.json", Pointer: "/home", About: "The hero and each section’s texts and links."},
+	{Slug: "about", Title: "About page", File: "pages.json", Pointer: "/about", About: "The founders, the craftsmen and the projects."},
+	{Slug: "bespoke", Title: "Bespoke page", File: "pages.json", Pointer: "/bespoke", About: "The pictures and texts beside the bespoke enquiry form."},
+	{Slug: "chat", Title: "Chat script", File: "chat.json", Pointer: "", About: "The chat assistant’s messages, topics and answers."},
 }
 
 func partBySlug(slug string) (contentPart, bool) {
+	if id, ok := strings.CutPrefix(slug, "products/"); ok {
+		if id == "new" {
+			return contentPart{Slug: slug, Title: "Add a product", File: "catalogue.json", Product: newProduct,
+				About: "A new piece for the catalogue: its texts, and at least one photograph with its alt text."}, true
+		}
+		n, err := strconv.Atoi(id)
+		if err != nil || n < 1 || strconv.Itoa(n) != id {
+			return contentPart{}, false
+		}
+		return contentPart{Slug: slug, Title: "Product " + id, File: "catalogue.json", Product: n,
+			About: "Its texts and photographs; the first photograph is its cover."}, true
+	}
 	for _, p := range contentParts {
 		if p.Slug == slug {
 			return p, true
@@ -84,6 +115,7 @@ func (h *Handler) contentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.PublishContent))
 	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
 	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
+	h.productRoutes(mux)
 }
 
 // contentView is the Content page: what is unpublished, the parts to edit,
@@ -139,14 +171,17 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 type editView struct {
 	frame
 	Part    contentPart
+	Action  string // where the form posts
 	Form    *contentform.Field
 	Version string        // the commit the form was made from, posted back
 	Others  []string      // lines of the check that name no field of the form
 	Theirs  []theirChange // a newer save of the same part: what it changed
 	Changes int           // how many fields the form changed, unsaved (after a list button)
+	Product bool          // a product's form: photographs can be added
+	Delete  string        // the product's delete page, "" for a new one
 }
 
-// change is one field of someone else's save, as the page shows it.
+// theirChange is one field of someone else's save, as the page shows it.
 type theirChange struct{ Label, Value string }
 
 // EditContent is GET /studio/content/{part}: its form, filled from the draft.
@@ -156,6 +191,11 @@ func (h *Handler) EditContent(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
 		return
 	}
+	h.showEditor(w, r, part)
+}
+
+// showEditor shows part's form as the draft has it.
+func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part contentPart) {
 	head, _, err := h.opts.Content.Draft()
 	if err != nil {
 		h.contentFailed(w, r, err)
@@ -166,11 +206,28 @@ func (h *Handler) EditContent(w http.ResponseWriter, r *http.Request) {
 		h.contentFailed(w, r, err)
 		return
 	}
-	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Form: schema.Form(doc, part.Pointer), Version: head.Hash}
+	pointer, ok := part.pointerIn(doc, schema)
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted.", "/studio/content/products")
+		return
+	}
+	p := h.editView(part, schema, doc, pointer, head.Hash)
 	if r.URL.Query().Get("saved") != "" {
 		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
 	}
 	h.render(w, r, http.StatusOK, contentEditPage, p)
+}
+
+func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *contentform.Value, pointer, version string) *editView {
+	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Action: "/studio/content/" + part.Slug,
+		Form: schema.Form(doc, pointer), Version: version, Product: part.Product != 0}
+	if part.Product > 0 {
+		p.Delete = "/studio/content/" + part.Slug + "/delete"
+	}
+	if p.Product {
+		productForm(p.Form, doc)
+	}
+	return p
 }
 
 func (h *Handler) contentFailed(w http.ResponseWriter, r *http.Request, err error) {
@@ -178,7 +235,8 @@ func (h *Handler) contentFailed(w http.ResponseWriter, r *http.Request, err erro
 	h.fail(w, r, http.StatusInternalServerError, "Not done", "The content cannot be read just now ("+err.Error()+"). Nothing was changed.", "/studio/content")
 }
 
-// readPart reads part's file and its schema at commit hash.
+// readPart reads part's file and its schema at commit hash; a new
+// product is there as a blank one at the end of the list.
 func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, *contentform.Value, error) {
 	raw, err := h.opts.Content.ReadFile(hash, part.File)
 	if err != nil {
@@ -193,6 +251,9 @@ func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, 
 		return nil, nil, err
 	}
 	schema, err := contentform.ParseSchema(rawSchema)
+	if err == nil && part.Product == newProduct {
+		addBlankProduct(schema, doc)
+	}
 	return schema, doc, err
 }
 
@@ -208,16 +269,37 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
 		return
 	}
+	h.save(w, r, part)
+}
+
+func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart) {
+	if !h.readUploads(w, r) {
+		return
+	}
 	base := r.PostForm.Get("_version")
 	schema, baseDoc, err := h.readPart(base, part)
 	if err != nil {
 		h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
 		return
 	}
-	doc, problems := schema.Apply(baseDoc, part.Pointer, r.PostForm)
-	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Version: base}
+	pointer, ok := part.pointerIn(baseDoc, schema)
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not saved", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted. Nothing was saved.", "/studio/content/products")
+		return
+	}
+	doc, problems := schema.Apply(baseDoc, pointer, r.PostForm)
+	var notes []string
+	if part.Product != 0 {
+		added, uploadProblems := h.stagePhotos(r, doc.At(pointer+"/images"), pointer+"/images")
+		problems = append(problems, uploadProblems...)
+		notes = append(notes, added...)
+	}
+	p := h.editView(part, schema, doc, pointer, base)
 	show := func(status int) {
-		p.Form = schema.Form(doc, part.Pointer)
+		p.Form = schema.Form(doc, pointer)
+		if p.Product {
+			productForm(p.Form, doc)
+		}
 		for _, pr := range problems {
 			if f := findField(p.Form, pr.Field); f != nil {
 				f.Problems = append(f.Problems, pr.Text)
@@ -225,7 +307,7 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 				p.Others = append(p.Others, pr.Text)
 			}
 		}
-		p.Changes = len(schema.Changed(baseDoc, doc, part.Pointer))
+		p.Changes = len(schema.Changed(baseDoc, doc, pointer))
 		h.render(w, r, status, contentEditPage, p)
 	}
 	if action := r.PostForm.Get("_action"); action != "" && action != "save" {
@@ -235,13 +317,20 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 			show(http.StatusBadRequest)
 			return
 		}
-		p.Notice = done + " Nothing is saved until you press Save."
-		show(http.StatusOK)
-		return
+		notes = append(notes, done)
 	}
-	if len(problems) > 0 {
-		p.Problem = "Nothing was saved: correct the fields marked below."
-		show(http.StatusUnprocessableEntity)
+	if len(notes) > 0 || len(problems) > 0 {
+		if len(problems) > 0 {
+			p.Problem = "Nothing was saved: correct the fields marked below."
+		}
+		if len(notes) > 0 {
+			p.Notice = strings.Join(notes, " ") + " Nothing is saved until you press Save."
+		}
+		status := http.StatusOK
+		if len(problems) > 0 {
+			status = http.StatusUnprocessableEntity
+		}
+		show(status)
 		return
 	}
 	head, _, err := h.opts.Content.Draft()
@@ -257,28 +346,45 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 			h.contentFailed(w, r, err)
 			return
 		}
-		if !contentform.Equal(baseDoc.At(part.Pointer), headDoc.At(part.Pointer)) {
+		headPointer, ok := part.pointerIn(headDoc, schema)
+		if part.Product == newProduct {
+			// A new product goes at the end of their list, with the next id there.
+			doc.At(pointer).Set("id", headDoc.At(headPointer+"/id"))
+		} else if !ok || !contentform.Equal(baseDoc.At(pointer), headDoc.At(headPointer)) {
 			p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
 				head.Author, strings.ToLower(part.Title), head.Subject(), head.When.In(h.opts.Location).Format("15:04"))
-			p.Theirs = theirChanges(schema, baseDoc, headDoc, part.Pointer)
+			if ok {
+				p.Theirs = theirChanges(schema, baseDoc, headDoc, pointer, headPointer)
+			} else {
+				p.Problem = fmt.Sprintf("Not saved: %s deleted this product while you were editing (“%s”). Your version is below, unsaved.", head.Author, head.Subject())
+			}
 			p.Version = head.Hash
 			show(http.StatusConflict)
 			return
 		}
 		merged := headDoc.Clone()
-		merged.Replace(part.Pointer, doc.At(part.Pointer))
-		if part.Pointer == "" {
+		merged.Replace(headPointer, doc.At(pointer))
+		if pointer == "" {
 			merged = doc
 		}
-		baseDoc, doc, base = headDoc, merged, head.Hash
+		baseDoc, doc, base, pointer = headDoc, merged, head.Hash, headPointer
+		p = h.editView(part, schema, doc, pointer, base)
 	}
-	changed := schema.Changed(baseDoc, doc, part.Pointer)
+	changed := schema.Changed(baseDoc, doc, pointer)
 	if len(changed) == 0 {
 		http.Redirect(w, r, "/studio/content/"+part.Slug, http.StatusSeeOther)
 		return
 	}
-	body := doc.Encode()
-	lines, err := h.checkChange(r.Context(), base, map[string][]byte{part.File: body})
+	// The photographs uploaded get their names in the content; the form
+	// keeps them as uploads until the save is made.
+	saved := doc.Clone()
+	files, err := h.placeUploads(saved, pointer)
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	files[part.File] = saved.Encode()
+	lines, err := h.checkChange(r.Context(), base, files)
 	if err != nil {
 		h.log.Error("studio: content check", "err", err)
 		p.Problem = "Nothing was saved: the content check could not run (" + err.Error() + ")."
@@ -286,16 +392,18 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(lines) > 0 {
-		form := schema.Form(doc, part.Pointer)
-		p.Others = contentform.Attach(form, part.File, doc, lines)
-		p.Form = form
+		p.Others = contentform.Attach(p.Form, part.File, doc, lines)
 		p.Problem = "Nothing was saved: correct the fields marked below."
 		p.Changes = len(changed)
 		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
 		return
 	}
-	message := part.Title + ": " + summary(changed)
-	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: body}, nil, signature(r), message); err != nil {
+	title := part.Title
+	if part.Product == newProduct {
+		title = "New product " + doc.At(pointer+"/id").Number
+	}
+	message := title + ": " + summary(changed)
+	if _, err := h.opts.Content.SaveDraft(base, files, nil, signature(r), message); err != nil {
 		if errors.Is(err, publish.ErrDraftMoved) {
 			p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
 			head, _, _ := h.opts.Content.Draft()
@@ -307,15 +415,25 @@ func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.log.Info("studio: content saved", "part", part.Slug, "account", actor(r), "message", message)
-	http.Redirect(w, r, "/studio/content/"+part.Slug+"?saved=1", http.StatusSeeOther)
+	slug := part.Slug
+	if part.Product == newProduct {
+		slug = "products/" + doc.At(pointer+"/id").Number
+	}
+	http.Redirect(w, r, "/studio/content/"+slug+"?saved=1", http.StatusSeeOther)
 }
 
 // theirChanges says what a newer save changed in the part: each field's
 // label and its new value.
-func theirChanges(schema *contentform.Schema, base, theirs *contentform.Value, pointer string) []theirChange {
+func theirChanges(schema *contentform.Schema, base, theirs *contentform.Value, pointer, theirPointer string) []theirChange {
 	var out []theirChange
-	form := schema.Form(theirs, pointer)
-	for _, label := range schema.Changed(base, theirs, pointer) {
+	// Their part, compared at the place it had in base.
+	moved := base.Clone()
+	moved.Replace(pointer, theirs.At(theirPointer))
+	if pointer == "" {
+		moved = theirs
+	}
+	form := schema.Form(moved, pointer)
+	for _, label := range schema.Changed(base, moved, pointer) {
 		out = append(out, theirChange{Label: label, Value: valueOfLabel(form, label, pointer)})
 	}
 	return out

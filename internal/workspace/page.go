@@ -189,8 +189,9 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			}
 			return "Copy to the studio"
 		},
-		"lower": strings.ToLower,
-		"inc":   func(n int) int { return n + 1 },
+		"lower":     strings.ToLower,
+		"inc":       func(n int) int { return n + 1 },
+		"thumbnail": thumbnailURL,
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

@@ -43,7 +43,7 @@ func pageFixtures() map[workspacePage][]view {
 			Unpublished: []publish.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releaseRow{Release: publish.Release{ID: "r1", Status: publish.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: contentParts[0], Version: "ccc",
-			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{"Tagline", "New"}}, Changes: 2, Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{"Tagline", "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
 				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
 				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
@@ -52,7 +52,14 @@ func pageFixtures() map[workspacePage][]view {
 				{Name: "/kind", ID: "f-kind", Label: "Kind", Kind: "select", Value: "b", Options: []string{"a", "b"}},
 				{Name: "/phones", ID: "f-phones", Label: "Phones", Kind: "list", Item: "Phone", CountName: "_count/phones", Fields: []*contentform.Field{
 					{Name: "/phones/0", ID: "f-phones-0", Label: "Phone 1", Kind: "group", List: "/phones", Index: 0, Count: 2},
-					{Name: "/phones/1", ID: "f-phones-1", Label: "Phone 2", Kind: "group", List: "/phones", Index: 1, Count: 2, Problems: []string{"no"}}}}}}}},
+					{Name: "/phones/1", ID: "f-phones-1", Label: "Phone 2", Kind: "group", List: "/phones", Index: 1, Count: 2, Problems: []string{"no"}}}},
+				{Name: "/id", Kind: "hidden", Value: "3"},
+				{Name: "/images", ID: "f-images", Label: "Images", Kind: "photos", Item: "Photograph", CountName: "_count/images", Problems: []string{"“a.txt” is not a photograph"}, Fields: []*contentform.Field{
+					{Name: "/images/0", ID: "f-images-0", Label: "Photograph 1", Kind: "group", List: "/images", Index: 0, Count: 1, Value: "upload:abc.jpg", Fields: []*contentform.Field{
+						{Name: "/images/0/src", Kind: "hidden", Value: "upload:abc.jpg"}, {Name: "/images/0/alt", ID: "f-images-0-alt", Label: "Alt", Kind: "text", Required: true}}}}}}}}},
+		productsPage: {&productsView{}, &productsView{frame: frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Perennial", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
+			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Barbed"}}}},
+		deleteProductPage: {&deleteProductView{}, &deleteProductView{frame: frame{Title: "Delete Perennial?"}, Part: contentPart{Slug: "products/1"}, Name: "Perennial", Version: "ccc"}},
 		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
 		errorPage:   {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
 	}

@@ -1,0 +1,602 @@
+package workspace
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	"image/jpeg"
+	_ "image/png" // thumbnails of PNG photographs
+	"io"
+	"maps"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/image/draw"
+	_ "golang.org/x/image/webp" // thumbnails of WebP photographs
+
+	"studio/internal/contentform"
+	"studio/internal/input"
+	"studio/internal/publish"
+)
+
+// The products of the Content section: their table, each product's form
+// (contentPart.Product) with its photographs, uploads, thumbnails and
+// deletion.
+
+// newProduct is the Product of the form that adds one.
+const newProduct = -1
+
+const (
+	maxPhotoBytes   = 30 << 20 // a photograph may be this large (a phone's are 3–12 MB)
+	maxPhotos       = 12       // photographs in one upload
+	minPhotoWidth   = 1200     // narrower ones look soft on a large screen: a warning
+	thumbnailWidth  = 240
+	uploadsKeptFor  = 24 * time.Hour // an upload never saved is deleted after this
+	photoFieldName  = "photos"
+	uploadSrcPrefix = "upload:"
+)
+
+var (
+	productsPage      = newPage("content-products.html")
+	deleteProductPage = newPage("content-product-delete.html")
+)
+
+func (h *Handler) productRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /studio/content/products", h.signedIn(h.Products))
+	mux.HandleFunc("GET /studio/content/products/{id}", h.signedIn(h.EditProduct))
+	mux.HandleFunc("POST /studio/content/products/{id}", h.signedIn(h.SaveProduct))
+	mux.HandleFunc("GET /studio/content/products/{id}/delete", h.signedIn(h.ConfirmDeleteProduct))
+	mux.HandleFunc("POST /studio/content/products/{id}/delete", h.signedIn(h.DeleteProduct))
+	mux.HandleFunc("GET /studio/content/thumbnail", h.signedIn(h.Thumbnail))
+}
+
+// productRow is one line of the products table.
+type productRow struct {
+	ID                 string
+	Name, Category     string
+	Cover              string // the cover's thumbnail address; "" without a photograph
+	CoverAlt           string
+	Featured           string // "What's Hot", "Fresh from the studio", both or ""
+	ChangedBy, Changed string // the last save that named the product ("" when none is known)
+}
+
+type productsView struct {
+	frame
+	Products []productRow
+}
+
+// Products is GET /studio/content/products: every product of the draft.
+func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
+	head, _, err := h.opts.Content.Draft()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	raw, err := h.opts.Content.ReadFile(head.Hash, "catalogue.json")
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	doc, err := contentform.Parse(raw)
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	last := h.lastChanges(head.Hash)
+	hot := map[string]bool{}
+	for _, id := range doc.At("/featured/whatsHot").List() {
+		hot[id.Number] = true
+	}
+	fresh := doc.At("/featured/fresh").Text()
+	p := &productsView{frame: frame{Title: "Products", Section: "content"}}
+	for _, item := range doc.At("/products").List() {
+		row := productRow{ID: item.Get("id").Text(), Name: item.Get("name").Text(), Category: item.Get("category").Text()}
+		if cover := item.At("/images/0"); cover != nil {
+			row.Cover, row.CoverAlt = thumbnailURL(cover.Get("src").Text()), cover.Get("alt").Text()
+		}
+		var featured []string
+		if hot[row.ID] {
+			featured = append(featured, "What’s Hot")
+		}
+		if fresh == row.ID {
+			featured = append(featured, "Fresh from the studio")
+		}
+		row.Featured = strings.Join(featured, ", ")
+		if c, ok := last[row.ID]; ok {
+			row.ChangedBy, row.Changed = c.Author, c.When.In(h.opts.Location).Format("2 Jan 2006, 15:04")
+		}
+		p.Products = append(p.Products, row)
+	}
+	h.render(w, r, http.StatusOK, productsPage, p)
+}
+
+// lastChanges finds, in the newest commits, the last save of each product
+// the editor made ("Product 12: …", "New product 12: …").
+func (h *Handler) lastChanges(head string) map[string]publish.Commit {
+	found := map[string]publish.Commit{}
+	log, ok := h.opts.Content.(interface {
+		Log(hash string, n int) ([]publish.Commit, error)
+	})
+	if !ok {
+		return found
+	}
+	commits, err := log.Log(head, 500)
+	if err != nil {
+		h.log.Warn("studio: reading the content's history", "err", err)
+		return found
+	}
+	for _, c := range commits {
+		subject := strings.TrimPrefix(c.Subject(), "New ")
+		if rest, ok := strings.CutPrefix(subject, "Product "); ok {
+			id, _, _ := strings.Cut(rest, ":")
+			if _, seen := found[id]; !seen {
+				found[id] = c
+			}
+		}
+	}
+	return found
+}
+
+// EditProduct is GET /studio/content/products/{id}, and …/new.
+func (h *Handler) EditProduct(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug("products/" + r.PathValue("id"))
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+		return
+	}
+	h.showEditor(w, r, part)
+}
+
+// SaveProduct is POST /studio/content/products/{id}, and …/new.
+func (h *Handler) SaveProduct(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug("products/" + r.PathValue("id"))
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+		return
+	}
+	h.save(w, r, part)
+}
+
+// addBlankProduct puts a new product at the end of the catalogue's list,
+// with the next id.
+func addBlankProduct(schema *contentform.Schema, doc *contentform.Value) {
+	products := doc.Get("products")
+	if products == nil {
+		return
+	}
+	next := 1
+	for _, item := range products.Items {
+		if n, err := strconv.Atoi(item.Get("id").Text()); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	blank := schema.Blank(schema.ItemsAt("/products"))
+	blank.Set("id", &contentform.Value{Kind: contentform.Number, Number: strconv.Itoa(next)})
+	// The id first, as in every product.
+	blank.Keys = append([]string{"id"}, slices.DeleteFunc(blank.Keys, func(k string) bool { return k == "id" })...)
+	products.Items = append(products.Items, blank)
+}
+
+// productForm fits a product's form to the catalogue: its id is kept, not
+// typed (it is the product's address and its enquiries'); its category is
+// chosen from the catalogue's; its materials and finishes list the known
+// ones.
+func productForm(form *contentform.Field, doc *contentform.Value) {
+	var categories, finishes, materials []string
+	for _, c := range doc.At("/categories").List() {
+		categories = append(categories, c.Get("name").Text())
+	}
+	for _, f := range doc.At("/finishes").List() {
+		finishes = append(finishes, f.Text())
+	}
+	if groups := doc.At("/filters/material"); groups != nil {
+		for _, k := range groups.Keys {
+			for _, m := range groups.Fields[k].List() {
+				if !slices.Contains(materials, m.Text()) {
+					materials = append(materials, m.Text())
+				}
+			}
+		}
+	}
+	for _, f := range form.Fields {
+		switch path.Base(f.Name) {
+		case "id":
+			f.Kind = "hidden"
+		case "category":
+			f.Kind, f.Options = "select", categories
+			if !slices.Contains(categories, f.Value) {
+				f.Options = append([]string{f.Value}, categories...)
+			}
+		case "material":
+			f.Hint = "Known: " + strings.Join(materials, ", ") + ". A new one is added to the catalogue’s filters under Studio details’ vocabulary first."
+		case "finish":
+			f.Hint = "Known: " + strings.Join(finishes, ", ") + "."
+		}
+	}
+}
+
+// readUploads reads a form with files (a product's photographs), as
+// storableForm reads other forms, once the session is known: an anonymous
+// upload is never read.
+func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) bool {
+	if !isMultipart(r) {
+		return true
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxPhotos*maxPhotoBytes+maxContentForm)
+	if err := r.ParseMultipartForm(8 << 20); err != nil {
+		h.fail(w, r, http.StatusRequestEntityTooLarge, "Not saved", fmt.Sprintf("Nothing was saved: the upload could not be read (%v). Up to %d photographs of up to 30 MB each can be added at once.", err, maxPhotos), backPath(r))
+		return false
+	}
+	if problems := input.Form(r.PostForm); len(problems) > 0 {
+		fields := slices.Sorted(maps.Keys(problems))
+		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+strings.Join(fields, ", ")+" has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text).", backPath(r))
+		return false
+	}
+	return true
+}
+
+func isMultipart(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
+}
+
+// stagePhotos keeps the photographs of the form's "Add photographs" in the
+// uploads folder and adds each to images, its alt text to be written. What
+// it says of them: how many were added, which are narrow; what is wrong
+// with the others (not a photograph, too large): those are not added.
+func (h *Handler) stagePhotos(r *http.Request, images *contentform.Value, field string) (notes []string, problems []contentform.Problem) {
+	if r.MultipartForm == nil || images == nil {
+		return nil, nil
+	}
+	files := r.MultipartForm.File[photoFieldName]
+	if len(files) == 0 {
+		return nil, nil
+	}
+	dir := h.uploadsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, []contentform.Problem{{Field: "", Text: "The photographs could not be kept: " + err.Error()}}
+	}
+	sweepUploads(dir)
+	added := 0
+	for _, fh := range files {
+		name, problem, narrow := h.stagePhoto(dir, fh)
+		if problem != "" {
+			problems = append(problems, contentform.Problem{Field: field, Text: problem})
+			continue
+		}
+		item := contentform.NewObject()
+		item.Set("src", contentform.Text(uploadSrcPrefix+name))
+		item.Set("alt", contentform.Text(""))
+		images.Items = append(images.Items, item)
+		added++
+		if narrow != "" {
+			notes = append(notes, narrow)
+		}
+	}
+	if added > 0 {
+		word := "photographs"
+		if added == 1 {
+			word = "photograph"
+		}
+		notes = append([]string{fmt.Sprintf("%d %s added at the end: write the alt text of each (what it shows, for people who cannot see it).", added, word)}, notes...)
+	}
+	return notes, problems
+}
+
+// stagePhoto checks one uploaded file and keeps it: its name in the
+// uploads folder, or the problem that refused it; and a warning when it is
+// narrow.
+func (h *Handler) stagePhoto(dir string, fh *multipart.FileHeader) (name, problem, narrow string) {
+	label := "“" + fh.Filename + "”"
+	if fh.Size > maxPhotoBytes {
+		return "", fmt.Sprintf("%s is %.1f MB: a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty).", label, float64(fh.Size)/1e6), ""
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return "", label + " could not be read: " + err.Error(), ""
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, maxPhotoBytes+1))
+	if err != nil {
+		return "", label + " could not be read: " + err.Error(), ""
+	}
+	if len(body) > maxPhotoBytes {
+		return "", label + " is over 30 MB: a photograph may be up to 30 MB.", ""
+	}
+	ext, width := photoKind(body)
+	if ext == "" {
+		return "", label + " is not a photograph: only JPEG, PNG, WebP and AVIF files can be added, whatever a file’s name says.", ""
+	}
+	if width > 0 && width < minPhotoWidth {
+		narrow = fmt.Sprintf("%s is %d px wide: it will look soft on large screens (%d px or more is better). It was added all the same.", label, width, minPhotoWidth)
+	}
+	token := make([]byte, 12)
+	rand.Read(token)
+	name = hex.EncodeToString(token) + ext
+	if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+		return "", label + " could not be kept: " + err.Error(), ""
+	}
+	return name, "", narrow
+}
+
+// photoKind is a photograph's extension by its first bytes (not its name),
+// "" when it is none of JPEG, PNG, WebP and AVIF, and its width when the
+// file says it (0 otherwise).
+func photoKind(b []byte) (ext string, width int) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
+		ext = ".jpg"
+	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
+		ext = ".png"
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		ext = ".webp"
+	case len(b) >= 12 && string(b[4:8]) == "ftyp" && (string(b[8:12]) == "avif" || string(b[8:12]) == "avis"):
+		// AVIF: the width is in the first "ispe" box.
+		if i := bytes.Index(b[:min(len(b), 64<<10)], []byte("ispe")); i >= 0 && i+16 <= len(b) {
+			width = int(binary.BigEndian.Uint32(b[i+8 : i+12]))
+		}
+		return ".avif", width
+	default:
+		return "", 0
+	}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
+		width = cfg.Width
+	} else {
+		return "", 0 // the right first bytes, but not a picture that can be read
+	}
+	return ext, width
+}
+
+func (h *Handler) uploadsDir() string { return filepath.Join(h.opts.Scratch, "uploads") }
+
+// sweepUploads deletes uploads never saved.
+func sweepUploads(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > uploadsKeptFor {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// placeUploads names each uploaded photograph of the part at pointer in
+// doc (products/12-chair-3f9a1c.jpg), writing its new src into doc, and
+// returns the files to commit.
+func (h *Handler) placeUploads(doc *contentform.Value, pointer string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	product := doc.At(pointer)
+	for _, image := range doc.At(pointer + "/images").List() {
+		name, ok := strings.CutPrefix(image.Get("src").Text(), uploadSrcPrefix)
+		if !ok {
+			continue
+		}
+		if filepath.Base(name) != name || name == "" {
+			return nil, fmt.Errorf("the upload %q is not one of this server's", name)
+		}
+		body, err := os.ReadFile(filepath.Join(h.uploadsDir(), name))
+		if err != nil {
+			return nil, fmt.Errorf("the photograph uploaded is no longer on the server (uploads are kept a day): add it again: %w", err)
+		}
+		src := fmt.Sprintf("products/%s-%s-%s", product.Get("id").Text(), slugOf(product.Get("name").Text()), name[:6]+path.Ext(name))
+		image.Set("src", contentform.Text(src))
+		files["images/"+src] = body
+	}
+	return files, nil
+}
+
+// slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror".
+func slugOf(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "product"
+	}
+	return b.String()
+}
+
+// thumbnailURL is the address of a picture's thumbnail: a file of the
+// draft's content/images, or an upload not yet saved.
+func thumbnailURL(src string) string {
+	if name, ok := strings.CutPrefix(src, uploadSrcPrefix); ok {
+		return "/studio/content/thumbnail?upload=" + name
+	}
+	return "/studio/content/thumbnail?src=" + src
+}
+
+// Thumbnail is GET /studio/content/thumbnail?src=products/x.jpg (a file of
+// the draft) or ?upload=NAME: the picture 240 px wide, as JPEG, made once
+// and kept by the file's content; an SVG as it is.
+func (h *Handler) Thumbnail(w http.ResponseWriter, r *http.Request) {
+	var body []byte
+	var err error
+	if name := r.URL.Query().Get("upload"); name != "" {
+		if filepath.Base(name) != name {
+			http.NotFound(w, r)
+			return
+		}
+		body, err = os.ReadFile(filepath.Join(h.uploadsDir(), name))
+	} else {
+		src := path.Clean(r.URL.Query().Get("src"))
+		if src == "." || strings.HasPrefix(src, "..") || strings.HasPrefix(src, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		var head publish.Commit
+		if head, _, err = h.opts.Content.Draft(); err == nil {
+			body, err = h.opts.Content.ReadFile(head.Hash, "images/"+src)
+		}
+	}
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if strings.HasSuffix(strings.ToLower(r.URL.Query().Get("src")), ".svg") {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Write(body)
+		return
+	}
+	thumb, err := h.thumbnail(body)
+	if err != nil {
+		http.NotFound(w, r) // AVIF, or a file that is not a picture: the page shows its alt text
+		return
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Write(thumb)
+}
+
+// thumbnail makes (or finds, by the picture's hash) a picture's thumbnail.
+func (h *Handler) thumbnail(body []byte) ([]byte, error) {
+	digest := sha256.Sum256(body)
+	sum := hex.EncodeToString(digest[:])
+	cache := filepath.Join(h.opts.Scratch, "thumbnails", sum+".jpg")
+	if b, err := os.ReadFile(cache); err == nil {
+		return b, nil
+	}
+	img, _, err := image.Decode(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	bounds := img.Bounds()
+	height := max(1, bounds.Dy()*thumbnailWidth/max(1, bounds.Dx()))
+	dst := image.NewRGBA(image.Rect(0, 0, thumbnailWidth, height))
+	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, bounds, draw.Src, nil)
+	var out bytes.Buffer
+	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: 80}); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err == nil {
+		_ = os.WriteFile(cache, out.Bytes(), 0o644)
+	}
+	return out.Bytes(), nil
+}
+
+// ConfirmDeleteProduct is GET /studio/content/products/{id}/delete.
+func (h *Handler) ConfirmDeleteProduct(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug("products/" + r.PathValue("id"))
+	if !ok || part.Product == newProduct {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+		return
+	}
+	head, _, err := h.opts.Content.Draft()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	schema, doc, err := h.readPart(head.Hash, part)
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	pointer, ok := part.pointerIn(doc, schema)
+	if !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+r.PathValue("id")+": it may have been deleted already.", "/studio/content/products")
+		return
+	}
+	h.render(w, r, http.StatusOK, deleteProductPage, &deleteProductView{frame: frame{Title: "Delete " + doc.At(pointer+"/name").Text() + "?", Section: "content"},
+		Part: part, Name: doc.At(pointer + "/name").Text(), Version: head.Hash})
+}
+
+type deleteProductView struct {
+	frame
+	Part    contentPart
+	Name    string
+	Version string
+}
+
+// DeleteProduct is POST /studio/content/products/{id}/delete: the product
+// leaves the draft's catalogue, its photographs with it (unless another
+// product shows them), and What's Hot; enquiries keep its name (they keep
+// their own copy).
+func (h *Handler) DeleteProduct(w http.ResponseWriter, r *http.Request) {
+	part, ok := partBySlug("products/" + r.PathValue("id"))
+	if !ok || part.Product == newProduct {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+		return
+	}
+	head, _, err := h.opts.Content.Draft()
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	schema, doc, err := h.readPart(head.Hash, part)
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	pointer, ok := part.pointerIn(doc, schema)
+	if !ok {
+		http.Redirect(w, r, "/studio/content/products", http.StatusSeeOther)
+		return
+	}
+	id, name := r.PathValue("id"), doc.At(pointer+"/name").Text()
+	if fresh := doc.At("/featured/fresh"); fresh.Text() == id {
+		h.fail(w, r, http.StatusConflict, "Not deleted", "“"+name+"” is the home page’s “Fresh from the studio” piece: choose another there first (Home page). Nothing was deleted.", "/studio/content/"+part.Slug)
+		return
+	}
+	var removed []string
+	gone := doc.At(pointer + "/images").List()
+	products := doc.Get("products")
+	i, _ := strconv.Atoi(path.Base(pointer))
+	products.Items = slices.Delete(products.Items, i, i+1)
+	if hot := doc.At("/featured/whatsHot"); hot != nil {
+		hot.Items = slices.DeleteFunc(hot.Items, func(v *contentform.Value) bool { return v.Text() == id })
+	}
+	for _, img := range gone {
+		src := img.Get("src").Text()
+		used := false
+		for _, p := range products.Items {
+			for _, other := range p.At("/images").List() {
+				used = used || other.Get("src").Text() == src
+			}
+		}
+		if !used {
+			removed = append(removed, "images/"+src)
+		}
+	}
+	base := r.PostForm.Get("_version")
+	lines, err := h.checkChange(r.Context(), base, map[string][]byte{part.File: doc.Encode()})
+	if err == nil && len(lines) > 0 {
+		h.fail(w, r, http.StatusConflict, "Not deleted", "Nothing was deleted: without “"+name+"” the content would have these problems: "+strings.Join(lines, "; "), "/studio/content/"+part.Slug)
+		return
+	}
+	if err != nil {
+		h.contentFailed(w, r, err)
+		return
+	}
+	message := fmt.Sprintf("Product %s: deleted (%s)", id, name)
+	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: doc.Encode()}, removed, signature(r), message); err != nil {
+		if errors.Is(err, publish.ErrDraftMoved) {
+			h.fail(w, r, http.StatusConflict, "Not deleted", "Someone saved a change while you were deciding: nothing was deleted. Look at the product again, then delete it.", "/studio/content/"+part.Slug)
+			return
+		}
+		h.contentFailed(w, r, err)
+		return
+	}
+	h.log.Info("studio: product deleted", "product", id, "account", actor(r))
+	http.Redirect(w, r, "/studio/content/products?deleted="+id, http.StatusSeeOther)
+}
