@@ -239,6 +239,10 @@ func (p *Publisher) Preview(c Commit) (string, error) {
 	return p.queue(c, true)
 }
 
+// Draft is the commit a preview of the editor's work builds: the draft's
+// newest, or main's when nothing is unpublished (draft false).
+func (p *Publisher) Draft() (c Commit, draft bool, err error) { return p.Repo.Draft() }
+
 // Release reads release id's record: how a preview's build goes.
 func (p *Publisher) Release(id string) (Release, error) { return p.records().Get(id) }
 

@@ -112,6 +112,9 @@ type Options struct {
 	// The publisher (a *publish.Publisher), for the releases page; nil: no
 	// releases page and no link to it.
 	Releases Releases
+	// The publisher again, for previews of the editor's draft at the site's
+	// own URLs (preview.go); nil: no previews.
+	Previews Previews
 }
 
 // Facts are the site's facts that change with the content: the catalogue's
@@ -193,6 +196,7 @@ func (h *Handler) routes() *http.ServeMux {
 		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.MakeLive))
 		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.Publish))
 	}
+	h.previewRoutes(mux)
 	return mux
 }
 
