@@ -11,6 +11,7 @@ import (
 
 	"studio/internal/config"
 	"studio/internal/mail"
+	"studio/internal/publish"
 	"studio/internal/server"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
@@ -22,9 +23,10 @@ import (
 // workspace always (the workspace is on once an account exists) with the
 // insights' roll-ups, mail with SMTP settings (the studio's copy of each
 // enquiry and the visitor's acknowledgement). The workspace's releases
-// page shows and switches releases. stop ends the background work and
+// page shows and switches the publisher's releases, and its previews are
+// served from the publisher's files. stop ends the background work and
 // waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, releases workspace.Releases) (options []server.Option, stop func()) {
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher) (options []server.Option, stop func()) {
 	siteContent := live.embedded
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
@@ -55,9 +57,9 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, live, releases))
+	ws := workspace.New(st, log, workspaceOptions(cfg, live, publisher))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
-	options = append(options, server.WithWorkspace(ws))
+	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))
 	return options, func() { cancel(); wg.Wait() }
 }
 
@@ -79,9 +81,10 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 }
 
 // workspaceOptions are the site's facts the workspace needs, and the
-// publisher (a *publish.Publisher) its releases page shows. The time zone
-// is the embedded content's: its pages' templates are made with it once.
-func workspaceOptions(cfg config.Config, live *liveContent, releases workspace.Releases) workspace.Options {
+// publisher, whose releases its releases page shows and which builds its
+// previews. The time zone is the embedded content's: its pages' templates
+// are made with it once.
+func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.Publisher) workspace.Options {
 	return workspace.Options{
 		Visitor: workspace.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
@@ -91,7 +94,8 @@ func workspaceOptions(cfg config.Config, live *liveContent, releases workspace.R
 		KeepDays:        cfg.InsightsKeepDays,
 		DatabaseTimeout: cfg.DatabaseTimeout,
 		Facts:           live.workspaceFacts,
-		Releases:        releases,
+		Releases:        publisher,
+		Previews:        publisher,
 	}
 }
 
