@@ -39,6 +39,9 @@ func pageFixtures() map[workspacePage][]view {
 					Problems: []string{"site.json: tagline: empty"}}, Title: "New tagline", Short: "bbbbbbb", Label: "Failed", Class: "failed", Took: "12 s", Size: "12.3 MB", Open: true},
 				{Release: publish.Release{ID: publish.EmbeddedID, Status: publish.Ready}, Title: "The site as built into bin/studio", Label: "Ready", CanMakeLive: true}}}},
 		errorPage: {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
+		previewPage: {&previewView{}, &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
+			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
+			&previewView{frame: frame{Title: "Preview"}, ID: "gone", Gone: true}},
 	}
 }
 
