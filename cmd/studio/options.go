@@ -23,7 +23,8 @@ import (
 // workspace always (the workspace is on once an account exists) with the
 // insights' roll-ups, mail with SMTP settings (the studio's copy of each
 // enquiry and the visitor's acknowledgement). The workspace's releases
-// page shows and switches releases. stop ends the background work and
+// page shows and switches the publisher's releases, and its previews are
+// served from the publisher's files. stop ends the background work and
 // waits for it.
 func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher) (options []server.Option, stop func()) {
 	siteContent := live.embedded
@@ -58,7 +59,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	options = append(options, server.WithEvents(st))
 	ws := workspace.New(st, log, workspaceOptions(cfg, live, publisher))
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
-	options = append(options, server.WithWorkspace(ws))
+	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))
 	return options, func() { cancel(); wg.Wait() }
 }
 
@@ -80,8 +81,9 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 }
 
 // workspaceOptions are the site's facts the workspace needs, and the
-// publisher (a *publish.Publisher) its releases page shows. The time zone
-// is the embedded content's: its pages' templates are made with it once.
+// publisher, whose releases its releases page shows, whose repository the
+// Content section edits and which builds its previews. The time zone is the
+// embedded content's: its pages' templates are made with it once.
 func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.Publisher) workspace.Options {
 	opts := workspace.Options{
 		Visitor: workspace.Visitor{
@@ -93,6 +95,7 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 		DatabaseTimeout: cfg.DatabaseTimeout,
 		Facts:           live.workspaceFacts,
 		Releases:        publisher,
+		Previews:        publisher,
 		// The Content section edits the repository the publisher builds,
 		// checking each change with its builder.
 		Content: publisher.Repo,

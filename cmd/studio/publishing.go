@@ -124,6 +124,9 @@ func releasesCommand(args []string, out io.Writer) error {
 		if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
 			return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
 		}
+		if r.Preview {
+			return fmt.Errorf("rollback: release %s is a preview of unpublished changes: publish the draft in the workspace instead", id)
+		}
 		if err := book.SetLive(id); err != nil {
 			return err
 		}
@@ -170,6 +173,9 @@ func printReleases(releases releaseBook, out io.Writer) error {
 	fmt.Fprintln(w, "RELEASE\tSTATUS\tCOMMIT\tAUTHOR\tWHEN\tMESSAGE")
 	for _, r := range list {
 		status := string(r.Status)
+		if r.Preview {
+			status = "preview, " + status
+		}
 		if r.ID == live {
 			status = "live"
 		} else if r.Status == publish.Building {
@@ -216,7 +222,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, book releaseB
 			return err
 		}
 		for _, r := range list {
-			if id == "" && !known[r.ID] {
+			if id == "" && !known[r.ID] && !r.Preview {
 				id = r.ID
 			}
 			if r.ID != id {

@@ -275,3 +275,25 @@ func gitIn(t *testing.T, git, dir string) func(args ...string) {
 		}
 	}
 }
+
+// `studio rollback` makes only a release of main live, never a preview of
+// the editor's draft.
+func TestRollbackRefusesAPreview(t *testing.T) {
+	dataDir := t.TempDir()
+	t.Setenv("DATA_DIR", dataDir)
+	t.Setenv("DATABASE_URL", "")
+	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "20260302-090000-abcdef1"
+	if err := releases.Put(publish.Release{ID: id, Status: publish.Ready, Format: publish.Format, Preview: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := releasesCommand([]string{"rollback", id}, io.Discard); err == nil || !strings.Contains(err.Error(), "preview") {
+		t.Errorf("studio rollback of a preview: %v, want a refusal that says it is a preview", err)
+	}
+	if live, _ := releases.Live(); live != "" {
+		t.Errorf("the live file names %q after a refused rollback", live)
+	}
+}

@@ -34,7 +34,8 @@ type Embedded struct {
 
 // A Publisher builds main's commits one at a time and makes each good one
 // live (or, with Manual, waits for "Make live"). It watches main for pushes
-// and the live file for `studio rollback`.
+// and the live file for `studio rollback`. Between them it builds the
+// previews the editor asks for (Preview), which are never made live.
 type Publisher struct {
 	Repo        *Repository
 	Releases    *Releases
@@ -52,7 +53,8 @@ type Publisher struct {
 	running      sync.WaitGroup
 	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
-	pending      *Release // queued, not yet started; a newer commit replaces it
+	pending      *Release // main's build, queued, not yet started; a newer commit replaces it
+	preview      *Release // a preview's build, queued, not yet started; a newer preview replaces it
 	live         string   // the release this server serves
 	seenMain     string   // main as this copy last built or shared it
 	embeddedTree string
@@ -175,11 +177,18 @@ func (p *Publisher) Builds() bool {
 	return p.builds
 }
 
-// List is every release, newest first, the embedded build last.
+// List is every release of main, newest first, the embedded build last:
+// not the previews, which are no one's to make live (Release reads one).
 func (p *Publisher) List() ([]Release, error) {
-	list, err := p.records().List()
+	all, err := p.records().List()
 	if err != nil {
 		return nil, err
+	}
+	var list []Release
+	for _, r := range all {
+		if !r.Preview {
+			list = append(list, r)
+		}
 	}
 	return append(list, Release{ID: EmbeddedID, Commit: Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
 		CodeVersion: p.CodeVersion, Format: Format, Status: Ready}), nil
@@ -195,8 +204,47 @@ func (p *Publisher) Publish() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return p.queue(main)
+	return p.queue(main, false)
 }
+
+// keptPreviews is how many previews are kept: the one being looked at and
+// the one before it. They do not count toward Keep.
+const keptPreviews = 2
+
+// ErrPreviewElsewhere is Preview's answer on a copy that does not build:
+// the draft it would preview is in this copy's content repository alone.
+var ErrPreviewElsewhere = errors.New("publish: previews are built by the copy of the server that builds, and this is not it")
+
+// Preview builds commit c (the editor's draft) into a release that is
+// never made live, for the studio to look at, and returns its id. A
+// preview of the same files by this code, ready or under way, is returned
+// instead of building again. It waits behind a build of main, never
+// replacing one; a newer preview replaces a queued one.
+func (p *Publisher) Preview(c Commit) (string, error) {
+	if p.Builder == nil {
+		return "", ErrNoBuilder
+	}
+	if p.Shared != nil && !p.Builds() {
+		return "", ErrPreviewElsewhere
+	}
+	list, err := p.records().List()
+	if err != nil {
+		return "", err
+	}
+	for _, r := range list {
+		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != Failed {
+			return r.ID, nil
+		}
+	}
+	return p.queue(c, true)
+}
+
+// Draft is the commit a preview of the editor's work builds: the draft's
+// newest, or main's when nothing is unpublished (draft false).
+func (p *Publisher) Draft() (c Commit, draft bool, err error) { return p.Repo.Draft() }
+
+// Release reads release id's record: how a preview's build goes.
+func (p *Publisher) Release(id string) (Release, error) { return p.records().Get(id) }
 
 // MakeLive switches to release id, built before: instant, no rebuild.
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
@@ -216,7 +264,7 @@ func (p *Publisher) queueIfNew(c Commit) {
 		return
 	}
 	for _, r := range list {
-		if r.Tree == c.Tree && r.CodeVersion == p.CodeVersion {
+		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion {
 			if r.Status == Ready && r.ID != p.Live() && r.Commit.Hash != c.Hash {
 				// The same files again (a revert): the release made of them serves.
 				if !p.Manual {
@@ -228,35 +276,41 @@ func (p *Publisher) queueIfNew(c Commit) {
 			return
 		}
 	}
-	if _, err := p.queue(c); err != nil {
+	if _, err := p.queue(c, false); err != nil {
 		p.Log.Error("publish: queueing main", "commit", c.Hash, "err", err)
 	}
 }
 
 var ErrNoBuilder = errors.New("publishing needs the builder: this server has no front end to build with (see the README, \"Publishing\")")
 
-func (p *Publisher) queue(c Commit) (string, error) {
+// queue puts a build of c in its slot, main's or (preview) the previews':
+// each slot holds one, so neither kind ever pushes out the other.
+func (p *Publisher) queue(c Commit, preview bool) (string, error) {
 	if p.Builder == nil {
 		return "", ErrNoBuilder
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.pending != nil {
-		if p.pending.Commit.Hash == c.Hash {
-			return p.pending.ID, nil
+	slot := &p.pending
+	if preview {
+		slot = &p.preview
+	}
+	if queued := *slot; queued != nil {
+		if queued.Commit.Hash == c.Hash {
+			return queued.ID, nil
 		}
-		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", p.pending.ID, "commit", c.Hash)
-		if err := p.records().Remove(p.pending.ID); err != nil {
+		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", queued.ID, "commit", c.Hash)
+		if err := p.records().Remove(queued.ID); err != nil {
 			return "", err
 		}
 	}
 	r := Release{ID: p.Releases.newID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: Format,
-		Status: Queued, QueuedAt: time.Now()}
+		Status: Queued, Preview: preview, QueuedAt: time.Now()}
 	if err := p.records().Put(r); err != nil {
 		return "", err
 	}
-	p.pending = &r
-	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message)
+	*slot = &r
+	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message, "preview", preview)
 	select {
 	case p.wake <- struct{}{}:
 	default:
@@ -264,7 +318,7 @@ func (p *Publisher) queue(c Commit) (string, error) {
 	return r.ID, nil
 }
 
-// work builds the queued release, one at a time, until ctx ends.
+// work builds the queued releases, one at a time, until ctx ends.
 func (p *Publisher) work(ctx context.Context) {
 	for {
 		select {
@@ -272,14 +326,24 @@ func (p *Publisher) work(ctx context.Context) {
 			return
 		case <-p.wake:
 		}
-		p.mu.Lock()
-		r := p.pending
-		p.pending = nil
-		p.mu.Unlock()
-		if r != nil {
+		for r := p.next(); r != nil && ctx.Err() == nil; r = p.next() {
 			p.build(ctx, *r)
 		}
 	}
+}
+
+// next takes the queued build to make next: main's before a preview's, as
+// the live site waits on it.
+func (p *Publisher) next() *Release {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, slot := range []**Release{&p.pending, &p.preview} {
+		if r := *slot; r != nil {
+			*slot = nil
+			return r
+		}
+	}
+	return nil
 }
 
 // build makes release r and, when it is good and nothing says wait, makes
@@ -355,9 +419,10 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	if p.Observe != nil {
 		p.Observe("", r.BuildSeconds, "ready")
 	}
-	// Manual publishing still takes an upgrade's rebuild of the live content.
+	// A preview is never made live. Manual publishing still takes an
+	// upgrade's rebuild of the live content.
 	live, err := p.records().Get(p.Live())
-	if !p.Manual || (err == nil && live.Tree == r.Tree) {
+	if !r.Preview && (!p.Manual || (err == nil && live.Tree == r.Tree)) {
 		if err := p.serve(r.ID, true); err != nil {
 			p.Log.Error("publish: switching", "release", r.ID, "err", err)
 		}
@@ -365,9 +430,9 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	p.prune()
 }
 
-// load reads release id as the server serves it, fetching its files first
-// when another copy built it.
-func (p *Publisher) load(id string) (fs.FS, *sitecontent.Content, error) {
+// Load reads release id as the server serves it, fetching its files first
+// when another copy built it: the switch's, and the server's for a preview.
+func (p *Publisher) Load(id string) (fs.FS, *sitecontent.Content, error) {
 	if id == EmbeddedID {
 		c, err := sitecontent.Load(p.Embedded.Content)
 		return p.Embedded.Client, c, err
@@ -392,7 +457,7 @@ func (p *Publisher) load(id string) (fs.FS, *sitecontent.Content, error) {
 }
 
 func (p *Publisher) check(id string) error {
-	client, content, err := p.load(id)
+	client, content, err := p.Load(id)
 	if err != nil {
 		return err
 	}
@@ -418,8 +483,11 @@ func (p *Publisher) switchTo(id string, record bool) error {
 		if r.Status != Ready {
 			return fmt.Errorf("publish: release %s is %s, not ready: it cannot be made live", id, r.Status)
 		}
+		if r.Preview {
+			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
+		}
 	}
-	client, content, err := p.load(id)
+	client, content, err := p.Load(id)
 	if err != nil {
 		return err
 	}
@@ -499,18 +567,22 @@ func (p *Publisher) followLiveFile() {
 	}
 }
 
-// prune deletes the releases past the newest Keep, never the live one or
-// one under way.
+// prune deletes the releases of main past the newest Keep and the previews
+// past the newest keptPreviews, never the live one or one under way.
 func (p *Publisher) prune() {
 	list, err := p.records().List()
 	if err != nil {
 		return
 	}
 	live := p.Live()
-	kept := 0
+	kept, previews := 0, 0
 	for _, r := range list {
-		if kept++; kept > p.Keep && r.ID != live && r.Status != Queued && r.Status != Building {
-			p.Log.Info("publish: an old release is deleted", "release", r.ID)
+		count, limit := &kept, p.Keep
+		if r.Preview {
+			count, limit = &previews, keptPreviews
+		}
+		if *count++; *count > limit && r.ID != live && r.Status != Queued && r.Status != Building {
+			p.Log.Info("publish: an old release is deleted", "release", r.ID, "preview", r.Preview)
 			p.records().Remove(r.ID)
 		}
 	}

@@ -77,6 +77,7 @@ type fakeTarget struct {
 	mu       sync.Mutex
 	id       string
 	tagline  string
+	switched []string // every release switched to, in order
 }
 
 func (t *fakeTarget) Check(id string, client fs.FS, c *sitecontent.Content) error {
@@ -91,6 +92,7 @@ func (t *fakeTarget) Switch(id string, client fs.FS, c *sitecontent.Content) err
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.id, t.tagline = id, string(b)
+	t.switched = append(t.switched, id)
 	return nil
 }
 
@@ -144,6 +146,16 @@ func (s *site) start(version string) (*Publisher, *fakeTarget) {
 // commitTagline commits a site.json whose tagline is tagline.
 func (s *site) commitTagline(tagline string) string {
 	s.t.Helper()
+	hash, err := s.repo.Commit("", map[string][]byte{"site.json": s.siteJSON(tagline)}, nil, Signature{Name: "Owner", Email: "owner@example.com"}, "Tagline: "+tagline)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return hash
+}
+
+// siteJSON is the embedded site.json with tagline as its tagline.
+func (s *site) siteJSON(tagline string) []byte {
+	s.t.Helper()
 	b, err := fs.ReadFile(content.Files, "site.json")
 	if err != nil {
 		s.t.Fatal(err)
@@ -152,11 +164,7 @@ func (s *site) commitTagline(tagline string) string {
 	json.Unmarshal(b, &site)
 	site["tagline"] = tagline
 	b, _ = json.MarshalIndent(site, "", "  ")
-	hash, err := s.repo.Commit("", map[string][]byte{"site.json": b}, nil, Signature{Name: "Owner", Email: "owner@example.com"}, "Tagline: "+tagline)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return hash
+	return b
 }
 
 // waitFor polls cond for up to ten seconds.

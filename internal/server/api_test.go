@@ -317,6 +317,7 @@ func TestAPIWithoutStore(t *testing.T) {
 type fakeWorkspace struct{ on bool }
 
 func (f fakeWorkspace) On(context.Context) (bool, error) { return f.on, nil }
+func (fakeWorkspace) Previewing(*http.Request) string    { return "" }
 func (fakeWorkspace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("workspace " + r.URL.Path))
 }

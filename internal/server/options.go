@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"io/fs"
 	"net/http"
 	"net/netip"
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
 
@@ -24,6 +26,10 @@ type Enquiries interface {
 type Workspace interface {
 	http.Handler
 	On(ctx context.Context) (bool, error)
+	// Previewing is the preview (a release id) the request may see the
+	// site as: a studio account's, signed in, that asked for it; "" for
+	// everyone else, who see the live release.
+	Previewing(r *http.Request) string
 }
 
 // Option adds an optional part to the Server.
@@ -85,6 +91,13 @@ func WithMailQueue(q MailQueue) Option {
 
 // WithWorkspace serves the studio's workspace under /studio.
 func WithWorkspace(w Workspace) Option { return func(s *Server) { s.workspace = w } }
+
+// WithPreviews answers the requests the workspace says are previewing
+// (Workspace.Previewing) from that preview, whose files load reads (a
+// *publish.Publisher's Load).
+func WithPreviews(load func(id string) (fs.FS, *sitecontent.Content, error)) Option {
+	return func(s *Server) { s.previews.load = load }
+}
 
 // WithClock replaces the clock, for tests.
 func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = now } }

@@ -62,12 +62,7 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 			rel.pages["/"+strings.TrimSuffix(name, "/index.html")] = f
 		}
 	}
-	policy := newContentPolicy(content)
-	for name, f := range files {
-		if strings.HasSuffix(name, ".html") {
-			f.csp = []string{policy.forPage(f.scripts)}
-		}
-	}
+	rel.setPolicy(newContentPolicy(content))
 	if rel.notFound == nil || rel.pages["/"] == nil {
 		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
 	}
@@ -92,6 +87,15 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 		}
 	}
 	return rel, nil
+}
+
+// setPolicy gives each page of the release its Content-Security-Policy.
+func (rel *release) setPolicy(policy contentPolicy) {
+	for name, f := range rel.files {
+		if strings.HasSuffix(name, ".html") {
+			f.csp = []string{policy.forPage(f.scripts)}
+		}
+	}
 }
 
 // validReleaseID keeps an id fit to be a header's value and a log's field.
@@ -194,8 +198,14 @@ func (s *Server) Content() *sitecontent.Content { return s.live.Load().content }
 
 // serveLive answers a request from the release live when it arrives,
 // loaded here once and named in the Studio-Release header; the handlers
-// below get it as an argument (routes), never from s.live.
+// below get it as an argument (routes), never from s.live. A studio
+// account previewing the draft gets the preview's release instead
+// (preview.go).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
+	if rel := s.previewFor(r); rel != nil {
+		servePreview(w, r, rel)
+		return
+	}
 	rel := s.live.Load()
 	w.Header()["Studio-Release"] = rel.header
 	rel.routes.ServeHTTP(w, r)

@@ -20,6 +20,7 @@ import (
 // limited to what the content needs.
 type contentPolicy struct {
 	scriptSrc  []string
+	styleSrc   []string
 	connectSrc []string
 	imgSrc     []string
 	frameSrc   []string
@@ -31,6 +32,7 @@ var analyticsHosts = []string{"https://www.googletagmanager.com", "https://*.goo
 func newContentPolicy(content *sitecontent.Content) contentPolicy {
 	p := contentPolicy{
 		scriptSrc:  []string{"'self'"},
+		styleSrc:   []string{"'self'"},
 		connectSrc: []string{"'self'"},
 		imgSrc:     []string{"'self'"},
 		frameSrc:   []string{},
@@ -55,7 +57,7 @@ func (p contentPolicy) forPage(inlineScriptHashes []string) string {
 	directives := []string{
 		"default-src 'self'",
 		"script-src " + strings.Join(append(slices.Clone(p.scriptSrc), inlineScriptHashes...), " "),
-		"style-src 'self'",
+		"style-src " + strings.Join(p.styleSrc, " "),
 		"img-src " + strings.Join(p.imgSrc, " "),
 		"font-src 'self'",
 		"connect-src " + strings.Join(p.connectSrc, " "),

@@ -21,9 +21,10 @@ import (
 // New but live, which Switch replaces whole, so one Server serves any
 // number of requests at once.
 type Server struct {
-	log    *slog.Logger
-	live   atomic.Pointer[release] // the release that answers new requests (release.go)
-	recent recentReleases          // the releases last made, for an instant switch back (release.go)
+	log      *slog.Logger
+	live     atomic.Pointer[release] // the release that answers new requests (release.go)
+	recent   recentReleases          // the releases last made, for an instant switch back (release.go)
+	previews previews                // the preview last asked for by the studio (preview.go)
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries

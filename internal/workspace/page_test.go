@@ -60,8 +60,11 @@ func pageFixtures() map[workspacePage][]view {
 		productsPage: {&productsView{}, &productsView{frame: frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Perennial", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
 			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Barbed"}}}},
 		deleteProductPage: {&deleteProductView{}, &deleteProductView{frame: frame{Title: "Delete Perennial?"}, Part: contentPart{Slug: "products/1"}, Name: "Perennial", Version: "ccc"}},
-		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
-		errorPage:   {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
+		discardPage:       {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
+		errorPage:         {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
+		previewPage: {&previewView{}, &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
+			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
+			&previewView{frame: frame{Title: "Preview"}, ID: "gone", Gone: true}},
 	}
 }
 

@@ -119,6 +119,9 @@ type Options struct {
 	Content Content
 	Checker Checker
 	Scratch string
+	// The publisher again, for previews of the editor's draft at the site's
+	// own URLs (preview.go); nil: no previews.
+	Previews Previews
 }
 
 // Facts are the site's facts that change with the content: the catalogue's
@@ -201,6 +204,7 @@ func (h *Handler) routes() *http.ServeMux {
 		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.Publish))
 	}
 	h.contentRoutes(mux)
+	h.previewRoutes(mux)
 	return mux
 }
 
