@@ -318,6 +318,7 @@ func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("studio: signed out", "account", actor(r))
 	h.forgetCookie(w, r)
+	h.forgetPreview(w, r)
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 

@@ -127,6 +127,7 @@ type contentView struct {
 	Release     *releaseRow // the release of ?published=COMMIT, followed to live
 	Waiting     bool        // that commit's release is not made yet, or is under way
 	Here        string      // this page's address, for "Check again"
+	CanPreview  bool        // Options.Previews: the draft can be previewed
 }
 
 // ContentIndex is GET /studio/content. ?published=COMMIT follows that
@@ -140,7 +141,7 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, "Content", "The content cannot be read just now. Try again in a minute; if it stays so, the server’s log says why.", "")
 		return
 	}
-	p.Unpublished = list
+	p.Unpublished, p.CanPreview = list, h.opts.Previews != nil
 	q := r.URL.Query()
 	if q.Get("saved") != "" {
 		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."

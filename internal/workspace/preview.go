@@ -126,9 +126,14 @@ func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
 // LeavePreview is /studio/preview/leave: the site is the live one again
 // in this browser.
 func (h *Handler) LeavePreview(w http.ResponseWriter, r *http.Request) {
+	h.forgetPreview(w, r)
+	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
+}
+
+// forgetPreview ends this browser's preview (leaving it, signing out).
+func (h *Handler) forgetPreview(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
-	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
 }
 
 // Previewing is the preview this request may see the site as

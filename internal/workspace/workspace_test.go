@@ -204,7 +204,8 @@ func TestSignOutEndsTheSession(t *testing.T) {
 	stolen := *laptop
 
 	w := do(h, "POST", "/studio/sign-out", url.Values{}, withCookie(laptop))
-	if out := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(out) != 1 || out[0].MaxAge >= 0 {
+	// The session's cookie and the preview's (a preview is for the signed-in) are forgotten.
+	if out := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(out) != 2 || out[0].MaxAge >= 0 || out[1].MaxAge >= 0 || out[1].Name != "studio-preview" {
 		t.Errorf("sign out: %d %v", w.Code, out)
 	}
 	if opens(h, &stolen) {
