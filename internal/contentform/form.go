@@ -346,7 +346,7 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 			old = v.Items
 		}
 		n := len(old)
-		if c, err := strconv.Atoi(form.Get("_count" + pointer)); err == nil && c >= 0 && c <= len(old)+1 {
+		if c, err := strconv.Atoi(form.Get("_count" + pointer)); err == nil && c >= 0 && c <= len(old)+maxAdded {
 			n = c
 		}
 		out := &Value{Kind: Array, Items: []*Value{}}
@@ -403,6 +403,10 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 		return Text(text)
 	}
 }
+
+// maxAdded is how many items a posted form may add to a list (those added
+// by its buttons, photographs uploaded) before it is saved.
+const maxAdded = 50
 
 // scalar reads one plain value of type t from text.
 func scalar(t, text string) (*Value, bool) {
@@ -573,7 +577,7 @@ func countChange(list, item string, was, now int) string {
 	if n != 1 {
 		item += "s"
 	}
-	if list == "" {
+	if list == "" || strings.EqualFold(list, item) || strings.EqualFold(list, item+"s") {
 		return fmt.Sprintf("%d %s %s", n, item, what)
 	}
 	return fmt.Sprintf("%s: %d %s %s", list, n, item, what)

@@ -227,6 +227,9 @@ func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *co
 	}
 	if p.Product {
 		productForm(p.Form, doc)
+		if name := doc.At(pointer + "/name").Text(); part.Product > 0 && name != "" {
+			p.Title = part.Title + ": " + name
+		}
 	}
 	return p
 }
@@ -311,7 +314,8 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		p.Changes = len(schema.Changed(baseDoc, doc, pointer))
 		h.render(w, r, status, contentEditPage, p)
 	}
-	if action := r.PostForm.Get("_action"); action != "" && action != "save" {
+	// "upload": the photographs chosen are added (above), nothing else.
+	if action := r.PostForm.Get("_action"); action != "" && action != "save" && action != "upload" {
 		done, ok := schema.Act(doc, action)
 		if !ok {
 			p.Problem = "That button does nothing here. Nothing was saved."
@@ -320,7 +324,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		}
 		notes = append(notes, done)
 	}
-	if len(notes) > 0 || len(problems) > 0 {
+	if len(notes) > 0 || len(problems) > 0 || r.PostForm.Get("_action") == "upload" {
 		if len(problems) > 0 {
 			p.Problem = "Nothing was saved: correct the fields marked below."
 		}
@@ -401,7 +405,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	}
 	title := part.Title
 	if part.Product == newProduct {
-		title = "New product " + doc.At(pointer+"/id").Number
+		title = "Product " + doc.At(pointer+"/id").Number + " (new)"
 	}
 	message := title + ": " + summary(changed)
 	if _, err := h.opts.Content.SaveDraft(base, files, nil, signature(r), message); err != nil {

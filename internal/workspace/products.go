@@ -138,10 +138,9 @@ func (h *Handler) lastChanges(head string) map[string]publish.Commit {
 		return found
 	}
 	for _, c := range commits {
-		subject := strings.TrimPrefix(c.Subject(), "New ")
-		if rest, ok := strings.CutPrefix(subject, "Product "); ok {
-			id, _, _ := strings.Cut(rest, ":")
-			if _, seen := found[id]; !seen {
+		if rest, ok := strings.CutPrefix(c.Subject(), "Product "); ok {
+			id := rest[:len(rest)-len(strings.TrimLeft(rest, "0123456789"))]
+			if _, seen := found[id]; !seen && id != "" {
 				found[id] = c
 			}
 		}

@@ -229,6 +229,9 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
+	if isMultipart(r) && strings.HasPrefix(r.URL.Path, "/studio/content/products/") {
+		return true // photographs: read by readUploads, once the session is known
+	}
 	limit := int64(maxForm)
 	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
 		limit = maxContentForm
