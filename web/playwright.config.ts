@@ -26,6 +26,11 @@ process.env.E2E_STUDIO_PASSWORD ??= "e2e studio password";
 const port = Number(process.env.E2E_PORT);
 const photoPort = Number(process.env.E2E_PHOTO_PORT);
 const PHOTOS = /photos\.spec\.ts/;
+// The Content section's tests change their server's content and build it:
+// a server of their own, with the builder (this checkout).
+process.env.E2E_EDITOR_PORT ??= freePort();
+const editorPort = Number(process.env.E2E_EDITOR_PORT);
+const EDITOR = /editor\.spec\.ts/;
 
 // A port the kernel says is free, asked synchronously (the config is not async).
 function freePort(): string {
@@ -57,8 +62,8 @@ export default defineConfig({
   },
   projects: [
     // A test of one layout only is tagged, and runs in that project alone.
-    { name: "desktop", grepInvert: /@narrow-only/, testIgnore: PHOTOS, use: { viewport: { width: 1280, height: 800 } } },
-    { name: "mobile", grepInvert: /@wide-only/, testIgnore: PHOTOS, use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+    { name: "desktop", grepInvert: /@narrow-only/, testIgnore: [PHOTOS, EDITOR], use: { viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", grepInvert: /@wide-only/, testIgnore: [PHOTOS, EDITOR], use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
     // The photographs, on a wide screen and on a 390-pixel phone at 3×.
     {
       name: "photos-desktop",
@@ -72,11 +77,21 @@ export default defineConfig({
       testMatch: PHOTOS,
       use: { baseURL: `http://127.0.0.1:${photoPort}`, viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true },
     },
+    // The editor, as the studio uses it from a phone.
+    {
+      name: "editor-phone",
+      testMatch: EDITOR,
+      use: { baseURL: `http://127.0.0.1:${editorPort}`, viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true },
+    },
   ],
-  webServer: [webServer("../bin/studio", port), webServer(`${process.env.E2E_PHOTO_SITE}/bin/studio`, photoPort)],
+  webServer: [
+    webServer("../bin/studio", port),
+    webServer(`${process.env.E2E_PHOTO_SITE}/bin/studio`, photoPort),
+    webServer("../bin/studio", editorPort, { BUILDER_DIR: fileURLToPath(new URL("..", import.meta.url)) }),
+  ],
 });
 
-function webServer(command: string, port: number) {
+function webServer(command: string, port: number, env: Record<string, string> = {}) {
   return {
     command,
     url: `http://127.0.0.1:${port}/healthz`,
@@ -85,6 +100,7 @@ function webServer(command: string, port: number) {
       DATA_DIR: join(process.env.E2E_DATA_DIR!, String(port)),
       STUDIO_PASSWORD: process.env.E2E_STUDIO_PASSWORD!,
       TRUSTED_PROXIES: "127.0.0.1,::1",
+      ...env,
     },
     reuseExistingServer: false,
     stdout: "ignore" as const,

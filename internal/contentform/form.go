@@ -682,7 +682,7 @@ func checkPaths(file, pointer string, doc *Value) []string {
 	// The schema's lines join the item and its field with "." after a
 	// product's ")" ("product 3 (Chair): name") and the rules with ": ".
 	head, tail := parts[0], strings.Join(parts[1:], ".")
-	return []string{head + ": " + tail, head + "." + tail, head}
+	return []string{head + ": " + tail, head + "." + tail}
 }
 
 func mustAtoi(s string) int {

@@ -235,4 +235,14 @@ func TestAProductsLineNamesItByIDAndName(t *testing.T) {
 	if !slices.Contains(paths, "product 7 (Chair): images[0].alt") {
 		t.Errorf("checkPaths = %q", paths)
 	}
+	// A line of the product's name goes to its name, not to the first
+	// field inside the product.
+	s := mustSchema(t, `{"type": "object", "properties": {"products": {"type": "array", "items": {"type": "object",
+		"properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "images": {"type": "array", "items": {"type": "object",
+		"properties": {"src": {"type": "string"}, "alt": {"type": "string"}}}}}}}}}`)
+	form := s.Form(doc, "/products/0")
+	Attach(form, "catalogue.json", doc, []string{"content/catalogue.json: product 7 (Chair): name: is empty"})
+	if got := fieldNamed(form, "/products/0/name").Problems; !slices.Equal(got, []string{"is empty"}) {
+		t.Errorf("the name's problems = %q", got)
+	}
 }

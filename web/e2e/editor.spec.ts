@@ -1,0 +1,238 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "@playwright/test";
+import sharp from "sharp";
+import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
+import { products, site } from "./content";
+
+// The workspace's Content section, driven as the studio's owner would, on a
+// phone: a server of its own with the builder (playwright.config.ts,
+// "editor"), whose content.git the tests change. They run in order; each
+// leaves nothing unpublished.
+test.describe.configure({ mode: "serial" });
+
+// A camera-sized photograph, made now: 4000 × 3000 with a camera's noise.
+async function cameraPhoto(dir: string, name: string, hue: number): Promise<string> {
+  const width = 4000;
+  const height = 3000;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 3) {
+    const noise = (Math.random() * 48) | 0;
+    const x = (i / 3) % width;
+    pixels[i] = (hue + x / 20 + noise) & 255;
+    pixels[i + 1] = (hue / 2 + noise) & 255;
+    pixels[i + 2] = (255 - hue + noise) & 255;
+  }
+  const file = join(dir, name);
+  await sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toFile(file);
+  return file;
+}
+
+async function openContent(page: Page) {
+  await signInToStudio(page);
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Content" })).toBeVisible();
+}
+
+async function openProduct(page: Page, name: string) {
+  await page.goto("/studio/content/products");
+  await page.getByRole("link", { name, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: new RegExp(`: ${escape(name)}$`) })).toBeVisible();
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// Follows a page that says "Check again" until test says it is done.
+async function checkAgainUntil(page: Page, done: () => Promise<boolean>) {
+  await expect(async () => {
+    if (!(await done())) {
+      await page.getByRole("link", { name: "Check again" }).click();
+      throw new Error("not yet");
+    }
+  }).toPass({ timeout: 150_000, intervals: [1000] });
+}
+
+async function discardChanges(page: Page) {
+  await page.goto("/studio/content");
+  if (await page.getByRole("link", { name: "Discard changes" }).count()) {
+    await page.getByRole("link", { name: "Discard changes" }).click();
+    await page.getByRole("button", { name: "Discard changes" }).click();
+    await expect(page.getByRole("status")).toContainText("discarded");
+  }
+}
+
+async function anonymousHeading(browser: Browser, path: string): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(path);
+  const heading = (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
+  await context.close();
+  return heading;
+}
+
+test("the owner renames a product, adds two phone photographs, previews it and publishes it", async ({ page, browser }, info) => {
+  test.setTimeout(360_000);
+  const dir = info.outputPath("photos");
+  mkdirSync(dir, { recursive: true });
+  const [first, second] = await Promise.all([cameraPhoto(dir, "workshop-1.jpg", 60), cameraPhoto(dir, "workshop-2.jpg", 190)]);
+  const product = products[products.length - 1];
+  const newName = unique("Jharokha");
+  const altFirst = `${newName} in the workshop, seen from the front`;
+  const altSecond = `${newName} in the workshop, its joinery close up`;
+
+  await openContent(page);
+  await openProduct(page, product.name);
+  await expectNoAxeViolations(page);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(newName);
+  await page.getByLabel("Add photographs").setInputFiles([first, second]);
+  await page.getByRole("button", { name: "Upload the photographs" }).click();
+  await expect(page.getByRole("status")).toContainText("2 photographs added");
+  const count = product.images.length + 2;
+  const firstAdded = page.getByRole("group", { name: `Photograph ${count - 1}` });
+  const secondAdded = page.getByRole("group", { name: `Photograph ${count}` });
+  // Each shows its thumbnail (decorative: its alt text is the field beside it).
+  await expect(firstAdded.locator("img")).toBeVisible();
+  await expect.poll(() => firstAdded.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await firstAdded.getByRole("textbox", { name: "Alt text" }).fill(altFirst);
+  await secondAdded.getByRole("textbox", { name: "Alt text" }).fill(altSecond);
+  // The second goes before the first.
+  await page.getByRole("button", { name: `Move earlier: Photograph ${count}` }).click();
+  await expect(page.getByRole("group", { name: `Photograph ${count - 1}` }).getByRole("textbox", { name: "Alt text" })).toHaveValue(altSecond);
+  await expect(page.getByRole("group", { name: `Photograph ${count}` }).getByRole("textbox", { name: "Alt text" })).toHaveValue(altFirst);
+  // The name typed before the upload is still there: nothing was lost.
+  await expect(page.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(newName);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
+  const unpublished = page.getByRole("region", { name: "Unpublished changes" });
+  await expect(unpublished).toContainText(`Product ${product.id}: Name, 2 photographs added`);
+
+  // Preview: the owner sees the draft at the real address; a visitor does not.
+  await page.getByRole("button", { name: "Preview" }).click();
+  await checkAgainUntil(page, async () => (await page.getByRole("link", { name: "Open the preview" }).count()) > 0);
+  await page.getByRole("link", { name: "Open the preview" }).click();
+  await page.goto(`/product/${product.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(newName);
+  await expect(page.getByText("Preview of unpublished changes")).toBeVisible();
+  expect(await anonymousHeading(browser, `/product/${product.id}`)).toBe(product.name);
+
+  // Publish, followed to live.
+  await page.getByRole("link", { name: "Back to the workspace" }).click();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await checkAgainUntil(page, async () => /Live|Failed/.test((await page.getByRole("status").first().textContent()) ?? ""));
+  await expect(page.getByRole("status").first()).toContainText("Live");
+  expect(await anonymousHeading(browser, `/product/${product.id}`)).toBe(newName);
+  const visitor = await browser.newPage();
+  await visitor.goto(`/product/${product.id}`);
+  // The photographs are live, in the order the owner gave them.
+  await visitor.getByRole("button", { name: `Image ${count - 1} of ${count}` }).click();
+  await expect(visitor.getByRole("img", { name: altSecond })).toBeVisible();
+  await visitor.getByRole("button", { name: `Image ${count} of ${count}` }).click();
+  await expect(visitor.getByRole("img", { name: altFirst })).toBeVisible();
+  await visitor.close();
+});
+
+test("bad input is refused beside its field, and nothing is saved", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const dir = info.outputPath("bad");
+  mkdirSync(dir, { recursive: true });
+  const notAPhoto = join(dir, "invoice.jpg");
+  writeFileSync(notAPhoto, "This is a text file whose name says JPEG.\n");
+  const tooLarge = join(dir, "huge.jpg");
+  writeFileSync(tooLarge, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(31 * 1024 * 1024)]));
+  const narrow = join(dir, "narrow.jpg");
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#a0522d" } }).jpeg().toFile(narrow);
+  const product = products[0];
+
+  await openContent(page);
+  await openProduct(page, product.name);
+  const name = page.getByRole("textbox", { name: "Name", exact: true });
+  await name.fill("");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("Nothing was saved: correct the fields marked below.");
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toHaveAccessibleDescription(/is empty/);
+  await expectNoAxeViolations(page);
+
+  await name.fill(product.name);
+  await page.getByLabel("Add photographs").setInputFiles([notAPhoto, tooLarge, narrow]);
+  await page.getByRole("button", { name: "Upload the photographs" }).click();
+  const photos = page.getByRole("group", { name: "Photographs" });
+  await expect(photos).toHaveAccessibleDescription(/“invoice\.jpg” is not a photograph/);
+  await expect(photos).toHaveAccessibleDescription(/“huge\.jpg” is .* MB: a photograph may be up to 30 MB/);
+  await expect(page.getByRole("status")).toContainText("“narrow.jpg” is 800 px wide");
+  const added = page.getByRole("group", { name: `Photograph ${product.images.length + 1}` });
+  await expect(added).toBeVisible();
+
+  // The narrow one has no alt text yet: Save says so beside it.
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  const alt = added.getByRole("textbox", { name: "Alt text" });
+  await expect(alt).toHaveAttribute("aria-invalid", "true");
+  await expect(alt).toHaveAccessibleDescription(/is empty|needs alt text/);
+  await expectNoAxeViolations(page);
+
+  // Markup is text: kept as typed, shown as typed.
+  const markup = `<b>Bold</b> <script>alert("x")</script> ${unique("Chair")}`;
+  await alt.fill("A brown test swatch");
+  await name.fill(markup);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  await expect(name).toHaveValue(markup);
+  await page.goto("/studio/content/products");
+  await expect(page.getByRole("link", { name: markup })).toBeVisible();
+  await discardChanges(page);
+  await page.goto("/studio/content/products");
+  await expect(page.getByRole("link", { name: product.name, exact: true })).toBeVisible();
+});
+
+test("two people saving the same details: the second is shown both versions and loses nothing", async ({ browser }) => {
+  const asha = await (await browser.newContext()).newPage();
+  const ravi = await (await browser.newContext()).newPage();
+  for (const page of [asha, ravi]) {
+    await openContent(page);
+    await page.getByRole("link", { name: "Studio details" }).click();
+  }
+  const ashas = unique("Made by hand in Jodhpur");
+  const ravis = unique("Furniture, light and space");
+  await asha.getByRole("textbox", { name: "Tagline" }).fill(ashas);
+  await asha.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(asha.getByRole("status")).toContainText("Saved");
+
+  await ravi.getByRole("textbox", { name: "Tagline" }).fill(ravis);
+  await ravi.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(ravi.getByRole("alert")).toContainText("saved a newer version of the studio details");
+  await expect(ravi.getByRole("region", { name: "Their version" })).toContainText(ashas);
+  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(ravis);
+  await expectNoAxeViolations(ravi);
+  // Saved again, knowingly, Ravi's goes over Asha's.
+  await ravi.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(ravi.getByRole("status")).toContainText("Saved");
+  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(ravis);
+  await discardChanges(ravi);
+  await ravi.getByRole("link", { name: "Studio details" }).click();
+  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(site.tagline);
+});
+
+test("the forms work with JavaScript off, and by keyboard alone", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await openContent(page);
+  await page.getByRole("link", { name: "Studio details" }).click();
+  const phone = page.getByRole("group", { name: "Phone 1" });
+  const label = unique("Studio desk");
+  await phone.getByRole("textbox", { name: "Label" }).fill(label);
+  // Enter in a field saves (the form's first button is Save), not a list button.
+  await phone.getByRole("textbox", { name: "Label" }).press("Enter");
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  await expect(page.getByRole("group", { name: "Phone 1" }).getByRole("textbox", { name: "Label" })).toHaveValue(label);
+
+  // From the last phone field, Tab reaches its buttons, each with a focus ring.
+  await page.getByRole("group", { name: "Phone 1" }).getByRole("textbox", { name: "Number for links" }).focus();
+  await page.keyboard.press("Tab");
+  const focused = page.locator(":focus");
+  await expect(focused).toHaveAccessibleName(/^(Move later|Remove): Phone 1$/);
+  expect(await focused.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("solid");
+  await discardChanges(page);
+  await context.close();
+});
