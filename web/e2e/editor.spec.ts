@@ -75,7 +75,7 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   const dir = info.outputPath("photos");
   mkdirSync(dir, { recursive: true });
   const [first, second] = await Promise.all([cameraPhoto(dir, "workshop-1.jpg", 60), cameraPhoto(dir, "workshop-2.jpg", 190)]);
-  const product = products[products.length - 1];
+  const product = products[products.length - 1]!;
   const newName = unique("Jharokha");
   const altFirst = `${newName} in the workshop, seen from the front`;
   const altSecond = `${newName} in the workshop, its joinery close up`;
@@ -143,7 +143,7 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   writeFileSync(tooLarge, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(31 * 1024 * 1024)]));
   const narrow = join(dir, "narrow.jpg");
   await sharp({ create: { width: 800, height: 600, channels: 3, background: "#a0522d" } }).jpeg().toFile(narrow);
-  const product = products[0];
+  const product = products[0]!;
 
   await openContent(page);
   await openProduct(page, product.name);
