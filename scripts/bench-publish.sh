@@ -6,7 +6,9 @@
 # tagline changed and pushed → live (a text on every page: the whole site
 # re-rendered), one new 4000×3000 photograph pushed → live,
 # a rollback, the failed requests while releases are switched under wrk,
-# and the peak memory of a build. Loopback only; figures, not a test.
+# the peak memory of a build, and Publish → live from the workspace's
+# Content section for a text and two photographs (scripts/bench-editor.py).
+# Loopback only; figures, not a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRODUCTS=${PRODUCTS:-300}
@@ -54,7 +56,8 @@ peak() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.ge
 # the first build is from cold caches only the first time.
 mkdir -p "$work/data" "$root/.bench-publish-cache"
 ln -s "$root/.bench-publish-cache" "$work/data/build-cache"
-PORT=$port DATA_DIR="$work/data" BUILDER_DIR="$root" BUILD_TIMEOUT=60m ./bin/studio >"$work/server.log" 2>&1 &
+password="bench-$RANDOM-$RANDOM-password"
+PORT=$port DATA_DIR="$work/data" BUILDER_DIR="$root" BUILD_TIMEOUT=60m STUDIO_PASSWORD=$password ./bin/studio >"$work/server.log" 2>&1 &
 server=$!
 until curl -sf "$base/healthz" >/dev/null; do sleep 0.1; done
 git clone -q "$work/data/content.git" "$work/content"
@@ -105,6 +108,8 @@ PY
   errors=$(awk '/Non-2xx/{n+=$NF} /Socket errors/{gsub(",","");n+=$4+$6+$8+$10} END{print n+0}' "$work/wrk.txt")
   printf '%-28s text → live: one page %5.1f s, every page %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)\n' \
     "$label" "$t_page" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo"
+  printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password")"
+  git -C "$work/content" pull -q origin main
 }
 
 # The first build of a new server fills the build caches (images, compressed files).

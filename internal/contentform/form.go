@@ -217,17 +217,10 @@ func orEmpty(v *Value) *Value {
 }
 
 func plainText(v *Value) string {
-	switch {
-	case v == nil:
-		return ""
-	case v.Kind == String:
-		return v.String
-	case v.Kind == Number:
-		return v.Number
-	case v.Kind == Bool:
+	if v != nil && v.Kind == Bool {
 		return strconv.FormatBool(v.Bool)
 	}
-	return ""
+	return v.Text()
 }
 
 var nonID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

@@ -110,8 +110,8 @@ func (h *Handler) contentRoutes(mux *http.ServeMux) {
 		return
 	}
 	mux.HandleFunc("GET /studio/content", h.signedIn(h.ContentIndex))
-	mux.HandleFunc("GET /studio/content/{part}", h.signedIn(h.EditContent))
-	mux.HandleFunc("POST /studio/content/{part}", h.signedIn(h.SaveContent))
+	mux.HandleFunc("GET /studio/content/{part}", h.onPart(h.showEditor))
+	mux.HandleFunc("POST /studio/content/{part}", h.onPart(h.save))
 	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.PublishContent))
 	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
 	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
@@ -185,31 +185,45 @@ type editView struct {
 // theirChange is one field of someone else's save, as the page shows it.
 type theirChange struct{ Label, Value string }
 
-// EditContent is GET /studio/content/{part}: its form, filled from the draft.
-func (h *Handler) EditContent(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug(r.PathValue("part"))
-	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
+// onPart serves a route of one part of the content, named by its path
+// (/studio/content/{part}, /studio/content/products/{id}).
+func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentPart)) http.HandlerFunc {
+	return h.signedIn(func(w http.ResponseWriter, r *http.Request) {
+		slug := r.PathValue("part")
+		if id := r.PathValue("id"); id != "" {
+			slug = "products/" + id
+		}
+		part, ok := partBySlug(slug)
+		if !ok {
+			h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
+			return
+		}
+		serve(w, r, part)
+	})
+}
+
+// openPart reads the draft's version of part: its commit, its schema, its
+// document and where the part is in it. On failure it answers with the
+// error page and ok false.
+func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head publish.Commit, schema *contentform.Schema, doc *contentform.Value, pointer string, ok bool) {
+	head, _, err := h.opts.Content.Draft()
+	if err == nil {
+		schema, doc, err = h.readPart(head.Hash, part)
+	}
+	if err != nil {
+		h.contentFailed(w, r, err)
 		return
 	}
-	h.showEditor(w, r, part)
+	if pointer, ok = part.pointerIn(doc, schema); !ok {
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted.", "/studio/content/products")
+	}
+	return
 }
 
 // showEditor shows part's form as the draft has it.
 func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part contentPart) {
-	head, _, err := h.opts.Content.Draft()
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	schema, doc, err := h.readPart(head.Hash, part)
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	pointer, ok := part.pointerIn(doc, schema)
+	head, schema, doc, pointer, ok := h.openPart(w, r, part)
 	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted.", "/studio/content/products")
 		return
 	}
 	p := h.editView(part, schema, doc, pointer, head.Hash)
@@ -261,21 +275,12 @@ func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, 
 	return schema, doc, err
 }
 
-// SaveContent is POST /studio/content/{part}: a list's button (add,
-// remove, move) shows the form again with it done, unsaved; Save checks
-// the change with the build's content check and commits it to the draft,
-// or shows each problem beside its field, saving nothing. A save made
-// from a version of the part that someone has changed since is refused,
-// with both versions shown.
-func (h *Handler) SaveContent(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug(r.PathValue("part"))
-	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
-		return
-	}
-	h.save(w, r, part)
-}
-
+// save is POST /studio/content/{part} and /studio/content/products/{id}:
+// a list's button (add, remove, move) or "Upload the photographs" shows
+// the form again with it done, unsaved; Save checks the change with the
+// build's content check and commits it to the draft, or shows each problem
+// beside its field, saving nothing. A save made from a version of the part
+// that someone has changed since is refused, with both versions shown.
 func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart) {
 	if !h.readUploads(w, r) {
 		return

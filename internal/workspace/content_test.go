@@ -1,8 +1,14 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,6 +47,26 @@ var editorContent = fstest.MapFS{
   "about": { "title": "About us" }
 }
 `)},
+	"catalogue.json": {Data: []byte(`{
+  "categories": [{ "name": "Seatings" }],
+  "featured": { "whatsHot": [1, 2], "fresh": 1 },
+  "products": [
+    { "id": 1, "name": "Perennial", "category": "Seatings", "images": [{ "src": "products/1.png", "alt": "A chair" }] },
+    { "id": 2, "name": "Barbed", "category": "Seatings", "images": [{ "src": "products/2.png", "alt": "A screen" }] }
+  ]
+}
+`)},
+	"images/products/1.png": {Data: []byte("png one")},
+	"images/products/2.png": {Data: []byte("png two")},
+	"schema/catalogue.schema.json": {Data: []byte(`{
+  "type": "object",
+  "properties": {
+    "products": { "type": "array", "items": { "type": "object", "required": ["id", "name", "category", "images"], "properties": {
+      "id": { "type": "integer" }, "name": { "type": "string", "title": "Name" }, "category": { "type": "string" },
+      "images": { "type": "array", "title": "Photographs", "items": { "type": "object", "title": "Photograph", "required": ["src", "alt"],
+        "properties": { "src": { "type": "string" }, "alt": { "type": "string", "title": "Alt text" } } } } } } }
+  }
+}`)},
 	"schema/pages.schema.json": {Data: []byte(`{
   "type": "object",
   "properties": {
@@ -296,5 +322,132 @@ func TestDiscardDropsTheDraftAfterAsking(t *testing.T) {
 	}
 	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, `"name": "Jharokha"`) {
 		t.Errorf("after discarding, site.json:\n%s", got)
+	}
+}
+
+// photo is a PNG of width × height pixels.
+func photo(t *testing.T, width, height int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, width, height))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// upload posts a product's form with files, as a browser does.
+func upload(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, vs := range fields {
+		for _, v := range vs {
+			mw.WriteField(k, v)
+		}
+	}
+	for name, data := range files {
+		fw, _ := mw.CreateFormFile("photos", name)
+		fw.Write(data)
+	}
+	mw.Close()
+	r := httptest.NewRequest("POST", path, &body)
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	r.AddCookie(rig.asha)
+	w := httptest.NewRecorder()
+	rig.h.ServeHTTP(w, r)
+	return w
+}
+
+func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+		"workshop.png": photo(t, 1600, 1200), "narrow.png": photo(t, 800, 600), "notes.jpg": []byte("not a picture at all"),
+	})
+	body := w.Body.String()
+	if w.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("upload: %d\n%s", w.Code, body)
+	}
+	for _, want := range []string{"2 photographs added", "“narrow.png” is 800 px wide", "“notes.jpg” is not a photograph", "<legend>Photograph 3</legend>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Fatal("an upload saved")
+	}
+	// Saved with alt texts, the photographs are committed beside the change.
+	form := url.Values{"_version": {main.Hash}, "_count/products/1/images": {"3"}}
+	for i := 1; i <= 2; i++ {
+		src := field(t, body, fmt.Sprintf("/products/1/images/%d/src", i))
+		form.Set(fmt.Sprintf("/products/1/images/%d/src", i), src)
+		form.Set(fmt.Sprintf("/products/1/images/%d/alt", i), fmt.Sprintf("Barbed, photograph %d", i))
+	}
+	if w := do(rig.h, "POST", "/studio/content/products/2", form, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", w.Code, w.Body)
+	}
+	doc, _ := contentform.Parse([]byte(rig.draftFile(t, "catalogue.json")))
+	images := doc.At("/products/1/images").List()
+	if len(images) != 3 || !strings.HasPrefix(images[1].Get("src").Text(), "products/2-barbed-") || images[2].Get("alt").Text() != "Barbed, photograph 2" {
+		t.Fatalf("the draft's images: %s", doc.At("/products/1/images").Encode())
+	}
+	if got := rig.draftFile(t, "images/"+images[1].Get("src").Text()); got != string(photo(t, 1600, 1200)) && got != string(photo(t, 800, 600)) {
+		t.Error("the photograph committed is not the one uploaded")
+	}
+	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "Product 2: 2 photographs added" {
+		t.Errorf("unpublished = %+v", list)
+	}
+}
+
+// field is the value of the input named name in a page.
+func field(t *testing.T, body, name string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, `name="`+name+`" value="`)
+	if !ok {
+		t.Fatalf("no field %s", name)
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	return v
+}
+
+func TestANewProductGetsTheNextID(t *testing.T) {
+	rig := setupEditor(t)
+	page := do(rig.h, "GET", "/studio/content/products/new", nil, withCookie(rig.asha)).Body.String()
+	if got := field(t, page, "/products/2/id"); got != "3" {
+		t.Fatalf("the new product's id = %s, want 3", got)
+	}
+	w := do(rig.h, "POST", "/studio/content/products/new", url.Values{"_version": {version(t, page)}, "/products/2/name": {"Jali lamp"}, "/products/2/category": {"Seatings"}}, withCookie(rig.asha))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/content/products/3?saved=1" {
+		t.Fatalf("save: %d %s\n%s", w.Code, w.Header().Get("Location"), w.Body)
+	}
+	if got := rig.draftFile(t, "catalogue.json"); !strings.Contains(got, `"id": 3,`) || !strings.Contains(got, `"name": "Jali lamp"`) {
+		t.Errorf("catalogue.json:\n%s", got)
+	}
+	if list, _ := rig.repo.Unpublished(); len(list) != 1 || !strings.HasPrefix(list[0].Subject(), "Product 3 (new): ") {
+		t.Errorf("unpublished = %+v", list)
+	}
+}
+
+func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) {
+	rig := setupEditor(t)
+	page := do(rig.h, "GET", "/studio/content/products/2/delete", nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(page, "Delete “Barbed”?") {
+		t.Fatalf("the confirmation:\n%s", page)
+	}
+	if w := do(rig.h, "POST", "/studio/content/products/2/delete", url.Values{"_version": {version(t, page)}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("delete: %d\n%s", w.Code, w.Body)
+	}
+	got := rig.draftFile(t, "catalogue.json")
+	if strings.Contains(got, "Barbed") || !strings.Contains(got, `"whatsHot": [1]`) {
+		t.Errorf("catalogue.json after deleting Barbed:\n%s", got)
+	}
+	head, _, _ := rig.repo.Draft()
+	if _, err := rig.repo.ReadFile(head.Hash, "images/products/2.png"); err == nil {
+		t.Error("Barbed's photograph is still in the content")
+	}
+	// The home page's Fresh from piece is refused: it must be replaced first.
+	page = do(rig.h, "GET", "/studio/content/products/1/delete", nil, withCookie(rig.asha)).Body.String()
+	if w := do(rig.h, "POST", "/studio/content/products/1/delete", url.Values{"_version": {version(t, page)}}, withCookie(rig.asha)); w.Code != http.StatusConflict {
+		t.Errorf("deleting the Fresh from piece: %d, want 409", w.Code)
 	}
 }

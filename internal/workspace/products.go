@@ -55,10 +55,10 @@ var (
 
 func (h *Handler) productRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /studio/content/products", h.signedIn(h.Products))
-	mux.HandleFunc("GET /studio/content/products/{id}", h.signedIn(h.EditProduct))
-	mux.HandleFunc("POST /studio/content/products/{id}", h.signedIn(h.SaveProduct))
-	mux.HandleFunc("GET /studio/content/products/{id}/delete", h.signedIn(h.ConfirmDeleteProduct))
-	mux.HandleFunc("POST /studio/content/products/{id}/delete", h.signedIn(h.DeleteProduct))
+	mux.HandleFunc("GET /studio/content/products/{id}", h.onPart(h.showEditor))
+	mux.HandleFunc("POST /studio/content/products/{id}", h.onPart(h.save))
+	mux.HandleFunc("GET /studio/content/products/{id}/delete", h.onPart(h.confirmDeleteProduct))
+	mux.HandleFunc("POST /studio/content/products/{id}/delete", h.onPart(h.deleteProduct))
 	mux.HandleFunc("GET /studio/content/thumbnail", h.signedIn(h.Thumbnail))
 }
 
@@ -146,26 +146,6 @@ func (h *Handler) lastChanges(head string) map[string]publish.Commit {
 		}
 	}
 	return found
-}
-
-// EditProduct is GET /studio/content/products/{id}, and …/new.
-func (h *Handler) EditProduct(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug("products/" + r.PathValue("id"))
-	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
-		return
-	}
-	h.showEditor(w, r, part)
-}
-
-// SaveProduct is POST /studio/content/products/{id}, and …/new.
-func (h *Handler) SaveProduct(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug("products/" + r.PathValue("id"))
-	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
-		return
-	}
-	h.save(w, r, part)
 }
 
 // addBlankProduct puts a new product at the end of the catalogue's list,
@@ -494,30 +474,19 @@ func (h *Handler) thumbnail(body []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// ConfirmDeleteProduct is GET /studio/content/products/{id}/delete.
-func (h *Handler) ConfirmDeleteProduct(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug("products/" + r.PathValue("id"))
-	if !ok || part.Product == newProduct {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+// confirmDeleteProduct is GET /studio/content/products/{id}/delete.
+func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, part contentPart) {
+	if part.Product == newProduct {
+		http.NotFound(w, r)
 		return
 	}
-	head, _, err := h.opts.Content.Draft()
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	schema, doc, err := h.readPart(head.Hash, part)
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	pointer, ok := part.pointerIn(doc, schema)
+	head, _, doc, pointer, ok := h.openPart(w, r, part)
 	if !ok {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+r.PathValue("id")+": it may have been deleted already.", "/studio/content/products")
 		return
 	}
-	h.render(w, r, http.StatusOK, deleteProductPage, &deleteProductView{frame: frame{Title: "Delete " + doc.At(pointer+"/name").Text() + "?", Section: "content"},
-		Part: part, Name: doc.At(pointer + "/name").Text(), Version: head.Hash})
+	name := doc.At(pointer + "/name").Text()
+	h.render(w, r, http.StatusOK, deleteProductPage, &deleteProductView{frame: frame{Title: "Delete " + name + "?", Section: "content"},
+		Part: part, Name: name, Version: head.Hash})
 }
 
 type deleteProductView struct {
@@ -527,29 +496,17 @@ type deleteProductView struct {
 	Version string
 }
 
-// DeleteProduct is POST /studio/content/products/{id}/delete: the product
+// deleteProduct is POST /studio/content/products/{id}/delete: the product
 // leaves the draft's catalogue, its photographs with it (unless another
 // product shows them), and What's Hot; enquiries keep its name (they keep
 // their own copy).
-func (h *Handler) DeleteProduct(w http.ResponseWriter, r *http.Request) {
-	part, ok := partBySlug("products/" + r.PathValue("id"))
-	if !ok || part.Product == newProduct {
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no such product.", "/studio/content/products")
+func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part contentPart) {
+	if part.Product == newProduct {
+		http.NotFound(w, r)
 		return
 	}
-	head, _, err := h.opts.Content.Draft()
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	schema, doc, err := h.readPart(head.Hash, part)
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	pointer, ok := part.pointerIn(doc, schema)
+	_, _, doc, pointer, ok := h.openPart(w, r, part)
 	if !ok {
-		http.Redirect(w, r, "/studio/content/products", http.StatusSeeOther)
 		return
 	}
 	id, name := r.PathValue("id"), doc.At(pointer+"/name").Text()
