@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func partBySlug(slug string) (contentPart, bool) {
 		return contentPart{Slug: slug, Title: "Product " + id, File: "catalogue.json", Product: n,
 			About: "Its texts and photographs; the first photograph is its cover."}, true
 	}
-	for _, p := range contentParts {
+	for _, p := range slices.Concat(contentParts, markdownParts) {
 		if p.Slug == slug {
 			return p, true
 		}
@@ -123,6 +124,7 @@ func (h *Handler) contentRoutes(mux *http.ServeMux) {
 type contentView struct {
 	frame
 	Parts       []contentPart
+	Texts       []contentPart // the Markdown files
 	Unpublished []publish.Commit
 	Release     *releaseRow // the release of ?published=COMMIT, followed to live
 	Waiting     bool        // that commit's release is not made yet, or is under way
@@ -134,7 +136,7 @@ type contentView struct {
 // commit's release (Queued, Building — stage, Live) with a "Check again"
 // link, as the releases page does.
 func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
-	p := &contentView{frame: frame{Title: "Content", Section: "content"}, Parts: contentParts, Here: r.URL.RequestURI()}
+	p := &contentView{frame: frame{Title: "Content", Section: "content"}, Parts: contentParts, Texts: markdownParts, Here: r.URL.RequestURI()}
 	list, err := h.opts.Content.Unpublished()
 	if err != nil {
 		h.log.Error("studio: read the draft", "err", err)
@@ -171,15 +173,18 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 // editView is one part's form.
 type editView struct {
 	frame
-	Part    contentPart
-	Action  string // where the form posts
-	Form    *contentform.Field
-	Version string        // the commit the form was made from, posted back
-	Others  []string      // lines of the check that name no field of the form
-	Theirs  []theirChange // a newer save of the same part: what it changed
-	Changes int           // how many fields the form changed, unsaved (after a list button)
-	Product bool          // a product's form: photographs can be added
-	Delete  string        // the product's delete page, "" for a new one
+	Part                       contentPart
+	Action                     string // where the form posts
+	Form                       *contentform.Field
+	Version                    string        // the commit the form was made from, posted back
+	Others                     []string      // lines of the check that name no field of the form
+	Theirs                     []theirChange // a newer save of the same part: what it changed
+	Changes                    int           // how many fields the form changed, unsaved (after a list button)
+	Product                    bool          // a product's form: photographs can be added
+	Hot                        bool          // the product is in What's Hot
+	Fresh                      bool          // the product is the home page's Fresh from the studio piece
+	HotProblems, FreshProblems []string
+	Delete                     string // the product's delete page, "" for a new one
 }
 
 // theirChange is one field of someone else's save, as the page shows it.
@@ -222,6 +227,10 @@ func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentP
 
 // showEditor shows part's form as the draft has it.
 func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part contentPart) {
+	if strings.HasSuffix(part.File, ".md") {
+		h.showMarkdown(w, r, part)
+		return
+	}
 	head, schema, doc, pointer, ok := h.openPart(w, r, part)
 	if !ok {
 		return
@@ -241,6 +250,7 @@ func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *co
 	}
 	if p.Product {
 		productForm(p.Form, doc)
+		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
 		if name := doc.At(pointer + "/name").Text(); part.Product > 0 && name != "" {
 			p.Title = part.Title + ": " + name
 		}
@@ -282,6 +292,10 @@ func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, 
 // beside its field, saving nothing. A save made from a version of the part
 // that someone has changed since is refused, with both versions shown.
 func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart) {
+	if strings.HasSuffix(part.File, ".md") {
+		h.saveMarkdown(w, r, part)
+		return
+	}
 	if !h.readUploads(w, r) {
 		return
 	}
@@ -297,8 +311,11 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		return
 	}
 	doc, problems := schema.Apply(baseDoc, pointer, r.PostForm)
-	var notes []string
+	var notes, featured []string
 	if part.Product != 0 {
+		var featureProblems []contentform.Problem
+		featured, featureProblems = setFeatured(doc, pointer, r.PostForm)
+		problems = append(problems, featureProblems...)
 		added, uploadProblems := h.stagePhotos(r, doc.At(pointer+"/images"), pointer+"/images")
 		problems = append(problems, uploadProblems...)
 		notes = append(notes, added...)
@@ -309,8 +326,11 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		if p.Product {
 			productForm(p.Form, doc)
 		}
+		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
 		for _, pr := range problems {
-			if f := findField(p.Form, pr.Field); f != nil {
+			if pr.Field == freshField {
+				p.FreshProblems = append(p.FreshProblems, pr.Text)
+			} else if f := findField(p.Form, pr.Field); f != nil {
 				f.Problems = append(f.Problems, pr.Text)
 			} else {
 				p.Others = append(p.Others, pr.Text)
@@ -377,10 +397,13 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		if pointer == "" {
 			merged = doc
 		}
+		if part.Product != 0 {
+			featured, _ = setFeatured(merged, headPointer, r.PostForm)
+		}
 		baseDoc, doc, base, pointer = headDoc, merged, head.Hash, headPointer
 		p = h.editView(part, schema, doc, pointer, base)
 	}
-	changed := schema.Changed(baseDoc, doc, pointer)
+	changed := append(schema.Changed(baseDoc, doc, pointer), featured...)
 	if len(changed) == 0 {
 		http.Redirect(w, r, "/studio/content/"+part.Slug, http.StatusSeeOther)
 		return

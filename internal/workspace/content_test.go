@@ -57,6 +57,7 @@ var editorContent = fstest.MapFS{
 }
 `)},
 	"images/products/1.png": {Data: []byte("png one")},
+	"pages/about.md":        {Data: []byte("---\ntitle: About\n---\n\n## Our story\n\nMade by hand.\n")},
 	"images/products/2.png": {Data: []byte("png two")},
 	"schema/catalogue.schema.json": {Data: []byte(`{
   "type": "object",
@@ -449,5 +450,55 @@ func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) 
 	page = do(rig.h, "GET", "/studio/content/products/1/delete", nil, withCookie(rig.asha)).Body.String()
 	if w := do(rig.h, "POST", "/studio/content/products/1/delete", url.Values{"_version": {version(t, page)}}, withCookie(rig.asha)); w.Code != http.StatusConflict {
 		t.Errorf("deleting the Fresh from piece: %d, want 409", w.Code)
+	}
+}
+
+func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	// Barbed becomes Fresh from the studio and leaves What's Hot.
+	w := do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {main.Hash}, hotField: {"false"}, freshField: {"false", "true"}}, withCookie(rig.asha))
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", w.Code, w.Body)
+	}
+	if got := rig.draftFile(t, "catalogue.json"); !strings.Contains(got, `"featured": {
+    "whatsHot": [1],
+    "fresh": 2
+  }`) {
+		t.Errorf("catalogue.json:\n%s", got)
+	}
+	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "Product 2: taken out of What’s Hot, Fresh from the studio" {
+		t.Errorf("unpublished = %+v", list)
+	}
+	// Unticking the Fresh piece is refused: the home page needs one.
+	head, _, _ := rig.repo.Draft()
+	w = do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {head.Hash}, freshField: {"false"}}, withCookie(rig.asha))
+	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "always shows one piece as Fresh from the studio") {
+		t.Errorf("unticking Fresh from: %d", w.Code)
+	}
+}
+
+func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
+	rig := setupEditor(t)
+	page := do(rig.h, "GET", "/studio/content/text-about", nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(page, "<h2>Our story</h2>") || !strings.Contains(page, "## Our story") || strings.Contains(page, "<p>title: About") {
+		t.Fatalf("the page does not show the text and its rendering (without the front matter):\n%s", page)
+	}
+	text := "---\ntitle: About\n---\n\n## Our story\n\nMade by hand <script>alert(1)</script> in Jodhpur.\n"
+	w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {text}, "_action": {"preview"}}, withCookie(rig.asha))
+	if body := w.Body.String(); w.Code != http.StatusOK || strings.Contains(body, "<script>alert(1)</script>") || !strings.Contains(body, "in Jodhpur.") {
+		t.Errorf("the preview: %d, markup passed through or text missing:\n%s", w.Code, body)
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Fatal("the preview saved")
+	}
+	if w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {strings.ReplaceAll(text, "\n", "\r\n")}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d\n%s", w.Code, w.Body)
+	}
+	if got := rig.draftFile(t, "pages/about.md"); got != text {
+		t.Errorf("pages/about.md = %q, want %q", got, text)
+	}
+	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "About page: the story: text" {
+		t.Errorf("unpublished = %+v", list)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -204,6 +205,53 @@ func productForm(form *contentform.Field, doc *contentform.Value) {
 			f.Hint = "Known: " + strings.Join(finishes, ", ") + "."
 		}
 	}
+}
+
+// The product form's two boxes for the home page: in What's Hot (a list of
+// ids) and the Fresh from the studio piece (one id), both in the
+// catalogue's "featured", outside the product itself.
+const (
+	hotField   = "_featured/whatsHot"
+	freshField = "_featured/fresh"
+)
+
+// featuredOf says whether the product id is in What's Hot and is Fresh from.
+func featuredOf(doc *contentform.Value, id string) (hot, fresh bool) {
+	for _, v := range doc.At("/featured/whatsHot").List() {
+		hot = hot || v.Text() == id
+	}
+	return hot, doc.At("/featured/fresh").Text() == id
+}
+
+// setFeatured writes the form's two boxes into doc's "featured" for the
+// product at pointer, and says what changed; a box the form did not post
+// is left as it was. Fresh from the studio always has a piece: it moves
+// to another product by ticking it there, not by unticking it here.
+func setFeatured(doc *contentform.Value, pointer string, form url.Values) (changed []string, problems []contentform.Problem) {
+	featured, id := doc.Get("featured"), doc.At(pointer+"/id")
+	if featured == nil || id == nil {
+		return nil, nil
+	}
+	hot, fresh := featuredOf(doc, id.Text())
+	if vs, ok := form[hotField]; ok && slices.Contains(vs, "true") != hot {
+		list := featured.Get("whatsHot")
+		if hot {
+			list.Items = slices.DeleteFunc(list.Items, func(v *contentform.Value) bool { return v.Text() == id.Text() })
+			changed = append(changed, "taken out of What’s Hot")
+		} else {
+			list.Items = append(list.Items, id.Clone())
+			changed = append(changed, "in What’s Hot")
+		}
+	}
+	if vs, ok := form[freshField]; ok && slices.Contains(vs, "true") != fresh {
+		if fresh {
+			problems = append(problems, contentform.Problem{Field: freshField, Text: "The home page always shows one piece as Fresh from the studio: tick it on another product to move it there."})
+		} else {
+			featured.Set("fresh", id.Clone())
+			changed = append(changed, "Fresh from the studio")
+		}
+	}
+	return changed, problems
 }
 
 // readUploads reads a form with files (a product's photographs), as

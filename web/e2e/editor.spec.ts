@@ -36,6 +36,7 @@ async function openContent(page: Page) {
 
 async function openProduct(page: Page, name: string) {
   await page.goto("/studio/content/products");
+  await expectNoAxeViolations(page);
   await page.getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(`: ${escape(name)}$`) })).toBeVisible();
 }
@@ -56,6 +57,8 @@ async function discardChanges(page: Page) {
   await page.goto("/studio/content");
   if (await page.getByRole("link", { name: "Discard changes" }).count()) {
     await page.getByRole("link", { name: "Discard changes" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Discard the unpublished changes?" })).toBeVisible();
+    await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "Discard changes" }).click();
     await expect(page.getByRole("status")).toContainText("discarded");
   }
@@ -107,6 +110,7 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
   const unpublished = page.getByRole("region", { name: "Unpublished changes" });
   await expect(unpublished).toContainText(`Product ${product.id}: Name, 2 photographs added`);
+  await expectNoAxeViolations(page);
 
   // Preview: the owner sees the draft at the real address; a visitor does not.
   await page.getByRole("button", { name: "Preview" }).click();
