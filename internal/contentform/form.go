@@ -138,6 +138,24 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 	case "object":
 		f.Kind = "group"
 		props := node.Get("properties")
+		if entries := mapOf(node); props == nil && entries != nil {
+			// Named groups ("filters.material": {"Wood": [...]}): each entry a
+			// name and its value, by its place (a name may be changed).
+			f.Kind, f.CountName, f.Item = "map", "_count"+pointer, "Group"
+			var keys []string
+			if v != nil {
+				keys = v.Keys
+			}
+			for i, k := range keys {
+				entry := Pointer(pointer, strconv.Itoa(i))
+				child := &Field{Name: entry, ID: idOf(entry), Label: k, Kind: "group", List: pointer, Index: i, Count: len(keys)}
+				child.Fields = []*Field{{Name: "_key" + entry, ID: idOf("_key" + entry), Label: "Name", Kind: "text", Value: k, Required: true},
+					s.field(entries, entry+"/value", "", v.Fields[k], true)}
+				child.Fields[1].Label = "Stands for"
+				f.Fields = append(f.Fields, child)
+			}
+			break
+		}
 		if props == nil {
 			break
 		}
@@ -292,6 +310,9 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 			out = v.Clone()
 		}
 		props := node.Get("properties")
+		if entries := mapOf(node); props == nil && entries != nil {
+			return s.applyMap(entries, pointer, out, form, problems)
+		}
 		if props == nil {
 			return out
 		}
@@ -401,6 +422,51 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 // by its buttons, photographs uploaded) before it is saved.
 const maxAdded = 50
 
+// mapOf is the schema of a map's values (an object of named entries:
+// additionalProperties, no properties), nil for other objects.
+func mapOf(node *Value) *Value {
+	if extra := node.Get("additionalProperties"); extra != nil && extra.Kind == Object {
+		return extra
+	}
+	return nil
+}
+
+// applyMap reads a map's entries back by their places: each one's name
+// (_key…/i) and value (…/i/value), in the posted count.
+func (s *Schema) applyMap(entries *Value, pointer string, old *Value, form url.Values, problems *[]Problem) *Value {
+	n := len(old.Keys)
+	if c, err := strconv.Atoi(form.Get("_count" + pointer)); err == nil && c >= 0 && c <= n+maxAdded {
+		n = c
+	}
+	out := NewObject()
+	for i := range n {
+		entry := Pointer(pointer, strconv.Itoa(i))
+		var was *Value
+		key := ""
+		if i < len(old.Keys) {
+			key = old.Keys[i]
+			was = old.Fields[key]
+		}
+		if posted, ok := form["_key"+entry]; ok {
+			key = strings.TrimSpace(posted[len(posted)-1])
+		}
+		value := s.apply(entries, entry+"/value", was, true, form, problems)
+		switch {
+		case key == "":
+			*problems = append(*problems, Problem{"_key" + entry, "is empty: a group needs a name"})
+			key = fmt.Sprintf("(no name %d)", i+1)
+		case out.Get(key) != nil:
+			*problems = append(*problems, Problem{"_key" + entry, fmt.Sprintf("%q names another group too", key)})
+			key = fmt.Sprintf("%s (%d)", key, i+1)
+		}
+		if value == nil {
+			value = s.Blank(entries)
+		}
+		out.Set(key, value)
+	}
+	return out
+}
+
 // scalar reads one plain value of type t from text.
 func scalar(t, text string) (*Value, bool) {
 	switch t {
@@ -476,6 +542,13 @@ func (s *Schema) Act(doc *Value, action string) (string, bool) {
 	verb, pointer, _ := strings.Cut(action, ":")
 	if verb == "add" {
 		list, node := doc.At(pointer), s.nodeAt(pointer)
+		if list != nil && list.Kind == Object && node != nil && mapOf(node) != nil {
+			if list.Get("") != nil {
+				return "", false // the group added before has no name yet
+			}
+			list.Set("", s.Blank(mapOf(node)))
+			return "A new group was added at the end: name it, then Save.", true
+		}
 		if list == nil || list.Kind != Array || node == nil || node.Get("items") == nil {
 			return "", false
 		}
@@ -492,6 +565,9 @@ func (s *Schema) Act(doc *Value, action string) (string, bool) {
 	}
 	list := doc.At(parent)
 	i, err := strconv.Atoi(tokens[len(tokens)-1])
+	if list != nil && list.Kind == Object && err == nil && i >= 0 && i < len(list.Keys) {
+		return actOnMap(list, verb, i)
+	}
 	if list == nil || list.Kind != Array || err != nil || i < 0 || i >= len(list.Items) {
 		return "", false
 	}
@@ -515,6 +591,27 @@ func (s *Schema) Act(doc *Value, action string) (string, bool) {
 	return "", false
 }
 
+// actOnMap takes out or moves a map's entry i.
+func actOnMap(m *Value, verb string, i int) (string, bool) {
+	key := m.Keys[i]
+	switch verb {
+	case "remove":
+		m.Delete(key)
+		return fmt.Sprintf("“%s” was removed.", key), true
+	case "earlier", "later":
+		j := i - 1
+		if verb == "later" {
+			j = i + 1
+		}
+		if j < 0 || j >= len(m.Keys) {
+			return "", false
+		}
+		m.Keys[i], m.Keys[j] = m.Keys[j], m.Keys[i]
+		return fmt.Sprintf("“%s” moved to number %d.", key, j+1), true
+	}
+	return "", false
+}
+
 // Changed is the label of each field whose value differs between old and
 // new, as "Phone 1 › Display", in the form's order: what a commit message
 // says was changed.
@@ -531,6 +628,11 @@ func (s *Schema) Changed(old, new *Value, pointer string) []string {
 				labels = append(labels, strings.Join(path, " › ")+" (added)")
 				return
 			}
+		case "map":
+			if !Equal(old.At(f.Name), new.At(f.Name)) || !slices.Equal(old.At(f.Name).keysOf(), new.At(f.Name).keysOf()) {
+				labels = append(labels, strings.Join(path, " › "))
+			}
+			return
 		case "list", "photos":
 			was, now := old.At(f.Name), new.At(f.Name)
 			if was != nil && len(was.Items) != len(f.Fields) || was == nil && len(f.Fields) > 0 {

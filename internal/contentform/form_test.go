@@ -246,3 +246,40 @@ func TestAProductsLineNamesItByIDAndName(t *testing.T) {
 		t.Errorf("the name's problems = %q", got)
 	}
 }
+
+func TestNamedGroupsCanBeRenamedAddedAndMoved(t *testing.T) {
+	s := mustSchema(t, `{"type": "object", "properties": {"material": {"type": "object",
+		"additionalProperties": {"type": "array", "items": {"type": "string"}}}}}`)
+	doc := mustParse(t, `{"material": {"Wood": ["Wood"], "Other": ["Cement", "Stone"]}}`)
+	form := s.Form(doc, "")
+	groups := fieldNamed(form, "/material")
+	if groups.Kind != "map" || len(groups.Fields) != 2 || groups.Fields[1].Label != "Other" || fieldNamed(form, "_key/material/1").Value != "Other" ||
+		fieldNamed(form, "/material/1/value").Value != "Cement\nStone" {
+		t.Fatalf("the form of a map: %+v", groups)
+	}
+	// Renamed, a value changed, one added by the form.
+	got, problems := s.Apply(doc, "", url.Values{"_count/material": {"3"}, "_key/material/1": {"Stone and cement"}, "/material/1/value": {"Cement\nStone\nMarble"},
+		"_key/material/2": {"Metal"}, "/material/2/value": {"Brass"}})
+	if len(problems) > 0 || string(got.Encode()) != `{
+  "material": {
+    "Wood": ["Wood"],
+    "Stone and cement": ["Cement", "Stone", "Marble"],
+    "Metal": ["Brass"]
+  }
+}
+` {
+		t.Errorf("applied: %v\n%s", problems, got.Encode())
+	}
+	if _, problems := s.Apply(doc, "", url.Values{"_key/material/1": {"Wood"}}); len(problems) != 1 || problems[0].Field != "_key/material/1" {
+		t.Errorf("two groups of one name: %v", problems)
+	}
+	if _, ok := s.Act(got, "later:/material/0"); !ok || got.Get("material").Keys[1] != "Wood" {
+		t.Errorf("later: %s", got.Encode())
+	}
+	if _, ok := s.Act(got, "add:/material"); !ok || got.Get("material").Get("") == nil {
+		t.Errorf("add: %s", got.Encode())
+	}
+	if _, ok := s.Act(got, "add:/material"); ok {
+		t.Error("a second unnamed group was added")
+	}
+}

@@ -134,6 +134,13 @@ func (v *Value) Text() string {
 	return ""
 }
 
+func (v *Value) keysOf() []string {
+	if v == nil {
+		return nil
+	}
+	return v.Keys
+}
+
 // Set writes an object's field, a new key going last.
 func (v *Value) Set(key string, item *Value) {
 	if _, ok := v.Fields[key]; !ok {

@@ -46,7 +46,36 @@ type Checker interface {
 // one part of it.
 type contentPart struct {
 	Slug, Title, File, Pointer, About string
-	Product                           int // a product's form, by its id (newProduct: one being added); its place in the list is found in each version
+	Product                           int      // a product's form, by its id (newProduct: one being added); its place in the list is found in each version
+	Only                              []string // the file's fields the form shows (none: all of them)
+}
+
+// form is the part's form of doc: its schema's, fitted to a product, or
+// only the fields of Only.
+func (p contentPart) form(schema *contentform.Schema, doc *contentform.Value, pointer string) *contentform.Field {
+	f := schema.Form(doc, pointer)
+	if p.Product != 0 {
+		productForm(f, doc)
+	}
+	if p.Only != nil {
+		f.Fields = slices.DeleteFunc(f.Fields, func(c *contentform.Field) bool { return !slices.Contains(p.Only, strings.TrimPrefix(c.Name, "/")) })
+	}
+	return f
+}
+
+// ownPart is what of doc the part's form changes: the value at pointer,
+// or the fields of Only.
+func (p contentPart) ownPart(doc *contentform.Value, pointer string) *contentform.Value {
+	if p.Only == nil {
+		return doc.At(pointer)
+	}
+	own := contentform.NewObject()
+	for _, k := range p.Only {
+		if v := doc.Get(k); v != nil {
+			own.Set(k, v)
+		}
+	}
+	return own
 }
 
 // pointerIn is where the part is in doc: a product by its id.
@@ -72,6 +101,8 @@ var contentParts = []contentPart{
 	{Slug: "home", Title: "Home page", File: "pages.json", Pointer: "/home", About: "The hero and each section’s texts and links."},
 	{Slug: "about", Title: "About page", File: "pages.json", Pointer: "/about", About: "The founders, the craftsmen and the projects."},
 	{Slug: "bespoke", Title: "Bespoke page", File: "pages.json", Pointer: "/bespoke", About: "The pictures and texts beside the bespoke enquiry form."},
+	{Slug: "vocabulary", Title: "Categories, materials and finishes", File: "catalogue.json", Only: []string{"categories", "finishes", "filters", "details"},
+		About: "The catalogue’s tabs, the finishes a product may name, the Sort menu’s groups of materials and finishes, and the note on dimensions."},
 	{Slug: "chat", Title: "Chat script", File: "chat.json", Pointer: "", About: "The chat assistant’s messages, topics and answers."},
 }
 
@@ -244,12 +275,11 @@ func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part conten
 
 func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *contentform.Value, pointer, version string) *editView {
 	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Action: "/studio/content/" + part.Slug,
-		Form: schema.Form(doc, pointer), Version: version, Product: part.Product != 0}
+		Form: part.form(schema, doc, pointer), Version: version, Product: part.Product != 0}
 	if part.Product > 0 {
 		p.Delete = "/studio/content/" + part.Slug + "/delete"
 	}
 	if p.Product {
-		productForm(p.Form, doc)
 		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
 		if name := doc.At(pointer + "/name").Text(); part.Product > 0 && name != "" {
 			p.Title = part.Title + ": " + name
@@ -322,10 +352,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	}
 	p := h.editView(part, schema, doc, pointer, base)
 	show := func(status int) {
-		p.Form = schema.Form(doc, pointer)
-		if p.Product {
-			productForm(p.Form, doc)
-		}
+		p.Form = part.form(schema, doc, pointer)
 		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
 		for _, pr := range problems {
 			if pr.Field == freshField {
@@ -380,7 +407,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		if part.Product == newProduct {
 			// A new product goes at the end of their list, with the next id there.
 			doc.At(pointer).Set("id", headDoc.At(headPointer+"/id"))
-		} else if !ok || !contentform.Equal(baseDoc.At(pointer), headDoc.At(headPointer)) {
+		} else if !ok || !contentform.Equal(part.ownPart(baseDoc, pointer), part.ownPart(headDoc, headPointer)) {
 			p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
 				head.Author, strings.ToLower(part.Title), head.Subject(), head.When.In(h.opts.Location).Format("15:04"))
 			if ok {
@@ -393,9 +420,15 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 			return
 		}
 		merged := headDoc.Clone()
-		merged.Replace(headPointer, doc.At(pointer))
-		if pointer == "" {
+		switch {
+		case part.Only != nil:
+			for _, k := range part.Only {
+				merged.Replace("/"+k, doc.Get(k))
+			}
+		case pointer == "":
 			merged = doc
+		default:
+			merged.Replace(headPointer, doc.At(pointer))
 		}
 		if part.Product != 0 {
 			featured, _ = setFeatured(merged, headPointer, r.PostForm)

@@ -62,6 +62,7 @@ var editorContent = fstest.MapFS{
 	"schema/catalogue.schema.json": {Data: []byte(`{
   "type": "object",
   "properties": {
+    "categories": { "type": "array", "items": { "type": "object", "properties": { "name": { "type": "string" } } } },
     "products": { "type": "array", "items": { "type": "object", "required": ["id", "name", "category", "images"], "properties": {
       "id": { "type": "integer" }, "name": { "type": "string", "title": "Name" }, "category": { "type": "string" },
       "images": { "type": "array", "title": "Photographs", "items": { "type": "object", "title": "Photograph", "required": ["src", "alt"],
@@ -500,5 +501,25 @@ func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 	}
 	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "About page: the story: text" {
 		t.Errorf("unpublished = %+v", list)
+	}
+}
+
+func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
+	rig := setupEditor(t)
+	page := do(rig.h, "GET", "/studio/content/vocabulary", nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(page, "<legend>Categories</legend>") || strings.Contains(page, "Perennial") {
+		t.Fatalf("the vocabulary form shows products, or no categories:\n%s", page)
+	}
+	started := version(t, page)
+	// A product saved meanwhile does not stop the vocabulary's save.
+	if w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Perennial II"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("the product's save: %d\n%s", w.Code, w.Body)
+	}
+	if w := do(rig.h, "POST", "/studio/content/vocabulary", url.Values{"_version": {started}, "/categories/0/name": {"Seating"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("the vocabulary's save: %d\n%s", w.Code, w.Body)
+	}
+	got := rig.draftFile(t, "catalogue.json")
+	if !strings.Contains(got, `{ "name": "Seating" }`) || !strings.Contains(got, "Perennial II") || !strings.Contains(got, "Barbed") {
+		t.Errorf("catalogue.json lost a save:\n%s", got)
 	}
 }
