@@ -49,6 +49,15 @@ describe("renderMarkdown", () => {
     expect(doc.sections[1]!.html).toBe("<ul>\n<li><strong>2.1</strong> one</li>\n</ul>\n");
   });
 
+  it("shows markup typed in the text as text, in the page and in its sections", () => {
+    const typed = renderMarkdown('## Care\n\nOiled <b>by</b> hand <script>alert("x")</script>.\n\n<div onclick="x()">A block</div>\n', facts, "fixture.md");
+    for (const html of [typed.html, typed.sections[0]!.html]) {
+      expect(html).toContain("Oiled &lt;b&gt;by&lt;/b&gt; hand &lt;script&gt;alert(");
+      expect(html).toContain("&lt;div onclick=&quot;x()&quot;&gt;A block&lt;/div&gt;");
+      expect(html).not.toMatch(/<(b|script|div)\b/);
+    }
+  });
+
   it("keeps repeated headings' ids unique", () => {
     const twice = renderMarkdown("## Notes\n\n## Notes\n", facts, "fixture.md");
     expect(twice.toc.map((t) => t.id)).toEqual(["notes", "notes-2"]);

@@ -53,13 +53,18 @@ export function parseFrontMatter(source: string): { meta: Record<string, string>
   return { meta, body: source.slice(match[0].length) };
 }
 
+// Markup typed in a text (the workspace's editor takes any) is shown as
+// the text it is, never passed into the page.
+const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const markupAsText = { renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => text.replace(/[&<>"]/g, (c) => escapes[c]!) } };
+
 export function renderMarkdown(source: string, facts: Facts, where: string): MarkdownDoc {
   const { meta, body } = parseFrontMatter(source);
   for (const key of Object.keys(meta)) meta[key] = fillFacts(meta[key]!, facts, where);
 
   const toc: TocEntry[] = [];
   const used = new Set<string>();
-  const marked = new Marked({ gfm: true });
+  const marked = new Marked({ gfm: true }, markupAsText);
   marked.use({
     renderer: {
       // Headings get a stable id from their text ("9.3 Conduct" → "9-3-conduct")
@@ -81,7 +86,7 @@ export function renderMarkdown(source: string, facts: Facts, where: string): Mar
 
   // The sections, rendered from the same tokens: heading apart, body apart
   // (by a plain renderer, so the table of contents is not counted twice).
-  const plain = new Marked({ gfm: true });
+  const plain = new Marked({ gfm: true }, markupAsText);
   const sections: Section[] = [];
   let current: { heading: Tokens.Heading; body: Token[] } | null = null;
   const groups: { heading: Tokens.Heading; body: Token[] }[] = [];
