@@ -90,11 +90,7 @@ func (r *Repository) Unpublished() ([]Commit, error) {
 	}
 	var list []Commit
 	for c := draft; c.Hash != fork.Hash && c.Hash != main.Hash; {
-		cm, err := r.commit(c.Hash)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, cm)
+		list = append(list, commitOf(c))
 		if c.NumParents() == 0 {
 			break
 		}
@@ -257,7 +253,7 @@ func (r *Repository) Log(hash string, n int) ([]Commit, error) {
 	var list []Commit
 	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
 	for err == nil && len(list) < n {
-		list = append(list, Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When})
+		list = append(list, commitOf(c))
 		if c.NumParents() == 0 {
 			return list, nil
 		}

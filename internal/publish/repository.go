@@ -151,7 +151,12 @@ func (r *Repository) commit(hash plumbing.Hash) (Commit, error) {
 	if err != nil {
 		return Commit{}, fmt.Errorf("publish: commit %s: %w", hash, err)
 	}
-	return Commit{Hash: hash.String(), Tree: c.TreeHash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When}, nil
+	return commitOf(c), nil
+}
+
+// commitOf is what a release says of a git commit.
+func commitOf(c *object.Commit) Commit {
+	return Commit{Hash: c.Hash.String(), Tree: c.TreeHash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When}
 }
 
 // Export writes the files of commit hash into dir, which must not exist.

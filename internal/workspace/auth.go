@@ -51,16 +51,15 @@ func (h *Handler) showSignIn(w http.ResponseWriter, r *http.Request, status int,
 // browser keeps only if it is Secure, for this host alone and for path /;
 // plain HTTP (a machine of one's own, in development) cannot have that, so
 // it gets a plain name, and each scheme reads only its own.
-const (
-	secureCookie = "__Host-studio"
-	plainCookie  = "studio"
-)
+func (h *Handler) cookieName(r *http.Request) string { return h.hostCookie(r, "studio") }
 
-func (h *Handler) cookieName(r *http.Request) string {
+// hostCookie is the workspace's cookie called name, as this request's
+// scheme names it: __Host-name over HTTPS, name over plain HTTP.
+func (h *Handler) hostCookie(r *http.Request, name string) string {
 	if h.opts.Visitor.IsHTTPS(r) {
-		return secureCookie
+		return "__Host-" + name
 	}
-	return plainCookie
+	return name
 }
 
 type accountKey struct{}

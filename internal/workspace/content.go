@@ -33,6 +33,15 @@ type Content interface {
 	Unpublished() ([]publish.Commit, error)
 	PublishDraft(who publish.Signature) (string, error)
 	DiscardDraft() error
+	Log(hash string, n int) ([]publish.Commit, error)
+}
+
+// savedNotice is what a page says after a save.
+const savedNotice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+
+// unknownVersion answers a form whose _version names no commit: nothing saved.
+func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part contentPart) {
+	h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
 }
 
 // Checker runs the build's content check on a copy of the content (a
@@ -177,7 +186,7 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 	p.Unpublished, p.CanPreview = list, h.opts.Previews != nil
 	q := r.URL.Query()
 	if q.Get("saved") != "" {
-		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+		p.Notice = savedNotice
 	}
 	if q.Get("discarded") != "" {
 		p.Notice = "The unpublished changes were discarded. The content is the live site’s again."
@@ -268,7 +277,7 @@ func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part conten
 	}
 	p := h.editView(part, schema, doc, pointer, head.Hash)
 	if r.URL.Query().Get("saved") != "" {
-		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+		p.Notice = savedNotice
 	}
 	h.render(w, r, http.StatusOK, contentEditPage, p)
 }
@@ -332,7 +341,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	base := r.PostForm.Get("_version")
 	schema, baseDoc, err := h.readPart(base, part)
 	if err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
+		h.unknownVersion(w, r, part)
 		return
 	}
 	pointer, ok := part.pointerIn(baseDoc, schema)

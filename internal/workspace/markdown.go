@@ -73,7 +73,7 @@ func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	}
 	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: string(text), Preview: renderMarkdown(string(text)), Version: head.Hash}
 	if r.URL.Query().Get("saved") != "" {
-		p.Notice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
+		p.Notice = savedNotice
 	}
 	h.render(w, r, http.StatusOK, markdownPage, p)
 }
@@ -94,7 +94,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	}
 	was, err := h.opts.Content.ReadFile(base, part.File)
 	if err != nil {
-		h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
+		h.unknownVersion(w, r, part)
 		return
 	}
 	head, _, err := h.opts.Content.Draft()

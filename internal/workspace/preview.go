@@ -24,20 +24,10 @@ type Previews interface {
 
 var previewPage = newPage("preview.html")
 
-// The preview cookie is named like the session's (cookieName): __Host-
-// over HTTPS. Lax, not Strict: a preview opened from a link elsewhere
-// still needs the session, which is Strict.
-const (
-	securePreviewCookie = "__Host-studio-preview"
-	plainPreviewCookie  = "studio-preview"
-)
-
-func (h *Handler) previewCookieName(r *http.Request) string {
-	if h.opts.Visitor.IsHTTPS(r) {
-		return securePreviewCookie
-	}
-	return plainPreviewCookie
-}
+// The preview cookie is named like the session's (hostCookie). Lax, not
+// Strict: a preview opened from a link elsewhere still needs the session,
+// which is Strict.
+func (h *Handler) previewCookieName(r *http.Request) string { return h.hostCookie(r, "studio-preview") }
 
 // previewRoutes registers the previews' routes, when there is a publisher.
 func (h *Handler) previewRoutes(mux *http.ServeMux) {

@@ -127,13 +127,7 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 // the editor made ("Product 12: …", "New product 12: …").
 func (h *Handler) lastChanges(head string) map[string]publish.Commit {
 	found := map[string]publish.Commit{}
-	log, ok := h.opts.Content.(interface {
-		Log(hash string, n int) ([]publish.Commit, error)
-	})
-	if !ok {
-		return found
-	}
-	commits, err := log.Log(head, 500)
+	commits, err := h.opts.Content.Log(head, 500)
 	if err != nil {
 		h.log.Warn("studio: reading the content's history", "err", err)
 		return found
