@@ -51,8 +51,8 @@ var editorContent = fstest.MapFS{
   "categories": [{ "name": "Seatings" }],
   "featured": { "whatsHot": [1, 2], "fresh": 1 },
   "products": [
-    { "id": 1, "name": "Perennial", "category": "Seatings", "images": [{ "src": "products/1.png", "alt": "A chair" }] },
-    { "id": 2, "name": "Barbed", "category": "Seatings", "images": [{ "src": "products/2.png", "alt": "A screen" }] }
+    { "id": 1, "name": "Marwar chair", "category": "Seatings", "images": [{ "src": "products/1.png", "alt": "A chair" }] },
+    { "id": 2, "name": "Jali screen", "category": "Seatings", "images": [{ "src": "products/2.png", "alt": "A screen" }] }
   ]
 }
 `)},
@@ -383,14 +383,14 @@ func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T)
 	for i := 1; i <= 2; i++ {
 		src := field(t, body, fmt.Sprintf("/products/1/images/%d/src", i))
 		form.Set(fmt.Sprintf("/products/1/images/%d/src", i), src)
-		form.Set(fmt.Sprintf("/products/1/images/%d/alt", i), fmt.Sprintf("Barbed, photograph %d", i))
+		form.Set(fmt.Sprintf("/products/1/images/%d/alt", i), fmt.Sprintf("Jali screen, photograph %d", i))
 	}
 	if w := do(rig.h, "POST", "/studio/content/products/2", form, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", w.Code, w.Body)
 	}
 	doc, _ := contentform.Parse([]byte(rig.draftFile(t, "catalogue.json")))
 	images := doc.At("/products/1/images").List()
-	if len(images) != 3 || !strings.HasPrefix(images[1].Get("src").Text(), "products/2-barbed-") || images[2].Get("alt").Text() != "Barbed, photograph 2" {
+	if len(images) != 3 || !strings.HasPrefix(images[1].Get("src").Text(), "products/2-jali-screen-") || images[2].Get("alt").Text() != "Jali screen, photograph 2" {
 		t.Fatalf("the draft's images: %s", doc.At("/products/1/images").Encode())
 	}
 	if got := rig.draftFile(t, "images/"+images[1].Get("src").Text()); got != string(photo(t, 1600, 1200)) && got != string(photo(t, 800, 600)) {
@@ -433,19 +433,19 @@ func TestANewProductGetsTheNextID(t *testing.T) {
 func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) {
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/products/2/delete", nil, withCookie(rig.asha)).Body.String()
-	if !strings.Contains(page, "Delete “Barbed”?") {
+	if !strings.Contains(page, "Delete “Jali screen”?") {
 		t.Fatalf("the confirmation:\n%s", page)
 	}
 	if w := do(rig.h, "POST", "/studio/content/products/2/delete", url.Values{"_version": {version(t, page)}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
 		t.Fatalf("delete: %d\n%s", w.Code, w.Body)
 	}
 	got := rig.draftFile(t, "catalogue.json")
-	if strings.Contains(got, "Barbed") || !strings.Contains(got, `"whatsHot": [1]`) {
-		t.Errorf("catalogue.json after deleting Barbed:\n%s", got)
+	if strings.Contains(got, "Jali screen") || !strings.Contains(got, `"whatsHot": [1]`) {
+		t.Errorf("catalogue.json after deleting Jali screen:\n%s", got)
 	}
 	head, _, _ := rig.repo.Draft()
 	if _, err := rig.repo.ReadFile(head.Hash, "images/products/2.png"); err == nil {
-		t.Error("Barbed's photograph is still in the content")
+		t.Error("Jali screen's photograph is still in the content")
 	}
 	// The home page's Fresh from piece is refused: it must be replaced first.
 	page = do(rig.h, "GET", "/studio/content/products/1/delete", nil, withCookie(rig.asha)).Body.String()
@@ -457,7 +457,7 @@ func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) 
 func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
-	// Barbed becomes Fresh from the studio and leaves What's Hot.
+	// Jali screen becomes Fresh from the studio and leaves What's Hot.
 	w := do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {main.Hash}, hotField: {"false"}, freshField: {"false", "true"}}, withCookie(rig.asha))
 	if w.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", w.Code, w.Body)
@@ -507,19 +507,19 @@ func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/vocabulary", nil, withCookie(rig.asha)).Body.String()
-	if !strings.Contains(page, "<legend>Categories</legend>") || strings.Contains(page, "Perennial") {
+	if !strings.Contains(page, "<legend>Categories</legend>") || strings.Contains(page, "Marwar chair") {
 		t.Fatalf("the vocabulary form shows products, or no categories:\n%s", page)
 	}
 	started := version(t, page)
 	// A product saved meanwhile does not stop the vocabulary's save.
-	if w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Perennial II"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+	if w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Marwar chair II"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
 		t.Fatalf("the product's save: %d\n%s", w.Code, w.Body)
 	}
 	if w := do(rig.h, "POST", "/studio/content/vocabulary", url.Values{"_version": {started}, "/categories/0/name": {"Seating"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
 		t.Fatalf("the vocabulary's save: %d\n%s", w.Code, w.Body)
 	}
 	got := rig.draftFile(t, "catalogue.json")
-	if !strings.Contains(got, `{ "name": "Seating" }`) || !strings.Contains(got, "Perennial II") || !strings.Contains(got, "Barbed") {
+	if !strings.Contains(got, `{ "name": "Seating" }`) || !strings.Contains(got, "Marwar chair II") || !strings.Contains(got, "Jali screen") {
 		t.Errorf("catalogue.json lost a save:\n%s", got)
 	}
 }
