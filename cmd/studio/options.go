@@ -101,7 +101,7 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 		Content: publisher.Repo,
 	}
 	if b, ok := publisher.Builder.(*publish.NodeBuilder); ok {
-		opts.Checker, opts.Scratch = b, b.Scratch
+		opts.Builder, opts.Scratch = b, b.Scratch
 	}
 	return opts
 }

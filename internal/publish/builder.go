@@ -205,7 +205,8 @@ func contentLines(out io.Reader) []string {
 	return problems
 }
 
-// checkTimeOut bounds one content check (it takes about a second).
+// checkTimeOut bounds one content check (it takes about a second) or one
+// Markdown preview.
 const checkTimeOut = time.Minute
 
 // Check runs the build's content check, alone, on contentDir: the
@@ -214,14 +215,10 @@ const checkTimeOut = time.Minute
 func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeOut)
 	defer cancel()
-	web := filepath.Join(b.Root, "web")
-	scripts, err := packageScripts(filepath.Join(web, "package.json"))
+	cmd, err := b.contentScript(ctx, "check", contentDir)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, "sh", "-c", scripts["check"])
-	cmd.Dir = web
-	cmd.Env = append(stepEnv(b.Env, filepath.Join(web, "node_modules", ".bin")), "CONTENT_DIR="+contentDir, "HOME="+contentDir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -231,6 +228,48 @@ func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, e
 		return nil, fmt.Errorf("publish: the content check failed (%v): %s", err, strings.TrimSpace(out.String()))
 	}
 	return nil, nil
+}
+
+// RenderMarkdown renders text, the Markdown file name of content/, as the
+// site renders it (the build's own renderer, its facts read from
+// contentDir): the workspace's editor shows it beside the text. A text the
+// build would refuse (a fact that does not exist) is a *ContentError with
+// the build's line.
+func (b *NodeBuilder) RenderMarkdown(ctx context.Context, contentDir, name string, text []byte) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeOut)
+	defer cancel()
+	cmd, err := b.contentScript(ctx, "preview-markdown", contentDir)
+	if err != nil {
+		return "", err
+	}
+	cmd.Env = append(cmd.Env, "MARKDOWN_FILE="+name)
+	cmd.Stdin = bytes.NewReader(text)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		if problems := contentLines(bytes.NewReader(errs.Bytes())); len(problems) > 0 {
+			return "", &ContentError{Problems: problems}
+		}
+		return "", fmt.Errorf("publish: the Markdown preview failed (%v): %s", err, strings.TrimSpace(errs.String()))
+	}
+	return out.String(), nil
+}
+
+// contentScript is the command of web/package.json's script, run as `npm
+// run` runs it, without npm, on the content in contentDir.
+func (b *NodeBuilder) contentScript(ctx context.Context, script, contentDir string) (*exec.Cmd, error) {
+	web := filepath.Join(b.Root, "web")
+	scripts, err := packageScripts(filepath.Join(web, "package.json"))
+	if err != nil {
+		return nil, err
+	}
+	if scripts[script] == "" {
+		return nil, fmt.Errorf("publish: %s has no script %q", filepath.Join(web, "package.json"), script)
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", scripts[script])
+	cmd.Dir = web
+	cmd.Env = append(stepEnv(b.Env, filepath.Join(web, "node_modules", ".bin")), "CONTENT_DIR="+contentDir, "HOME="+contentDir)
+	return cmd, nil
 }
 
 // packageScripts reads the scripts of a package.json, each of the build's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -241,4 +242,46 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestRenderMarkdownIsTheSitesRenderer renders a text as the editor's
+// preview does: the facts filled in from the content given (its e-mail
+// address, read from its site.json), markup shown as text, and a fact
+// that does not exist said as the build says it.
+func TestRenderMarkdownIsTheSitesRenderer(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	path, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	content := filepath.Join(t.TempDir(), "content")
+	if err := copyTree(filepath.Join(root, "content"), content); err != nil {
+		t.Fatal(err)
+	}
+	const email = "preview@example.org"
+	editJSON(t, filepath.Join(content, "site.json"), func(site map[string]any) { site["email"] = email })
+	b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+
+	html, err := b.RenderMarkdown(context.Background(), content, "pages/about.md",
+		[]byte("---\ntitle: Our story\n---\n\n## Write to us\n\nAt {{site.email}}, <script>alert(1)</script>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h1>Our story</h1>", `href="mailto:` + email + `"`, `<h2 id="write-to-us">`, "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the preview lacks %s:\n%s", want, html)
+		}
+	}
+
+	_, err = b.RenderMarkdown(context.Background(), content, "pages/about.md", []byte("At {{site.mail}}.\n"))
+	var problem *ContentError
+	if !errors.As(err, &problem) || len(problem.Problems) != 1 || !strings.HasPrefix(problem.Problems[0], "content/pages/about.md: {{site.mail}} names no fact") {
+		t.Errorf("a fact that does not exist: err = %v, want the build's line for content/pages/about.md", err)
+	}
 }

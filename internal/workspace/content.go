@@ -44,11 +44,13 @@ func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part co
 	h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
 }
 
-// Checker runs the build's content check on a copy of the content (a
-// *publish.NodeBuilder): the same "file: field: problem" lines a build
-// stops on.
-type Checker interface {
+// Builder is the build's own tools, run on a copy of the content (a
+// *publish.NodeBuilder): its content check, whose "file: field: problem"
+// lines are those a build stops on, and its Markdown renderer, for the
+// preview beside a text.
+type Builder interface {
 	Check(ctx context.Context, contentDir string) ([]string, error)
+	RenderMarkdown(ctx context.Context, contentDir, name string, text []byte) (string, error)
 }
 
 // A contentPart is one form of the Content section: a content file, or
@@ -574,31 +576,45 @@ func signature(r *http.Request) publish.Signature {
 // checkChange runs the build's content check on the content of commit base
 // with files written over it, in a scratch copy.
 func (h *Handler) checkChange(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
-	if h.opts.Checker == nil {
-		return nil, errors.New("this server has no builder to check the content with; see the README, “Publishing”")
-	}
-	work, err := os.MkdirTemp(h.opts.Scratch, "check-")
+	dir, done, err := h.scratchContent(base, files)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(work)
-	dir := filepath.Join(work, "content")
+	defer done()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return h.opts.Builder.Check(ctx, dir)
+}
+
+// scratchContent is a copy of the content of commit base, with files
+// written over it, for the builder's tools; done deletes it.
+func (h *Handler) scratchContent(base string, files map[string][]byte) (dir string, done func(), err error) {
+	if h.opts.Builder == nil {
+		return "", nil, errors.New("this server has no builder to check the content with; see the README, “Publishing”")
+	}
+	work, err := os.MkdirTemp(h.opts.Scratch, "check-")
+	if err != nil {
+		return "", nil, err
+	}
+	done = func() { os.RemoveAll(work) }
+	dir = filepath.Join(work, "content")
 	if err := h.opts.Content.Export(base, dir); err != nil {
-		return nil, err
+		done()
+		return "", nil, err
 	}
 	for name, body := range files {
 		target := filepath.Join(dir, filepath.FromSlash(path.Clean(name)))
 		os.Remove(target) // a hard link to the shared blob: never write through it
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return nil, err
+			done()
+			return "", nil, err
 		}
 		if err := os.WriteFile(target, body, 0o644); err != nil {
-			return nil, err
+			done()
+			return "", nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	return h.opts.Checker.Check(ctx, dir)
+	return dir, done, nil
 }
 
 // PublishContent is POST /studio/content/publish: the draft goes on main,

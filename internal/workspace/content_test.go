@@ -3,7 +3,10 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
+	"html/template"
 	"image"
 	"image/png"
 	"mime/multipart"
@@ -22,7 +25,7 @@ import (
 )
 
 var _ Content = (*publish.Repository)(nil)
-var _ Checker = (*publish.NodeBuilder)(nil)
+var _ Builder = (*publish.NodeBuilder)(nil)
 
 // The content the editor's tests start from: two files and their schemas.
 var editorContent = fstest.MapFS{
@@ -78,11 +81,34 @@ var editorContent = fstest.MapFS{
 }`)},
 }
 
-// fakeChecker is the build's content check: it faults a studio named
-// "Bad", and keeps the site.json it was given.
-type fakeChecker struct{ checked []string }
+// fakeBuilder is the build's tools. Its content check faults a studio
+// named "Bad", and keeps the site.json it was given; its Markdown renderer
+// makes each line a paragraph, escaped, with {{site.name}} filled in from
+// the site.json it was given; {{site.nome}} names no fact.
+type fakeBuilder struct{ checked []string }
 
-func (f *fakeChecker) Check(_ context.Context, dir string) ([]string, error) {
+func (f *fakeBuilder) RenderMarkdown(_ context.Context, dir, name string, text []byte) (string, error) {
+	if bytes.Contains(text, []byte("{{site.nome}}")) {
+		return "", &publish.ContentError{Problems: []string{"content/" + name + ": {{site.nome}} names no fact"}}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "site.json"))
+	if err != nil {
+		return "", err
+	}
+	site, err := contentform.Parse(b)
+	if err != nil {
+		return "", err
+	}
+	var html strings.Builder
+	for line := range strings.Lines(string(text)) {
+		if line = strings.TrimSpace(line); line != "" {
+			html.WriteString("<p>" + template.HTMLEscapeString(strings.ReplaceAll(line, "{{site.name}}", site.Get("name").String)) + "</p>\n")
+		}
+	}
+	return html.String(), nil
+}
+
+func (f *fakeBuilder) Check(_ context.Context, dir string) ([]string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "site.json"))
 	if err != nil {
 		return nil, err
@@ -101,7 +127,7 @@ func (f *fakeChecker) Check(_ context.Context, dir string) ([]string, error) {
 type editorRig struct {
 	h       *Handler
 	repo    *publish.Repository
-	checker *fakeChecker
+	builder *fakeBuilder
 	rel     *fakeReleases
 	asha    *http.Cookie
 	ravi    *http.Cookie
@@ -113,10 +139,10 @@ func setupEditor(t *testing.T) *editorRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig := &editorRig{repo: repo, checker: &fakeChecker{}, rel: newFakeReleases()}
+	rig := &editorRig{repo: repo, builder: &fakeBuilder{}, rel: newFakeReleases()}
 	scratch := t.TempDir()
 	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
-		o.Content, o.Checker, o.Scratch, o.Releases = repo, rig.checker, scratch, rig.rel
+		o.Content, o.Builder, o.Scratch, o.Releases = repo, rig.builder, scratch, rig.rel
 	})
 	rig.asha = signIn(t, rig.h, asha, ashaPassword)
 	rig.ravi = signIn(t, rig.h, ravi, raviPassword)
@@ -180,8 +206,8 @@ func TestASaveGoesToTheDraftNamedByWhoAndWhat(t *testing.T) {
 	if len(list) != 1 || list[0].Subject() != "Studio details: Studio name" || list[0].Author != "asha" {
 		t.Errorf("unpublished = %+v, want one change by asha naming the studio name", list)
 	}
-	if len(rig.checker.checked) != 1 || !strings.Contains(rig.checker.checked[0], "Jharokha Studio") {
-		t.Errorf("the check saw %q, want the changed site.json", rig.checker.checked)
+	if len(rig.builder.checked) != 1 || !strings.Contains(rig.builder.checked[0], "Jharokha Studio") {
+		t.Errorf("the check saw %q, want the changed site.json", rig.builder.checked)
 	}
 	page := do(rig.h, "GET", "/studio/content", nil, withCookie(rig.asha)).Body.String()
 	if !strings.Contains(page, "Studio details: Studio name") || !strings.Contains(page, ">Publish</button>") {
@@ -482,16 +508,26 @@ func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/text-about", nil, withCookie(rig.asha)).Body.String()
-	if !strings.Contains(page, "<h2>Our story</h2>") || !strings.Contains(page, "## Our story") || strings.Contains(page, "<p>title: About") {
-		t.Fatalf("the page does not show the text and its rendering (without the front matter):\n%s", page)
+	if !strings.Contains(page, ">---\ntitle: About\n") || !strings.Contains(page, "<p>Made by hand.</p>") {
+		t.Fatalf("the page does not show the text and the builder's rendering of it:\n%s", page)
 	}
-	text := "---\ntitle: About\n---\n\n## Our story\n\nMade by hand <script>alert(1)</script> in Jodhpur.\n"
+	// The preview fills in the facts of the draft: the studio's name saved
+	// a moment ago, not yet published.
+	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {version(t, page)}, "/name": {"Jharokha Studio"}, "/phones/0/label": {"Studio"}, "/phones/0/tel": {"+912912624410"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("saving the studio's name: %d\n%s", w.Code, w.Body)
+	}
+	text := "---\ntitle: About\n---\n\n## Our story\n\nMade by hand at {{site.name}}.\n"
 	w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {text}, "_action": {"preview"}}, withCookie(rig.asha))
-	if body := w.Body.String(); w.Code != http.StatusOK || strings.Contains(body, "<script>alert(1)</script>") || !strings.Contains(body, "in Jodhpur.") {
-		t.Errorf("the preview: %d, markup passed through or text missing:\n%s", w.Code, body)
+	if body := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(body, "<p>Made by hand at Jharokha Studio.</p>") {
+		t.Errorf("the preview: %d, not the text rendered with the draft's facts:\n%s", w.Code, body)
 	}
-	if _, draft, _ := rig.repo.Draft(); draft {
-		t.Fatal("the preview saved")
+	if list, _ := rig.repo.Unpublished(); len(list) != 1 {
+		t.Fatalf("the preview saved: %+v", list)
+	}
+	// A fact the site does not have: said where the preview would be.
+	w = do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {"At {{site.nome}}.\n"}, "_action": {"preview"}}, withCookie(rig.asha))
+	if body := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(body, "The site cannot show this text: content/pages/about.md: {{site.nome}} names no fact") {
+		t.Errorf("a fact that does not exist: %d\n%s", w.Code, body)
 	}
 	if w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {strings.ReplaceAll(text, "\n", "\r\n")}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", w.Code, w.Body)
@@ -499,7 +535,7 @@ func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 	if got := rig.draftFile(t, "pages/about.md"); got != text {
 		t.Errorf("pages/about.md = %q, want %q", got, text)
 	}
-	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "About page: the story: text" {
+	if list, _ := rig.repo.Unpublished(); len(list) != 2 || list[0].Subject() != "About page: the story: text" {
 		t.Errorf("unpublished = %+v", list)
 	}
 }
@@ -521,5 +557,28 @@ func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
 	got := rig.draftFile(t, "catalogue.json")
 	if !strings.Contains(got, `{ "name": "Seating" }`) || !strings.Contains(got, "Marwar chair II") || !strings.Contains(got, "Jali screen") {
 		t.Errorf("catalogue.json lost a save:\n%s", got)
+	}
+}
+
+// A product's form carries the upload progress script inline, byte for
+// byte the one the policy allows by its hash; the other pages carry none.
+func TestTheProductFormsScriptIsTheOneThePolicyAllows(t *testing.T) {
+	rig := setupEditor(t)
+	w := do(rig.h, "GET", "/studio/content/products/1", nil, withCookie(rig.asha))
+	body := w.Body.String()
+	_, rest, ok := strings.Cut(body, "<script>")
+	script, _, closed := strings.Cut(rest, "</script>")
+	if !ok || !closed {
+		t.Fatalf("the product's form has no script:\n%s", body)
+	}
+	sum := sha256.Sum256([]byte(script))
+	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';") {
+		t.Errorf("the script's hash is not the policy's: %s", csp)
+	}
+	if !strings.Contains(body, `class="upload-progress" hidden`) {
+		t.Error("the form has no hidden progress for the script to show")
+	}
+	if page := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha)).Body.String(); strings.Contains(page, "<script") {
+		t.Error("a form without photographs carries the script")
 	}
 }

@@ -2,14 +2,12 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
 	"strings"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 
 	"studio/internal/publish"
 )
@@ -35,30 +33,33 @@ type markdownView struct {
 	frame
 	Part     contentPart
 	Text     string
-	Preview  template.HTML
+	Preview  template.HTML // the text as the site shows it
+	Unshown  string        // why there is no preview
 	Version  string
 	Problems []string // the content check's lines of this file
 	Theirs   string   // a newer save's text, when this one was refused
 }
 
-// The preview renders as the site does closely enough to read (headings,
-// lists, links, tables); the site's own renderer fills in the facts
-// ({{site.name}}), which the preview shows as written. Markup typed in the
-// text is not passed through.
-var previewMarkdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
-
-func renderMarkdown(text string) template.HTML {
-	body := text
-	if rest, ok := strings.CutPrefix(text, "---\n"); ok {
-		if _, after, found := strings.Cut(rest, "\n---\n"); found {
-			body = after // the front matter: the fields above the text
-		}
+// preview renders text, part's file changed, as the site will show it: by
+// the build's own renderer, with the facts of commit base filled in. What
+// stops it (a fact that does not exist) is said in its place.
+func (h *Handler) preview(ctx context.Context, base string, part contentPart, text []byte) (template.HTML, string) {
+	dir, done, err := h.scratchContent(base, nil)
+	if err != nil {
+		return "", "The preview could not be made: " + err.Error()
 	}
-	var out bytes.Buffer
-	if err := previewMarkdown.Convert([]byte(body), &out); err != nil {
-		return template.HTML("<p>" + template.HTMLEscapeString(err.Error()) + "</p>")
+	defer done()
+	html, err := h.opts.Builder.RenderMarkdown(ctx, dir, part.File, text)
+	var problem *publish.ContentError
+	switch {
+	case errors.As(err, &problem):
+		return "", "The site cannot show this text: " + strings.Join(problem.Problems, "; ")
+	case err != nil:
+		return "", "The preview could not be made: " + err.Error()
 	}
-	return template.HTML(out.String()) // goldmark escapes raw HTML unless told otherwise
+	// The build's renderer shows markup typed in the text as text
+	// (web/scripts/markdown.ts), as the site does.
+	return template.HTML(html), ""
 }
 
 func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part contentPart) {
@@ -71,7 +72,8 @@ func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		h.contentFailed(w, r, err)
 		return
 	}
-	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: string(text), Preview: renderMarkdown(string(text)), Version: head.Hash}
+	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: string(text), Version: head.Hash}
+	p.Preview, p.Unshown = h.preview(r.Context(), head.Hash, part, text)
 	if r.URL.Query().Get("saved") != "" {
 		p.Notice = savedNotice
 	}
@@ -87,11 +89,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: text, Preview: renderMarkdown(text), Version: base}
-	if r.PostForm.Get("_action") == "preview" {
-		h.render(w, r, http.StatusOK, markdownPage, p)
-		return
-	}
+	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: text, Version: base}
 	was, err := h.opts.Content.ReadFile(base, part.File)
 	if err != nil {
 		h.unknownVersion(w, r, part)
@@ -100,6 +98,16 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	head, _, err := h.opts.Content.Draft()
 	if err != nil {
 		h.contentFailed(w, r, err)
+		return
+	}
+	// The form again, with the text rendered beside it, with the facts of
+	// the draft as it is now.
+	show := func(status int) {
+		p.Preview, p.Unshown = h.preview(r.Context(), head.Hash, part, []byte(text))
+		h.render(w, r, status, markdownPage, p)
+	}
+	if r.PostForm.Get("_action") == "preview" {
+		show(http.StatusOK)
 		return
 	}
 	if head.Hash != base {
@@ -111,7 +119,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		if !bytes.Equal(now, was) {
 			p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of this text (“%s”) while you were editing. Theirs is below yours; press Save again to put yours over it.", head.Author, head.Subject())
 			p.Theirs, p.Version = string(now), head.Hash
-			h.render(w, r, http.StatusConflict, markdownPage, p)
+			show(http.StatusConflict)
 			return
 		}
 		base = head.Hash
@@ -123,12 +131,12 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	lines, err := h.checkChange(r.Context(), base, map[string][]byte{part.File: []byte(text)})
 	if err != nil {
 		p.Problem = "Nothing was saved: the content check could not run (" + err.Error() + ")."
-		h.render(w, r, http.StatusInternalServerError, markdownPage, p)
+		show(http.StatusInternalServerError)
 		return
 	}
 	if len(lines) > 0 {
 		p.Problem, p.Problems = "Nothing was saved: correct the text as the lines below say.", lines
-		h.render(w, r, http.StatusUnprocessableEntity, markdownPage, p)
+		show(http.StatusUnprocessableEntity)
 		return
 	}
 	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: []byte(text)}, nil, signature(r), part.Title+": text"); err != nil {
@@ -136,7 +144,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 			p.Problem = "Not saved: someone saved at the same moment. Your text is below: press Save again."
 			head, _, _ := h.opts.Content.Draft()
 			p.Version = head.Hash
-			h.render(w, r, http.StatusConflict, markdownPage, p)
+			show(http.StatusConflict)
 			return
 		}
 		h.contentFailed(w, r, err)

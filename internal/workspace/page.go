@@ -102,6 +102,16 @@ var layoutHTML = func() string {
 	return string(b)
 }()
 
+// uploadJS is the workspace's one script, upload progress, which a product's
+// form carries inline; the page's policy allows it by its hash.
+var uploadJS = func() string {
+	b, err := fs.ReadFile(templateFiles, path.Join(templatesDir, "upload.js"))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
+
 // parsePages parses each page of pages from fsys together with the layout
 // and the partials, once, so a broken or missing template stops start-up
 // instead of a page. A file in pages/ that no page declares is an error
@@ -189,9 +199,10 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			}
 			return "Copy to the studio"
 		},
-		"lower":     strings.ToLower,
-		"inc":       func(n int) int { return n + 1 },
-		"thumbnail": thumbnailURL,
+		"lower":        strings.ToLower,
+		"inc":          func(n int) int { return n + 1 },
+		"thumbnail":    thumbnailURL,
+		"uploadScript": func() template.JS { return template.JS(uploadJS) },
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

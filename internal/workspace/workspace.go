@@ -113,11 +113,12 @@ type Options struct {
 	// releases page and no link to it.
 	Releases Releases
 	// The content repository, for the Content section; nil: no Content
-	// section. Checker checks a change before it is saved (nil: no change
-	// can be saved), in copies of the content made under Scratch (on the
-	// file system of the repository's blobs: the copies are hard links).
+	// section. Builder checks a change before it is saved and renders a
+	// Markdown text's preview (nil: no change can be saved), in copies of
+	// the content made under Scratch (on the file system of the
+	// repository's blobs: the copies are hard links).
 	Content Content
-	Checker Checker
+	Builder Builder
 	Scratch string
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
@@ -254,13 +255,20 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// inboxPolicy allows the page's one inline stylesheet by its hash, and
-// nothing else: no script runs in the workspace.
+// inboxPolicy allows the page's one inline stylesheet and its one script
+// (upload progress, to the page's own address), by their hashes, and
+// nothing else.
 var inboxPolicy = func() string {
 	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
-	sum := sha256.Sum256([]byte(style))
-	return "default-src 'none'; img-src 'self'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+	return "default-src 'none'; img-src 'self'; style-src " + sourceHash(style) + "; script-src " + sourceHash(uploadJS) +
+		"; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }()
+
+// sourceHash is the policy's source expression of an inline text.
+func sourceHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 func privateHeaders(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")

@@ -739,12 +739,14 @@ func TestNeutralise(t *testing.T) {
 	}
 }
 
-func TestInboxPolicyAllowsOnlyItsOwnStylesheet(t *testing.T) {
+func TestInboxPolicyAllowsOnlyItsOwnStylesheetAndScript(t *testing.T) {
 	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
 	sum := sha256.Sum256([]byte(style))
 	want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	if !strings.Contains(inboxPolicy, want) || strings.Contains(inboxPolicy, "unsafe") || strings.Contains(inboxPolicy, "script-src") {
-		t.Errorf("inbox CSP = %q, want only %s for styles and no scripts", inboxPolicy, want)
+	sum = sha256.Sum256([]byte(uploadJS))
+	script := "script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
+	if !strings.Contains(inboxPolicy, want) || !strings.Contains(inboxPolicy, script) || strings.Contains(inboxPolicy, "unsafe") {
+		t.Errorf("inbox CSP = %q, want only %s for styles and %s for scripts", inboxPolicy, want, script)
 	}
 }
 

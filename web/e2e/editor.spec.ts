@@ -89,8 +89,18 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await expectNoAxeViolations(page);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill(newName);
   await page.getByLabel("Add photographs").setInputFiles([first, second]);
+  // On a phone's upload speed (8 Mbit/s), the upload shows its progress.
+  const network = await page.context().newCDPSession(page);
+  await network.send("Network.enable");
+  await network.send("Network.emulateNetworkConditions", { offline: false, latency: 40, downloadThroughput: -1, uploadThroughput: 1_000_000 });
   await page.getByRole("button", { name: "Upload the photographs" }).click();
+  const progress = page.getByRole("progressbar", { name: /^Uploading 2 photographs, [\d.]+ MB…$/ });
+  await expect(progress).toBeVisible();
+  await expect.poll(() => progress.evaluate((bar: HTMLProgressElement) => bar.value)).toBeGreaterThan(0.1);
+  await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
+  await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await expect(page.getByRole("status")).toContainText("2 photographs added");
+  await expect(page.getByRole("progressbar")).toBeHidden();
   const count = product.images.length + 2;
   const firstAdded = page.getByRole("group", { name: `Photograph ${count - 1}` });
   const secondAdded = page.getByRole("group", { name: `Photograph ${count}` });
@@ -247,9 +257,12 @@ test("a policy's text is previewed beside it, and the Sort menu's groups are ren
   await page.getByRole("link", { name: "FAQ" }).click();
   const text = page.getByRole("textbox", { name: "Text (Markdown)" });
   const question = unique("Do you make lamps to order?");
-  await text.fill(`${await text.inputValue()}\n## ${question}\n\nYes, in brass and cane.\n`);
+  await text.fill(`${await text.inputValue()}\n## ${question}\n\nYes, in brass and cane: write to {{site.email}}.\n`);
   await page.getByRole("button", { name: "Show the preview" }).click();
-  await expect(page.getByRole("region", { name: "Preview" }).getByRole("heading", { name: question })).toBeVisible();
+  // Rendered by the site's own renderer: the fact filled in, as the site shows it.
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview.getByRole("heading", { name: question })).toBeVisible();
+  await expect(preview.getByText(/in brass and cane: write to/).getByRole("link", { name: site.email, exact: true })).toHaveAttribute("href", `mailto:${site.email}`);
   await expectNoAxeViolations(page);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
