@@ -19,7 +19,7 @@ build: bin/studio
 
 # The content check alone: every problem of content/, one line each.
 check: web/node_modules/.package-lock.json
-	cd web && npm run --silent check
+	@cd web && npm run --silent check
 
 # Front-end packages, installed exactly as the lock file says.
 web/node_modules/.package-lock.json: web/package-lock.json

@@ -104,10 +104,16 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 	if e.Message != "" {
 		fmt.Fprintf(&body, "\n%s\n", e.Message)
 	}
-	body.WriteString("\nReply to this e-mail to answer. Every enquiry is also in the studio's inbox at /studio.\n")
+	fmt.Fprintf(&body, "\nReply to this e-mail to answer. In the studio's inbox: %s\n", enquiryURL(c.Site.BaseURL, e.ID))
 	body.WriteString("The visitor is sent an acknowledgement with these details and the studio's contact details.\n")
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
+}
+
+// enquiryURL is the address of enquiry id's page in the workspace, on the
+// site's public address (site.json's baseUrl).
+func enquiryURL(baseURL string, id int64) string {
+	return fmt.Sprintf("%s/studio/enquiries/%d", strings.TrimRight(baseURL, "/"), id)
 }
 
 // acknowledgement is the mail to the visitor who sent e.

@@ -28,8 +28,12 @@ import (
 // one word that can make a longer line, and it is at most 256).
 
 const (
-	maxLine        = 78 // RFC 5322 2.1.1: SHOULD be at most 78 characters, MUST be at most 998
-	maxEncodedWord = 75 // RFC 2047 2: an encoded word is at most 75 characters
+	maxLine = 78 // RFC 5322 2.1.1: SHOULD be at most 78 characters, MUST be at most 998
+	// An encoded word is at most 75 characters (RFC 2047 2); these are at
+	// most 68, so that the first fits on the header's own line beside the
+	// longest name folded here ("Reply-To: "): a header never starts with an
+	// empty line, which some mail readers show as an empty subject.
+	maxEncodedWord = maxLine - len("Reply-To: ")
 	maxPlainWord   = 40 // a longer word is encoded, so that it can be split
 	wordStart      = "=?utf-8?q?"
 	wordEnd        = "?="
@@ -138,16 +142,13 @@ func addressWords(name, address string) []string {
 // fold joins words into the value of the header called name, breaking the
 // line before a word that would take it past 78 characters. Breaking means
 // writing CRLF before the space that separates two words, so unfolding (RFC
-// 5322 2.2.3) gives back the value. A first word too long for the header's
-// first line starts on the second.
+// 5322 2.2.3) gives back the value. The first word stays on the header's
+// line (only an address of more than 68 characters makes it longer than 78).
 func fold(name string, words []string) string {
 	var b strings.Builder
 	used := len(name) + len(": ")
 	for i, w := range words {
 		switch {
-		case i == 0 && used+len(w) > maxLine:
-			b.WriteString("\r\n ")
-			used = 1
 		case i == 0:
 		case w != "" && used+1+len(w) > maxLine:
 			b.WriteString("\r\n ")

@@ -29,9 +29,13 @@ func headerSamples() []string {
 }
 
 // checkLines fails on a folded header line over 78 characters or with
-// anything but printable ASCII.
+// anything but printable ASCII, and on a header whose value starts on its
+// second line (a mail reader shows an empty first line).
 func checkLines(t *testing.T, header string) {
 	t.Helper()
+	if _, value, _ := strings.Cut(header, ": "); strings.HasPrefix(value, "\r\n") {
+		t.Errorf("the value starts on the second line: %q", header)
+	}
 	for _, line := range strings.Split(header, "\r\n") {
 		if len(line) > maxLine {
 			t.Errorf("line of %d characters: %q", len(line), line)

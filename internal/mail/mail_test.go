@@ -223,7 +223,9 @@ func TestSendsEnquiry(t *testing.T) {
 		t.Errorf("From = %q", msg.Header.Get("From"))
 	}
 	body, _ := io.ReadAll(qpReader(msg.Body))
-	for _, want := range []string{"Marwar chair (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks"} {
+	// The link to the enquiry, on the site's public address (site.json's baseUrl).
+	link := strings.TrimRight(shipped.Site.BaseURL, "/") + "/studio/enquiries/" + itoa(id)
+	for _, want := range []string{"Marwar chair (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks", "In the studio's inbox: " + link + "\r\n"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}

@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"studio/internal/enquiry"
+	"studio/internal/input"
 	"studio/internal/store"
 )
 
 // exportStore reads what the CSV exports hold.
 type exportStore interface {
 	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
+	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
 	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
 }
 
@@ -67,14 +69,38 @@ func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]stri
 	bw.Flush()
 }
 
-// EnquiriesCSV is GET /studio/enquiries.csv: every enquiry, spam included
-// and marked, newest first. A shortlist's quote request is one row per
+// EnquiriesCSV is GET /studio/enquiries.csv: the enquiries the inbox's
+// filter chooses, or every one, spam included and marked; newest first. A shortlist's quote request is one row per
 // piece, each with the enquiry's id and the rest of the enquiry repeated,
 // so a spreadsheet can sort or filter the pieces and still tell whose they
-// are; any other enquiry is one row, its quantity empty. quantity and note
-// come last, so the columns that were there before keep their places.
+// are; any other enquiry is one row, its quantity empty. quantity, note
+// and notes come last, so the columns that were there before keep their
+// places.
 func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
-	list, err := h.exports.Enquiries(r.Context(), store.EnquiryFilter{AllSpam: true})
+	// With the inbox's filter (its link carries it), what the inbox lists
+	// with it, every page; with none (a script's), every enquiry, spam too.
+	f := store.EnquiryFilter{AllSpam: true}
+	if q := r.URL.Query(); len(q) > 0 {
+		var problems []string
+		if f, problems = h.filter(filterFormOf(q)); len(problems) > 0 {
+			http.Error(w, "400 nothing exported: "+strings.Join(problems, " "), http.StatusBadRequest)
+			return
+		}
+	}
+	var list []enquiry.Enquiry
+	var notes map[int64][]store.Note
+	var err error
+	// Text the database cannot keep is in no enquiry (package input).
+	if input.Storable(f.Search) {
+		list, err = h.exports.Enquiries(r.Context(), f)
+	}
+	if err == nil {
+		ids := make([]int64, len(list))
+		for i, e := range list {
+			ids[i] = e.ID
+		}
+		notes, err = h.exports.NotesOf(r.Context(), ids)
+	}
 	if err != nil {
 		h.log.Error("studio: export enquiries", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
@@ -97,11 +123,21 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 			n := Neutralise
 			rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.opts.Location).Format(time.RFC3339), string(e.Kind),
 				product, n(it.ProductName), n(it.Material), n(it.Finish), n(e.Name), n(e.Email), phoneCell(e.Phone), n(e.Message), string(e.Status), strconv.FormatBool(e.Spam),
-				quantity, n(it.Note)})
+				quantity, n(it.Note), n(notesCell(notes[e.ID], h.opts.Location))})
 		}
 	}
 	h.log.Info("studio: enquiries exported", "account", actor(r), "enquiries", len(list), "rows", len(rows))
-	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note"}, rows)
+	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes"}, rows)
+}
+
+// notesCell is an enquiry's notes in one cell, oldest first, a line each:
+// "2026-11-20 14:03 asha@…: Called; she wants it in teak".
+func notesCell(notes []store.Note, loc *time.Location) string {
+	lines := make([]string, len(notes))
+	for i, n := range notes {
+		lines[i] = n.At.In(loc).Format("2006-01-02 15:04") + " " + n.Author + ": " + n.Body
+	}
+	return strings.Join(lines, "\n")
 }
 
 // NewsletterCSV is GET /studio/newsletter.csv.

@@ -32,6 +32,7 @@ type listView struct {
 	NewCount     int
 	Newer, Older string // the pages before and after, if any
 	Return       string // this list's address, for the way back from an enquiry
+	Export       string // the CSV of this list, every page of it
 	Kinds        []enquiry.Kind
 	Statuses     []enquiry.Status
 	Products     []Product
@@ -58,9 +59,9 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account))
 	q := r.URL.Query()
 	p := h.newListView("Enquiries")
-	p.Filter = filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
-		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}
+	p.Filter = filterFormOf(q)
 	p.Return = r.URL.RequestURI()
+	p.Export = "/studio/enquiries.csv?" + p.Filter.query().Encode()
 	if id, err := strconv.ParseInt(q.Get("deleted"), 10, 64); err == nil {
 		p.Notice = "Enquiry #" + strconv.FormatInt(id, 10) + " was deleted."
 	}
@@ -116,13 +117,28 @@ type filterForm struct {
 	Search, Status, Kind, Product, From, To string
 }
 
-// url is the list with this filter, a page before or after id.
-func (f filterForm) url(direction string, id int64) string {
-	v := url.Values{}
-	for key, value := range map[string]string{"q": f.Search, "status": f.Status, "kind": f.Kind, "product": f.Product, "from": f.From, "to": f.To} {
+func filterFormOf(q url.Values) filterForm {
+	return filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
+		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}
+}
+
+// query is the filter as the list's query: its status always (the
+// default, Open, is an empty one), the rest when chosen.
+func (f filterForm) query() url.Values {
+	v := url.Values{"status": {f.Status}}
+	for key, value := range map[string]string{"q": f.Search, "kind": f.Kind, "product": f.Product, "from": f.From, "to": f.To} {
 		if value != "" {
 			v.Set(key, value)
 		}
+	}
+	return v
+}
+
+// url is the list with this filter, a page before or after id.
+func (f filterForm) url(direction string, id int64) string {
+	v := f.query()
+	if f.Status == viewOpen {
+		v.Del("status")
 	}
 	v.Set(direction, strconv.FormatInt(id, 10))
 	return "/studio?" + v.Encode()

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -692,6 +693,75 @@ func TestCSV(t *testing.T) {
 	subs, _ := csv.NewReader(strings.NewReader(strings.TrimPrefix(w.Body.String(), "\uFEFF"))).ReadAll()
 	if len(subs) != 3 || subs[1][0] != "'@attacker@example.com" || subs[2][0] != "ravi@example.com" {
 		t.Errorf("newsletter rows = %q", subs)
+	}
+}
+
+// The inbox's CSV link exports what the inbox lists with its filter and
+// search, every page, with each enquiry's status and notes.
+func TestTheCSVFollowsTheInboxsFilter(t *testing.T) {
+	h, st := setup(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 20, 8, 33, 0, 0, time.UTC)
+	meera := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Joshi", ProductID: 1, ProductName: "Marwar chair"})
+	won := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Won", ProductID: 1, ProductName: "Marwar chair"})
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera Contact"})
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Spam", Spam: true})
+	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Ravi", ProductID: 1, ProductName: "Marwar chair"})
+	if err := st.SetStatus(ctx, won, enquiry.Won, asha, at); err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{"Called her; teak, not walnut", "Quote sent"} {
+		if err := st.AddNote(ctx, meera, asha, body, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cookie := signIn(t, h, asha, ashaPassword)
+	names := func(link string) (names []string, notes map[string]string) {
+		t.Helper()
+		w := do(h, "GET", link, nil, withCookie(cookie))
+		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(w.Body.String(), "\uFEFF"))).ReadAll()
+		if w.Code != http.StatusOK || err != nil {
+			t.Fatalf("%s: %d %v\n%s", link, w.Code, err, w.Body)
+		}
+		notes = map[string]string{}
+		for _, row := range rows[1:] {
+			names = append(names, row[7]+" ("+row[11]+")")
+			notes[row[7]] = row[15]
+		}
+		return names, notes
+	}
+	link := func(query string) string {
+		t.Helper()
+		page := do(h, "GET", "/studio?"+query, nil, withCookie(cookie)).Body.String()
+		_, rest, ok := strings.Cut(page, `<a href="/studio/enquiries.csv?`)
+		href, _, _ := strings.Cut(rest, `"`)
+		if !ok {
+			t.Fatalf("the inbox has no CSV link:\n%s", page)
+		}
+		return "/studio/enquiries.csv?" + html.UnescapeString(href)
+	}
+
+	// Open (the default), quotes, "meera": neither the won one nor the spam.
+	got, notes := names(link("q=meera&kind=quote"))
+	if want := []string{"Meera Joshi (new)"}; !slices.Equal(got, want) {
+		t.Errorf("open quotes of meera: %q, want %q", got, want)
+	}
+	if want := "2026-11-20 14:03 " + asha + ": Called her; teak, not walnut\n2026-11-20 14:03 " + asha + ": Quote sent"; notes["Meera Joshi"] != want {
+		t.Errorf("notes = %q, want %q", notes["Meera Joshi"], want)
+	}
+	if got, _ := names(link("q=meera&status=all")); !slices.Equal(got, []string{"Meera Contact (new)", "Meera Won (won)", "Meera Joshi (new)"}) {
+		t.Errorf("any status of meera: %q", got)
+	}
+	if got, _ := names(link("status=spam")); !slices.Equal(got, []string{"Meera Spam (new)"}) {
+		t.Errorf("spam: %q", got)
+	}
+	// Without a filter (a script's export): everything, spam too.
+	if got, _ := names("/studio/enquiries.csv"); len(got) != 5 {
+		t.Errorf("everything: %q", got)
+	}
+	// A filter that cannot be used exports nothing, and says why.
+	if w := do(h, "GET", "/studio/enquiries.csv?status=maybe", nil, withCookie(cookie)); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "There is no status “maybe”") {
+		t.Errorf("a bad filter: %d %s", w.Code, w.Body)
 	}
 }
 
