@@ -128,11 +128,17 @@ func (l *liveContent) get() *sitecontent.Content {
 // workspaceFacts is the live content as the workspace takes it, made once
 // per release.
 func (l *liveContent) workspaceFacts() workspace.Facts {
+	s := l.server.Load()
 	c := l.get()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if c != l.from {
+	// Made again with a new release, and once the server is there: the
+	// pages' titles are its release's.
+	if c != l.from || s != nil && l.facts.PageTitles == nil {
 		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel()}
+		if s != nil {
+			facts.PageTitles = s.PageTitles()
+		}
 		for _, p := range c.Products {
 			facts.Products = append(facts.Products, workspace.Product{ID: p.ID, Name: p.Name})
 		}

@@ -318,6 +318,10 @@ type fakeWorkspace struct{ on bool }
 
 func (f fakeWorkspace) On(context.Context) (bool, error) { return f.on, nil }
 func (fakeWorkspace) Previewing(*http.Request) string    { return "" }
+func (fakeWorkspace) SignedIn(r *http.Request) bool {
+	_, err := r.Cookie("studio")
+	return err == nil
+}
 func (fakeWorkspace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("workspace " + r.URL.Path))
 }

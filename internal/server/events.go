@@ -260,14 +260,17 @@ func (v *visitorSalts) visitor(day, address, agent string) string {
 }
 
 // events is POST /api/events: 204 when the batch is taken (or, under
-// Global Privacy Control or from a bot, dropped unread; or, over a daily
+// Global Privacy Control, from a bot or from the studio's signed-in
+// browser, dropped unread; or, over a daily
 // cap or sent before, dropped in part or whole), 400 naming each wrong
 // event or a missing batchId, and nothing stored on any error.
 func (s *Server) events(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if err := s.crossOrigin.Check(r); err != nil {
 		return &apiError{status: http.StatusForbidden, message: "Cross-site requests are not accepted."}
 	}
-	if !collects(r) {
+	// The studio's own visits (a browser signed in to the workspace) are
+	// not the visitors the insights count.
+	if !collects(r) || s.workspace != nil && s.workspace.SignedIn(r) {
 		s.metrics.analyticsBatch("not_collected")
 		w.WriteHeader(http.StatusNoContent)
 		return nil

@@ -48,6 +48,10 @@ const phoneAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 
 // newEventsAPI is the server with analytics kept in memory, on the clock
 // now, for a studio in the time zone zone (UTC when none).
 func newEventsAPI(t *testing.T, now *time.Time, zone ...string) (http.Handler, *kept) {
+	return newEventsAPIWith(t, now, nil, zone...)
+}
+
+func newEventsAPIWith(t *testing.T, now *time.Time, opts []Option, zone ...string) (http.Handler, *kept) {
 	t.Helper()
 	k := &kept{}
 	cat := testCatalogue(t, 1, 2)
@@ -58,8 +62,8 @@ func newEventsAPI(t *testing.T, now *time.Time, zone ...string) (http.Handler, *
 		}
 		cat.Site.Location = loc
 	}
-	s, err := New(discardLog(), testBuild(), cat, WithEvents(k),
-		WithClock(func() time.Time { return *now }))
+	s, err := New(discardLog(), testBuild(), cat, append([]Option{WithEvents(k),
+		WithClock(func() time.Time { return *now })}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,6 +246,23 @@ func TestEventsNotCollected(t *testing.T) {
 	}
 	if n := len(k.all()); n != 0 {
 		t.Errorf("%d events kept that should not be", n)
+	}
+}
+
+// The studio's own browsing, signed in to the workspace, is not counted;
+// the same browser signed out is.
+func TestTheStudiosOwnVisitsAreNotCounted(t *testing.T) {
+	now := time.Now()
+	h, k := newEventsAPIWith(t, &now, []Option{WithWorkspace(fakeWorkspace{on: true})})
+	one := `{"events":[{"name":"page_view","path":"/","params":{}}]}`
+	if code, _ := sendEvents(h, one, func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "studio", Value: "a session"}) }); code != http.StatusNoContent {
+		t.Errorf("signed in: %d, want 204 (taken and dropped)", code)
+	}
+	if n := len(k.all()); n != 0 {
+		t.Errorf("%d events of the studio's own browser kept", n)
+	}
+	if code, _ := sendEvents(h, one); code != http.StatusNoContent || len(k.all()) != 1 {
+		t.Errorf("signed out: %d, %d events kept, want the one", code, len(k.all()))
 	}
 }
 

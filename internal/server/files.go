@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"mime"
@@ -31,6 +32,7 @@ type file struct {
 	contentType []string
 	scripts     []string // a page's inline scripts' hashes, for its Content-Security-Policy
 	noindex     bool     // a page that asks not to be indexed: the sitemap leaves it out
+	title       string   // a page's <title>
 	csp         []string // a page's own Content-Security-Policy; nil for other files
 }
 
@@ -93,6 +95,7 @@ func loadFile(fsys fs.FS, name string) (*file, error) {
 	if path.Ext(name) == ".html" {
 		f.scripts = inlineScriptHashes(source)
 		f.noindex = bytes.Contains(source, []byte(`<meta name="robots" content="noindex"/>`))
+		f.title = titleOf(source)
 	}
 	return f, nil
 }
@@ -235,4 +238,14 @@ func readOptional(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// titleOf is the text of a page's <title>, "" if it has none.
+func titleOf(page []byte) string {
+	_, rest, ok := bytes.Cut(page, []byte("<title>"))
+	title, _, closed := bytes.Cut(rest, []byte("</title>"))
+	if !ok || !closed {
+		return ""
+	}
+	return html.UnescapeString(string(title))
 }

@@ -64,7 +64,7 @@ func newMetrics() *metrics {
 		}, []string{"operation"}),
 		analyticsBatches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "studio_analytics_batches_total",
-			Help: "Batches of analytics events sent to /api/events, by outcome: accepted, refused, not_collected (Global Privacy Control or a bot).",
+			Help: "Batches of analytics events sent to /api/events, by outcome: accepted, refused, not_collected (Global Privacy Control, a bot, or the studio's own signed-in browser).",
 		}, []string{"outcome"}),
 		analyticsEvents: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "studio_analytics_events_total", Help: "Analytics events kept.",

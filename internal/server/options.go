@@ -30,6 +30,9 @@ type Workspace interface {
 	// site as: a studio account's, signed in, that asked for it; "" for
 	// everyone else, who see the live release.
 	Previewing(r *http.Request) string
+	// SignedIn says whether the request comes from a browser signed in to
+	// the workspace: the studio's own visits, which the analytics leave out.
+	SignedIn(r *http.Request) bool
 }
 
 // Option adds an optional part to the Server.

@@ -196,6 +196,17 @@ func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) e
 // mails), which takes the facts published last.
 func (s *Server) Content() *sitecontent.Content { return s.live.Load().content }
 
+// PageTitles are the live release's pages' titles by path ("/product/8":
+// "Marwar chair, accent chair"), without the studio's name that ends them.
+func (s *Server) PageTitles() map[string]string {
+	rel := s.live.Load()
+	titles := make(map[string]string, len(rel.pages))
+	for p, f := range rel.pages {
+		titles[p] = strings.TrimSuffix(f.title, " | "+rel.content.Site.Name)
+	}
+	return titles
+}
+
 // serveLive answers a request from the release live when it arrives,
 // loaded here once and named in the Studio-Release header; the handlers
 // below get it as an argument (routes), never from s.live. A studio

@@ -324,3 +324,26 @@ func TestPagesHoldOneCopy(t *testing.T) {
 		}
 	}
 }
+
+// PageTitles names each page of the live release by its <title>, without
+// the studio's name that ends it (Insights shows pages by them).
+func TestPageTitlesAreThePagesTitles(t *testing.T) {
+	build, cat := testBuild(), testCatalogue(t, 1, 2)
+	build["product/1/index.html"] = &fstest.MapFile{Data: []byte("<title>Marwar chair, accent chair &amp; more | " + cat.Site.Name + "</title><h1>product 1</h1>")}
+	build["index.html"] = &fstest.MapFile{Data: []byte("<title>" + cat.Site.Name + ": furniture</title>")}
+	build["index.html.gz"] = &fstest.MapFile{Data: gzipped("<title>" + cat.Site.Name + ": furniture</title>")}
+	s, err := New(discardLog(), build, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := s.PageTitles()
+	if got := titles["/product/1"]; got != "Marwar chair, accent chair & more" {
+		t.Errorf("/product/1: %q", got)
+	}
+	if got := titles["/"]; got != cat.Site.Name+": furniture" {
+		t.Errorf("/: %q, want the home page's title whole", got)
+	}
+	if got, ok := titles["/product/2"]; !ok || got != "" {
+		t.Errorf("a page without a title: %q, %v", got, ok)
+	}
+}

@@ -60,7 +60,7 @@ func (h *Handler) Insights(w http.ResponseWriter, r *http.Request) {
 	countedAt, err := h.countsMadeAt(r.Context(), r.URL.Query().Has("latest"))
 	var figures *insightsFigures
 	if err == nil {
-		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts().Products)
+		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts())
 	}
 	if err != nil {
 		h.log.Error("studio: insights", "err", err)
@@ -95,7 +95,7 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 	_, err := h.countsMadeAt(r.Context(), false)
 	var figures *insightsFigures
 	if err == nil {
-		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts().Products)
+		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts())
 	}
 	if err != nil {
 		h.log.Error("studio: insights export", "err", err)

@@ -106,8 +106,9 @@ type table struct {
 }
 
 // readInsights reads the figures of period p, days in loc, with the
-// catalogue's products named.
-func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Location, products []Product) (*insightsFigures, error) {
+// catalogue's products and the site's pages named.
+func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Location, facts Facts) (*insightsFigures, error) {
+	products := facts.Products
 	f := &figureReader{ctx: ctx, st: st, loc: loc}
 	prev := p.before()
 	visitors, views := f.perDay(anyEvent, p), f.perDay(eventPageView, p)
@@ -131,7 +132,7 @@ func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Lo
 		Tables: []table{
 			daysTable(visitors, views, prevVisitors, prevViews),
 			{ID: "pages", Title: "Pages most viewed", Header: []string{"Page", "Views", "Visitors"}, Empty: "No page views in this period.",
-				Rows: countRows(f.top(eventPageView, dimPath, p, topRows))},
+				Rows: pageRows(f.top(eventPageView, dimPath, p, topRows), facts.PageTitles)},
 			productsTable(products, f.top(eventViewItem, dimProduct, p, 0), f.top(eventQuoteRequest, dimProduct, p, 0),
 				f.top(eventCustomizeRequest, dimProduct, p, 0), f.top(eventAddToWishlist, dimProduct, p, 0), enquiries),
 			{ID: "searches", Title: "Searches", Note: "Those that found nothing first: words the studio may want to answer.",
@@ -226,6 +227,18 @@ func countRows(values []store.ValueCount) [][]string {
 	var rows [][]string
 	for _, v := range values {
 		rows = append(rows, []string{v.Value, itoa(v.Events), itoa(v.Visitors)})
+	}
+	return rows
+}
+
+// pageRows are the pages' counts, each page named by its title; one the
+// site no longer has (a product taken out) by its path.
+func pageRows(values []store.ValueCount, titles map[string]string) [][]string {
+	rows := countRows(values)
+	for _, row := range rows {
+		if title := titles[row[0]]; title != "" {
+			row[0] = title
+		}
 	}
 	return rows
 }

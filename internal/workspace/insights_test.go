@@ -275,6 +275,7 @@ func TestReadInsights(t *testing.T) {
 		},
 		top: map[string][]store.ValueCount{
 			eventViewItem + "/" + dimProduct: {{Value: "2", Events: 5, Visitors: 3}},
+			eventPageView + "/" + dimPath:    {{Value: "/product/2", Events: 7, Visitors: 4}, {Value: "/product/99", Events: 2, Visitors: 1}, {Value: "/", Events: 1, Visitors: 1}},
 			eventChat + "/" + dimLabel:       {{Value: "topic: delivery", Events: 1, Visitors: 1}, {Value: chatOpened, Events: 2, Visitors: 2}},
 			anyEvent + "/" + dimDevice:       {{Value: "phone", Visitors: 3}, {Value: "desktop", Visitors: 1}},
 		},
@@ -282,7 +283,8 @@ func TestReadInsights(t *testing.T) {
 		enquiries: 1,
 	}
 	p := period{"2026-03-01", "2026-03-02"}
-	got, err := readInsights(context.Background(), st, p, time.UTC, []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}})
+	got, err := readInsights(context.Background(), st, p, time.UTC, Facts{Products: []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
+		PageTitles: map[string]string{"/product/2": "Jharokha mirror, wall mirror", "/": "Jharokha Studio: furniture"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,8 @@ func TestReadInsights(t *testing.T) {
 		"chat":     "Conversations opened 2 2|Topic: delivery 1 1",
 		"devices":  "phone 3 75%|desktop 1 25%",
 		"offer":    "Shown 0 0|Closed 0 0|Taken up (opened WhatsApp) 0 0",
-		"pages":    "",
+		// By title; a page the site no longer has by its path.
+		"pages": "Jharokha mirror, wall mirror 7 4|/product/99 2 1|Jharokha Studio: furniture 1 1",
 	} {
 		var lines []string
 		for _, row := range rows[id] {
@@ -322,7 +325,7 @@ func TestReadInsights(t *testing.T) {
 	}
 
 	st.failing = context.DeadlineExceeded
-	if _, err := readInsights(context.Background(), st, p, time.UTC, nil); err != context.DeadlineExceeded {
+	if _, err := readInsights(context.Background(), st, p, time.UTC, Facts{}); err != context.DeadlineExceeded {
 		t.Errorf("with the database not answering: %v, want its error", err)
 	}
 }

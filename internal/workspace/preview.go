@@ -126,6 +126,19 @@ func (h *Handler) forgetPreview(w http.ResponseWriter, r *http.Request) {
 		Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
 }
 
+// SignedIn says whether r comes with a live session (server.Workspace):
+// the analytics leave the studio's own visits out. A request without the
+// session cookie, a visitor's, is answered before any database work.
+func (h *Handler) SignedIn(r *http.Request) bool {
+	if _, err := r.Cookie(h.cookieName(r)); err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
+	defer cancel()
+	_, _, err := h.session(r.WithContext(ctx))
+	return err == nil
+}
+
 // Previewing is the preview this request may see the site as
 // (server.Workspace): the ready preview its cookie names, when it comes
 // with a live session; "" otherwise. Every request of the site asks, so

@@ -191,3 +191,28 @@ func TestLeavingThePreviewForgetsItsCookie(t *testing.T) {
 		}
 	}
 }
+
+// SignedIn is true of a live session only: the analytics leave out what
+// it is true of.
+func TestSignedInIsALiveSessionOnly(t *testing.T) {
+	h, session, _ := setupPreviews(t)
+	signedIn := func(cookies ...*http.Cookie) bool {
+		r, _ := http.NewRequest("POST", "/api/events", nil)
+		for _, c := range cookies {
+			r.AddCookie(c)
+		}
+		return h.SignedIn(r)
+	}
+	if !signedIn(session) {
+		t.Error("a live session: SignedIn = false")
+	}
+	for name, cookies := range map[string][]*http.Cookie{
+		"no cookie":            nil,
+		"a forged cookie":      {{Name: session.Name, Value: "forged"}},
+		"a signed-out session": {signedOut(t, h)},
+	} {
+		if signedIn(cookies...) {
+			t.Errorf("%s: SignedIn = true", name)
+		}
+	}
+}

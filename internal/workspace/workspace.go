@@ -126,10 +126,12 @@ type Options struct {
 }
 
 // Facts are the site's facts that change with the content: the catalogue's
-// products (by id, for the inbox's filter and Insights) and the studio's phone.
+// products (by id, for the inbox's filter and Insights), the studio's
+// phone and the pages' titles.
 type Facts struct {
 	Products    []Product
 	StudioPhone string
+	PageTitles  map[string]string // the pages' titles by path, for Insights
 }
 
 // Handler serves /studio and everything under it.
