@@ -22,10 +22,11 @@ import (
 // A 120-character Devanagari name it handles well: mime.WordEncoder splits
 // it into encoded words of at most 75 characters and go-mail folds between
 // them (tested in headers_test.go). Here every value that is not plain
-// short ASCII words is encoded as a whole into encoded words of at most 75
+// short ASCII words is encoded as a whole into encoded words of at most 68
 // characters, whatever its script, so every line of these headers is at
-// most 78 characters long (an address of more than 70 characters is the
-// one word that can make a longer line, and it is at most 256).
+// most 78 characters long and the first holds a word (an address of more
+// than 68 characters is the one word that can make a longer line, and it
+// is at most 256).
 
 const (
 	maxLine = 78 // RFC 5322 2.1.1: SHOULD be at most 78 characters, MUST be at most 998

@@ -77,6 +77,29 @@ var errSignedOut = errors.New("studio: not signed in")
 // errSignedOut when there is none, another error when the database did
 // not answer (a signed-in person is then told so, not sent to sign in).
 func (h *Handler) session(r *http.Request) (store.Session, string, error) {
+	s, secret, err := h.readSession(r)
+	if err != nil {
+		return s, secret, err
+	}
+	now := h.now()
+	if h.expired(s) {
+		if err := h.sessions.DeleteSession(r.Context(), secret); err != nil {
+			h.log.Error("studio: end expired session", "err", err)
+		}
+		return store.Session{}, "", errSignedOut
+	}
+	// One write a minute at most, not one per request.
+	if now.Sub(s.Seen) > time.Minute {
+		if err := h.sessions.TouchSession(r.Context(), secret, now); err != nil {
+			h.log.Error("studio: touch session", "err", err)
+		}
+	}
+	return s, secret, nil
+}
+
+// readSession reads r's session as it is, expired or not, and changes
+// nothing.
+func (h *Handler) readSession(r *http.Request) (store.Session, string, error) {
 	c, err := r.Cookie(h.cookieName(r))
 	if err != nil || c.Value == "" {
 		return store.Session{}, "", errSignedOut
@@ -90,20 +113,13 @@ func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 		h.log.Error("studio: read session", "err", err)
 		return store.Session{}, "", err
 	}
-	now := h.now()
-	if now.Sub(s.Seen) > idleLimit || now.Sub(s.Created) > absoluteLimit {
-		if err := h.sessions.DeleteSession(r.Context(), secret); err != nil {
-			h.log.Error("studio: end expired session", "err", err)
-		}
-		return store.Session{}, "", errSignedOut
-	}
-	// One write a minute at most, not one per request.
-	if now.Sub(s.Seen) > time.Minute {
-		if err := h.sessions.TouchSession(r.Context(), secret, now); err != nil {
-			h.log.Error("studio: touch session", "err", err)
-		}
-	}
 	return s, secret, nil
+}
+
+// expired says whether s is past its idle or absolute limit.
+func (h *Handler) expired(s store.Session) bool {
+	now := h.now()
+	return now.Sub(s.Seen) > idleLimit || now.Sub(s.Created) > absoluteLimit
 }
 
 // noDatabase is the page of a request whose session could not be read.

@@ -117,6 +117,9 @@ type filterForm struct {
 	Search, Status, Kind, Product, From, To string
 }
 
+// filterKeys are the filter's keys in the list's address.
+var filterKeys = []string{"q", "status", "kind", "product", "from", "to"}
+
 func filterFormOf(q url.Values) filterForm {
 	return filterForm{Search: q.Get("q"), Status: q.Get("status"), Kind: q.Get("kind"),
 		Product: q.Get("product"), From: q.Get("from"), To: q.Get("to")}

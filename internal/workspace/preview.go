@@ -127,16 +127,17 @@ func (h *Handler) forgetPreview(w http.ResponseWriter, r *http.Request) {
 }
 
 // SignedIn says whether r comes with a live session (server.Workspace):
-// the analytics leave the studio's own visits out. A request without the
-// session cookie, a visitor's, is answered before any database work.
+// the analytics leave the studio's own visits out. It only reads: browsing
+// the site keeps no session alive. A request without the session cookie,
+// a visitor's, is answered before any database work.
 func (h *Handler) SignedIn(r *http.Request) bool {
 	if _, err := r.Cookie(h.cookieName(r)); err != nil {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
 	defer cancel()
-	_, _, err := h.session(r.WithContext(ctx))
-	return err == nil
+	s, _, err := h.readSession(r.WithContext(ctx))
+	return err == nil && !h.expired(s)
 }
 
 // Previewing is the preview this request may see the site as

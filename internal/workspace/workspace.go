@@ -2,8 +2,10 @@
 // in (sessions kept in the database), and the inbox carries each enquiry
 // from New to Won or Lost, with notes, spam and not-spam, undo, search and
 // filters, and CSV exports for spreadsheets and scripts; the insights show
-// what visitors look for, and the releases which content is live. It is
-// server-rendered HTML with no script at all.
+// what visitors look for, and the releases which content is live; the
+// Content section edits the site. It is server-rendered HTML; its one
+// script (templates/upload.js) shows a product's upload progress, and
+// nothing needs it.
 package workspace
 
 import (

@@ -101,6 +101,8 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await network.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await expect(page.getByRole("status")).toContainText("2 photographs added");
   await expect(page.getByRole("progressbar")).toBeHidden();
+  // The page that replaced the form starts where a screen reader hears its news.
+  await expect(page.getByRole("status")).toBeFocused();
   const count = product.images.length + 2;
   const firstAdded = page.getByRole("group", { name: `Photograph ${count - 1}` });
   const secondAdded = page.getByRole("group", { name: `Photograph ${count}` });

@@ -58,6 +58,20 @@ describe("renderMarkdown", () => {
     }
   });
 
+  it("links to web, mail and phone addresses and the site's own pages, and to nothing else", () => {
+    const doc = renderMarkdown(
+      "## Links\n\n[site](https://example.org) [mail](mailto:a@example.org) [call](tel:+911234) [faq](/contact-us#faq) [top](#links) [bad](javascript:alert(1)) [data](data:text/html,x) [spaced]( JavaScript:alert(2))\n",
+      facts,
+      "fixture.md",
+    );
+    for (const ok of ['href="https://example.org"', 'href="mailto:a@example.org"', 'href="tel:+911234"', 'href="/contact-us#faq"', 'href="#links"']) {
+      expect(doc.html).toContain(ok);
+    }
+    expect(doc.html).not.toMatch(/href="(javascript|data):/i);
+    expect(doc.sections[0]!.html).not.toMatch(/javascript|data:/i);
+    expect(doc.html).toContain(" bad data ");
+  });
+
   it("keeps repeated headings' ids unique", () => {
     const twice = renderMarkdown("## Notes\n\n## Notes\n", facts, "fixture.md");
     expect(twice.toc.map((t) => t.id)).toEqual(["notes", "notes-2"]);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Marked, type Token, type Tokens } from "marked";
+import { Marked, type MarkedExtension, type Token, type Tokens } from "marked";
 import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 
 // Long texts (policies, the studio story, the FAQ) are Markdown in content/.
@@ -58,13 +58,24 @@ export function parseFrontMatter(source: string): { meta: Record<string, string>
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const markupAsText = { renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => text.replace(/[&<>"]/g, (c) => escapes[c]!) } };
 
+// A link goes to a web address, a mail address, a phone or this site; one
+// to anything else (javascript:, data:) is shown as its words alone.
+const SAFE_LINK = /^(https?:|mailto:|tel:|[^:]*$|[^:]*[/?#])/i;
+const safeLinks: MarkedExtension = {
+  renderer: {
+    link(token: Tokens.Link) {
+      return SAFE_LINK.test(token.href.trim()) ? false : this.parser.parseInline(token.tokens);
+    },
+  },
+};
+
 export function renderMarkdown(source: string, facts: Facts, where: string): MarkdownDoc {
   const { meta, body } = parseFrontMatter(source);
   for (const key of Object.keys(meta)) meta[key] = fillFacts(meta[key]!, facts, where);
 
   const toc: TocEntry[] = [];
   const used = new Set<string>();
-  const marked = new Marked({ gfm: true }, markupAsText);
+  const marked = new Marked({ gfm: true }, markupAsText, safeLinks);
   marked.use({
     renderer: {
       // Headings get a stable id from their text ("9.3 Conduct" → "9-3-conduct")
@@ -86,7 +97,7 @@ export function renderMarkdown(source: string, facts: Facts, where: string): Mar
 
   // The sections, rendered from the same tokens: heading apart, body apart
   // (by a plain renderer, so the table of contents is not counted twice).
-  const plain = new Marked({ gfm: true }, markupAsText);
+  const plain = new Marked({ gfm: true }, markupAsText, safeLinks);
   const sections: Section[] = [];
   let current: { heading: Tokens.Heading; body: Token[] } | null = null;
   const groups: { heading: Tokens.Heading; body: Token[] }[] = [];

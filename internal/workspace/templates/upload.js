@@ -2,8 +2,9 @@
 // photographs"): the workspace's only script. Without it the form posts as
 // it is and a phone shows only its own loading bar. With it, the form is
 // sent by XMLHttpRequest, whose upload reports its progress to the form's
-// .upload-progress, and the server's answer is shown as a navigation would
-// show it: a redirect is followed, a page (the form again) replaces this one.
+// .upload-progress and #upload-said, and the server's answer is shown as
+// a navigation would show it: a redirect is followed, a page (the form
+// again) replaces this one.
 document.addEventListener("submit", (event) => {
   const form = event.target;
   const shown = form.querySelector(".upload-progress");
@@ -13,7 +14,7 @@ document.addEventListener("submit", (event) => {
   const data = new FormData(form);
   if (event.submitter && event.submitter.name) data.append(event.submitter.name, event.submitter.value);
   const bar = shown.querySelector("progress");
-  const said = shown.querySelector("[role=status]");
+  const said = form.querySelector("#upload-said");
   const percent = shown.querySelector(".percent");
   const megabytes = files.reduce((sum, file) => sum + file.size, 0) / 1e6;
   const buttons = [...form.querySelectorAll("button")].filter((button) => !button.disabled);
@@ -23,6 +24,8 @@ document.addEventListener("submit", (event) => {
   percent.textContent = "0%";
   said.textContent = `Uploading ${files.length === 1 ? "1 photograph" : `${files.length} photographs`}, ${megabytes.toFixed(1)} MB…`;
   busy(true);
+  // The button pressed is disabled: focus goes to what the upload says.
+  said.focus();
   const request = new XMLHttpRequest();
   request.open("POST", form.action);
   request.upload.onprogress = (progress) => {
@@ -43,11 +46,21 @@ document.addEventListener("submit", (event) => {
     document.open();
     document.write(request.responseText);
     document.close();
-    scrollTo(0, 0); // where a new page starts: its notice or its problems
+    // Where a new page starts, and what a screen reader is told first:
+    // its notice or its problems.
+    scrollTo(0, 0);
+    const news = document.querySelector("main [role=alert], main [role=status]:not(:empty)");
+    if (news) {
+      news.tabIndex = -1;
+      news.focus();
+    }
   };
   request.onerror = () => {
     busy(false);
-    said.textContent = "The upload stopped: the connection was lost. Nothing was saved; press the button again.";
+    shown.hidden = true;
+    said.textContent =
+      "The upload stopped before the server answered: nothing was saved. Check the connection, and that you are still signed in (sign in again in another tab if not), then press the button again; or add fewer photographs at a time.";
+    event.submitter?.focus();
   };
   request.send(data);
 });
