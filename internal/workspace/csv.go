@@ -71,10 +71,10 @@ func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]stri
 }
 
 // EnquiriesCSV is GET /studio/enquiries.csv: the enquiries the inbox's
-// filter chooses, or every one, spam included and marked; newest first. A shortlist's quote request is one row per
-// piece, each with the enquiry's id and the rest of the enquiry repeated,
-// so a spreadsheet can sort or filter the pieces and still tell whose they
-// are; any other enquiry is one row, its quantity empty. quantity, note
+// filter chooses, or every one, spam included and marked; newest first. A
+// shortlist's quote request is one row per piece, each with the enquiry's
+// id and the rest of the enquiry repeated, so a spreadsheet can sort or
+// filter the pieces and still tell whose they are; any other enquiry is one row, its quantity empty. quantity, note
 // and notes come last, so the columns that were there before keep their
 // places.
 func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {

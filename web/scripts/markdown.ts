@@ -56,7 +56,8 @@ export function parseFrontMatter(source: string): { meta: Record<string, string>
 // Markup typed in a text (the workspace's editor takes any) is shown as
 // the text it is, never passed into the page.
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
-const markupAsText = { renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => text.replace(/[&<>"]/g, (c) => escapes[c]!) } };
+export const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => escapes[c]!);
+const markupAsText = { renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text) } };
 
 // A link goes to a web address, a mail address, a phone or this site; one
 // to anything else (javascript:, data:) is shown as its words alone.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadFacts, renderMarkdown } from "./markdown";
+import { escapeHtml as escape, loadFacts, renderMarkdown } from "./markdown";
 
 // `MARKDOWN_FILE=pages/about.md node scripts/run-ts.mjs
 // scripts/preview-markdown.ts < about.md`: one Markdown text of content/,
@@ -12,9 +12,6 @@ import { loadFacts, renderMarkdown } from "./markdown";
 const web = new URL("..", import.meta.url).pathname;
 const contentDir = process.env.CONTENT_DIR || join(web, "..", "content");
 const file = process.env.MARKDOWN_FILE ?? "text.md";
-
-const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => escapes[c]!);
 
 try {
   const doc = renderMarkdown(readFileSync(0, "utf8"), loadFacts(contentDir), `content/${file}`);
