@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -37,6 +38,11 @@ func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error)
 		return c.studioCopy(m.Enquiry, now)
 	case store.RecipientVisitor:
 		return c.acknowledgement(m.Enquiry, now)
+	case store.RecipientReply:
+		if m.Reply == nil {
+			return nil, fmt.Errorf("%w: the reply is gone", errPermanent)
+		}
+		return c.reply(m.Enquiry, *m.Reply, now)
 	}
 	return nil, fmt.Errorf("%w: unknown recipient %q", errPermanent, m.Recipient)
 }
@@ -177,6 +183,37 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	body.WriteString("\nTo add to it or correct it, reply to this e-mail. If you did not write to us, you can ignore it.\n\n")
 	body.WriteString(contactDetails(c))
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
+	return msg, nil
+}
+
+// reply is a mail the studio wrote in the inbox, as it was written: from
+// SMTP_FROM under the writer's name and the studio's, answered to the
+// studio's address, with its attachment (a PDF quote).
+func (c Config) reply(e enquiry.Enquiry, r store.Reply, now time.Time) (*gomail.Msg, error) {
+	site := c.Site
+	fromName := site.Name
+	if r.AuthorName != "" {
+		fromName = r.AuthorName + ", " + site.Name
+	}
+	msg, err := c.newMessage(fromName, "reply", e, now)
+	if err != nil {
+		return nil, err
+	}
+	to, err := bareAddress(r.To)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the customer's address: %v", errPermanent, err)
+	}
+	msg.AddToMailAddress(&mail.Address{Address: to})
+	if studio, err := bareAddress(site.Email); err == nil {
+		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
+	}
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(r.Subject)))
+	msg.SetBodyString(gomail.TypeTextPlain, r.Body)
+	if r.AttachmentName != "" {
+		if err := msg.AttachReader(r.AttachmentName, bytes.NewReader(r.Attachment), gomail.WithFileContentType("application/pdf")); err != nil {
+			return nil, fmt.Errorf("%w: the attachment: %v", errPermanent, err)
+		}
+	}
 	return msg, nil
 }
 

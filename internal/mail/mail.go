@@ -146,8 +146,10 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 		return
 	}
 	attempts := m.Attempts + 1
-	// A mail that cannot be composed never will be: it is given up at once.
-	giveUp := attempts >= w.MaxAttempts || errors.Is(err, errPermanent)
+	// A mail that cannot be composed never will be, and an address the
+	// mail server refuses for good (a 5xx to RCPT TO: no such mailbox)
+	// never will take it: either is given up at once.
+	giveUp := attempts >= w.MaxAttempts || errors.Is(err, errPermanent) || refusedRecipient(err)
 	next := time.Now().Add(w.backoff(attempts))
 	if giveUp {
 		w.Log.Error("mail: giving up; the enquiry is in the inbox", "mail", m.ID, "enquiry", m.Enquiry.ID, "recipient", m.Recipient,
@@ -158,6 +160,13 @@ func (w *Worker) attempt(ctx context.Context, m store.PendingMail) {
 	if err := w.Outbox.MailFailed(ctx, m.ID, err.Error(), next, giveUp, time.Now()); err != nil {
 		w.Log.Error("mail: record failure", "mail", m.ID, "err", err)
 	}
+}
+
+// refusedRecipient tells whether the mail server refused the recipient
+// for good.
+func refusedRecipient(err error) bool {
+	var se *gomail.SendError
+	return errors.As(err, &se) && se.Reason == gomail.ErrSMTPRcptTo && !se.IsTemp()
 }
 
 // backoff is the wait after the n-th failure: BaseDelay, doubled each

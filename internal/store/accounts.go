@@ -18,8 +18,26 @@ import (
 type Account struct {
 	ID        int64
 	Email     string // lower-case
+	Name      string // signs the account's replies; "" until given
+	Role      string // RoleOwner or RoleStaff
 	Password  string // argon2id hash, PHC form
 	CreatedAt time.Time
+}
+
+// An account's role: an owner can do everything; staff work the inbox and
+// the content's drafts, but cannot manage accounts, export, erase a
+// person or publish.
+const (
+	RoleOwner = "owner"
+	RoleStaff = "staff"
+)
+
+// accountColumns are an account's columns, in the order of
+// Account.fields, for a query whose accounts table is called a.
+const accountColumns = `a.id, a.email, a.name, a.role, a.password, a.created_at`
+
+func (a *Account) fields() []any {
+	return []any{&a.ID, &a.Email, &a.Name, &a.Role, &a.Password, &a.CreatedAt}
 }
 
 // Session is a signed-in browser.
@@ -105,7 +123,7 @@ func (s *Store) RemoveAccount(ctx context.Context, email string) error {
 
 // Accounts lists every account by e-mail.
 func (s *Store) Accounts(ctx context.Context) ([]Account, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, email, password, created_at FROM accounts ORDER BY email`)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts a ORDER BY a.email`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list accounts: %w", err)
 	}
@@ -113,7 +131,7 @@ func (s *Store) Accounts(ctx context.Context) ([]Account, error) {
 	var list []Account
 	for rows.Next() {
 		var a Account
-		if err := rows.Scan(&a.ID, &a.Email, &a.Password, &a.CreatedAt); err != nil {
+		if err := rows.Scan(a.fields()...); err != nil {
 			return nil, fmt.Errorf("store: list accounts: %w", err)
 		}
 		a.CreatedAt = a.CreatedAt.UTC()
@@ -134,8 +152,8 @@ func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
 // AccountByEmail finds an account.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (Account, error) {
 	var a Account
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT id, email, password, created_at FROM accounts WHERE email = ?`), AccountKey(email)).
-		Scan(&a.ID, &a.Email, &a.Password, &a.CreatedAt)
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+` FROM accounts a WHERE a.email = ?`), AccountKey(email)).
+		Scan(a.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, ErrNoAccount
 	}
@@ -168,15 +186,16 @@ func (s *Store) SessionBySecret(ctx context.Context, secretHash string) (Session
 		ss            Session
 		created, seen int64
 	)
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT a.id, a.email, a.password, a.created_at, s.created_ms, s.seen_ms
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+`, s.created_ms, s.seen_ms
 		FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.secret_hash = ?`), secretHash).
-		Scan(&ss.Account.ID, &ss.Account.Email, &ss.Account.Password, &ss.Account.CreatedAt, &created, &seen)
+		Scan(append(ss.Account.fields(), &created, &seen)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ss, ErrNoAccount
 	}
 	if err != nil {
 		return ss, fmt.Errorf("store: find session: %w", err)
 	}
+	ss.Account.CreatedAt = ss.Account.CreatedAt.UTC()
 	ss.Created, ss.Seen = time.UnixMilli(created).UTC(), time.UnixMilli(seen).UTC()
 	return ss, nil
 }
@@ -225,8 +244,8 @@ func (s *Store) CreateToken(ctx context.Context, email, secretHash string, at ti
 // AccountByToken finds the account a token belongs to and records its use.
 func (s *Store) AccountByToken(ctx context.Context, secretHash string, at time.Time) (Account, error) {
 	var a Account
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT a.id, a.email, a.password, a.created_at FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.secret_hash = ?`), secretHash).
-		Scan(&a.ID, &a.Email, &a.Password, &a.CreatedAt)
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+` FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.secret_hash = ?`), secretHash).
+		Scan(a.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, ErrNoAccount
 	}

@@ -10,20 +10,24 @@ import (
 	"studio/internal/enquiry"
 )
 
-// Whom a mail of the outbox is for (the column recipient, migration 0004).
+// What a mail of the outbox is (the column recipient, migrations 0004
+// and 0011); the mail worker composes each kind.
 const (
 	RecipientStudio  = "studio"  // the studio's copy of the enquiry, to SMTP_TO
 	RecipientVisitor = "visitor" // the acknowledgement, to the address the visitor gave
+	RecipientReply   = "reply"   // a reply written in the inbox (ref_id: enquiry_replies)
 )
 
-// PendingMail is an e-mail about an enquiry that has not reached the
-// mail server yet.
+// PendingMail is an e-mail that has not reached the mail server yet, with
+// what its composer needs.
 type PendingMail struct {
 	ID        int64
-	Recipient string // RecipientStudio or RecipientVisitor
+	Recipient string // RecipientStudio, RecipientVisitor, …
 	Attempts  int
+	Queued    time.Time // when it was queued
 	claim     int64
-	Enquiry   enquiry.Enquiry
+	Enquiry   enquiry.Enquiry // the enquiry it is about; zero for a mail about none
+	Reply     *Reply          // for RecipientReply
 }
 
 // queueMails puts an enquiry's mails in the outbox, in the enquiry's own
@@ -39,61 +43,80 @@ func (s *Store) queueMails(ctx context.Context, tx *sql.Tx, enquiryID int64, e e
 		recipients = append(recipients, RecipientVisitor)
 	}
 	for _, r := range recipients {
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, recipient, next_attempt_ms) VALUES (?, ?, ?)`),
-			enquiryID, r, millis(e.CreatedAt)); err != nil {
+		if err := s.queueMail(ctx, tx, r, enquiryID, nil, e.CreatedAt); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// DueMails lists up to limit pending mails whose next attempt is due at now.
+// queueMail puts one mail in the outbox, due at once: about an enquiry
+// (enquiryID > 0) or none, and about the row ref when there is one.
+func (s *Store) queueMail(ctx context.Context, tx *sql.Tx, recipient string, enquiryID int64, ref *int64, at time.Time) error {
+	var about any
+	if enquiryID > 0 {
+		about = enquiryID
+	}
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, recipient, ref_id, queued_ms, next_attempt_ms) VALUES (?, ?, ?, ?, ?)`),
+		about, recipient, ref, millis(at), millis(at))
+	return err
+}
+
+// DueMails lists up to limit pending mails whose next attempt is due at
+// now, each with what its composer needs (its enquiry with its pieces,
+// its reply).
 func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]PendingMail, error) {
-	rows, err := s.read.QueryContext(ctx, s.q(`SELECT o.id, o.recipient, o.attempts, o.claim, e.id, e.kind, e.name, e.email, e.phone, e.message,
-			e.product_id, e.product_name, e.material, e.finish, e.spam, e.created_at, e.status, COALESCE(e.idempotency_key, '')
-		FROM mail_outbox o JOIN enquiries e ON e.id = o.enquiry_id
-		WHERE o.sent_ms IS NULL AND o.failed_ms IS NULL AND o.next_attempt_ms <= ?
-		ORDER BY o.next_attempt_ms, o.id LIMIT ?`), millis(now), limit)
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT id, recipient, attempts, claim, queued_ms, enquiry_id, ref_id
+		FROM mail_outbox WHERE sent_ms IS NULL AND failed_ms IS NULL AND next_attempt_ms <= ?
+		ORDER BY next_attempt_ms, id LIMIT ?`), millis(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: due mails: %w", err)
 	}
-	defer rows.Close()
-	var list []PendingMail
+	var (
+		list       []PendingMail
+		enquiryIDs []sql.NullInt64
+		refs       []sql.NullInt64
+	)
 	for rows.Next() {
-		var m PendingMail
-		e, err := scanEnquiry(prefixScanner{rows, []any{&m.ID, &m.Recipient, &m.Attempts, &m.claim}})
-		if err != nil {
+		var (
+			m          PendingMail
+			queued     int64
+			about, ref sql.NullInt64
+		)
+		if err := rows.Scan(&m.ID, &m.Recipient, &m.Attempts, &m.claim, &queued, &about, &ref); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("store: due mails: %w", err)
 		}
-		m.Enquiry = e
-		list = append(list, m)
+		m.Queued = time.UnixMilli(queued).UTC()
+		list, enquiryIDs, refs = append(list, m), append(enquiryIDs, about), append(refs, ref)
 	}
-	if err := rows.Err(); err != nil {
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
 		return nil, fmt.Errorf("store: due mails: %w", err)
 	}
-	// Each mail lists its enquiry's pieces; the studio's copy and the
-	// acknowledgement of one enquiry ask for them once.
-	enquiries := make([]enquiry.Enquiry, len(list))
-	for i, m := range list {
-		enquiries[i] = m.Enquiry
-	}
-	if err := s.withItems(ctx, enquiries); err != nil {
-		return nil, err
-	}
+	// The studio's copy and the acknowledgement of one enquiry read it once.
+	enquiries := map[int64]enquiry.Enquiry{}
 	for i := range list {
-		list[i].Enquiry = enquiries[i]
+		if id := enquiryIDs[i]; id.Valid {
+			e, ok := enquiries[id.Int64]
+			if !ok {
+				if e, err = s.Enquiry(ctx, id.Int64); err != nil {
+					return nil, fmt.Errorf("store: due mails: %w", err)
+				}
+				enquiries[id.Int64] = e
+			}
+			list[i].Enquiry = e
+		}
+		if list[i].Recipient == RecipientReply && refs[i].Valid {
+			r, err := s.Reply(ctx, refs[i].Int64)
+			if err != nil {
+				return nil, fmt.Errorf("store: due mails: %w", err)
+			}
+			list[i].Reply = &r
+		}
 	}
 	return list, nil
-}
-
-// prefixScanner scans some leading columns into extra before the enquiry's.
-type prefixScanner struct {
-	row   scanner
-	extra []any
-}
-
-func (p prefixScanner) Scan(dest ...any) error {
-	return p.row.Scan(append(p.extra, dest...)...)
 }
 
 // ClaimMail takes m for one attempt until leaseUntil, so that two workers
@@ -167,7 +190,8 @@ const (
 
 // MailDelivery is where one mail about an enquiry stands.
 type MailDelivery struct {
-	Recipient string    // RecipientStudio or RecipientVisitor
+	Recipient string    // RecipientStudio, RecipientVisitor or RecipientReply
+	Ref       int64     // the reply's id, for RecipientReply
 	State     string    // MailPending, MailSent or MailFailed
 	Attempts  int       // attempts made so far, the successful one included
 	LastError string    // the mail server's (or the network's) last refusal; "" once sent
@@ -189,7 +213,7 @@ func (s *Store) MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int
 			args[i] = id
 		}
 		marks := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
-		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, recipient, attempts, last_error, next_attempt_ms, sent_ms, failed_ms
+		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, recipient, COALESCE(ref_id, 0), attempts, last_error, next_attempt_ms, sent_ms, failed_ms
 			FROM mail_outbox WHERE enquiry_id IN (`+marks+`) ORDER BY enquiry_id, id`), args...)
 		if err != nil {
 			return nil, fmt.Errorf("store: mail deliveries: %w", err)
@@ -201,7 +225,7 @@ func (s *Store) MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int
 				next         int64
 				sent, failed sql.NullInt64
 			)
-			if err := rows.Scan(&enquiryID, &d.Recipient, &d.Attempts, &d.LastError, &next, &sent, &failed); err != nil {
+			if err := rows.Scan(&enquiryID, &d.Recipient, &d.Ref, &d.Attempts, &d.LastError, &next, &sent, &failed); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("store: mail deliveries: %w", err)
 			}

@@ -182,7 +182,8 @@ func must(t *testing.T, err error) {
 }
 
 // Migration 0004: a row written the old way (without recipient) is the
-// studio's copy, and no other recipient than the two is accepted.
+// studio's copy. (Since 0011 the worker, not the table, refuses a kind
+// it does not know: mail's TestUnknownKindIsGivenUp.)
 func TestRecipientColumn(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -195,9 +196,6 @@ func TestRecipientColumn(t *testing.T) {
 		}
 		if got := fmt.Sprint(recipients(t, s)); got != "[Old:studio]" {
 			t.Errorf("outbox = %s, want the old row as the studio's copy", got)
-		}
-		if _, err := s.write.ExecContext(ctx, s.q(`INSERT INTO mail_outbox (enquiry_id, recipient, next_attempt_ms) VALUES (?, 'someone', ?)`), id, millis(t0)); err == nil {
-			t.Error("a mail for an unknown recipient was accepted")
 		}
 	})
 }

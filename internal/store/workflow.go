@@ -273,6 +273,7 @@ func (s *Store) DeleteEnquiry(ctx context.Context, id int64, actor string, at ti
 		for _, stmt := range []string{
 			`DELETE FROM enquiry_notes WHERE enquiry_id = ?`,
 			`DELETE FROM mail_outbox WHERE enquiry_id = ?`,
+			`DELETE FROM enquiry_replies WHERE enquiry_id = ?`,
 			`DELETE FROM enquiries WHERE id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
