@@ -31,6 +31,14 @@ const PHOTOS = /photos\.spec\.ts/;
 process.env.E2E_EDITOR_PORT ??= freePort();
 const editorPort = Number(process.env.E2E_EDITOR_PORT);
 const EDITOR = /editor\.spec\.ts/;
+// The tests that follow a mailed link (a reply, an invitation, a password
+// reset, a newsletter confirmation): a server of their own that mails
+// e2e/mailsink.mjs, which lists what it got at E2E_MAIL_PORT.
+process.env.E2E_MAILED_PORT ??= freePort();
+process.env.E2E_SMTP_PORT ??= freePort();
+process.env.E2E_MAIL_PORT ??= freePort();
+const mailedPort = Number(process.env.E2E_MAILED_PORT);
+const MAILED = /\.mailed\.spec\.ts/;
 
 // A port the kernel says is free, asked synchronously (the config is not async).
 function freePort(): string {
@@ -62,8 +70,8 @@ export default defineConfig({
   },
   projects: [
     // A test of one layout only is tagged, and runs in that project alone.
-    { name: "desktop", grepInvert: /@narrow-only/, testIgnore: [PHOTOS, EDITOR], use: { viewport: { width: 1280, height: 800 } } },
-    { name: "mobile", grepInvert: /@wide-only/, testIgnore: [PHOTOS, EDITOR], use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
+    { name: "desktop", grepInvert: /@narrow-only/, testIgnore: [PHOTOS, EDITOR, MAILED], use: { viewport: { width: 1280, height: 800 } } },
+    { name: "mobile", grepInvert: /@wide-only/, testIgnore: [PHOTOS, EDITOR, MAILED], use: { viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true } },
     // The photographs, on a wide screen and on a 390-pixel phone at 3×.
     {
       name: "photos-desktop",
@@ -83,11 +91,30 @@ export default defineConfig({
       testMatch: EDITOR,
       use: { baseURL: `http://127.0.0.1:${editorPort}`, viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true },
     },
+    // The studio's mailed links, on a laptop.
+    {
+      name: "mailed",
+      testMatch: MAILED,
+      use: { baseURL: `http://127.0.0.1:${mailedPort}`, viewport: { width: 1280, height: 800 } },
+    },
   ],
   webServer: [
     webServer("../bin/studio", port),
     webServer(`${process.env.E2E_PHOTO_SITE}/bin/studio`, photoPort),
     webServer("../bin/studio", editorPort, { BUILDER_DIR: fileURLToPath(new URL("..", import.meta.url)) }),
+    {
+      command: "node e2e/mailsink.mjs",
+      url: `http://127.0.0.1:${process.env.E2E_MAIL_PORT}/`,
+      reuseExistingServer: false,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+    },
+    webServer("../bin/studio", mailedPort, {
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: process.env.E2E_SMTP_PORT!,
+      SMTP_FROM: "website@jharokha.test",
+      SMTP_TO: "studio@jharokha.test",
+    }),
   ],
 });
 
