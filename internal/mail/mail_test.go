@@ -25,7 +25,8 @@ import (
 )
 
 // smtpServer is a small SMTP server for the tests: it keeps every message
-// and answers MAIL FROM with a failure while failures > 0.
+// and answers MAIL FROM with a failure while failures > 0, and RCPT TO an
+// address of the domain bounce.invalid with a permanent refusal.
 type smtpServer struct {
 	addr     *net.TCPAddr
 	mu       sync.Mutex
@@ -88,6 +89,8 @@ func (s *smtpServer) serve(conn net.Conn) {
 			} else {
 				say("250 ok")
 			}
+		case strings.HasPrefix(cmd, "RCPT TO") && strings.Contains(cmd, "@BOUNCE.INVALID"):
+			say("550 5.1.1 no such mailbox")
 		case strings.HasPrefix(cmd, "RCPT TO"), cmd == "RSET", cmd == "NOOP":
 			say("250 ok")
 		case cmd == "DATA":

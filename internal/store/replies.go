@@ -21,6 +21,7 @@ type Reply struct {
 	To             string
 	Subject        string
 	Body           string
+	FormKey        string // the reply form's key: the same form sent twice is one reply
 	AttachmentName string // "" when there is none
 	Attachment     []byte // read only for the mail (Reply), not for lists (Replies)
 	CreatedAt      time.Time
@@ -31,11 +32,10 @@ const ActionReply = "reply"
 
 // AddReply stores a reply, queues its mail and records it in the
 // enquiry's history, in one transaction; an enquiry still New moves to
-// Replied, recorded as the author's change (so it can be undone). It
-// returns the reply's id.
-func (s *Store) AddReply(ctx context.Context, r Reply, at time.Time) (int64, error) {
-	var id int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+// Replied, recorded as the author's change (so it can be undone). A form
+// sent again (its FormKey stored already) changes nothing: sent is false.
+func (s *Store) AddReply(ctx context.Context, r Reply, at time.Time) (sent bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		status, err := s.current(ctx, tx, r.EnquiryID, "status")
 		if err != nil {
 			return err
@@ -44,11 +44,17 @@ func (s *Store) AddReply(ctx context.Context, r Reply, at time.Time) (int64, err
 		if r.AttachmentName != "" {
 			attachment = r.Attachment
 		}
-		id, err = s.insertID(ctx, tx, `INSERT INTO enquiry_replies (enquiry_id, author, author_name, to_address, subject, body, attachment_name, attachment, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.EnquiryID, r.Author, r.AuthorName, r.To, r.Subject, r.Body, r.AttachmentName, attachment, at.UTC())
+		var id int64
+		err = tx.QueryRowContext(ctx, s.q(`INSERT INTO enquiry_replies (enquiry_id, author, author_name, to_address, subject, body, form_key, attachment_name, attachment, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (form_key) DO NOTHING RETURNING id`),
+			r.EnquiryID, r.Author, r.AuthorName, r.To, r.Subject, r.Body, r.FormKey, r.AttachmentName, attachment, at.UTC()).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // sent before
+		}
 		if err != nil {
 			return err
 		}
+		sent = true
 		if err := s.queueMail(ctx, tx, RecipientReply, r.EnquiryID, &id, at); err != nil {
 			return err
 		}
@@ -61,9 +67,9 @@ func (s *Store) AddReply(ctx context.Context, r Reply, at time.Time) (int64, err
 		return nil
 	})
 	if err != nil && !errors.Is(err, enquiry.ErrNotFound) {
-		return 0, fmt.Errorf("store: add reply: %w", err)
+		return false, fmt.Errorf("store: add reply: %w", err)
 	}
-	return id, err
+	return sent, err
 }
 
 // Reply returns one reply with its attachment.

@@ -9,6 +9,8 @@ ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'owner';
 
 -- A reply the studio wrote in the inbox: what was sent, by whom, to whom.
 -- Its delivery is its row in mail_outbox (recipient 'reply', ref_id).
+-- form_key is the reply form's own key: a form sent twice (a double
+-- click, a reload) is one reply.
 CREATE TABLE enquiry_replies (
 	id              BIGSERIAL PRIMARY KEY,
 	enquiry_id      BIGINT NOT NULL REFERENCES enquiries (id) ON DELETE CASCADE,
@@ -17,6 +19,7 @@ CREATE TABLE enquiry_replies (
 	to_address      TEXT NOT NULL,
 	subject         TEXT NOT NULL,
 	body            TEXT NOT NULL,
+	form_key        TEXT NOT NULL UNIQUE,
 	attachment_name TEXT NOT NULL DEFAULT '',
 	attachment      BYTEA,
 	created_at      TIMESTAMPTZ NOT NULL
