@@ -36,6 +36,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 
+	var mailQueued func()
 	if cfg.SMTP.Enabled() {
 		to := cfg.SMTP.To
 		if to == "" {
@@ -48,6 +49,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
+		mailQueued = worker.Wake
 		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
 	} else {
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
@@ -57,7 +59,9 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	ws := workspace.New(st, log, workspaceOptions(cfg, live, publisher))
+	wsOptions := workspaceOptions(cfg, live, publisher)
+	wsOptions.MailQueued = mailQueued // nil without mail: no replies from the inbox
+	ws := workspace.New(st, log, wsOptions)
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))
 	return options, func() { cancel(); wg.Wait() }
@@ -136,6 +140,9 @@ func (l *liveContent) workspaceFacts() workspace.Facts {
 	// pages' titles are its release's.
 	if c != l.from || s != nil && l.facts.PageTitles == nil {
 		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel()}
+		for _, t := range c.ReplyTemplates {
+			facts.ReplyTemplates = append(facts.ReplyTemplates, workspace.ReplyTemplate{Name: t.Name, Body: t.Body})
+		}
 		if s != nil {
 			facts.PageTitles = s.PageTitles()
 		}

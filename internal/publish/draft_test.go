@@ -136,3 +136,42 @@ func TestPublishingRefusesWhenMainChangedTheSameFile(t *testing.T) {
 		t.Errorf("after Discard, Draft() = %s, %v; want main", d.Hash, draft)
 	}
 }
+
+// A repository made by an older bin/studio gets the files shipped since on
+// its next start, once; the studio's own copy of one is never replaced.
+func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
+	dir := t.TempDir()
+	old := fstest.MapFS{"site.json": {Data: []byte(`{"name": "A"}`)}}
+	if _, err := OpenRepository(dir, old); err != nil {
+		t.Fatal(err)
+	}
+	now := fstest.MapFS{
+		"site.json":                  {Data: []byte(`{"name": "shipped"}`)},
+		"replies.json":               {Data: []byte(`{"templates": []}`)},
+		"schema/replies.schema.json": {Data: []byte(`{}`)},
+	}
+	r, err := OpenRepository(dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, _ := r.Main()
+	if got := readOn(t, r, main.Hash, "replies.json"); got != `{"templates": []}` {
+		t.Errorf("replies.json = %q, want the shipped one", got)
+	}
+	readOn(t, r, main.Hash, "schema/replies.schema.json")
+	if got := readOn(t, r, main.Hash, "site.json"); got != `{"name": "A"}` {
+		t.Errorf("site.json = %q: the studio's file was replaced", got)
+	}
+	// Changed by the studio, then opened again: kept, and no new commit.
+	edited, err := r.Commit(main.Hash, map[string][]byte{"replies.json": []byte(`{"templates": [1]}`)}, nil, owner, "edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenRepository(dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := again.Main(); m.Hash != edited {
+		t.Errorf("reopened, main moved from the studio's commit to %s", m.Hash)
+	}
+}

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -91,7 +93,39 @@ func OpenRepository(dir string, seed fs.FS) (*Repository, error) {
 	if err != nil {
 		return nil, fmt.Errorf("publish: opening %s: %w", dir, err)
 	}
-	return &Repository{repo: repo, path: dir}, nil
+	r := &Repository{repo: repo, path: dir}
+	if err := r.addShippedLater(seed); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// shippedLater are content files that came with a later bin/studio than
+// the first: a repository made before has not got them.
+var shippedLater = []string{"replies.json", "schema/replies.schema.json"}
+
+// addShippedLater commits to main the files of shippedLater that seed has
+// and main lacks, so an older repository gets them; a file the studio has
+// (or changed) is left as it is.
+func (r *Repository) addShippedLater(seed fs.FS) error {
+	main, err := r.Main()
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{}
+	for _, name := range shippedLater {
+		if _, err := r.ReadFile(main.Hash, name); !errors.Is(err, object.ErrFileNotFound) {
+			continue // there, or unreadable (which the next read will say)
+		}
+		if b, err := fs.ReadFile(seed, name); err == nil {
+			files[name] = b
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	_, err = r.Commit(main.Hash, files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "New files shipped in bin/studio: "+strings.Join(slices.Sorted(maps.Keys(files)), ", "))
+	return err
 }
 
 // readTree reads every file of fsys, by slash-separated path.

@@ -98,10 +98,20 @@ type Content struct {
 	Site     Site
 	Service  Service
 	Products []Product // in id order
-	byID     map[int]Product
+	// The inbox's ready answers (content/replies.json); none in a release
+	// made before the file was shipped.
+	ReplyTemplates []ReplyTemplate
+	byID           map[int]Product
 }
 
-// Load reads site.json, service.json and catalogue.json from fsys and
+// ReplyTemplate is one of the studio's ready answers to an enquiry.
+type ReplyTemplate struct {
+	Name string `json:"name"`
+	Body string `json:"body"`
+}
+
+// Load reads site.json, service.json, catalogue.json and (when it is
+// there) replies.json from fsys and
 // checks them against their schemas (schema/*.schema.json, the same files the build's
 // content check uses: web/scripts/content-rules.ts).
 func Load(fsys fs.FS) (*Content, error) {
@@ -123,6 +133,15 @@ func Load(fsys fs.FS) (*Content, error) {
 		return nil, err
 	}
 	loaded.Service = c.Service
+	if _, err := fs.Stat(fsys, "replies.json"); err == nil {
+		var replies struct {
+			Templates []ReplyTemplate `json:"templates"`
+		}
+		if err := readJSON(fsys, "replies", &replies); err != nil {
+			return nil, err
+		}
+		loaded.ReplyTemplates = replies.Templates
+	}
 	return loaded, nil
 }
 

@@ -115,6 +115,7 @@ var contentParts = []contentPart{
 	{Slug: "vocabulary", Title: "Categories, materials and finishes", File: "catalogue.json", Only: []string{"categories", "finishes", "filters", "details"},
 		About: "The catalogue’s tabs, the finishes a product may name, the Sort menu’s groups of materials and finishes, and the note on dimensions."},
 	{Slug: "chat", Title: "Chat script", File: "chat.json", Pointer: "", About: "The chat assistant’s messages, topics and answers."},
+	{Slug: "replies", Title: "Reply templates", File: "replies.json", Pointer: "", About: "The ready answers of the inbox’s reply form; {{name}}, {{piece}} and {{sender}} are filled in for each customer."},
 }
 
 func partBySlug(slug string) (contentPart, bool) {

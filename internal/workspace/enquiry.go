@@ -29,6 +29,8 @@ type enquiryStore interface {
 	History(ctx context.Context, id int64) ([]store.Event, error)
 	LastChange(ctx context.Context, id int64) (store.Event, bool, error)
 	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
+	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
+	AddReply(ctx context.Context, r store.Reply, at time.Time) (bool, error)
 	SetStatus(ctx context.Context, id int64, status enquiry.Status, actor string, at time.Time) error
 	SetSpam(ctx context.Context, id int64, spam bool, actor string, at time.Time) error
 	Undo(ctx context.Context, id, eventID int64, actor string, at time.Time) error
@@ -48,8 +50,10 @@ type enquiryView struct {
 	Notes       []store.Note
 	History     []store.Event
 	Undo        *store.Event // the last change, while it can be undone
-	Mails       []store.MailDelivery
-	Draft       string // a refused note, to edit and send again
+	Mails       []store.MailDelivery // the enquiry's mails but its replies
+	Replies     []sentReply
+	Reply       *replyForm // nil: mail is off, no replies can be sent
+	Draft       string     // a refused note, to edit and send again
 	ReplyURL    template.URL
 	WhatsAppURL template.URL
 	Back        string // the list it was opened from
@@ -94,15 +98,38 @@ func (h *Handler) Enquiry(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.detail(w, r, http.StatusOK, e, "", "")
+	p := &enquiryView{Reply: h.replyForm(r, e)}
+	if r.URL.Query().Get("done") == "replied" {
+		p.Notice = "Your reply is on its way: its delivery shows under Replies."
+	}
+	h.enquiryPage(w, r, http.StatusOK, e, p)
 }
 
 // detail renders an enquiry's page, with a problem (and the note that
 // caused it, kept for another try) when an action was refused.
 func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, problem, draft string) {
+	p := &enquiryView{Draft: draft, Reply: h.replyForm(r, e)}
+	p.Problem = problem
+	h.enquiryPage(w, r, status, e, p)
+}
+
+// replyForm is the enquiry's reply form with the template asked for
+// (?template=n), or nil when mail is off.
+func (h *Handler) replyForm(r *http.Request, e enquiry.Enquiry) *replyForm {
+	if h.opts.MailQueued == nil {
+		return nil
+	}
+	n, _ := strconv.Atoi(r.URL.Query().Get("template"))
+	f := h.newReplyForm(r, e, n)
+	return &f
+}
+
+// enquiryPage renders an enquiry's page: p's problem, notice, note and
+// reply form, and the rest read here.
+func (h *Handler) enquiryPage(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, p *enquiryView) {
 	ctx := r.Context()
-	p := &enquiryView{frame: frame{Title: "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name, Problem: problem},
-		Enquiry: &e, Draft: draft, Back: backPath(r), Statuses: enquiry.Statuses}
+	p.Title = "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name
+	p.Enquiry, p.Back, p.Statuses = &e, backPath(r), enquiry.Statuses
 	var err error
 	if p.Notes, err = h.enquiries.Notes(ctx, e.ID); err == nil {
 		if p.History, err = h.enquiries.History(ctx, e.ID); err == nil {
@@ -112,9 +139,7 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 				p.Undo = &ev
 			}
 			if err == nil {
-				var mails map[int64][]store.MailDelivery
-				mails, err = h.enquiries.MailDeliveries(ctx, []int64{e.ID})
-				p.Mails = mails[e.ID]
+				p.Mails, p.Replies, err = h.mailsOf(ctx, e.ID)
 			}
 		}
 	}
@@ -128,12 +153,46 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 	h.render(w, r, status, enquiryPage, p)
 }
 
+// mailsOf reads an enquiry's mails and its replies, each reply with its
+// mail's delivery.
+func (h *Handler) mailsOf(ctx context.Context, id int64) ([]store.MailDelivery, []sentReply, error) {
+	deliveries, err := h.enquiries.MailDeliveries(ctx, []int64{id})
+	if err != nil {
+		return nil, nil, err
+	}
+	replies, err := h.enquiries.Replies(ctx, []int64{id})
+	if err != nil {
+		return nil, nil, err
+	}
+	var mails []store.MailDelivery
+	byReply := map[int64]*store.MailDelivery{}
+	for _, d := range deliveries[id] {
+		if d.Recipient == store.RecipientReply {
+			byReply[d.Ref] = &d
+			continue
+		}
+		mails = append(mails, d)
+	}
+	sent := make([]sentReply, len(replies))
+	for i, rp := range replies {
+		sent[i] = sentReply{Reply: rp, Mail: byReply[rp.ID]}
+	}
+	return mails, sent, nil
+}
+
 // afterAction goes back to the enquiry's page, keeping the way back to
-// the list.
-func afterAction(w http.ResponseWriter, r *http.Request, id int64) {
+// the list; done, when given, says what was done (?done=).
+func afterAction(w http.ResponseWriter, r *http.Request, id int64, done ...string) {
 	target := "/studio/enquiries/" + strconv.FormatInt(id, 10)
+	q := url.Values{}
 	if back := backPath(r); back != "/studio" {
-		target += "?" + url.Values{"return": {back}}.Encode()
+		q.Set("return", back)
+	}
+	if len(done) > 0 {
+		q.Set("done", done[0])
+	}
+	if len(q) > 0 {
+		target += "?" + q.Encode()
 	}
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }

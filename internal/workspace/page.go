@@ -182,6 +182,8 @@ func eventText(ev store.Event) string {
 		return "undid the change to " + value(ev.From) + ", back to " + value(ev.To)
 	case store.ActionDelete:
 		return "deleted it"
+	case store.ActionReply:
+		return "sent a reply"
 	}
 	return ev.Action
 }
@@ -194,8 +196,11 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 		"statusLabel": func(s enquiry.Status) string { return statusLabels[s] },
 		"eventText":   eventText,
 		"mailTo": func(recipient string) string {
-			if recipient == store.RecipientVisitor {
+			switch recipient {
+			case store.RecipientVisitor:
 				return "Acknowledgement to the visitor"
+			case store.RecipientReply:
+				return "Reply to the customer"
 			}
 			return "Copy to the studio"
 		},

@@ -122,6 +122,9 @@ type Options struct {
 	Content Content
 	Builder Builder
 	Scratch string
+	// MailQueued wakes the mail worker when a reply is queued; nil: mail
+	// is off (no SMTP_HOST), and the inbox cannot send replies.
+	MailQueued func()
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
 	Previews Previews
@@ -134,6 +137,8 @@ type Facts struct {
 	Products    []Product
 	StudioPhone string
 	PageTitles  map[string]string // the pages' titles by path, for Insights
+	// The studio's ready answers for the reply form (content/replies.json).
+	ReplyTemplates []ReplyTemplate
 }
 
 // Handler serves /studio and everything under it.
@@ -197,6 +202,9 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.signedIn(h.SetSpam))
 	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.signedIn(h.Undo))
 	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.signedIn(h.AddNote))
+	if h.opts.MailQueued != nil {
+		mux.HandleFunc("POST /studio/enquiries/{id}"+replyPath, h.signedIn(h.Reply))
+	}
 	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ConfirmDelete))
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.Delete))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.EnquiriesCSV))
@@ -234,8 +242,8 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if isMultipart(r) && strings.HasPrefix(r.URL.Path, "/studio/content/products/") {
-		return true // photographs: read by readUploads, once the session is known
+	if isMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || isReply(r)) {
+		return true // photographs, a PDF: read by readUploads or Reply, once the session is known
 	}
 	limit := int64(maxForm)
 	if strings.HasPrefix(r.URL.Path, "/studio/content/") {

@@ -15,7 +15,7 @@ import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "./markdown";
 
 // The JSON files of content/, each with its schema.
-export const JSON_FILES = ["site", "service", "catalogue", "pages", "chat"] as const;
+export const JSON_FILES = ["site", "service", "catalogue", "pages", "chat", "replies"] as const;
 type Name = (typeof JSON_FILES)[number];
 type Json = Record<string, unknown> & Record<string, never[] | undefined>;
 

@@ -1,0 +1,228 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/mail"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"studio/internal/enquiry"
+	"studio/internal/input"
+	"studio/internal/store"
+)
+
+// Replying to a customer from an enquiry's page: the form, its reply
+// templates (content/replies.json, edited in the Content section) and
+// sending, through the mail outbox (store.AddReply).
+
+const (
+	maxReplySubject    = 200   // characters
+	maxReplyBody       = 20000 // characters
+	maxAttachmentBytes = 10 << 20
+	replyPath          = "/reply" // after /studio/enquiries/{id}
+)
+
+// ReplyTemplate is one of the studio's ready answers; its text may name
+// {{name}} (the customer's), {{piece}} (what they asked about) and
+// {{sender}} (the account's name).
+type ReplyTemplate struct {
+	Name string
+	Body string
+}
+
+// replyForm is the reply form as it is shown: filled in for a first
+// reply, or as it was sent when it was refused.
+type replyForm struct {
+	To        string
+	Subject   string
+	Body      string
+	Key       string // the form's own key (store.Reply.FormKey)
+	Templates []ReplyTemplate
+	Template  int // the template chosen (1-based); 0: none
+}
+
+// sentReply is a reply with its mail's delivery, as the enquiry shows it.
+type sentReply struct {
+	store.Reply
+	Mail *store.MailDelivery // nil when it is not in the outbox (mail is off)
+}
+
+// newReplyForm is the form for a first reply to e, with template n
+// (1-based; 0 or out of range: none) filled in.
+func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyForm {
+	f := replyForm{To: e.Email, Subject: replySubject(e), Key: NewSecret(), Templates: h.opts.Facts().ReplyTemplates}
+	if n >= 1 && n <= len(f.Templates) {
+		f.Template = n
+		a, _ := r.Context().Value(accountKey{}).(store.Account)
+		f.Body = fillTemplate(f.Templates[n-1].Body, e, a.Name)
+	}
+	return f
+}
+
+// replySubject answers the enquiry by what it was about:
+// "Re: Quote request for Marwar chair (#12)".
+func replySubject(e enquiry.Enquiry) string {
+	s := "Re: " + e.Kind.Title()
+	if piece := pieceOf(e); piece != "" {
+		s += " for " + piece
+	}
+	return s + " (#" + strconv.FormatInt(e.ID, 10) + ")"
+}
+
+// pieceOf names what e asked about: its product, or a shortlist's first
+// piece and how many more.
+func pieceOf(e enquiry.Enquiry) string {
+	switch {
+	case len(e.Items) == 1:
+		return e.Items[0].ProductName
+	case len(e.Items) > 1:
+		return fmt.Sprintf("%s and %d more", e.Items[0].ProductName, len(e.Items)-1)
+	}
+	return e.ProductName
+}
+
+// fillTemplate puts the customer's name, the piece and the sender into a
+// template's text.
+func fillTemplate(text string, e enquiry.Enquiry, sender string) string {
+	piece := pieceOf(e)
+	if piece == "" {
+		piece = "your enquiry"
+	}
+	return strings.NewReplacer("{{name}}", e.Name, "{{piece}}", piece, "{{sender}}", sender).Replace(text)
+}
+
+// Reply is POST /studio/enquiries/{id}/reply (multipart: the PDF).
+func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
+	if isMultipart(r) && !h.readReplyForm(w, r) {
+		return
+	}
+	e, ok := h.enquiryID(w, r)
+	if !ok {
+		return
+	}
+	a, _ := r.Context().Value(accountKey{}).(store.Account)
+	form := replyForm{
+		To:        strings.TrimSpace(r.PostFormValue("to")),
+		Subject:   strings.TrimSpace(r.PostFormValue("subject")),
+		Body:      strings.TrimSpace(strings.ReplaceAll(r.PostFormValue("body"), "\r\n", "\n")),
+		Key:       r.PostFormValue("key"),
+		Templates: h.opts.Facts().ReplyTemplates,
+	}
+	reply := store.Reply{EnquiryID: e.ID, Author: a.Email, AuthorName: a.Name, To: form.To, Subject: form.Subject, Body: form.Body, FormKey: form.Key}
+	problem := checkReply(&reply)
+	if problem == "" {
+		problem = readAttachment(r, &reply)
+	}
+	if problem != "" {
+		if reply.AttachmentName != "" || hasAttachment(r) {
+			problem += " Choose the PDF again: a refused form keeps no file."
+		}
+		p := &enquiryView{Reply: &form}
+		p.Problem = "The reply was not sent: " + problem
+		h.enquiryPage(w, r, http.StatusBadRequest, e, p)
+		return
+	}
+	sent, err := h.enquiries.AddReply(r.Context(), reply, h.now())
+	switch {
+	case errors.Is(err, enquiry.ErrNotFound):
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+" any more: the reply was not sent.", backPath(r))
+		return
+	case err != nil:
+		h.storeFailed(w, r, "add reply", err)
+		return
+	}
+	if sent {
+		h.log.Info("studio: reply queued", "enquiry", e.ID, "account", a.Email)
+		h.opts.MailQueued()
+	}
+	afterAction(w, r, e.ID, "replied")
+}
+
+// checkReply checks what the form says, trimmed, and says the first
+// problem in words ("" when there is none).
+func checkReply(r *store.Reply) string {
+	to, err := mail.ParseAddress(r.To)
+	switch n := utf8.RuneCountInString(r.Subject); {
+	case r.FormKey == "" || len(r.FormKey) > 100:
+		return "the form is not the workspace's own. Open the enquiry again."
+	case r.To == "":
+		return "say whom it goes to (To)."
+	case err != nil || to.Name != "" || to.Address != r.To:
+		return "“" + r.To + "” is not one e-mail address (name@example.com)."
+	case n == 0:
+		return "the subject is empty."
+	case n > maxReplySubject:
+		return fmt.Sprintf("the subject is %d characters long: keep it to %d.", n, maxReplySubject)
+	case strings.ContainsAny(r.Subject, "\r\n"):
+		return "the subject must be one line."
+	case r.Body == "":
+		return "the message is empty: write it, or choose a template."
+	case utf8.RuneCountInString(r.Body) > maxReplyBody:
+		return fmt.Sprintf("the message is %d characters long: keep it to %d.", utf8.RuneCountInString(r.Body), maxReplyBody)
+	}
+	return ""
+}
+
+// hasAttachment tells whether the form carried a file.
+func hasAttachment(r *http.Request) bool {
+	return r.MultipartForm != nil && len(r.MultipartForm.File["attachment"]) > 0 && r.MultipartForm.File["attachment"][0].Size > 0
+}
+
+// readAttachment reads the form's PDF, if any, into reply.
+func readAttachment(r *http.Request, reply *store.Reply) string {
+	if !hasAttachment(r) {
+		return ""
+	}
+	fh := r.MultipartForm.File["attachment"][0]
+	name := filepath.Base(strings.ReplaceAll(fh.Filename, "\\", "/"))
+	if fh.Size > maxAttachmentBytes {
+		return fmt.Sprintf("“%s” is %.1f MB: attach a PDF of up to 10 MB.", name, float64(fh.Size)/(1<<20))
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return "the attachment could not be read: " + err.Error()
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxAttachmentBytes+1))
+	if err != nil {
+		return "the attachment could not be read: " + err.Error()
+	}
+	if !bytes.HasPrefix(b, []byte("%PDF-")) {
+		return "“" + name + "” is not a PDF: attach the quote as a PDF."
+	}
+	if !strings.EqualFold(filepath.Ext(name), ".pdf") {
+		name += ".pdf"
+	}
+	reply.AttachmentName, reply.Attachment = name, b
+	return ""
+}
+
+// readReplyForm reads the reply's multipart form (its PDF of up to
+// 10 MB), once the session is known, and refuses text a database cannot
+// keep, as storableForm does for other forms.
+func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxAttachmentBytes+maxForm)
+	if err := r.ParseMultipartForm(maxForm); err != nil {
+		h.fail(w, r, http.StatusRequestEntityTooLarge, "Not sent", "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB.", backPath(r))
+		return false
+	}
+	if problems := input.Form(r.PostForm); len(problems) > 0 {
+		fields := slices.Sorted(maps.Keys(problems))
+		h.fail(w, r, http.StatusBadRequest, "Not sent", "The reply was not sent: "+strings.Join(fields, ", ")+" has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text).", backPath(r))
+		return false
+	}
+	return true
+}
+
+// isReply tells whether r posts a reply.
+func isReply(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/studio/enquiries/") && strings.HasSuffix(r.URL.Path, replyPath)
+}

@@ -1,0 +1,153 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"html"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"studio/internal/enquiry"
+	"studio/internal/store/testdb"
+)
+
+// multipartForm is a reply form as a browser sends it, with a file when
+// pdf is not nil.
+func multipartForm(t *testing.T, fields url.Values, fileName string, pdf []byte) (string, *bytes.Buffer) {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for k, vs := range fields {
+		for _, v := range vs {
+			mw.WriteField(k, v)
+		}
+	}
+	if pdf != nil {
+		fw, err := mw.CreateFormFile("attachment", fileName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(pdf)
+	}
+	mw.Close()
+	return mw.FormDataContentType(), &b
+}
+
+func postMultipart(h http.Handler, target, contentType string, body *bytes.Buffer, c *http.Cookie) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("POST", target, body)
+	r.RemoteAddr = "203.0.113.9:1234"
+	r.Header.Set("Content-Type", contentType)
+	r.AddCookie(c)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+var formKey = regexp.MustCompile(`name="key" value="([^"]+)"`)
+
+// The reply form: filled in for the enquiry, a template put in without
+// JavaScript, sent once however often the form is posted, shown with its
+// delivery, the enquiry moved to Replied; bad input refused with the
+// draft kept and nothing stored.
+func TestReplyFromTheEnquiry(t *testing.T) {
+	st := testdb.SQLite(t)
+	woken := 0
+	h := setupOn(t, st, func(o *Options) {
+		o.MailQueued = func() { woken++ }
+		o.Facts = func() Facts {
+			return Facts{ReplyTemplates: []ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
+		}
+	})
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})
+	c := signIn(t, h, asha, ashaPassword)
+	page := "/studio/enquiries/" + itoa(id)
+
+	body := html.UnescapeString(do(h, "GET", page+"?template=1", nil, withCookie(c)).Body.String())
+	for _, want := range []string{`name="to" value="meera@example.com"`, `value="Re: Quote request for Marwar chair (#` + itoa(id) + `)"`,
+		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.", `<option value="1" selected>Quote follows</option>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the reply form lacks %q", want)
+		}
+	}
+	key := formKey.FindStringSubmatch(body)[1]
+	form := url.Values{"to": {"meera@example.com"}, "subject": {"Re: Marwar chair"}, "body": {"Dear Meera,\r\nthe quote is attached."}, "key": {key}}
+
+	// Refused: nothing stored, the draft kept, the problem said.
+	for _, bad := range []struct {
+		field, value, problem string
+		pdf                   []byte
+	}{
+		{"to", "meera@example.com, someone@else.com", "is not one e-mail address", nil},
+		{"subject", " ", "the subject is empty", nil},
+		{"body", "", "the message is empty", nil},
+		{"body", "Dear Meera", "is not a PDF", []byte("GIF89a")},
+		{"body", "Dear Meera", "up to 10 MB", append([]byte("%PDF-"), make([]byte, maxAttachmentBytes)...)},
+	} {
+		f := url.Values{}
+		for k, v := range form {
+			f[k] = v
+		}
+		f.Set(bad.field, bad.value)
+		ct, b := multipartForm(t, f, "quote.pdf", bad.pdf)
+		w := postMultipart(h, page+"/reply", ct, b, c)
+		got := html.UnescapeString(w.Body.String())
+		if w.Code != http.StatusBadRequest && w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(got, bad.problem) {
+			t.Errorf("%s=%.30q: %d, want 400 saying %q", bad.field, bad.value, w.Code, bad.problem)
+		}
+		if bad.field != "body" && !strings.Contains(got, "the quote is attached.") {
+			t.Errorf("%s refused: the message was not kept", bad.field)
+		}
+	}
+	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 || woken != 0 {
+		t.Fatalf("refused forms stored %d replies and woke the mail %d times", len(replies), woken)
+	}
+
+	// Sent, twice (a double click): one reply.
+	for range 2 {
+		ct, b := multipartForm(t, form, "Quote 12.pdf", []byte("%PDF-1.4 the quote"))
+		w := postMultipart(h, page+"/reply", ct, b, c)
+		if w.Code != http.StatusSeeOther || w.Header().Get("Location") != page+"?done=replied" {
+			t.Fatalf("send: %d → %q %s", w.Code, w.Header().Get("Location"), w.Body)
+		}
+	}
+	replies, err := st.Replies(context.Background(), []int64{id})
+	if err != nil || len(replies) != 1 || woken != 1 {
+		t.Fatalf("%d replies stored (%v), mail woken %d times; want 1 and 1", len(replies), err, woken)
+	}
+	if r := replies[0]; r.Author != asha || r.Body != "Dear Meera,\nthe quote is attached." || r.AttachmentName != "Quote 12.pdf" {
+		t.Errorf("stored %+v", r)
+	}
+	body = html.UnescapeString(do(h, "GET", page+"?done=replied", nil, withCookie(c)).Body.String())
+	for _, want := range []string{"Your reply is on its way", asha + " to meera@example.com", "waiting to be sent", "attached: Quote 12.pdf",
+		asha + " sent a reply", asha + " moved it from New to Replied"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("after sending, the page lacks %q", want)
+		}
+	}
+	if e, _ := st.Enquiry(context.Background(), id); e.Status != enquiry.Replied {
+		t.Errorf("status = %s, want replied", e.Status)
+	}
+}
+
+// Without mail (no SMTP_HOST) there is no reply form and no route for it.
+func TestNoRepliesWithoutMail(t *testing.T) {
+	h, st := setup(t)
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com"})
+	c := signIn(t, h, asha, ashaPassword)
+	body := do(h, "GET", "/studio/enquiries/"+itoa(id), nil, withCookie(c)).Body.String()
+	if strings.Contains(body, "Send reply") || !strings.Contains(body, "mail is not set up") {
+		t.Error("without mail the page offers a reply form, or does not say why it has none")
+	}
+	w := do(h, "POST", "/studio/enquiries/"+itoa(id)+"/reply", url.Values{"to": {"meera@example.com"}, "subject": {"s"}, "body": {"b"}, "key": {"k"}}, withCookie(c))
+	if w.Code == http.StatusSeeOther {
+		t.Error("a reply was taken without mail")
+	}
+	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 {
+		t.Error("a reply was stored without mail")
+	}
+}
