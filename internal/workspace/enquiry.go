@@ -49,7 +49,7 @@ type enquiryView struct {
 	Enquiry     *enquiry.Enquiry
 	Notes       []store.Note
 	History     []store.Event
-	Undo        *store.Event // the last change, while it can be undone
+	Undo        *store.Event         // the last change, while it can be undone
 	Mails       []store.MailDelivery // the enquiry's mails but its replies
 	Replies     []sentReply
 	Reply       *replyForm // nil: mail is off, no replies can be sent
