@@ -167,6 +167,7 @@ type EnquiryFilter struct {
 	ProductID int
 	From, To  time.Time // received at or after From, before To
 	Search    string    // in the name, e-mail, phone, message or product
+	Email     string    // from this address, in any case (a customer's enquiries)
 	BeforeID  int64     // only ids below it (older)
 	AfterID   int64     // only ids above it (newer); the list is still newest first
 	Limit     int
@@ -199,6 +200,10 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 	if !f.To.IsZero() {
 		query += ` AND created_at < ?`
 		args = append(args, f.To.UTC())
+	}
+	if f.Email != "" {
+		query += ` AND LOWER(email) = ?`
+		args = append(args, strings.ToLower(strings.TrimSpace(f.Email)))
 	}
 	if words := strings.TrimSpace(f.Search); words != "" {
 		// LOWER and LIKE behave the same in both databases; \ escapes the

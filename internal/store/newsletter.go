@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"studio/internal/enquiry"
@@ -48,4 +50,19 @@ func (s *Store) Subscribers(ctx context.Context) ([]enquiry.Subscriber, error) {
 		return nil, fmt.Errorf("store: list subscribers: %w", err)
 	}
 	return list, nil
+}
+
+// Subscription is an address's place on the newsletter list: subscribed
+// is false when it is not on it.
+func (s *Store) Subscription(ctx context.Context, email string) (sub enquiry.Subscriber, subscribed bool, err error) {
+	err = s.read.QueryRowContext(ctx, s.q(`SELECT email, created_at FROM newsletter_subscribers WHERE email_key = ?`), enquiry.EmailKey(strings.TrimSpace(email))).
+		Scan(&sub.Email, &sub.CreatedAt)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sub, false, nil
+	case err != nil:
+		return sub, false, fmt.Errorf("store: subscription: %w", err)
+	}
+	sub.CreatedAt = sub.CreatedAt.UTC()
+	return sub, true, nil
 }

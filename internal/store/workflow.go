@@ -261,6 +261,24 @@ func (s *Store) History(ctx context.Context, id int64) ([]Event, error) {
 	return list, rows.Err()
 }
 
+// HistoryOf lists the events of the given enquiries, oldest first.
+func (s *Store) HistoryOf(ctx context.Context, ids []int64) ([]Event, error) {
+	var list []Event
+	err := s.byIDs(ctx, ids, `SELECT id, enquiry_id, actor, action, from_value, to_value, undone, at FROM enquiry_events WHERE enquiry_id IN (%s) ORDER BY id`, func(rows *sql.Rows) error {
+		var ev Event
+		if err := rows.Scan(&ev.ID, &ev.EnquiryID, &ev.Actor, &ev.Action, &ev.From, &ev.To, &ev.Undone, &ev.At); err != nil {
+			return err
+		}
+		ev.At = ev.At.UTC()
+		list = append(list, ev)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: history of %d enquiries: %w", len(ids), err)
+	}
+	return list, nil
+}
+
 // DeleteEnquiry removes an enquiry with its notes and mails, for a
 // customer who asks to be forgotten; its pieces (enquiry_items) go by the
 // foreign key's ON DELETE CASCADE. The history keeps that actor deleted

@@ -205,6 +205,7 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 			return "Copy to the studio"
 		},
 		"lower":        strings.ToLower,
+		"customerURL":  customerURL,
 		"inc":          func(n int) int { return n + 1 },
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(uploadJS) },

@@ -36,6 +36,7 @@ type Store interface {
 	tokenStore
 	listStore
 	enquiryStore
+	customerStore
 	exportStore
 	insightsReader
 	eventCounter
@@ -149,6 +150,7 @@ type Handler struct {
 	tokens      tokenStore
 	list        listStore
 	enquiries   enquiryStore
+	customers   customerStore
 	exports     exportStore
 	figures     insightsReader
 	eventCounts eventCounter
@@ -182,7 +184,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		panic(err)
 	}
 	h := &Handler{
-		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, exports: st, figures: st, eventCounts: st,
+		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st,
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
 	}
 	h.mux = h.routes()
@@ -207,6 +209,7 @@ func (h *Handler) routes() *http.ServeMux {
 	}
 	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ConfirmDelete))
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.Delete))
+	mux.HandleFunc("GET /studio/customers/{email}", h.signedIn(h.Customer))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.EnquiriesCSV))
 	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.NewsletterCSV))
 	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))

@@ -1,0 +1,177 @@
+package workspace
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+// One page per customer, by e-mail address: everything they sent and
+// everything the studio did about it, in time order.
+
+// customerStore reads a customer's enquiries and what was done about them.
+type customerStore interface {
+	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
+	HistoryOf(ctx context.Context, ids []int64) ([]store.Event, error)
+	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
+	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
+	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
+	Subscription(ctx context.Context, email string) (enquiry.Subscriber, bool, error)
+}
+
+// maxCustomerEnquiries bounds one customer's page; a person who sent more
+// is a robot, and its enquiries are in the inbox.
+const maxCustomerEnquiries = 500
+
+var customerPage = newPage("customer.html")
+
+type customerView struct {
+	frame
+	Email      string
+	Name       string   // the name of their newest enquiry
+	Phones     []string // every phone they gave, newest first
+	Enquiries  []enquiry.Enquiry
+	Pieces     []string // what they asked about, in the order they first did
+	Subscribed *time.Time
+	Timeline   []customerEvent
+	Erase      string // the erasure's address; "" when this account cannot erase
+}
+
+// customerEvent is one line of a customer's timeline.
+type customerEvent struct {
+	At        time.Time
+	EnquiryID int64  // 0: about no enquiry (the newsletter)
+	What      string // what happened, in words
+	Text      string // what was written (a message, a note, a reply)
+	Mail      *store.MailDelivery
+}
+
+// customerURL is the address of the customer page of an e-mail address.
+func customerURL(email string) string {
+	return "/studio/customers/" + url.PathEscape(strings.ToLower(strings.TrimSpace(email)))
+}
+
+// Customer is GET /studio/customers/{email}.
+func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
+	email := strings.ToLower(strings.TrimSpace(r.PathValue("email")))
+	ctx := r.Context()
+	p := &customerView{frame: frame{Title: email}, Email: email}
+	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})
+	var sub enquiry.Subscriber
+	var subscribed bool
+	if err == nil {
+		sub, subscribed, err = h.customers.Subscription(ctx, email)
+	}
+	if err == nil && len(enquiries) == 0 && !subscribed {
+		h.fail(w, r, http.StatusNotFound, "Not found", "Nothing from "+email+": no enquiry, and not on the newsletter list.", "")
+		return
+	}
+	if err == nil {
+		p.Timeline, err = h.timeline(ctx, enquiries)
+	}
+	if err != nil {
+		h.log.Error("studio: read customer", "err", err)
+		h.fail(w, r, http.StatusServiceUnavailable, "Customer", "This customer cannot be read just now: the database did not answer. Try again in a minute.", "")
+		return
+	}
+	p.Enquiries = enquiries
+	if len(enquiries) > 0 {
+		p.Name = enquiries[0].Name
+		p.Title = p.Name + " (" + email + ")"
+	}
+	for _, e := range enquiries {
+		if e.Phone != "" && !slices.Contains(p.Phones, e.Phone) {
+			p.Phones = append(p.Phones, e.Phone)
+		}
+	}
+	for _, e := range slices.Backward(enquiries) {
+		for _, piece := range piecesOf(e) {
+			if !slices.Contains(p.Pieces, piece) {
+				p.Pieces = append(p.Pieces, piece)
+			}
+		}
+	}
+	if subscribed {
+		p.Subscribed = &sub.CreatedAt
+		p.Timeline = append(p.Timeline, customerEvent{At: sub.CreatedAt, What: "signed up for the newsletter"})
+	}
+	// In time order; what happened at one moment (a reply and the move to
+	// Replied) in the order it was recorded.
+	slices.SortStableFunc(p.Timeline, func(a, b customerEvent) int { return a.At.Compare(b.At) })
+	p.Erase = "/studio/customers/erase?" + url.Values{"email": {email}}.Encode()
+	h.render(w, r, http.StatusOK, customerPage, p)
+}
+
+// piecesOf names the products an enquiry asked about.
+func piecesOf(e enquiry.Enquiry) []string {
+	var names []string
+	for _, it := range e.Items {
+		names = append(names, it.ProductName)
+	}
+	if len(names) == 0 && e.ProductName != "" {
+		names = append(names, e.ProductName)
+	}
+	return names
+}
+
+// timeline is what happened with the enquiries: each received, its notes,
+// its replies with their delivery, and the changes of its status.
+func (h *Handler) timeline(ctx context.Context, enquiries []enquiry.Enquiry) ([]customerEvent, error) {
+	ids := make([]int64, len(enquiries))
+	for i, e := range enquiries {
+		ids[i] = e.ID
+	}
+	history, err := h.customers.HistoryOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	notes, err := h.customers.NotesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	replies, err := h.customers.Replies(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	deliveries, err := h.customers.MailDeliveries(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var events []customerEvent
+	for _, e := range enquiries {
+		what := "sent " + strings.ToLower(e.Kind.Title()) + " #" + strconv.FormatInt(e.ID, 10)
+		if piece := pieceOf(e); piece != "" {
+			what += " about " + piece
+		}
+		if e.Spam {
+			what += " (spam)"
+		}
+		events = append(events, customerEvent{At: e.CreatedAt, EnquiryID: e.ID, What: what, Text: e.Message})
+		for _, n := range notes[e.ID] {
+			events = append(events, customerEvent{At: n.At, EnquiryID: e.ID, What: n.Author + " added a note", Text: n.Body})
+		}
+	}
+	for _, rp := range replies {
+		ev := customerEvent{At: rp.CreatedAt, EnquiryID: rp.EnquiryID, What: rp.Author + " replied: " + rp.Subject, Text: rp.Body}
+		for _, d := range deliveries[rp.EnquiryID] {
+			if d.Recipient == store.RecipientReply && d.Ref == rp.ID {
+				ev.Mail = &d
+			}
+		}
+		events = append(events, ev)
+	}
+	for _, ev := range history {
+		switch ev.Action {
+		case store.ActionStatus, store.ActionSpam, store.ActionUndo:
+			events = append(events, customerEvent{At: ev.At, EnquiryID: ev.EnquiryID, What: ev.Actor + " " + eventText(ev)})
+		}
+	}
+	return events, nil
+}
