@@ -1,0 +1,102 @@
+import type { Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
+import { products, site } from "./content";
+import { lastMailTo, linkIn } from "./mail";
+
+// The studio answers a customer without leaving the workspace: from the
+// link in its copy of the enquiry, a reply made from one of its templates
+// with a PDF quote, seen in the enquiry's history and on the customer's
+// page, and in the customer's mailbox as written.
+
+const replies: { templates: { name: string; body: string }[] } = JSON.parse(
+  readFileSync(new URL("../../content/replies.json", import.meta.url), "utf8"),
+);
+const product = products[0]!;
+
+// A quote request the way the site's form sends it, from address.
+async function requestQuote(page: Page, name: string, email: string) {
+  const res = await page.request.post("/api/enquiries", {
+    data: { kind: "quote", productId: product.id, material: product.material[0], finish: product.finish[0], name, email, message: `For our living room.\n${name}` },
+    headers: { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}` },
+  });
+  expect(res.status()).toBe(201);
+}
+
+// A PDF made here: a real quote's first bytes and some size.
+const quotePDF = Buffer.concat([Buffer.from("%PDF-1.4\n% a quote\n"), Buffer.alloc(200_000, "0")]);
+
+test("reply from an enquiry with a template and a PDF, then see it on the customer's page", async ({ page }) => {
+  test.slow(); // sign-in, mail round trips and axe on a loaded two-core machine
+  const name = unique("Meera");
+  const email = `${name.split(" ")[1]}@example.com`;
+  await requestQuote(page, name, email);
+
+  // The studio's copy links to the enquiry in the workspace.
+  const copy = await lastMailTo("studio@jharokha.test", new RegExp(name));
+  const link = new URL(linkIn(copy, site.baseUrl.replace(/\/$/, "") + "/studio/enquiries/"));
+  await signInToStudio(page);
+  await page.goto(link.pathname);
+  await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
+
+  // A template, put in by the server (no script needed).
+  const template = replies.templates.find((t) => t.body.includes("{{name}}"))!;
+  await page.getByRole("link", { name: "Write a reply" }).click();
+  await page.getByRole("combobox", { name: "Template" }).selectOption({ label: template.name });
+  await page.getByRole("button", { name: "Use this template" }).click();
+  const reply = page.getByRole("form", { name: "Reply" });
+  const message = reply.getByRole("textbox", { name: "Message" });
+  await expect(message).toHaveValue(new RegExp(`^Dear ${name},`));
+  await expect(reply.getByRole("textbox", { name: "Subject" })).toHaveValue(new RegExp(`^Re: .*${product.name}`));
+  await expect(reply.getByRole("textbox", { name: "To" })).toHaveValue(email);
+  await reply.getByLabel(/PDF to attach/).setInputFiles({ name: "Quote.pdf", mimeType: "application/pdf", buffer: quotePDF });
+  await expectNoAxeViolations(page);
+  await reply.getByRole("button", { name: "Send reply" }).click();
+
+  await expect(page.getByRole("status")).toContainText("Your reply is on its way");
+  const history = page.getByRole("list").filter({ hasText: "received from the website" });
+  await expect(history).toContainText("sent a reply");
+  await expect(history).toContainText("moved it from New to Replied");
+
+  // In the customer's mailbox, as written, from the studio.
+  const sent = await lastMailTo(email, new RegExp(product.name));
+  expect(sent.text).toContain(`Dear ${name},`);
+  expect(sent.replyTo).toContain(site.email);
+  expect(sent.attachments).toEqual([expect.objectContaining({ filename: "Quote.pdf", contentType: "application/pdf", size: quotePDF.length })]);
+  // And the enquiry says it was delivered.
+  const sentReply = page.getByRole("listitem").filter({ hasText: `to ${email}` });
+  await expect(async () => {
+    await page.reload();
+    await expect(sentReply).toContainText(/: sent \d+ \w+ \d{4}/, { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+
+  // The customer's page: what they asked and what the studio answered.
+  await page.getByRole("link", { name: "Everything from this customer" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const timeline = page.getByRole("list").filter({ hasText: "replied:" });
+  await expect(timeline).toContainText(`sent quote request`);
+  await expect(timeline).toContainText(product.name);
+  await expect(timeline).toContainText(`Dear ${name},`);
+  await expectNoAxeViolations(page);
+});
+
+test("a reply to a mailbox that does not exist shows as not delivered", async ({ page }) => {
+  const name = unique("Ravi");
+  await requestQuote(page, name, `${name.split(" ")[1]}@example.com`);
+  await signInToStudio(page);
+  await page.getByRole("searchbox", { name: "Search" }).fill(name);
+  await page.getByRole("button", { name: "Show" }).click();
+  await page.getByRole("article").getByRole("link", { name: new RegExp(name) }).click();
+
+  const reply = page.getByRole("form", { name: "Reply" });
+  await reply.getByRole("textbox", { name: "To" }).fill("nobody@bounce.invalid");
+  await reply.getByRole("textbox", { name: "Message" }).fill("Dear Ravi,\nthe quote follows.");
+  await reply.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toContainText("Your reply is on its way");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText(/not delivered.*no such mailbox/)).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  // The enquiry is as it was: the customer's own address, untouched.
+  await expect(page.getByText(`${name.split(" ")[1]}@example.com`).first()).toBeVisible();
+});
