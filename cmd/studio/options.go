@@ -139,7 +139,7 @@ func (l *liveContent) workspaceFacts() workspace.Facts {
 	// Made again with a new release, and once the server is there: the
 	// pages' titles are its release's.
 	if c != l.from || s != nil && l.facts.PageTitles == nil {
-		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel()}
+		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel(), StudioName: c.Site.Name}
 		for _, t := range c.ReplyTemplates {
 			facts.ReplyTemplates = append(facts.ReplyTemplates, workspace.ReplyTemplate{Name: t.Name, Body: t.Body})
 		}

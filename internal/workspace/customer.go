@@ -100,7 +100,7 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	}
 	if subscribed {
 		p.Subscribed = &sub.CreatedAt
-		p.Timeline = append(p.Timeline, customerEvent{At: sub.CreatedAt, What: "signed up for the newsletter"})
+		p.Timeline = append(p.Timeline, customerEvent{At: sub.CreatedAt, What: sub.Email + " signed up for the newsletter"})
 	}
 	// In time order; what happened at one moment (a reply and the move to
 	// Replied) in the order it was recorded.
@@ -146,7 +146,7 @@ func (h *Handler) timeline(ctx context.Context, enquiries []enquiry.Enquiry) ([]
 	}
 	var events []customerEvent
 	for _, e := range enquiries {
-		what := "sent " + strings.ToLower(e.Kind.Title()) + " #" + strconv.FormatInt(e.ID, 10)
+		what := e.Name + " sent " + strings.ToLower(e.Kind.Title()) + " #" + strconv.FormatInt(e.ID, 10)
 		if piece := pieceOf(e); piece != "" {
 			what += " about " + piece
 		}

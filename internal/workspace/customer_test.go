@@ -57,8 +57,8 @@ func TestCustomerPage(t *testing.T) {
 		}
 	}
 	// The timeline, in the order it happened.
-	order := []string{"sent message #" + itoa(first), "Do you make beds?", "signed up for the newsletter", asha + " added a note", "Called her back",
-		"sent quote request #" + itoa(second) + " about Marwar chair", asha + " replied: Re: Marwar chair", "waiting to be sent", asha + " moved it from New to Replied"}
+	order := []string{"Meera sent message #" + itoa(first), "Do you make beds?", "Meera@Example.com signed up for the newsletter", asha + " added a note", "Called her back",
+		"Meera Rao sent quote request #" + itoa(second) + " about Marwar chair", asha + " replied: Re: Marwar chair", "waiting to be sent", asha + " moved it from New to Replied"}
 	at := 0
 	for _, want := range order {
 		i := strings.Index(body[at:], want)

@@ -62,7 +62,11 @@ func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyF
 	if n >= 1 && n <= len(f.Templates) {
 		f.Template = n
 		a, _ := r.Context().Value(accountKey{}).(store.Account)
-		f.Body = fillTemplate(f.Templates[n-1].Body, e, a.Name)
+		sender := a.Name
+		if sender == "" {
+			sender = h.opts.Facts().StudioName // an account without a name signs as the studio
+		}
+		f.Body = fillTemplate(f.Templates[n-1].Body, e, sender)
 	}
 	return f
 }

@@ -60,7 +60,7 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 	h := setupOn(t, st, func(o *Options) {
 		o.MailQueued = func() { woken++ }
 		o.Facts = func() Facts {
-			return Facts{ReplyTemplates: []ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
+			return Facts{StudioName: "Jharokha Studio", ReplyTemplates: []ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
 		}
 	})
 	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})
@@ -69,7 +69,7 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 
 	body := html.UnescapeString(do(h, "GET", page+"?template=1", nil, withCookie(c)).Body.String())
 	for _, want := range []string{`name="to" value="meera@example.com"`, `value="Re: Quote request for Marwar chair (#` + itoa(id) + `)"`,
-		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.", `<option value="1" selected>Quote follows</option>`} {
+		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.\n\nJharokha Studio</textarea>", // an account without a name signs as the studio `<option value="1" selected>Quote follows</option>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the reply form lacks %q", want)
 		}

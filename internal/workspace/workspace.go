@@ -137,6 +137,7 @@ type Options struct {
 type Facts struct {
 	Products    []Product
 	StudioPhone string
+	StudioName  string            // site.json's name
 	PageTitles  map[string]string // the pages' titles by path, for Insights
 	// The studio's ready answers for the reply form (content/replies.json).
 	ReplyTemplates []ReplyTemplate
