@@ -69,7 +69,8 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 
 	body := html.UnescapeString(do(h, "GET", page+"?template=1", nil, withCookie(c)).Body.String())
 	for _, want := range []string{`name="to" value="meera@example.com"`, `value="Re: Quote request for Marwar chair (#` + itoa(id) + `)"`,
-		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.\n\nJharokha Studio</textarea>", // an account without a name signs as the studio `<option value="1" selected>Quote follows</option>`} {
+		// An account without a name signs as the studio.
+		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.\n\nJharokha Studio</textarea>", `<option value="1" selected>Quote follows</option>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the reply form lacks %q", want)
 		}
