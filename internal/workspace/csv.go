@@ -18,6 +18,7 @@ import (
 type exportStore interface {
 	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
 	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
+	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
 	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
 }
 
@@ -87,6 +88,7 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	var list []enquiry.Enquiry
 	var notes map[int64][]store.Note
+	replies := map[int64][]store.Reply{}
 	var err error
 	// Text the database cannot keep is in no enquiry (package input).
 	if input.Storable(f.Search) {
@@ -98,6 +100,13 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 			ids[i] = e.ID
 		}
 		notes, err = h.exports.NotesOf(r.Context(), ids)
+		if err == nil {
+			var list []store.Reply
+			list, err = h.exports.Replies(r.Context(), ids)
+			for _, rp := range list {
+				replies[rp.EnquiryID] = append(replies[rp.EnquiryID], rp)
+			}
+		}
 	}
 	if err != nil {
 		h.log.Error("studio: export enquiries", "err", err)
@@ -121,11 +130,26 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 			n := Neutralise
 			rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.opts.Location).Format(time.RFC3339), string(e.Kind),
 				product, n(it.ProductName), n(it.Material), n(it.Finish), n(e.Name), n(e.Email), phoneCell(e.Phone), n(e.Message), string(e.Status), strconv.FormatBool(e.Spam),
-				quantity, n(it.Note), n(notesCell(notes[e.ID], h.opts.Location))})
+				quantity, n(it.Note), n(notesCell(notes[e.ID], h.opts.Location)), n(repliesCell(replies[e.ID], h.opts.Location))})
 		}
 	}
 	h.log.Info("studio: enquiries exported", "account", actor(r), "enquiries", len(list), "rows", len(rows))
-	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes"}, rows)
+	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
+}
+
+// repliesCell is an enquiry's replies in one cell, oldest first, each its
+// line "2026-11-20 14:03 asha@… to meera@…: Re: …" and its text, a blank
+// line between two.
+func repliesCell(replies []store.Reply, loc *time.Location) string {
+	parts := make([]string, len(replies))
+	for i, rp := range replies {
+		parts[i] = rp.CreatedAt.In(loc).Format("2006-01-02 15:04") + " " + rp.Author + " to " + rp.To + ": " + rp.Subject
+		if rp.AttachmentName != "" {
+			parts[i] += " (attached: " + rp.AttachmentName + ")"
+		}
+		parts[i] += "\n" + rp.Body
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // notesCell is an enquiry's notes in one cell, oldest first, a line each:

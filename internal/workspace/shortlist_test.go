@@ -73,7 +73,7 @@ func TestCSVListsEveryPiece(t *testing.T) {
 		t.Fatal(err)
 	}
 	header := strings.Join(rows[0], ",")
-	if header != "id,received,kind,product_id,product,material,finish,name,email,phone,message,status,spam,quantity,note,notes" {
+	if header != "id,received,kind,product_id,product,material,finish,name,email,phone,message,status,spam,quantity,note,notes,replies" {
 		t.Errorf("header = %s", header)
 	}
 	// id, product_id, product, material, finish, name, phone, message, quantity, note

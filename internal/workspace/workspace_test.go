@@ -715,7 +715,12 @@ func TestTheCSVFollowsTheInboxsFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := st.AddReply(ctx, store.Reply{EnquiryID: won, Author: ravi, To: "meera@example.com", Subject: "Re: Marwar chair",
+		Body: "Dear Meera,\nthe quote is attached.", AttachmentName: "Quote.pdf", Attachment: []byte("%PDF-"), FormKey: "k"}, at); err != nil {
+		t.Fatal(err)
+	}
 	cookie := signIn(t, h, asha, ashaPassword)
+	replies := map[string]string{}
 	names := func(link string) (names []string, notes map[string]string) {
 		t.Helper()
 		w := do(h, "GET", link, nil, withCookie(cookie))
@@ -727,6 +732,7 @@ func TestTheCSVFollowsTheInboxsFilter(t *testing.T) {
 		for _, row := range rows[1:] {
 			names = append(names, row[7]+" ("+row[11]+")")
 			notes[row[7]] = row[15]
+			replies[row[7]] = row[16]
 		}
 		return names, notes
 	}
@@ -751,6 +757,9 @@ func TestTheCSVFollowsTheInboxsFilter(t *testing.T) {
 	}
 	if got, _ := names(link("q=meera&status=all")); !slices.Equal(got, []string{"Meera Contact (new)", "Meera Won (won)", "Meera Joshi (new)"}) {
 		t.Errorf("any status of meera: %q", got)
+	}
+	if want := "2026-11-20 14:03 " + ravi + " to meera@example.com: Re: Marwar chair (attached: Quote.pdf)\nDear Meera,\nthe quote is attached."; replies["Meera Won"] != want {
+		t.Errorf("replies = %q, want %q", replies["Meera Won"], want)
 	}
 	if got, _ := names(link("status=spam")); !slices.Equal(got, []string{"Meera Spam (new)"}) {
 		t.Errorf("spam: %q", got)
