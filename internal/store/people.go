@@ -191,3 +191,23 @@ func (s *Store) AccountSessions(ctx context.Context, accountID int64) ([]Session
 	}
 	return list, rows.Err()
 }
+
+// ReplacePassword sets an account's password only if its hash is still
+// oldHash (what a mailed link was signed over), and ends its sessions:
+// of two uses of one link at once, one wins. ErrNoAccount when the
+// account is gone or its password changed meanwhile.
+func (s *Store) ReplacePassword(ctx context.Context, id int64, oldHash, newHash string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE accounts SET password = ? WHERE id = ? AND password = ?`), newHash, id, oldHash)
+		if err != nil {
+			return fmt.Errorf("store: replace password: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNoAccount
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM sessions WHERE account_id = ?`), id); err != nil {
+			return fmt.Errorf("store: replace password: %w", err)
+		}
+		return nil
+	})
+}
