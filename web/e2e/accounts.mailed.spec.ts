@@ -31,7 +31,7 @@ async function invite(page: Page, email: string, role: "Staff" | "Owner"): Promi
   await form.getByRole("combobox", { name: "Role" }).selectOption({ label: role });
   await form.getByRole("button", { name: "Send the invitation" }).click();
   await expect(page.getByRole("status")).toContainText(`${email} was invited as ${role}`);
-  await expect(page.getByRole("row", { name: new RegExp(email) })).toContainText("has not set a password yet");
+  await expect(page.getByRole("article", { name: email })).toContainText("has not set a password yet");
   const mail = await lastMailTo(email, /invited/);
   return pathOf(linkIn(mail, "http"));
 }
