@@ -162,7 +162,9 @@ func forgot(t *testing.T, h *Handler, email string) string {
 // account, mails only an account, and at most three times an hour; the
 // link sets a new password and ends the account's sessions.
 func TestForgotPassword(t *testing.T) {
+	floor := forgotPasswordFloor
 	forgotPasswordFloor = 0
+	t.Cleanup(func() { forgotPasswordFloor = floor })
 	h, st := setup(t)
 	elsewhere := signIn(t, h, ravi, raviPassword)
 	if a, b := forgot(t, h, ravi), forgot(t, h, "nobody@studio.example"); a != b {

@@ -260,8 +260,12 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	}
 	fields := slices.Sorted(maps.Keys(problems))
 	problem := "Nothing was changed: " + strings.Join(fields, ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
-	if r.URL.Path == "/studio/sign-in" || r.URL.Path == "/studio/forgot-password" {
+	switch r.URL.Path {
+	case "/studio/sign-in":
 		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
+		return false
+	case "/studio/forgot-password":
+		h.render(w, r, http.StatusBadRequest, forgotPage, &forgotView{frame: frame{Title: "Forgot your password?", Problem: problem}})
 		return false
 	}
 	h.fail(w, r, http.StatusBadRequest, "Not done", problem, backPath(r))
