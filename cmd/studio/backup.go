@@ -14,7 +14,8 @@ import (
 const usage = `usage: studio                       serve the site (settings from the environment; see the README)
        studio backup FILE           write a consistent copy of the SQLite database in DATA_DIR to FILE, while the site runs
        studio restore FILE          put the copy in FILE back in DATA_DIR (the server must be stopped)
-       studio user add EMAIL        add an account to the inbox (the password from standard input, or asked for)
+       studio user add EMAIL        add an owner's account to the inbox (the password from standard input, or asked for)
+       studio user add --staff EMAIL  add a staff account: the inbox and the content's drafts, no accounts, exports or publishing
        studio user password EMAIL   change an account's password (its sessions end)
        studio user unlock EMAIL     forget an account's failed sign-ins, from every address, so they slow no one's next try
        studio user remove EMAIL     remove an account (its sessions and tokens end)

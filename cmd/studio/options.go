@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"studio/internal/accountlink"
 	"studio/internal/config"
 	"studio/internal/mail"
 	"studio/internal/publish"
@@ -35,8 +36,8 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	wsOptions := workspaceOptions(cfg, live, publisher)
 
-	var mailQueued func()
 	if cfg.SMTP.Enabled() {
 		to := cfg.SMTP.To
 		if to == "" {
@@ -46,10 +47,11 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 		// contact details from site.json and the reply time from
 		// service.json of the live release, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
-			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get}, st, log)
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get,
+			AccountToken: accountlink.NewSigner(st).Token}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
-		mailQueued = worker.Wake
+		wsOptions.WakeMail = worker.Wake // replies, invitations and password resets
 		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
 	} else {
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
@@ -59,8 +61,6 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	// every five minutes (workspace.Handler.RollUp), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
-	wsOptions := workspaceOptions(cfg, live, publisher)
-	wsOptions.MailQueued = mailQueued // nil without mail: no replies from the inbox
 	ws := workspace.New(st, log, wsOptions)
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))

@@ -33,9 +33,15 @@ func openStore(ctx context.Context, args []string) (*store.Store, error) {
 	return store.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 }
 
-// userCommand runs `studio user add|password|unlock|remove EMAIL` and `studio user list`.
+// userCommand runs `studio user add [--staff]|password|unlock|remove EMAIL` and `studio user list`.
 func userCommand(args []string, in io.Reader, out io.Writer) error {
 	ctx := context.Background()
+	// `user add` makes an owner; --staff makes staff (the inbox and the
+	// content's drafts: see store.RoleStaff).
+	role := store.RoleOwner
+	if len(args) == 3 && args[0] == "add" && args[1] == "--staff" {
+		role, args = store.RoleStaff, []string{"add", args[2]}
+	}
 	st, err := openStore(ctx, args)
 	if err != nil {
 		return err
@@ -48,7 +54,11 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 			return err
 		}
 		for _, a := range accounts {
-			fmt.Fprintf(out, "%s\tadded %s\n", a.Email, a.CreatedAt.Format("2006-01-02 15:04 MST"))
+			state := ""
+			if strings.HasPrefix(a.Password, "!") {
+				state = "\tinvited, no password set yet"
+			}
+			fmt.Fprintf(out, "%s\t%s\tadded %s%s\n", a.Email, a.Role, a.CreatedAt.Format("2006-01-02 15:04 MST"), state)
 		}
 		if len(accounts) == 0 {
 			fmt.Fprintln(out, "no accounts: the inbox at /studio is off until `studio user add EMAIL`")
@@ -62,6 +72,13 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 		if _, err := st.AccountByEmail(ctx, email); err == nil {
 			return fmt.Errorf("user add: %s has an account already; change its password with `studio user password %s`", email, email)
 		}
+		if role == store.RoleStaff {
+			if n, err := st.HasAccounts(ctx); err != nil {
+				return err
+			} else if !n {
+				return errors.New("user add: the first account must be an owner (without --staff): staff cannot manage accounts")
+			}
+		}
 		hash, err := newPassword(in, out, email)
 		if err != nil {
 			return err
@@ -69,7 +86,16 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 		if err := st.CreateAccount(ctx, email, hash, time.Now()); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "user add: %s can sign in at /studio\n", email)
+		if role == store.RoleStaff {
+			a, err := st.AccountByEmail(ctx, email)
+			if err == nil {
+				err = st.SetRole(ctx, a.ID, role)
+			}
+			if err != nil {
+				return fmt.Errorf("user add: %s was added as an owner, not staff: %w", email, err)
+			}
+		}
+		fmt.Fprintf(out, "user add: %s can sign in at /studio, as %s\n", email, role)
 		return nil
 	case "password":
 		email := store.AccountKey(args[1])

@@ -210,3 +210,31 @@ func TestUserUnlock(t *testing.T) {
 		})
 	}
 }
+
+// `user add --staff` makes a staff account (never the first); `user list`
+// says each account's role.
+func TestUserAddStaff(t *testing.T) {
+	t.Setenv("DATA_DIR", t.TempDir())
+	t.Setenv("DATABASE_URL", "")
+	run := func(input string, args ...string) (string, error) {
+		var out strings.Builder
+		err := userCommand(args, strings.NewReader(input), &out)
+		if err != nil {
+			out.WriteString(err.Error())
+		}
+		return out.String(), err
+	}
+	if out, err := run("a staff member's password\n", "add", "--staff", "meera@studio.example"); err == nil || !strings.Contains(out, "first account must be an owner") {
+		t.Fatalf("staff first: %v %s", err, out)
+	}
+	if out, err := run("asha's long password\n", "add", "asha@studio.example"); err != nil || !strings.Contains(out, "as owner") {
+		t.Fatalf("user add: %v %s", err, out)
+	}
+	if out, err := run("a staff member's password\n", "add", "--staff", "meera@studio.example"); err != nil || !strings.Contains(out, "as staff") {
+		t.Fatalf("user add --staff: %v %s", err, out)
+	}
+	out, _ := run("", "list")
+	if !strings.Contains(out, "asha@studio.example\towner\t") || !strings.Contains(out, "meera@studio.example\tstaff\t") {
+		t.Errorf("user list = %q, want each account's role", out)
+	}
+}

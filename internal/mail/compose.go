@@ -43,6 +43,8 @@ func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error)
 			return nil, fmt.Errorf("%w: the reply is gone", errPermanent)
 		}
 		return c.reply(m.Enquiry, *m.Reply, now)
+	case store.RecipientInvite, store.RecipientReset:
+		return c.accountMail(m, now)
 	}
 	return nil, fmt.Errorf("%w: unknown recipient %q", errPermanent, m.Recipient)
 }

@@ -41,6 +41,9 @@ type Config struct {
 	// new phone number published is in the next acknowledgement; it
 	// replaces Site and Service.
 	Live func() *sitecontent.Content
+	// AccountToken signs the token of an invitation's or a password
+	// reset's link (accountlink.Signer.Token); nil: such mails are given up.
+	AccountToken func(ctx context.Context, purpose string, a store.Account, expires time.Time) (string, error)
 }
 
 // Outbox is the store's queue of pending mails.

@@ -16,6 +16,10 @@ const KeyFormStart = "form_start"
 // daily cap on the analytics events it may send (server.WithEventCaps).
 const KeyEventSender = "event_sender"
 
+// KeyAccountLink names the key that signs the links of invitations and
+// password resets (package accountlink).
+const KeyAccountLink = "account_link"
+
 // Key returns the random 32-byte key called name, making it the first time
 // any copy of the server asks. It lives in the database (server_keys), so
 // every copy of the server on one database uses the same key and a restart

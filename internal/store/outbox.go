@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,6 +17,8 @@ const (
 	RecipientStudio  = "studio"  // the studio's copy of the enquiry, to SMTP_TO
 	RecipientVisitor = "visitor" // the acknowledgement, to the address the visitor gave
 	RecipientReply   = "reply"   // a reply written in the inbox (ref_id: enquiry_replies)
+	RecipientInvite  = "invite"  // an invitation to set one's password (ref_id: accounts)
+	RecipientReset   = "reset"   // a password reset link (ref_id: accounts)
 )
 
 // PendingMail is an e-mail that has not reached the mail server yet, with
@@ -28,6 +31,7 @@ type PendingMail struct {
 	claim     int64
 	Enquiry   enquiry.Enquiry // the enquiry it is about; zero for a mail about none
 	Reply     *Reply          // for RecipientReply
+	Account   *Account        // for RecipientInvite and RecipientReset; nil once the account is gone
 }
 
 // queueMails puts an enquiry's mails in the outbox, in the enquiry's own
@@ -114,6 +118,15 @@ func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]Pendi
 				return nil, fmt.Errorf("store: due mails: %w", err)
 			}
 			list[i].Reply = &r
+		}
+		if (list[i].Recipient == RecipientInvite || list[i].Recipient == RecipientReset) && refs[i].Valid {
+			a, err := s.AccountByID(ctx, refs[i].Int64)
+			if err != nil && !errors.Is(err, ErrNoAccount) {
+				return nil, fmt.Errorf("store: due mails: %w", err)
+			}
+			if err == nil {
+				list[i].Account = &a
+			}
 		}
 	}
 	return list, nil

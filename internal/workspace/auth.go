@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -39,12 +40,26 @@ var signInPage = newPage("sign-in.html")
 type signInView struct {
 	frame
 	Email string // kept in the form after a failure
+	Next  string // the page first asked for, opened after signing in
 }
 
 // showSignIn is the sign-in form, with a problem and the e-mail typed
 // after a failure.
 func (h *Handler) showSignIn(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
-	h.render(w, r, status, signInPage, &signInView{frame: frame{Title: "Sign in", Problem: problem}, Email: email})
+	h.render(w, r, status, signInPage, &signInView{frame: frame{Title: "Sign in", Problem: problem}, Email: email, Next: nextPath(r)})
+}
+
+// nextPath is the page to open after signing in (?next=, or the form's
+// next field): a plain path under /studio (inboxPath), or "" for the inbox.
+func nextPath(r *http.Request) string {
+	next := r.URL.Query().Get("next")
+	if r.Method == http.MethodPost {
+		next = r.PostFormValue("next")
+	}
+	if next = inboxPath(next); next == "/studio" {
+		return ""
+	}
+	return next
 }
 
 // Cookie names. Over HTTPS the session cookie is __Host- prefixed, which a
@@ -140,7 +155,15 @@ func (h *Handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 		s, _, err := h.session(r)
 		switch {
 		case errors.Is(err, errSignedOut):
-			http.Redirect(w, r, "/studio", http.StatusSeeOther)
+			// The page asked for opens after signing in (the enquiry
+			// linked from the studio's mail, say); a form's target does not.
+			to := "/studio"
+			if r.Method == http.MethodGet {
+				if next := inboxPath(r.URL.RequestURI()); next != "/studio" {
+					to += "?" + url.Values{"next": {next}}.Encode()
+				}
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		case err != nil:
 			h.noDatabase(w, r)
@@ -284,13 +307,19 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 		h.showSignIn(w, r, http.StatusServiceUnavailable, email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
 	}
-	secret := NewSecret()
-	now := h.now()
 	ctx, cancel := h.afterHashing(r)
 	defer cancel()
+	h.startSession(ctx, w, r, a)
+}
+
+// startSession signs a in on this browser and opens the page first asked
+// for (nextPath), or the inbox.
+func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, a store.Account) {
+	secret := NewSecret()
+	now := h.now()
 	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-idleLimit)); err != nil {
 		h.log.Error("studio: create session", "err", err)
-		h.showSignIn(w, r, http.StatusServiceUnavailable, email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
+		h.showSignIn(w, r, http.StatusServiceUnavailable, a.Email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
 	}
 	h.log.Info("studio: signed in", "account", a.Email, "client", h.opts.Visitor.IP(r))
@@ -298,7 +327,11 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 	// server decides when that ends.
 	http.SetCookie(w, &http.Cookie{Name: h.cookieName(r), Value: secret, Path: "/", MaxAge: int(absoluteLimit.Seconds()),
 		HttpOnly: true, Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
+	to := nextPath(r)
+	if to == "" {
+		to = "/studio"
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 // retryAfter is a wait in whole seconds, rounded up: a client that waits

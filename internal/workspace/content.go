@@ -156,7 +156,7 @@ func (h *Handler) contentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /studio/content", h.signedIn(h.ContentIndex))
 	mux.HandleFunc("GET /studio/content/{part}", h.onPart(h.showEditor))
 	mux.HandleFunc("POST /studio/content/{part}", h.onPart(h.save))
-	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.PublishContent))
+	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.ownerOnly("publish", h.PublishContent)))
 	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
 	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
 	h.productRoutes(mux)

@@ -19,7 +19,7 @@ import (
 // time order; nobody else's.
 func TestCustomerPage(t *testing.T) {
 	st := testdb.SQLite(t)
-	h := setupOn(t, st, func(o *Options) { o.MailQueued = func() {} })
+	h := setupOn(t, st, func(o *Options) { o.WakeMail = func() {} })
 	ctx := context.Background()
 	day := time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)
 	first := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", Phone: "98290 41752",

@@ -116,7 +116,7 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 // replyForm is the enquiry's reply form with the template asked for
 // (?template=n), or nil when mail is off.
 func (h *Handler) replyForm(r *http.Request, e enquiry.Enquiry) *replyForm {
-	if h.opts.MailQueued == nil {
+	if h.opts.WakeMail == nil {
 		return nil
 	}
 	n, _ := strconv.Atoi(r.URL.Query().Get("template"))

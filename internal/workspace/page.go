@@ -52,6 +52,7 @@ type frame struct {
 	Notice       string // what was done, said as role=status
 	ShowReleases bool   // the releases page is on (Options.Releases): the navigation links to it; set by render
 	ShowContent  bool   // the Content section is on (Options.Content); set by render
+	Owner        bool   // the account signed in is an owner: the links and buttons of owners only are shown; set by render
 }
 
 func (f *frame) base() *frame { return f }
@@ -69,6 +70,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, p w
 	v.base().Account = actor(r)
 	v.base().ShowReleases = h.opts.Releases != nil
 	v.base().ShowContent = h.opts.Content != nil
+	v.base().Owner = current(r).Role == store.RoleOwner
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status == http.StatusServiceUnavailable {
 		// The database did not answer (in time): say when to try again.

@@ -145,7 +145,7 @@ func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
 	}
 	if sent {
 		h.log.Info("studio: reply queued", "enquiry", e.ID, "account", a.Email)
-		h.opts.MailQueued()
+		h.opts.WakeMail()
 	}
 	afterAction(w, r, e.ID, "replied")
 }

@@ -58,7 +58,7 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 	st := testdb.SQLite(t)
 	woken := 0
 	h := setupOn(t, st, func(o *Options) {
-		o.MailQueued = func() { woken++ }
+		o.WakeMail = func() { woken++ }
 		o.Facts = func() Facts {
 			return Facts{StudioName: "Jharokha Studio", ReplyTemplates: []ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
 		}

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"studio/internal/accountlink"
 	"studio/internal/input"
 	"studio/internal/store"
 )
@@ -40,6 +41,7 @@ type Store interface {
 	exportStore
 	insightsReader
 	eventCounter
+	peopleStore
 }
 
 // accountStore tells whether the workspace is on.
@@ -123,12 +125,13 @@ type Options struct {
 	Content Content
 	Builder Builder
 	Scratch string
-	// MailQueued wakes the mail worker when a reply is queued; nil: mail
-	// is off (no SMTP_HOST), and the inbox cannot send replies.
-	MailQueued func()
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
 	Previews Previews
+	// WakeMail tells the mail worker that a mail is waiting (a reply, an
+	// invitation, a password reset); nil: mail is off (no SMTP_HOST): the
+	// inbox sends no replies, and invitations wait in the outbox.
+	WakeMail func()
 }
 
 // Facts are the site's facts that change with the content: the catalogue's
@@ -155,6 +158,8 @@ type Handler struct {
 	exports     exportStore
 	figures     insightsReader
 	eventCounts eventCounter
+	people      peopleStore
+	links       *accountlink.Signer // signs the mailed links that set a password
 
 	log         *slog.Logger
 	opts        Options
@@ -186,6 +191,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	h := &Handler{
 		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st,
+		people: st, links: accountlink.NewSigner(st),
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
 	}
 	h.mux = h.routes()
@@ -200,25 +206,26 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/sign-in", h.SignIn)
 	mux.HandleFunc("POST /studio/sign-out", h.signedIn(h.SignOut))
 	mux.HandleFunc("POST /studio/sign-out-everywhere", h.signedIn(h.SignOutEverywhere))
+	h.accountRoutes(mux)
 	mux.HandleFunc("GET /studio/enquiries/{id}", h.signedIn(h.Enquiry))
 	mux.HandleFunc("POST /studio/enquiries/{id}/status", h.signedIn(h.SetStatus))
 	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.signedIn(h.SetSpam))
 	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.signedIn(h.Undo))
 	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.signedIn(h.AddNote))
-	if h.opts.MailQueued != nil {
+	if h.opts.WakeMail != nil {
 		mux.HandleFunc("POST /studio/enquiries/{id}"+replyPath, h.signedIn(h.Reply))
 	}
-	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ConfirmDelete))
-	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.Delete))
+	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.ConfirmDelete)))
+	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.Delete)))
 	mux.HandleFunc("GET /studio/customers/{email}", h.signedIn(h.Customer))
-	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.EnquiriesCSV))
-	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.NewsletterCSV))
+	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.ownerOnly("export the enquiries", h.EnquiriesCSV)))
+	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.ownerOnly("export the newsletter list", h.NewsletterCSV)))
 	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
-	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.InsightsCSV))
+	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.ownerOnly("export the insights", h.InsightsCSV)))
 	if h.opts.Releases != nil {
 		mux.HandleFunc("GET /studio/releases", h.signedIn(h.Releases))
-		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.MakeLive))
-		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.Publish))
+		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
+		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.ownerOnly("publish", h.Publish)))
 	}
 	h.contentRoutes(mux)
 	h.previewRoutes(mux)
@@ -263,8 +270,12 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	}
 	fields := slices.Sorted(maps.Keys(problems))
 	problem := "Nothing was changed: " + strings.Join(fields, ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
-	if r.URL.Path == "/studio/sign-in" {
+	switch r.URL.Path {
+	case "/studio/sign-in":
 		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
+		return false
+	case "/studio/forgot-password":
+		h.render(w, r, http.StatusBadRequest, forgotPage, &forgotView{frame: frame{Title: "Forgot your password?", Problem: problem}})
 		return false
 	}
 	h.fail(w, r, http.StatusBadRequest, "Not done", problem, backPath(r))

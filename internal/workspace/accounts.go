@@ -1,0 +1,514 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"studio/internal/accountlink"
+	"studio/internal/store"
+)
+
+// Accounts in the browser (issue 29): an owner invites, removes and
+// changes the role of accounts; everyone sees their own sessions; a
+// forgotten password is reset through a mailed link. The links are
+// signed, not stored (package accountlink).
+
+// peopleStore manages the accounts and their mailed links.
+type peopleStore interface {
+	Accounts(ctx context.Context) ([]store.Account, error)
+	AccountByID(ctx context.Context, id int64) (store.Account, error)
+	InviteAccount(ctx context.Context, email, name, role, unusableHash string, at time.Time) (store.Account, error)
+	QueueAccountMail(ctx context.Context, recipient string, accountID int64, at time.Time) error
+	RecentAccountMails(ctx context.Context, recipient string, accountID int64, since time.Time) (int, error)
+	SetRole(ctx context.Context, id int64, role string) error
+	DeleteAccount(ctx context.Context, id int64) error
+	AccountSessions(ctx context.Context, accountID int64) ([]store.SessionInfo, error)
+	ReplacePassword(ctx context.Context, id int64, oldHash, newHash string) error
+	Key(ctx context.Context, name string) ([]byte, error)
+}
+
+const (
+	maxName = 100 // characters of an account's name
+	// At most resetsPerHour reset mails go to one account in an hour,
+	// whoever asks: the form cannot flood a mailbox.
+	resetsPerHour = 3
+)
+
+// forgotPasswordFloor is the least time the forgot-password form takes to
+// answer, so that how long it takes does not tell whether an e-mail has an
+// account. Tests shorten it.
+var forgotPasswordFloor = 400 * time.Millisecond
+
+// unusablePassword is an invited account's password until it sets one:
+// no PHC string, so PasswordMatches never accepts anything for it.
+func unusablePassword() string { return "!invited " + NewSecret() }
+
+// invited tells whether an account has not set its password yet.
+func invited(a store.Account) bool { return strings.HasPrefix(a.Password, "!") }
+
+// current is the account a request is made by.
+func current(r *http.Request) store.Account {
+	a, _ := r.Context().Value(accountKey{}).(store.Account)
+	return a
+}
+
+// ownerOnly lets an owner through, and tells anyone else, with a 403 page,
+// that only an owner can do what (“manage accounts”). It goes inside
+// signedIn or scripted, which put the account in the context.
+func (h *Handler) ownerOnly(what string, next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if a := current(r); a.Role != store.RoleOwner {
+			h.log.Warn("studio: refused to staff", "account", a.Email, "path", r.URL.Path)
+			h.fail(w, r, http.StatusForbidden, "Only an owner", "Only an owner can "+what+". Your account is staff: ask an owner if you need this done.", "")
+			return
+		}
+		next(w, r)
+	}
+}
+
+var (
+	accountsPage      = newPage("accounts.html")
+	removeAccountPage = newPage("account-remove.html")
+	yourAccountPage   = newPage("account.html")
+	forgotPage        = newPage("forgot-password.html")
+	setPasswordPage   = newPage("set-password.html")
+)
+
+type accountRow struct {
+	store.Account
+	Invited bool // has not set a password yet
+	You     bool
+}
+
+type accountsView struct {
+	frame
+	Accounts []accountRow
+	MailOff  bool // invitations wait in the outbox: SMTP is not set up
+	// The invitation form, kept after a problem.
+	Email, Name, Role string
+}
+
+// showAccounts is the Accounts page, with a problem and the invitation
+// form as typed after a failure.
+func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status int, v *accountsView) {
+	v.Title, v.Section, v.MailOff = "Accounts", "accounts", h.opts.WakeMail == nil
+	if v.Role == "" {
+		v.Role = store.RoleStaff
+	}
+	list, err := h.people.Accounts(r.Context())
+	if err != nil {
+		h.log.Error("studio: list accounts", "err", err)
+		h.noDatabase(w, r)
+		return
+	}
+	me := current(r)
+	for _, a := range list {
+		v.Accounts = append(v.Accounts, accountRow{Account: a, Invited: invited(a), You: a.ID == me.ID})
+	}
+	h.render(w, r, status, accountsPage, v)
+}
+
+// Accounts is GET /studio/accounts (owners): every account, its role, and
+// the invitation form. ?done= says what the last form did.
+func (h *Handler) Accounts(w http.ResponseWriter, r *http.Request) {
+	v := &accountsView{}
+	v.Notice = r.URL.Query().Get("done")
+	if len(v.Notice) > 300 || !utf8.ValidString(v.Notice) {
+		v.Notice = ""
+	}
+	h.showAccounts(w, r, http.StatusOK, v)
+}
+
+// accountsDone goes back to the Accounts page, saying what was done.
+func accountsDone(w http.ResponseWriter, r *http.Request, notice string) {
+	http.Redirect(w, r, "/studio/accounts?"+url.Values{"done": {notice}}.Encode(), http.StatusSeeOther)
+}
+
+// checkEmail says what is wrong with an e-mail typed for a new account.
+func checkEmail(email string) string {
+	switch addr, err := mail.ParseAddress(email); {
+	case email == "":
+		return "Type the e-mail address of the person to invite."
+	case len(email) > maxEmailBytes || err != nil || addr.Address != email:
+		return "“" + email + "” is not an e-mail address: type one like name@example.com, with nothing around it."
+	}
+	return ""
+}
+
+// Invite is POST /studio/accounts/invite (owners): the account is made at
+// once, with a password nobody can sign in with, and mailed a link where
+// its holder sets one.
+func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
+	v := &accountsView{Email: strings.TrimSpace(r.PostFormValue("email")), Name: strings.TrimSpace(r.PostFormValue("name")), Role: r.PostFormValue("role")}
+	email := store.AccountKey(v.Email)
+	switch {
+	case checkEmail(email) != "":
+		v.Problem = "Nobody was invited: " + checkEmail(email)
+	case utf8.RuneCountInString(v.Name) > maxName || strings.ContainsAny(v.Name, "\r\n"):
+		v.Problem = "Nobody was invited: the name must be one line of at most " + strconv.Itoa(maxName) + " characters."
+	case v.Role != store.RoleOwner && v.Role != store.RoleStaff:
+		v.Problem = "Nobody was invited: choose Owner or Staff."
+	}
+	if v.Problem != "" {
+		h.showAccounts(w, r, http.StatusBadRequest, v)
+		return
+	}
+	a, err := h.people.InviteAccount(r.Context(), email, v.Name, v.Role, unusablePassword(), h.now())
+	switch {
+	case errors.Is(err, store.ErrAccountExists):
+		v.Problem = "Nobody was invited: " + email + " has an account already."
+		h.showAccounts(w, r, http.StatusConflict, v)
+		return
+	case err != nil:
+		h.log.Error("studio: invite", "err", err)
+		v.Problem = "Nobody was invited: the database did not answer. Try again in a minute."
+		h.showAccounts(w, r, http.StatusServiceUnavailable, v)
+		return
+	}
+	h.wakeMail()
+	h.log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", actor(r))
+	accountsDone(w, r, a.Email+" was invited as "+roleLabel(a.Role)+": the link in the invitation works for 48 hours.")
+}
+
+func (h *Handler) wakeMail() {
+	if h.opts.WakeMail != nil {
+		h.opts.WakeMail()
+	}
+}
+
+func roleLabel(role string) string {
+	if role == store.RoleOwner {
+		return "Owner"
+	}
+	return "Staff"
+}
+
+// accountOf reads {id} as an account, answering 404 for none.
+func (h *Handler) accountOf(w http.ResponseWriter, r *http.Request) (store.Account, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	var a store.Account
+	if err == nil {
+		a, err = h.people.AccountByID(r.Context(), id)
+	}
+	switch {
+	case err == nil:
+		return a, true
+	case errors.Is(err, store.ErrNoAccount), id == 0:
+		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
+	default:
+		h.log.Error("studio: find account", "err", err)
+		h.noDatabase(w, r)
+	}
+	return a, false
+}
+
+// Reinvite is POST /studio/accounts/{id}/invite (owners): a new invitation
+// for an account that has not set its password.
+func (h *Handler) Reinvite(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.accountOf(w, r)
+	if !ok {
+		return
+	}
+	if !invited(a) {
+		h.fail(w, r, http.StatusConflict, "Not sent", a.Email+" has set a password already: no invitation was sent. “Forgot your password?” on the sign-in page sends a reset link.", "/studio/accounts")
+		return
+	}
+	if err := h.people.QueueAccountMail(r.Context(), store.RecipientInvite, a.ID, h.now()); err != nil {
+		h.storeFailed(w, r, "invite", err)
+		return
+	}
+	h.wakeMail()
+	accountsDone(w, r, "A new invitation was sent to "+a.Email+".")
+}
+
+// SetRole is POST /studio/accounts/{id}/role (owners).
+func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.accountOf(w, r)
+	if !ok {
+		return
+	}
+	role := r.PostFormValue("role")
+	if role != store.RoleOwner && role != store.RoleStaff {
+		h.fail(w, r, http.StatusBadRequest, "Not changed", "Nothing was changed: choose Owner or Staff.", "/studio/accounts")
+		return
+	}
+	err := h.people.SetRole(r.Context(), a.ID, role)
+	switch {
+	case errors.Is(err, store.ErrLastOwner):
+		h.fail(w, r, http.StatusConflict, "Not changed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
+		return
+	case errors.Is(err, store.ErrNoAccount):
+		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
+		return
+	case err != nil:
+		h.storeFailed(w, r, "change role", err)
+		return
+	}
+	h.log.Info("studio: role changed", "account", a.Email, "role", role, "by", actor(r))
+	accountsDone(w, r, a.Email+" is now "+roleLabel(role)+".")
+}
+
+type removeAccountView struct {
+	frame
+	Target store.Account
+}
+
+// ConfirmRemove is GET /studio/accounts/{id}/remove (owners): asks first.
+func (h *Handler) ConfirmRemove(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.accountOf(w, r)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, removeAccountPage, &removeAccountView{frame: frame{Title: "Remove " + a.Email + "?", Section: "accounts"}, Target: a})
+}
+
+// RemoveAccount is POST /studio/accounts/{id}/remove (owners): never the
+// last owner.
+func (h *Handler) RemoveAccount(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.accountOf(w, r)
+	if !ok {
+		return
+	}
+	err := h.people.DeleteAccount(r.Context(), a.ID)
+	switch {
+	case errors.Is(err, store.ErrLastOwner):
+		h.fail(w, r, http.StatusConflict, "Not removed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
+		return
+	case errors.Is(err, store.ErrNoAccount):
+		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed already.", "/studio/accounts")
+		return
+	case err != nil:
+		h.storeFailed(w, r, "remove account", err)
+		return
+	}
+	h.log.Info("studio: account removed", "account", a.Email, "by", actor(r))
+	accountsDone(w, r, a.Email+" was removed, with its sessions and tokens.")
+}
+
+type sessionRow struct {
+	store.SessionInfo
+	ThisBrowser bool
+}
+
+type yourAccountView struct {
+	frame
+	Me       store.Account
+	Sessions []sessionRow
+}
+
+// YourAccount is GET /studio/account: one's own account and sessions.
+func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
+	_, secret, err := h.readSession(r)
+	if err != nil {
+		h.noDatabase(w, r)
+		return
+	}
+	me := current(r)
+	list, err := h.people.AccountSessions(r.Context(), me.ID)
+	if err != nil {
+		h.log.Error("studio: list sessions", "err", err)
+		h.noDatabase(w, r)
+		return
+	}
+	v := &yourAccountView{frame: frame{Title: "Your account", Section: "account"}, Me: me}
+	for _, s := range list {
+		if h.expired(store.Session{Created: s.Created, Seen: s.Seen}) {
+			continue // over, though not cleared yet
+		}
+		v.Sessions = append(v.Sessions, sessionRow{SessionInfo: s, ThisBrowser: s.SecretHash == secret})
+	}
+	h.render(w, r, http.StatusOK, yourAccountPage, v)
+}
+
+type forgotView struct {
+	frame
+	Email string
+}
+
+// ForgotPassword is GET /studio/forgot-password: the form that asks for a
+// reset link.
+func (h *Handler) ForgotPassword(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, forgotPage, &forgotView{frame: frame{Title: "Forgot your password?"}})
+}
+
+// SendReset is POST /studio/forgot-password. It answers the same, in
+// about the same time, whether or not the e-mail has an account, and
+// mails an account at most resetsPerHour links an hour.
+func (h *Handler) SendReset(w http.ResponseWriter, r *http.Request) {
+	if err := h.crossOrigin.Check(r); err != nil {
+		h.fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
+		return
+	}
+	start := time.Now()
+	email := strings.TrimSpace(r.PostFormValue("email"))
+	if email == "" {
+		v := &forgotView{frame: frame{Title: "Forgot your password?", Problem: "Type the e-mail address of your account."}}
+		h.render(w, r, http.StatusBadRequest, forgotPage, v)
+		return
+	}
+	// The work is done apart from the answer, under a deadline of its own:
+	// a slow database must not make the answer tell anything either.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.opts.DatabaseTimeout)
+	defer cancel()
+	h.queueReset(ctx, r, email)
+	if wait := forgotPasswordFloor - time.Since(start); wait > 0 {
+		time.Sleep(wait)
+	}
+	v := &forgotView{frame: frame{Title: "Check your mail",
+		Notice: "If " + email + " is the e-mail of an account, a link to set a new password is on its way to it. It works once, for an hour."}, Email: email}
+	h.render(w, r, http.StatusOK, forgotPage, v)
+}
+
+// queueReset queues a reset mail for email's account, if there is one and
+// it has not had resetsPerHour in the last hour; it logs what it did not do.
+func (h *Handler) queueReset(ctx context.Context, r *http.Request, email string) {
+	key := store.AccountKey(email)
+	if len(key) > maxEmailBytes || !utf8.ValidString(key) {
+		return
+	}
+	a, err := h.signIns.AccountByEmail(ctx, key)
+	if errors.Is(err, store.ErrNoAccount) {
+		h.log.Info("studio: reset asked for no account", "client", h.opts.Visitor.IP(r))
+		return
+	}
+	now := h.now()
+	n := 0
+	if err == nil {
+		n, err = h.people.RecentAccountMails(ctx, store.RecipientReset, a.ID, now.Add(-time.Hour))
+	}
+	if err == nil && n >= resetsPerHour {
+		h.log.Warn("studio: reset refused, too many this hour", "account", a.Email, "client", h.opts.Visitor.IP(r))
+		return
+	}
+	if err == nil {
+		err = h.people.QueueAccountMail(ctx, store.RecipientReset, a.ID, now)
+	}
+	if err != nil {
+		h.log.Error("studio: queue reset", "err", err)
+		return
+	}
+	h.wakeMail()
+	h.log.Info("studio: reset mailed", "account", a.Email, "client", h.opts.Visitor.IP(r))
+}
+
+type setPasswordView struct {
+	frame
+	Token   string
+	Email   string
+	Invite  bool // an invitation, not a reset
+	Refused bool // the link does not work: no form, the way to a new one
+}
+
+// linkAccount checks a mailed link's token: its account, or the page that
+// says why it does not work and offers a new one.
+func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token string) (accountlink.Link, store.Account, bool) {
+	refuse := func(status int, problem string, invite bool) {
+		v := &setPasswordView{frame: frame{Title: "This link does not work", Problem: problem}, Refused: true, Invite: invite}
+		h.render(w, r, status, setPasswordPage, v)
+	}
+	l, err := accountlink.Parse(token)
+	if err != nil {
+		refuse(http.StatusNotFound, "This link is not a whole one: copy the whole link from the mail, or ask for a new one.", false)
+		return l, store.Account{}, false
+	}
+	invite := l.Purpose == accountlink.Invite
+	a, err := h.people.AccountByID(r.Context(), l.Account)
+	if err == nil {
+		err = h.links.Check(r.Context(), l, a, h.now())
+	}
+	switch {
+	case err == nil:
+		return l, a, true
+	case errors.Is(err, store.ErrNoAccount):
+		refuse(http.StatusGone, "This link's account has been removed.", invite)
+	case errors.Is(err, accountlink.ErrExpired):
+		refuse(http.StatusGone, "This link has expired: it worked until "+h.when(l.Expires)+".", invite)
+	case errors.Is(err, accountlink.ErrUsed):
+		refuse(http.StatusGone, "This link has been used already: it sets a password once.", invite)
+	default:
+		h.log.Error("studio: check link", "err", err)
+		h.noDatabase(w, r)
+	}
+	return l, a, false
+}
+
+func (h *Handler) when(t time.Time) string {
+	return t.In(h.opts.Location).Format("2 Jan 2006, 15:04 MST")
+}
+
+// SetPasswordForm is GET /studio/set-password?token=…: the form of a
+// mailed link.
+func (h *Handler) SetPasswordForm(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	l, a, ok := h.linkAccount(w, r, token)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, setPasswordPage, &setPasswordView{frame: frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite})
+}
+
+// SetPassword is POST /studio/set-password: the new password, twice. It
+// works once (the link was signed over the old password), ends the
+// account's other sessions and signs this browser in.
+func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
+	if err := h.crossOrigin.Check(r); err != nil {
+		h.fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
+		return
+	}
+	token := r.PostFormValue("token")
+	l, a, ok := h.linkAccount(w, r, token)
+	if !ok {
+		return
+	}
+	v := &setPasswordView{frame: frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite}
+	password := r.PostFormValue("password")
+	if err := CheckPasswordRules(password); err != nil {
+		v.Problem = "Your password was not set: " + err.Error() + "."
+	} else if password != r.PostFormValue("again") {
+		v.Problem = "Your password was not set: the two passwords differ. Type the same one twice."
+	}
+	if v.Problem != "" {
+		h.render(w, r, http.StatusBadRequest, setPasswordPage, v)
+		return
+	}
+	hash, err := HashPassword(password)
+	ctx, cancel := h.afterHashing(r)
+	defer cancel()
+	if err == nil {
+		err = h.people.ReplacePassword(ctx, a.ID, a.Password, hash)
+	}
+	if errors.Is(err, store.ErrNoAccount) { // used at the same moment elsewhere
+		h.render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{frame: frame{Title: "This link does not work", Problem: "This link has been used already: it sets a password once."}, Refused: true, Invite: v.Invite})
+		return
+	}
+	if err != nil {
+		h.log.Error("studio: set password", "err", err)
+		v.Problem = "Your password was not set: the database did not answer. Try again in a minute."
+		h.render(w, r, http.StatusServiceUnavailable, setPasswordPage, v)
+		return
+	}
+	h.log.Info("studio: password set through a mailed link", "account", a.Email, "purpose", l.Purpose, "client", h.opts.Visitor.IP(r))
+	h.startSession(ctx, w, r, a)
+}
+
+// accountRoutes are the routes of accounts and passwords.
+func (h *Handler) accountRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /studio/account", h.signedIn(h.YourAccount))
+	mux.HandleFunc("GET /studio/accounts", h.signedIn(h.ownerOnly("manage accounts", h.Accounts)))
+	mux.HandleFunc("POST /studio/accounts/invite", h.signedIn(h.ownerOnly("invite accounts", h.Invite)))
+	mux.HandleFunc("POST /studio/accounts/{id}/invite", h.signedIn(h.ownerOnly("invite accounts", h.Reinvite)))
+	mux.HandleFunc("POST /studio/accounts/{id}/role", h.signedIn(h.ownerOnly("change roles", h.SetRole)))
+	mux.HandleFunc("GET /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.ConfirmRemove)))
+	mux.HandleFunc("POST /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.RemoveAccount)))
+	mux.HandleFunc("GET /studio/forgot-password", h.ForgotPassword)
+	mux.HandleFunc("POST /studio/forgot-password", h.SendReset)
+	mux.HandleFunc("GET /studio/set-password", h.SetPasswordForm)
+	mux.HandleFunc("POST /studio/set-password", h.SetPassword)
+}

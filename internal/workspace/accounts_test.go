@@ -1,0 +1,326 @@
+package workspace
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/accountlink"
+	"studio/internal/enquiry"
+	"studio/internal/store"
+)
+
+const meera, meeraPassword = "meera@studio.example", "meera's own long password"
+
+// mailedLinks are the set-password links of the outbox's invitations and
+// resets to email, as the mail worker would sign them, oldest first.
+func mailedLinks(t *testing.T, h *Handler, st *store.Store, email string) []string {
+	t.Helper()
+	ctx := context.Background()
+	due, err := st.DueMails(ctx, time.Now().Add(100*time.Hour), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	for _, m := range due {
+		if m.Account == nil || m.Account.Email != email {
+			continue
+		}
+		token, err := h.links.Token(ctx, m.Recipient, *m.Account, m.Queued.Add(accountlink.Validity(m.Recipient)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		links = append(links, "/studio/set-password?"+url.Values{"token": {token}}.Encode())
+	}
+	return links
+}
+
+// invite has Asha (an owner) invite email with role, and returns the link
+// of its invitation.
+func invite(t *testing.T, h *Handler, st *store.Store, owner *http.Cookie, email, role string) string {
+	t.Helper()
+	w := do(h, "POST", "/studio/accounts/invite", url.Values{"email": {email}, "name": {"Meera"}, "role": {role}}, withCookie(owner))
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("invite %s: %d %s", email, w.Code, w.Body)
+	}
+	links := mailedLinks(t, h, st, store.AccountKey(email))
+	if len(links) != 1 {
+		t.Fatalf("%d invitations queued for %s, want 1", len(links), email)
+	}
+	return links[0]
+}
+
+func setPassword(h *Handler, link, password, again string) *httptest.ResponseRecorder {
+	u, _ := url.Parse(link)
+	return do(h, "POST", "/studio/set-password", url.Values{"token": {u.Query().Get("token")}, "password": {password}, "again": {again}})
+}
+
+func bodyText(w *httptest.ResponseRecorder) string { return html.UnescapeString(w.Body.String()) }
+
+// An owner invites a Staff account; it cannot sign in until its holder
+// sets a password through the link, which then signs them in and works
+// no more.
+func TestInviteThenSetPassword(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	link := invite(t, h, st, owner, "Meera@Studio.example", store.RoleStaff)
+	a, err := st.AccountByEmail(context.Background(), meera)
+	if err != nil || a.Role != store.RoleStaff || a.Name != "Meera" {
+		t.Fatalf("the invited account: %+v, %v; want staff named Meera", a, err)
+	}
+	if w := do(h, "GET", "/studio/accounts", nil, withCookie(owner)); !strings.Contains(bodyText(w), "has not set a password yet") {
+		t.Errorf("the Accounts page does not say the invitation is pending:\n%s", w.Body)
+	}
+	for _, pw := range []string{"", "!invited", a.Password} {
+		if w := do(h, "POST", "/studio/sign-in", signInForm(meera, pw)); w.Code != http.StatusUnauthorized {
+			t.Errorf("sign in before setting a password, with %q: %d, want 401", pw, w.Code)
+		}
+	}
+	if w := do(h, "GET", link, nil); w.Code != 200 || !strings.Contains(bodyText(w), meera) {
+		t.Fatalf("the link's page: %d\n%s", w.Code, w.Body)
+	}
+	for _, bad := range [][2]string{{"short", "short"}, {meeraPassword, meeraPassword + "x"}} {
+		if w := setPassword(h, link, bad[0], bad[1]); w.Code != http.StatusBadRequest || !strings.Contains(bodyText(w), "Your password was not set") {
+			t.Errorf("set %q / %q: %d, want 400 saying it was not set", bad[0], bad[1], w.Code)
+		}
+	}
+	w := setPassword(h, link, meeraPassword, meeraPassword)
+	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 1 {
+		t.Fatalf("set the password: %d, %d cookies; want 303 and a session", w.Code, len(w.Result().Cookies()))
+	}
+	if !opens(h, w.Result().Cookies()[0]) {
+		t.Error("setting the password did not sign in")
+	}
+	signIn(t, h, meera, meeraPassword)
+	for _, method := range []string{"GET", "POST"} {
+		var w *httptest.ResponseRecorder
+		if method == "GET" {
+			w = do(h, "GET", link, nil)
+		} else {
+			w = setPassword(h, link, "another long password", "another long password")
+		}
+		if w.Code != http.StatusGone || !strings.Contains(bodyText(w), "used already") || !strings.Contains(bodyText(w), "Get a new link") {
+			t.Errorf("%s the used link: %d, want 410 saying so and offering a new one", method, w.Code)
+		}
+	}
+	signIn(t, h, meera, meeraPassword) // the second try changed nothing
+}
+
+// An invitation's link works 48 hours, a reset's one hour; after that the
+// page says it has expired and offers a new one.
+func TestLinksExpire(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	link := invite(t, h, st, owner, meera, store.RoleStaff)
+	later := clock(h, time.Now())
+	later(47 * time.Hour)
+	if w := do(h, "GET", link, nil); w.Code != 200 {
+		t.Errorf("the invitation after 47 hours: %d, want 200", w.Code)
+	}
+	later(time.Hour)
+	if w := setPassword(h, link, meeraPassword, meeraPassword); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "has expired") {
+		t.Errorf("the invitation after 48 hours: %d, want 410 saying it expired\n%s", w.Code, w.Body)
+	}
+	if _, err := st.AccountByEmail(context.Background(), meera); err != nil {
+		t.Fatal(err)
+	}
+	// A reset of Ravi's, an hour and a second after it was asked for.
+	clock(h, time.Now())
+	forgot(t, h, ravi)
+	links := mailedLinks(t, h, st, ravi)
+	if len(links) != 1 {
+		t.Fatalf("%d resets for Ravi, want 1", len(links))
+	}
+	clock(h, time.Now().Add(time.Hour+time.Second))
+	if w := do(h, "GET", links[0], nil); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "has expired") {
+		t.Errorf("the reset after an hour: %d, want 410", w.Code)
+	}
+	if w := do(h, "GET", "/studio/set-password?token=reset.1.2.abc", nil); w.Code != http.StatusGone {
+		t.Errorf("a forged link: %d, want 410", w.Code)
+	}
+	if w := do(h, "GET", "/studio/set-password?token=nonsense", nil); w.Code != http.StatusNotFound || !strings.Contains(bodyText(w), "not a whole one") {
+		t.Errorf("a cut link: %d, want 404", w.Code)
+	}
+}
+
+func forgot(t *testing.T, h *Handler, email string) string {
+	t.Helper()
+	w := do(h, "POST", "/studio/forgot-password", url.Values{"email": {email}})
+	if w.Code != 200 {
+		t.Fatalf("forgot password for %s: %d", email, w.Code)
+	}
+	return strings.ReplaceAll(bodyText(w), email, "EMAIL")
+}
+
+// Forgot your password? answers the same whether or not the e-mail has an
+// account, mails only an account, and at most three times an hour; the
+// link sets a new password and ends the account's sessions.
+func TestForgotPassword(t *testing.T) {
+	floor := forgotPasswordFloor
+	forgotPasswordFloor = 0
+	t.Cleanup(func() { forgotPasswordFloor = floor })
+	h, st := setup(t)
+	elsewhere := signIn(t, h, ravi, raviPassword)
+	if a, b := forgot(t, h, ravi), forgot(t, h, "nobody@studio.example"); a != b {
+		t.Errorf("the answers differ for an account and none:\n%s\n---\n%s", a, b)
+	}
+	if n := len(mailedLinks(t, h, st, "nobody@studio.example")); n != 0 {
+		t.Errorf("%d mails for no account", n)
+	}
+	for range 5 {
+		forgot(t, h, "Ravi@Studio.example")
+	}
+	links := mailedLinks(t, h, st, ravi)
+	if len(links) != resetsPerHour {
+		t.Fatalf("%d resets queued for Ravi in an hour, want %d", len(links), resetsPerHour)
+	}
+	w := setPassword(h, links[1], "ravi's new long password", "ravi's new long password")
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("reset: %d %s", w.Code, w.Body)
+	}
+	if opens(h, elsewhere) {
+		t.Error("the session elsewhere survived the reset")
+	}
+	signIn(t, h, ravi, "ravi's new long password")
+	if w := setPassword(h, links[0], "yet another long password", "yet another long password"); w.Code != http.StatusGone {
+		t.Errorf("an earlier reset link after the password changed: %d, want 410", w.Code)
+	}
+}
+
+// Staff work the inbox, and are refused, with a clear page, what only an
+// owner may do; the links to it are not shown them. Scripts signed in as
+// staff are refused the exports too.
+func TestStaffAreRefusedOwnersWork(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	setPassword(h, invite(t, h, st, owner, meera, store.RoleStaff), meeraPassword, meeraPassword)
+	staff := signIn(t, h, meera, meeraPassword)
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Visitor", Message: "Hello"})
+	idText := strconvItoa(id)
+	for _, r := range []struct{ method, target, what string }{
+		{"GET", "/studio/accounts", "manage accounts"},
+		{"POST", "/studio/accounts/invite", "invite accounts"},
+		{"POST", "/studio/accounts/1/role", "change roles"},
+		{"POST", "/studio/accounts/1/remove", "remove accounts"},
+		{"GET", "/studio/enquiries.csv", "export the enquiries"},
+		{"GET", "/studio/newsletter.csv", "export the newsletter list"},
+		{"GET", "/studio/insights.csv", "export the insights"},
+		{"GET", "/studio/enquiries/" + idText + "/delete", "delete an enquiry"},
+		{"POST", "/studio/enquiries/" + idText + "/delete", "delete an enquiry"},
+	} {
+		form := url.Values{"role": {"staff"}, "email": {"x@studio.example"}}
+		w := do(h, r.method, r.target, form, withCookie(staff))
+		if w.Code != http.StatusForbidden || !strings.Contains(bodyText(w), "Only an owner can "+r.what) {
+			t.Errorf("%s %s as staff: %d, want 403 saying only an owner can %s", r.method, r.target, w.Code, r.what)
+		}
+	}
+	if w := do(h, "GET", "/studio/enquiries.csv", nil, basic(meera, meeraPassword)); w.Code != http.StatusForbidden {
+		t.Errorf("the CSV by Basic auth as staff: %d, want 403", w.Code)
+	}
+	if _, err := st.Enquiry(context.Background(), id); err != nil {
+		t.Errorf("the enquiry after staff tried to delete it: %v", err)
+	}
+	if a, _ := st.AccountByEmail(context.Background(), asha); a.Role != store.RoleOwner {
+		t.Error("staff changed a role")
+	}
+	inbox := bodyText(do(h, "GET", "/studio", nil, withCookie(staff)))
+	detail := bodyText(do(h, "GET", "/studio/enquiries/"+idText, nil, withCookie(staff)))
+	for _, hidden := range []string{"as CSV", `href="/studio/accounts"`} {
+		if strings.Contains(inbox, hidden) {
+			t.Errorf("the inbox shows staff %q", hidden)
+		}
+	}
+	if strings.Contains(detail, "Delete enquiry") {
+		t.Error("the enquiry shows staff its Delete link")
+	}
+	// The owner sees them all, and may do them.
+	if inbox := bodyText(do(h, "GET", "/studio", nil, withCookie(owner))); !strings.Contains(inbox, "as CSV") || !strings.Contains(inbox, `href="/studio/accounts"`) {
+		t.Error("the owner's inbox lacks the CSV or Accounts links")
+	}
+	if w := do(h, "GET", "/studio/enquiries.csv", nil, withCookie(owner)); w.Code != 200 {
+		t.Errorf("the CSV as owner: %d", w.Code)
+	}
+}
+
+// The studio always keeps an owner: the last one can be neither made staff
+// nor removed, and the refusal changes nothing.
+func TestTheLastOwnerStays(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	ctx := context.Background()
+	r, _ := st.AccountByEmail(ctx, ravi)
+	a, _ := st.AccountByEmail(ctx, asha)
+	if w := do(h, "POST", "/studio/accounts/"+strconvItoa(r.ID)+"/role", url.Values{"role": {"staff"}}, withCookie(owner)); w.Code != http.StatusSeeOther {
+		t.Fatalf("make Ravi staff: %d %s", w.Code, w.Body)
+	}
+	for _, target := range []string{"/role", "/remove"} {
+		w := do(h, "POST", "/studio/accounts/"+strconvItoa(a.ID)+target, url.Values{"role": {"staff"}}, withCookie(owner))
+		if w.Code != http.StatusConflict || !strings.Contains(bodyText(w), "the only owner") {
+			t.Errorf("%s of the last owner: %d, want 409 saying so", target, w.Code)
+		}
+	}
+	if a, err := st.AccountByEmail(ctx, asha); err != nil || a.Role != store.RoleOwner {
+		t.Errorf("the last owner after the refusals: %+v, %v", a, err)
+	}
+	if !opens(h, owner) {
+		t.Error("the last owner's session ended")
+	}
+	// Removing Ravi ends his sessions.
+	staff := signIn(t, h, ravi, raviPassword)
+	if w := do(h, "POST", "/studio/accounts/"+strconvItoa(r.ID)+"/remove", nil, withCookie(owner)); w.Code != http.StatusSeeOther {
+		t.Fatalf("remove Ravi: %d", w.Code)
+	}
+	if opens(h, staff) {
+		t.Error("a removed account's session still opens the inbox")
+	}
+}
+
+// Signing in opens the page first asked for, if it is a page of the
+// workspace; anything else opens the inbox.
+func TestSignInReturnsToThePageAsked(t *testing.T) {
+	h, st := setup(t)
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Visitor", Message: "Hello"})
+	page := "/studio/enquiries/" + strconvItoa(id)
+	w := do(h, "GET", page, nil)
+	loc := w.Header().Get("Location")
+	if w.Code != http.StatusSeeOther || loc != "/studio?next="+url.QueryEscape(page) {
+		t.Fatalf("signed out: %d to %q", w.Code, loc)
+	}
+	form := do(h, "GET", loc, nil)
+	if !strings.Contains(form.Body.String(), `name="next" value="`+page+`"`) {
+		t.Fatalf("the sign-in form does not carry next:\n%s", form.Body)
+	}
+	for next, want := range map[string]string{page: page, "//evil.example/studio": "/studio", "https://evil.example/studio/x": "/studio", "/studio/../x": "/studio", "": "/studio"} {
+		w := do(h, "POST", "/studio/sign-in", url.Values{"email": {asha}, "password": {ashaPassword}, "next": {next}})
+		if got := w.Header().Get("Location"); w.Code != http.StatusSeeOther || got != want {
+			t.Errorf("sign in with next %q: %d to %q, want %q", next, w.Code, got, want)
+		}
+	}
+}
+
+// Your account lists one's live sessions, this browser marked; Sign out
+// everywhere ends them all.
+func TestYourSessions(t *testing.T) {
+	h, _ := setup(t)
+	here := signIn(t, h, asha, ashaPassword)
+	there := signIn(t, h, asha, ashaPassword, from("198.51.100.1:1"))
+	signIn(t, h, ravi, raviPassword)
+	page := bodyText(do(h, "GET", "/studio/account", nil, withCookie(here)))
+	if strings.Count(page, "This browser") != 1 || strings.Count(page, "Another browser") != 1 {
+		t.Errorf("Your account should list this browser and one other:\n%s", page)
+	}
+	if w := do(h, "POST", "/studio/sign-out-everywhere", nil, withCookie(here)); w.Code != http.StatusSeeOther {
+		t.Fatalf("sign out everywhere: %d", w.Code)
+	}
+	if opens(h, here) || opens(h, there) {
+		t.Error("a session survived Sign out everywhere")
+	}
+}
+
+func strconvItoa(id int64) string { return strconv.FormatInt(id, 10) }
