@@ -41,6 +41,9 @@ type Config struct {
 	// new phone number published is in the next acknowledgement; it
 	// replaces Site and Service.
 	Live func() *sitecontent.Content
+	// LinkKey signs the newsletter's links to confirm and to unsubscribe
+	// (store.KeyNewsletterLinks); without it no link is sent.
+	LinkKey []byte
 }
 
 // Outbox is the store's queue of pending mails.
