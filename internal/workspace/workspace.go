@@ -39,6 +39,7 @@ type Store interface {
 	exportStore
 	insightsReader
 	eventCounter
+	personEraser
 }
 
 // accountStore tells whether the workspace is on.
@@ -154,6 +155,7 @@ type Handler struct {
 	mux         *http.ServeMux
 	pages       map[workspacePage]*template.Template
 	now         func() time.Time
+	people      personEraser
 
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
@@ -178,7 +180,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	h := &Handler{
 		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, exports: st, figures: st, eventCounts: st,
-		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
+		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now, people: st,
 	}
 	h.mux = h.routes()
 	return h
@@ -199,6 +201,8 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.signedIn(h.AddNote))
 	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ConfirmDelete))
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.Delete))
+	mux.HandleFunc("GET /studio/customers/erase", h.signedIn(h.ConfirmErase))
+	mux.HandleFunc("POST /studio/customers/erase", h.signedIn(h.Erase))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.EnquiriesCSV))
 	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.NewsletterCSV))
 	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
