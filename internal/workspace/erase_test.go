@@ -65,6 +65,9 @@ func TestEraseAPersonWithConfirmation(t *testing.T) {
 			t.Errorf("the erasure is not recorded with who did it: %+v", last)
 		}
 	}
+	if body := do(h, "GET", "/studio/enquiries/"+itoa(first), nil, withCookie(c)).Body.String(); !strings.Contains(body, "erased the person&#39;s data") {
+		t.Errorf("the enquiry's history does not say it was erased:\n%s", body)
+	}
 	if e, _ := st.Enquiry(ctx, other); e.Name != "Kiran" || e.Message != "keep me" {
 		t.Errorf("another person's enquiry changed: %+v", e)
 	}

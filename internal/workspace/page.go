@@ -182,6 +182,8 @@ func eventText(ev store.Event) string {
 		return "undid the change to " + value(ev.From) + ", back to " + value(ev.To)
 	case store.ActionDelete:
 		return "deleted it"
+	case store.ActionErase:
+		return "erased the person's data"
 	}
 	return ev.Action
 }
