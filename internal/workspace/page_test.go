@@ -32,6 +32,7 @@ func pageFixtures() map[workspacePage][]view {
 			History: []store.Event{*change}, Undo: change, Mails: []store.MailDelivery{{Recipient: store.RecipientVisitor, State: "sent", At: at}},
 			ReplyURL: "mailto:meera@example.com", WhatsAppURL: "https://wa.me/919829041752", Back: "/studio", Statuses: enquiry.Statuses}},
 		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{frame: frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
+		confirmErasePage:  {&confirmEraseView{}, &confirmEraseView{frame: frame{Title: "Erase meera@example.com’s data?"}, Email: "meera@example.com", Back: "/studio"}},
 		insightsPage: {&insightsView{}, &insightsView{frame: frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
 			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
 		releasesPage: {&releasesView{}, &releasesView{frame: frame{Title: "Releases", Section: "releases", ShowReleases: true, Notice: "“New tagline” is live."},
