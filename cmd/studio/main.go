@@ -86,6 +86,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// And the key that signs the newsletter's links to confirm and to
+	// unsubscribe, so a link mailed by one copy works on every other.
+	newsletterKey, err := st.Key(ctx, store.KeyNewsletterLinks)
+	if err != nil {
+		return err
+	}
 	// The publisher is made first, for the workspace's releases page, and
 	// started below, once the server it switches exists.
 	publisher, err := newPublisher(ctx, log, cfg)
@@ -96,7 +102,7 @@ func run() error {
 		defer publisher.Shared.Close()
 	}
 	live := &liveContent{embedded: siteContent}
-	options, stopWorkers := serverOptions(ctx, log, cfg, live, st, publisher)
+	options, stopWorkers := serverOptions(ctx, log, cfg, live, st, publisher, newsletterKey)
 	defer stopWorkers()
 	options = append(options, server.WithFormKey(formKey),
 		server.WithEventCaps(cfg.InsightsMaxEventsPerDay, cfg.InsightsMaxEventsPerAddress, eventKey))

@@ -27,7 +27,7 @@ import (
 // page shows and switches the publisher's releases, and its previews are
 // served from the publisher's files. stop ends the background work and
 // waits for it.
-func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher) (options []server.Option, stop func()) {
+func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher, newsletterKey []byte) (options []server.Option, stop func()) {
 	siteContent := live.embedded
 	options = []server.Option{server.WithStore(st), server.WithTrustedProxies(cfg.TrustedProxies),
 		server.WithMetricsToken(cfg.MetricsToken), server.WithMailQueue(st), server.WithDatabaseTimeout(cfg.DatabaseTimeout)}
@@ -48,7 +48,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 		// service.json of the live release, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
 			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get,
-			AccountToken: accountlink.NewSigner(st).Token}, st, log)
+			AccountToken: accountlink.NewSigner(st).Token, LinkKey: newsletterKey}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
 		wsOptions.WakeMail = worker.Wake // replies, invitations and password resets
@@ -56,6 +56,12 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	} else {
 		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
 	}
+
+	// The newsletter's links, and its sign-ups left unconfirmed for seven
+	// days dropped every hour (Subscribe drops them too, but only when
+	// someone signs up).
+	options = append(options, server.WithNewsletter(st, newsletterKey))
+	wg.Go(func() { dropUnconfirmed(ctx, log, st) })
 
 	// The site's own analytics: the days' counts are made from the events
 	// every five minutes (workspace.Handler.RollUp), and events past
@@ -152,4 +158,21 @@ func (l *liveContent) workspaceFacts() workspace.Facts {
 		l.from, l.facts = c, facts
 	}
 	return l.facts
+}
+
+// dropUnconfirmed drops the newsletter's unconfirmed sign-ups past their
+// seven days now and then every hour, until ctx ends.
+func dropUnconfirmed(ctx context.Context, log *slog.Logger, st *store.Store) {
+	tick := time.NewTicker(time.Hour)
+	defer tick.Stop()
+	for {
+		if err := st.DropUnconfirmed(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Error("newsletter: dropping unconfirmed sign-ups", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }

@@ -37,14 +37,19 @@ func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error)
 	case store.RecipientStudio:
 		return c.studioCopy(m.Enquiry, now)
 	case store.RecipientVisitor:
-		return c.acknowledgement(m.Enquiry, now)
+		return c.acknowledgement(m.Enquiry, m.Subscribed, now)
 	case store.RecipientReply:
 		if m.Reply == nil {
 			return nil, fmt.Errorf("%w: the reply is gone", errPermanent)
 		}
-		return c.reply(m.Enquiry, *m.Reply, now)
+		return c.reply(m.Enquiry, *m.Reply, m.Subscribed, now)
 	case store.RecipientInvite, store.RecipientReset:
 		return c.accountMail(m, now)
+	case store.RecipientConfirm:
+		if m.Subscriber == nil {
+			return nil, fmt.Errorf("%w: the subscriber is gone", errPermanent)
+		}
+		return c.confirmation(*m.Subscriber, now)
 	}
 	return nil, fmt.Errorf("%w: unknown recipient %q", errPermanent, m.Recipient)
 }
@@ -125,7 +130,7 @@ func enquiryURL(baseURL string, id int64) string {
 }
 
 // acknowledgement is the mail to the visitor who sent e.
-func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error) {
+func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Time) (*gomail.Msg, error) {
 	site := c.Site
 	msg, err := c.newMessage(site.Name, "ack", e, now)
 	if err != nil {
@@ -184,6 +189,9 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 	}
 	body.WriteString("\nTo add to it or correct it, reply to this e-mail. If you did not write to us, you can ignore it.\n\n")
 	body.WriteString(contactDetails(c))
+	if subscribed {
+		body.WriteString(c.withUnsubscribe(msg, visitor))
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
 }
@@ -191,7 +199,7 @@ func (c Config) acknowledgement(e enquiry.Enquiry, now time.Time) (*gomail.Msg, 
 // reply is a mail the studio wrote in the inbox, as it was written: from
 // SMTP_FROM under the writer's name and the studio's, answered to the
 // studio's address, with its attachment (a PDF quote).
-func (c Config) reply(e enquiry.Enquiry, r store.Reply, now time.Time) (*gomail.Msg, error) {
+func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now time.Time) (*gomail.Msg, error) {
 	site := c.Site
 	fromName := site.Name
 	if r.AuthorName != "" {
@@ -210,7 +218,11 @@ func (c Config) reply(e enquiry.Enquiry, r store.Reply, now time.Time) (*gomail.
 		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
 	}
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(r.Subject)))
-	msg.SetBodyString(gomail.TypeTextPlain, r.Body)
+	body := r.Body
+	if subscribed {
+		body = strings.TrimRight(body, "\n") + "\n" + c.withUnsubscribe(msg, to)
+	}
+	msg.SetBodyString(gomail.TypeTextPlain, body)
 	if r.AttachmentName != "" {
 		if err := msg.AttachReader(r.AttachmentName, bytes.NewReader(r.Attachment), gomail.WithFileContentType("application/pdf")); err != nil {
 			return nil, fmt.Errorf("%w: the attachment: %v", errPermanent, err)

@@ -44,6 +44,9 @@ type Config struct {
 	// AccountToken signs the token of an invitation's or a password
 	// reset's link (accountlink.Signer.Token); nil: such mails are given up.
 	AccountToken func(ctx context.Context, purpose string, a store.Account, expires time.Time) (string, error)
+	// LinkKey signs the newsletter's links to confirm and to unsubscribe
+	// (store.KeyNewsletterLinks); without it no link is sent.
+	LinkKey []byte
 }
 
 // Outbox is the store's queue of pending mails.

@@ -196,7 +196,8 @@ func (s *Server) formStart(w http.ResponseWriter, r *http.Request) {
 }
 
 // subscribe is POST /api/newsletter: 201 for a new address, 200 for one
-// already on the list.
+// already on the list; 202 when a confirmation was mailed (double
+// opt-in, with mail on).
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if isFormPost(r) {
 		s.newsletterForm(w, r, rel)
@@ -212,9 +213,13 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, rel *release)
 	if err != nil {
 		return err
 	}
-	if created {
+	switch {
+	case created && s.mail:
+		// Accepted, not yet done: the address counts once confirmed.
+		writeJSON(w, http.StatusAccepted, map[string]string{"status": "confirm"})
+	case created:
 		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})
-	} else {
+	default:
 		writeJSON(w, http.StatusOK, map[string]string{"status": "already subscribed"})
 	}
 	return nil
@@ -231,10 +236,14 @@ func (s *Server) acceptSubscription(r *http.Request, address string) (created bo
 	if ok, wait := s.newsletterLimit.Allow(VisitorKey(r, s.trusted), now); !ok {
 		return false, &apiError{status: http.StatusTooManyRequests, retryAfter: wait, message: "Too many sign-ups from your address. Please try again later."}
 	}
-	created, err = s.store.Subscribe(r.Context(), email, now)
+	// With mail, the address waits for its confirmation, mailed now.
+	created, err = s.store.Subscribe(r.Context(), email, s.mail, now)
 	if err != nil {
 		s.writeFailed("subscribe", err)
 		return false, err
+	}
+	if created && s.mail && s.wakeMail != nil {
+		s.wakeMail()
 	}
 	s.metrics.submission("newsletter", "accepted", "")
 	return created, nil

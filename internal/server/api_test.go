@@ -274,7 +274,7 @@ func (f *failingStore) CreateEnquiry(context.Context, enquiry.Enquiry, bool) (in
 	f.calls.Add(1)
 	return 0, errors.New("disk full")
 }
-func (f *failingStore) Subscribe(context.Context, string, time.Time) (bool, error) {
+func (f *failingStore) Subscribe(context.Context, string, bool, time.Time) (bool, error) {
 	return false, errors.New("disk full")
 }
 func (f *failingStore) CheckWrite(context.Context, time.Time) error { return errors.New("disk full") }

@@ -29,6 +29,8 @@ import (
 const (
 	thanksPath           = "/thank-you"
 	newsletterThanksPath = "/thank-you/newsletter"
+	// After a sign-up whose confirmation is mailed (newsletter.go).
+	newsletterCheckInboxPath = "/newsletter/confirm"
 )
 
 // isFormPost tells a browser's form post from an API call.
@@ -137,8 +139,13 @@ func formKey(visitor string, f url.Values) string {
 func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request, rel *release) {
 	post, err := s.readForm(w, r, rel, "newsletter")
 	if err == nil {
-		if _, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
-			http.Redirect(w, r, newsletterThanksPath, http.StatusSeeOther)
+		var created bool
+		if created, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
+			to := newsletterThanksPath
+			if created && s.mail && s.newsletter != nil {
+				to = newsletterCheckInboxPath // a confirmation is on its way
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		}
 	}

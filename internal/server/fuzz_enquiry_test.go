@@ -29,8 +29,10 @@ func (m *memoryStore) CreateEnquiry(_ context.Context, e enquiry.Enquiry, _ bool
 	m.enquiries = append(m.enquiries, e)
 	return int64(len(m.enquiries)), nil
 }
-func (m *memoryStore) Subscribe(context.Context, string, time.Time) (bool, error) { return true, nil }
-func (m *memoryStore) CheckWrite(context.Context, time.Time) error                { return nil }
+func (m *memoryStore) Subscribe(context.Context, string, bool, time.Time) (bool, error) {
+	return true, nil
+}
+func (m *memoryStore) CheckWrite(context.Context, time.Time) error { return nil }
 
 // FuzzCreateEnquiry: whatever body arrives, the API answers 201 or a 4xx,
 // never a 5xx or a panic; it stores exactly one enquiry on 201 and nothing

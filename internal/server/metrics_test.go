@@ -40,11 +40,12 @@ func TestMetricsCount(t *testing.T) {
 	post(h, "/api/newsletter", `{"email":"a@b.in"}`, func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") })
 
 	// The accepted enquiry's mails (the studio's copy and the visitor's
-	// acknowledgement): one attempt of the first fails, so both are pending.
+	// acknowledgement) and the sign-up's confirmation: one attempt of the
+	// first fails, so all three are pending.
 	ctx := context.Background()
 	due, err := st.DueMails(ctx, time.Now().Add(time.Minute), 10)
-	if err != nil || len(due) != 2 {
-		t.Fatalf("due mails: %d, %v; want the accepted enquiry's two", len(due), err)
+	if err != nil || len(due) != 3 {
+		t.Fatalf("due mails: %d, %v; want the accepted enquiry's two and the confirmation", len(due), err)
 	}
 	if ok, err := st.ClaimMail(ctx, due[0], time.Now().Add(time.Minute)); !ok || err != nil {
 		t.Fatalf("claim: %v %v", ok, err)
@@ -64,7 +65,7 @@ studio_http_requests_total{code="201",route="POST /api/enquiries"} 2
 studio_http_requests_total{code="403",route="POST /api/enquiries"} 1
 studio_http_requests_total{code="413",route="POST /api/enquiries"} 1
 studio_http_requests_total{code="422",route="POST /api/enquiries"} 1
-studio_http_requests_total{code="201",route="POST /api/newsletter"} 1
+studio_http_requests_total{code="202",route="POST /api/newsletter"} 1
 studio_http_requests_total{code="415",route="POST /api/newsletter"} 1
 studio_http_requests_total{code="200",route="POST /api/form-start"} 1
 # HELP studio_submissions_total Enquiries and newsletter sign-ups, by form and outcome (accepted, spam, rejected) and, when rejected, why.
@@ -82,7 +83,7 @@ studio_submission_invalid_fields_total{field="email",form="enquiry"} 1
 studio_submission_invalid_fields_total{field="name",form="enquiry"} 1
 # HELP studio_mail_queue_pending Enquiry mails waiting to be sent.
 # TYPE studio_mail_queue_pending gauge
-studio_mail_queue_pending 2
+studio_mail_queue_pending 3
 # HELP studio_mail_failed Enquiry mails given up on after every retry.
 # TYPE studio_mail_failed gauge
 studio_mail_failed 0

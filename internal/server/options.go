@@ -15,7 +15,7 @@ import (
 // Enquiries is the storage the API needs (a *store.Store).
 type Enquiries interface {
 	CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error)
-	Subscribe(ctx context.Context, email string, at time.Time) (bool, error)
+	Subscribe(ctx context.Context, email string, mail bool, at time.Time) (bool, error)
 	CheckWrite(ctx context.Context, now time.Time) error
 }
 

@@ -18,6 +18,11 @@ func (s *Server) routes(rel *release) *http.ServeMux {
 	mux.Handle("POST /api/enquiries", s.databaseDeadline(s.api(rel, s.createEnquiry)))
 	mux.Handle("POST /api/newsletter", s.databaseDeadline(s.api(rel, s.subscribe)))
 	mux.HandleFunc("POST /api/form-start", s.formStart)
+	// The newsletter's mailed links (newsletter.go): a page, and its button.
+	mux.Handle("GET /newsletter/confirm", s.databaseDeadline(from(s.newsletterConfirm)))
+	mux.Handle("POST /newsletter/confirm", s.databaseDeadline(from(s.newsletterConfirm)))
+	mux.Handle("GET /newsletter/unsubscribe", s.databaseDeadline(from(s.newsletterUnsubscribe)))
+	mux.Handle("POST /newsletter/unsubscribe", s.databaseDeadline(from(s.newsletterUnsubscribe)))
 	mux.Handle("POST /api/events", s.databaseDeadline(s.api(rel, s.events)))
 	// Anything else under /api/ answers in JSON: 405 for another method on
 	// an API route, 404 for a path that is none.

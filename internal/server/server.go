@@ -31,6 +31,8 @@ type Server struct {
 	formTimer       *enquiry.FormTimer
 	mail            bool
 	wakeMail        func()
+	newsletter      Newsletter // the mailed links' changes (newsletter.go); nil: off
+	newsletterKey   []byte
 	trusted         []netip.Prefix
 	workspace       Workspace
 	now             func() time.Time

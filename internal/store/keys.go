@@ -42,3 +42,7 @@ func (s *Store) Key(ctx context.Context, name string) ([]byte, error) {
 	}
 	return key, nil
 }
+
+// KeyNewsletterLinks names the key that signs the newsletter's links to
+// confirm and to unsubscribe (package newsletter).
+const KeyNewsletterLinks = "newsletter_links"

@@ -19,6 +19,7 @@ const (
 	RecipientReply   = "reply"   // a reply written in the inbox (ref_id: enquiry_replies)
 	RecipientInvite  = "invite"  // an invitation to set one's password (ref_id: accounts)
 	RecipientReset   = "reset"   // a password reset link (ref_id: accounts)
+	RecipientConfirm = "confirm" // the newsletter's confirmation (ref_id: newsletter_subscribers)
 )
 
 // PendingMail is an e-mail that has not reached the mail server yet, with
@@ -32,6 +33,13 @@ type PendingMail struct {
 	Enquiry   enquiry.Enquiry // the enquiry it is about; zero for a mail about none
 	Reply     *Reply          // for RecipientReply
 	Account   *Account        // for RecipientInvite and RecipientReset; nil once the account is gone
+	// Subscriber is the address to confirm, for RecipientConfirm; nil
+	// when it is gone (dropped unconfirmed, or erased).
+	Subscriber *Subscriber
+	// Subscribed says that the mail's addressee (the visitor, the reply's
+	// or the confirmation's address) is on the newsletter list, so the
+	// mail carries a link to unsubscribe.
+	Subscribed bool
 }
 
 // queueMails puts an enquiry's mails in the outbox, in the enquiry's own
@@ -128,8 +136,38 @@ func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]Pendi
 				list[i].Account = &a
 			}
 		}
+		if err := s.loadSubscriber(ctx, &list[i], refs[i]); err != nil {
+			return nil, fmt.Errorf("store: due mails: %w", err)
+		}
 	}
 	return list, nil
+}
+
+// loadSubscriber gives m its subscriber (a confirmation) or says whether
+// its addressee is subscribed (every other mail to a person).
+func (s *Store) loadSubscriber(ctx context.Context, m *PendingMail, ref sql.NullInt64) error {
+	var address string
+	switch {
+	case m.Recipient == RecipientConfirm && ref.Valid:
+		sub, err := s.subscriber(ctx, ref.Int64)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m.Subscriber, m.Subscribed = &sub, sub.Subscribed
+		return nil
+	case m.Recipient == RecipientVisitor:
+		address = m.Enquiry.Email
+	case m.Recipient == RecipientReply && m.Reply != nil:
+		address = m.Reply.To
+	default:
+		return nil
+	}
+	var err error
+	m.Subscribed, err = s.IsSubscribed(ctx, address)
+	return err
 }
 
 // ClaimMail takes m for one attempt until leaseUntil, so that two workers

@@ -166,7 +166,7 @@ func TestSubscribe(t *testing.T) {
 			email   string
 			created bool
 		}{{"Asha@Example.com", true}, {"asha@example.com", false}, {"ASHA@EXAMPLE.COM", false}, {"ravi@example.com", true}} {
-			created, err := s.Subscribe(ctx, c.email, t0)
+			created, err := s.Subscribe(ctx, c.email, false, t0)
 			if err != nil || created != c.created {
 				t.Errorf("Subscribe(%q) = %v, %v; want %v", c.email, created, err, c.created)
 			}

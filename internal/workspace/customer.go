@@ -23,7 +23,7 @@ type customerStore interface {
 	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
 	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
 	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
-	Subscription(ctx context.Context, email string) (enquiry.Subscriber, bool, error)
+	SubscriptionOf(ctx context.Context, email string) (store.Subscription, bool, error)
 }
 
 // maxCustomerEnquiries bounds one customer's page; a person who sent more
@@ -39,7 +39,7 @@ type customerView struct {
 	Phones     []string // every phone they gave, newest first
 	Enquiries  []enquiry.Enquiry
 	Pieces     []string // what they asked about, in the order they first did
-	Subscribed *time.Time
+	Newsletter *store.Subscription // nil: never signed up
 	Timeline   []customerEvent
 	Erase      string // the erasure's address; "" when this account cannot erase
 }
@@ -64,10 +64,10 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	p := &customerView{frame: frame{Title: email}, Email: email}
 	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})
-	var sub enquiry.Subscriber
+	var sub store.Subscription
 	var subscribed bool
 	if err == nil {
-		sub, subscribed, err = h.customers.Subscription(ctx, email)
+		sub, subscribed, err = h.customers.SubscriptionOf(ctx, email)
 	}
 	if err == nil && len(enquiries) == 0 && !subscribed {
 		h.fail(w, r, http.StatusNotFound, "Not found", "Nothing from "+email+": no enquiry, and not on the newsletter list.", "")
@@ -99,13 +99,21 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if subscribed {
-		p.Subscribed = &sub.CreatedAt
-		p.Timeline = append(p.Timeline, customerEvent{At: sub.CreatedAt, What: sub.Email + " signed up for the newsletter"})
+		p.Newsletter = &sub
+		p.Timeline = append(p.Timeline, customerEvent{At: sub.SignedUp, What: sub.Email + " signed up for the newsletter"})
+		if sub.Confirmed != nil && !sub.Confirmed.Equal(sub.SignedUp) {
+			p.Timeline = append(p.Timeline, customerEvent{At: *sub.Confirmed, What: sub.Email + " confirmed the newsletter sign-up"})
+		}
+		if sub.Unsubscribed != nil {
+			p.Timeline = append(p.Timeline, customerEvent{At: *sub.Unsubscribed, What: sub.Email + " unsubscribed from the newsletter"})
+		}
 	}
 	// In time order; what happened at one moment (a reply and the move to
 	// Replied) in the order it was recorded.
 	slices.SortStableFunc(p.Timeline, func(a, b customerEvent) int { return a.At.Compare(b.At) })
-	p.Erase = "/studio/customers/erase?" + url.Values{"email": {email}}.Encode()
+	if current(r).Role == store.RoleOwner {
+		p.Erase = "/studio/customers/erase?" + url.Values{"email": {email}, "return": {customerURL(email)}}.Encode()
+	}
 	h.render(w, r, http.StatusOK, customerPage, p)
 }
 

@@ -24,7 +24,7 @@ func TestCustomerPage(t *testing.T) {
 	day := time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)
 	first := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", Phone: "98290 41752",
 		Message: "Do you make beds?", CreatedAt: day})
-	if _, err := st.Subscribe(ctx, "Meera@Example.com", day.Add(time.Hour)); err != nil {
+	if _, err := st.Subscribe(ctx, "Meera@Example.com", false, day.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	second := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "MEERA@example.com", ProductID: 1,

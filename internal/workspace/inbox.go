@@ -65,6 +65,9 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	if id, err := strconv.ParseInt(q.Get("deleted"), 10, 64); err == nil {
 		p.Notice = "Enquiry #" + strconv.FormatInt(id, 10) + " was deleted."
 	}
+	if n, err := strconv.Atoi(q.Get("erased")); err == nil && n >= 0 {
+		p.Notice = erasedNotice(n)
+	}
 	f, problems := h.filter(p.Filter)
 	p.Problem = strings.Join(problems, " ")
 	f.Limit = pageSize + 1

@@ -186,6 +186,8 @@ func eventText(ev store.Event) string {
 		return "deleted it"
 	case store.ActionReply:
 		return "sent a reply"
+	case store.ActionErase:
+		return "erased the person's data"
 	}
 	return ev.Action
 }

@@ -42,6 +42,7 @@ type Store interface {
 	insightsReader
 	eventCounter
 	peopleStore
+	personEraser
 }
 
 // accountStore tells whether the workspace is on.
@@ -167,6 +168,7 @@ type Handler struct {
 	mux         *http.ServeMux
 	pages       map[workspacePage]*template.Template
 	now         func() time.Time
+	erasures    personEraser
 
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
@@ -190,7 +192,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		panic(err)
 	}
 	h := &Handler{
-		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st,
+		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
 		people: st, links: accountlink.NewSigner(st),
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
 	}
@@ -218,6 +220,8 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.ConfirmDelete)))
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.Delete)))
 	mux.HandleFunc("GET /studio/customers/{email}", h.signedIn(h.Customer))
+	mux.HandleFunc("GET /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.ConfirmErase)))
+	mux.HandleFunc("POST /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.Erase)))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.ownerOnly("export the enquiries", h.EnquiriesCSV)))
 	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.ownerOnly("export the newsletter list", h.NewsletterCSV)))
 	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))

@@ -656,8 +656,8 @@ func TestCSV(t *testing.T) {
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "=HYPERLINK(\"http://evil\")", Phone: "+91 98290 41752", ProductID: 1, ProductName: "Marwar chair",
 		Material: "Wood", Finish: "Walnut", Message: "Bob;=1+1\nline two, with \"quotes\"", CreatedAt: time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)})
 	add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Robot", Phone: "-1+2", Spam: true})
-	st.Subscribe(context.Background(), "@attacker@example.com", time.Now())
-	st.Subscribe(context.Background(), "ravi@example.com", time.Now())
+	st.Subscribe(context.Background(), "@attacker@example.com", false, time.Now())
+	st.Subscribe(context.Background(), "ravi@example.com", false, time.Now())
 	auth := func(r *http.Request) { r.SetBasicAuth(asha, ashaPassword) }
 
 	w := do(h, "GET", "/studio/enquiries.csv", nil, auth)

@@ -4,6 +4,15 @@ import { useFetcher } from "react-router";
 import type { SendResult } from "../lib/enquiries";
 import { FormPost, submitForm, useFetcherResult } from "../lib/submission";
 
+// What the server's answer means (POST /api/newsletter): 202 when the
+// studio mails a link to confirm (double opt-in), and the address is not
+// on the list until it is followed.
+const NOTES: Record<number, string> = {
+  201: "Thank you: you are on the list.",
+  202: "Thank you. To finish, open the link in the e-mail we have just sent you.",
+  200: "You were already on the list. Thank you.",
+};
+
 // The footer's newsletter box. It posts without reloading the page (a
 // fetcher, through routes/send.ts), clears
 // the input and says so when the address is on the list; without
@@ -29,7 +38,7 @@ export function NewsletterForm() {
       track("newsletter_signup", { location: "footer" });
       setEmail("");
       setState("done");
-      setNote(result.status === 201 ? "Thank you: you are on the list." : "You were already on the list. Thank you.");
+      setNote(NOTES[result.status] ?? NOTES[200]!);
     } else {
       setState("failed");
       setNote(

@@ -53,6 +53,9 @@ describe("subscribe", () => {
     expect(await subscribe("a@b.in")).toEqual({ outcome: "sent", status: 201 });
     vi.stubGlobal("fetch", answer(200, { status: "already subscribed" }));
     expect(await subscribe("a@b.in")).toEqual({ outcome: "sent", status: 200 });
+    // Mail on: a link to confirm is on its way (double opt-in).
+    vi.stubGlobal("fetch", answer(202, { status: "confirm" }));
+    expect(await subscribe("a@b.in")).toEqual({ outcome: "sent", status: 202 });
   });
 });
 

@@ -63,7 +63,7 @@ export function sendEnquiry(payload: EnquiryPayload): Promise<SendResult> {
   return postJSON("/api/enquiries", payload);
 }
 
-/** 201: a new subscriber; 200: the address was already on the list. */
+/** 201: a new subscriber; 202: a link to confirm was mailed (not on the list until followed); 200: the address was already on the list. */
 export function subscribe(email: string): Promise<SendResult> {
   return postJSON("/api/newsletter", { email });
 }

@@ -1,0 +1,76 @@
+package workspace
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Erasing a person's data, when they ask to be forgotten (the customer
+// page links here): a page that asks, then one POST that does it
+// (store.ErasePerson) and goes back to the inbox saying how many
+// enquiries it touched.
+
+// personEraser erases what the studio holds about an address.
+type personEraser interface {
+	ErasePerson(ctx context.Context, email, actor string, at time.Time) (int, error)
+}
+
+var confirmErasePage = newPage("confirm-erase.html")
+
+type confirmEraseView struct {
+	frame
+	Email string
+	Back  string // where "Keep it" leads: the page that asked (?return=), or the inbox
+}
+
+// erasedAddress reads the address to erase (a query's or a form's
+// email): "" when there is none fit to be one.
+func erasedAddress(v string) string {
+	v = strings.TrimSpace(v)
+	if v == "" || len(v) > maxEmailBytes || strings.ContainsAny(v, "\r\n") {
+		return ""
+	}
+	return v
+}
+
+// ConfirmErase is GET /studio/customers/erase?email=…: it asks, and
+// changes nothing.
+// Owners only (routes).
+func (h *Handler) ConfirmErase(w http.ResponseWriter, r *http.Request) {
+	email := erasedAddress(r.URL.Query().Get("email"))
+	if email == "" {
+		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the link names no e-mail address.", backPath(r))
+		return
+	}
+	h.render(w, r, http.StatusOK, confirmErasePage, &confirmEraseView{frame: frame{Title: "Erase " + email + "’s data?"}, Email: email, Back: backPath(r)})
+}
+
+// Erase is POST /studio/customers/erase (form field email).
+// Owners only (routes).
+func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
+	email := erasedAddress(r.PostFormValue("email"))
+	if email == "" {
+		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", backPath(r))
+		return
+	}
+	n, err := h.erasures.ErasePerson(r.Context(), email, actor(r), h.now())
+	if err != nil {
+		h.storeFailed(w, r, "erase a person's data", err)
+		return
+	}
+	// The log keeps that it happened, not whose data it was.
+	h.log.Info("studio: a person's data erased", "enquiries", n, "account", actor(r))
+	http.Redirect(w, r, "/studio?"+url.Values{"erased": {strconv.Itoa(n)}}.Encode(), http.StatusSeeOther)
+}
+
+// erasedNotice is the inbox's notice after an erasure of n enquiries.
+func erasedNotice(n int) string {
+	if n == 1 {
+		return "Erased 1 enquiry of that person."
+	}
+	return "Erased " + strconv.Itoa(n) + " enquiries of that person."
+}
