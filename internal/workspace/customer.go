@@ -38,7 +38,7 @@ type customerView struct {
 	Name       string   // the name of their newest enquiry
 	Phones     []string // every phone they gave, newest first
 	Enquiries  []enquiry.Enquiry
-	Pieces     []string // what they asked about, in the order they first did
+	Pieces     []string            // what they asked about, in the order they first did
 	Newsletter *store.Subscription // nil: never signed up
 	Timeline   []customerEvent
 	Erase      string // the erasure's address; "" when this account cannot erase
