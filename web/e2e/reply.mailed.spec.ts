@@ -7,7 +7,8 @@ import { lastMailTo, linkIn } from "./mail";
 // The studio answers a customer without leaving the workspace: from the
 // link in its copy of the enquiry, a reply made from one of its templates
 // with a PDF quote, seen in the enquiry's history and on the customer's
-// page, and in the customer's mailbox as written.
+// page, and in the customer's mailbox as written; then, asked to forget
+// them, the studio erases them.
 
 const replies: { templates: { name: string; body: string }[] } = JSON.parse(
   readFileSync(new URL("../../content/replies.json", import.meta.url), "utf8"),
@@ -26,7 +27,7 @@ async function requestQuote(page: Page, name: string, email: string) {
 // A PDF made here: a real quote's first bytes and some size.
 const quotePDF = Buffer.concat([Buffer.from("%PDF-1.4\n% a quote\n"), Buffer.alloc(200_000, "0")]);
 
-test("reply from an enquiry with a template and a PDF, then see it on the customer's page", async ({ page }) => {
+test("reply from an enquiry with a template and a PDF, see it on the customer’s page, then erase the customer", async ({ page }) => {
   test.slow(); // sign-in, mail round trips and axe on a loaded two-core machine
   const name = unique("Meera");
   const email = `${name.split(" ")[1]}@example.com`;
@@ -78,6 +79,18 @@ test("reply from an enquiry with a template and a PDF, then see it on the custom
   await expect(timeline).toContainText(product.name);
   await expect(timeline).toContainText(`Dear ${name},`);
   await expectNoAxeViolations(page);
+
+  // Asked to be forgotten: an owner erases them, after a question.
+  const customerPage = page.url();
+  await page.getByRole("link", { name: "Erase this person’s data…" }).click();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: `Erase ${email}’s data for good` }).click();
+  await expect(page.getByRole("status")).toHaveText("Erased 1 enquiry of that person.");
+  expect((await page.goto(customerPage))!.status()).toBe(404);
+  await page.goto(link.pathname);
+  await expect(page.getByRole("heading", { level: 1 })).not.toContainText(name);
+  await expect(page.getByText(email)).toHaveCount(0);
+  await expect(page.getByRole("list").filter({ hasText: "received from the website" })).toContainText("erased the person's data");
 });
 
 test("a reply to a mailbox that does not exist shows as not delivered", async ({ page }) => {
