@@ -110,6 +110,18 @@ func (s *Store) lockOwners(ctx context.Context, tx *sql.Tx, id int64) (int, erro
 	return others, rows.Err()
 }
 
+// SetName changes the name an account's replies are signed with.
+func (s *Store) SetName(ctx context.Context, id int64, name string) error {
+	res, err := s.write.ExecContext(ctx, s.q(`UPDATE accounts SET name = ? WHERE id = ?`), name, id)
+	if err != nil {
+		return fmt.Errorf("store: set name: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNoAccount
+	}
+	return nil
+}
+
 // SetRole makes an account an owner or staff; ErrLastOwner when it is
 // the last owner being made staff.
 func (s *Store) SetRole(ctx context.Context, id int64, role string) error {

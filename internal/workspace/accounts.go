@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -28,6 +29,7 @@ type peopleStore interface {
 	QueueAccountMail(ctx context.Context, recipient string, accountID int64, at time.Time) error
 	RecentAccountMails(ctx context.Context, recipient string, accountID int64, since time.Time) (int, error)
 	SetRole(ctx context.Context, id int64, role string) error
+	SetName(ctx context.Context, id int64, name string) error
 	DeleteAccount(ctx context.Context, id int64) error
 	AccountSessions(ctx context.Context, accountID int64) ([]store.SessionInfo, error)
 	ReplacePassword(ctx context.Context, id int64, oldHash, newHash string) error
@@ -305,26 +307,53 @@ type yourAccountView struct {
 
 // YourAccount is GET /studio/account: one's own account and sessions.
 func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
+	v := &yourAccountView{Me: current(r)}
+	if r.URL.Query().Get("done") == "name" {
+		v.Notice = "Your name is saved: your replies are signed with it."
+	}
+	h.yourAccount(w, r, http.StatusOK, v)
+}
+
+// SetYourName is POST /studio/account/name: the name one's replies go out
+// under ("Asha Rao, Jharokha Studio").
+func (h *Handler) SetYourName(w http.ResponseWriter, r *http.Request) {
+	name := strings.Join(strings.Fields(r.PostFormValue("name")), " ")
+	me := current(r)
+	if n := utf8.RuneCountInString(name); n > maxName {
+		me.Name = name
+		v := &yourAccountView{Me: me}
+		v.Problem = fmt.Sprintf("Your name was not saved: it is %d characters long; keep it to %d.", n, maxName)
+		h.yourAccount(w, r, http.StatusBadRequest, v)
+		return
+	}
+	if err := h.people.SetName(r.Context(), me.ID, name); err != nil {
+		h.storeFailed(w, r, "set name", err)
+		return
+	}
+	http.Redirect(w, r, "/studio/account?done=name", http.StatusSeeOther)
+}
+
+// yourAccount renders one's own account page: v, with the sessions.
+func (h *Handler) yourAccount(w http.ResponseWriter, r *http.Request, status int, v *yourAccountView) {
 	_, secret, err := h.readSession(r)
 	if err != nil {
 		h.noDatabase(w, r)
 		return
 	}
-	me := current(r)
-	list, err := h.people.AccountSessions(r.Context(), me.ID)
+	list, err := h.people.AccountSessions(r.Context(), v.Me.ID)
 	if err != nil {
 		h.log.Error("studio: list sessions", "err", err)
 		h.noDatabase(w, r)
 		return
 	}
-	v := &yourAccountView{frame: frame{Title: "Your account", Section: "account"}, Me: me}
+	v.Title, v.Section = "Your account", "account"
 	for _, s := range list {
 		if h.expired(store.Session{Created: s.Created, Seen: s.Seen}) {
 			continue // over, though not cleared yet
 		}
 		v.Sessions = append(v.Sessions, sessionRow{SessionInfo: s, ThisBrowser: s.SecretHash == secret})
 	}
-	h.render(w, r, http.StatusOK, yourAccountPage, v)
+	h.render(w, r, status, yourAccountPage, v)
 }
 
 type forgotView struct {
@@ -501,6 +530,7 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 // accountRoutes are the routes of accounts and passwords.
 func (h *Handler) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /studio/account", h.signedIn(h.YourAccount))
+	mux.HandleFunc("POST /studio/account/name", h.signedIn(h.SetYourName))
 	mux.HandleFunc("GET /studio/accounts", h.signedIn(h.ownerOnly("manage accounts", h.Accounts)))
 	mux.HandleFunc("POST /studio/accounts/invite", h.signedIn(h.ownerOnly("invite accounts", h.Invite)))
 	mux.HandleFunc("POST /studio/accounts/{id}/invite", h.signedIn(h.ownerOnly("invite accounts", h.Reinvite)))

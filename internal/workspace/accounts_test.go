@@ -324,3 +324,28 @@ func TestYourSessions(t *testing.T) {
 }
 
 func strconvItoa(id int64) string { return strconv.FormatInt(id, 10) }
+
+// One's name is set on Your account, and signs one's replies from then;
+// a name too long is refused, and kept in the form.
+func TestYourName(t *testing.T) {
+	h, st := setup(t)
+	c := signIn(t, h, asha, ashaPassword)
+	w := do(h, "POST", "/studio/account/name", url.Values{"name": {"  Asha   Rao "}}, withCookie(c))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/account?done=name" {
+		t.Fatalf("save name: %d → %q", w.Code, w.Header().Get("Location"))
+	}
+	if a, _ := st.AccountByEmail(context.Background(), asha); a.Name != "Asha Rao" {
+		t.Errorf("name = %q, want %q", a.Name, "Asha Rao")
+	}
+	if page := bodyText(do(h, "GET", "/studio/account?done=name", nil, withCookie(c))); !strings.Contains(page, "Your name is saved") {
+		t.Error("no notice after saving the name")
+	}
+	long := strings.Repeat("a", maxName+1)
+	w = do(h, "POST", "/studio/account/name", url.Values{"name": {long}}, withCookie(c))
+	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "keep it to 100") || !strings.Contains(w.Body.String(), `value="`+long+`"`) {
+		t.Errorf("a name too long: %d, want 400 saying so with the name kept", w.Code)
+	}
+	if a, _ := st.AccountByEmail(context.Background(), asha); a.Name != "Asha Rao" {
+		t.Errorf("a refused name changed it to %q", a.Name)
+	}
+}
