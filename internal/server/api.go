@@ -195,9 +195,9 @@ func (s *Server) formStart(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"started": s.formTimer.Start(s.now())})
 }
 
-// subscribe is POST /api/newsletter: 201 for a new address, 200 for one
-// already on the list; 202 when a confirmation was mailed (double
-// opt-in, with mail on).
+// subscribe is POST /api/newsletter: with mail on (double opt-in), 202
+// whatever the address, so the answer does not tell who is on the list;
+// without mail, 201 for a new address, 200 for one already on it.
 func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, rel *release) error {
 	if isFormPost(r) {
 		s.newsletterForm(w, r, rel)
@@ -214,8 +214,9 @@ func (s *Server) subscribe(w http.ResponseWriter, r *http.Request, rel *release)
 		return err
 	}
 	switch {
-	case created && s.mail:
-		// Accepted, not yet done: the address counts once confirmed.
+	case s.mail:
+		// Accepted, not yet done: the address counts once confirmed (an
+		// address on the list already gets no mail).
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "confirm"})
 	case created:
 		writeJSON(w, http.StatusCreated, map[string]string{"status": "subscribed"})

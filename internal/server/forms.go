@@ -139,11 +139,10 @@ func formKey(visitor string, f url.Values) string {
 func (s *Server) newsletterForm(w http.ResponseWriter, r *http.Request, rel *release) {
 	post, err := s.readForm(w, r, rel, "newsletter")
 	if err == nil {
-		var created bool
-		if created, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
+		if _, err = s.acceptSubscription(r, r.PostForm.Get("email")); err == nil {
 			to := newsletterThanksPath
-			if created && s.mail && s.newsletter != nil {
-				to = newsletterCheckInboxPath // a confirmation is on its way
+			if s.mail && s.newsletter != nil {
+				to = newsletterCheckInboxPath // whatever the address, as the API answers
 			}
 			http.Redirect(w, r, to, http.StatusSeeOther)
 			return

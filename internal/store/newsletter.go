@@ -24,13 +24,17 @@ const UnconfirmedFor = 7 * 24 * time.Hour
 // (never was, dropped unconfirmed, or erased).
 var ErrNoSubscriber = errors.New("store: no such subscriber")
 
+// ConfirmationsEvery is the least time between two confirmation mails to
+// one address: signing it up again and again sends no more.
+const ConfirmationsEvery = time.Hour
+
 // Subscribe adds an address to the newsletter list. With mail, it waits
 // for its confirmation, and the confirmation mail is queued in the same
 // transaction (as an enquiry's mails are); without mail there is no way
 // to confirm, so it counts at once. created is false when the address
 // (compared without regard to case) was subscribed already; an address
 // that was waiting, or had unsubscribed, starts again (a new
-// confirmation).
+// confirmation, unless one was mailed in the last ConfirmationsEvery).
 func (s *Store) Subscribe(ctx context.Context, email string, mail bool, at time.Time) (created bool, err error) {
 	key := enquiry.EmailKey(email)
 	var confirmed any
@@ -45,19 +49,31 @@ func (s *Store) Subscribe(ctx context.Context, email string, mail bool, at time.
 		var (
 			id                  int64
 			isConfirmed, isGone bool
+			requested           int64
 		)
-		err := tx.QueryRowContext(ctx, s.q(`SELECT id, confirmed_at IS NOT NULL, unsubscribed_at IS NOT NULL FROM newsletter_subscribers WHERE email_key = ?`), key).
-			Scan(&id, &isConfirmed, &isGone)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			id, err = s.insertID(ctx, tx, `INSERT INTO newsletter_subscribers (email, email_key, created_at, confirmed_at, requested_ms) VALUES (?, ?, ?, ?, ?)`,
-				email, key, at.UTC(), confirmed, millis(at))
-			if err != nil {
-				return err
+		// Inserted, unless the address is there (two sign-ups at once:
+		// the second waits for the first and finds its row).
+		err := tx.QueryRowContext(ctx, s.q(`INSERT INTO newsletter_subscribers (email, email_key, created_at, confirmed_at, requested_ms) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (email_key) DO NOTHING RETURNING id`), email, key, at.UTC(), confirmed, millis(at)).Scan(&id)
+		if err == nil {
+			created = true
+			if mail {
+				return s.queueMail(ctx, tx, RecipientConfirm, 0, &id, at)
 			}
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, s.q(`SELECT id, confirmed_at IS NOT NULL, unsubscribed_at IS NOT NULL, requested_ms FROM newsletter_subscribers WHERE email_key = ?`), key).
+			Scan(&id, &isConfirmed, &isGone, &requested)
+		switch {
 		case err != nil:
 			return err
 		case isConfirmed && !isGone:
+			return nil
+		case mail && !isGone && at.Sub(time.UnixMilli(requested)) < ConfirmationsEvery:
+			created = true // waiting for a confirmation mailed just now: no other
 			return nil
 		default:
 			// Back after unsubscribing, or asking again for a confirmation:
