@@ -202,8 +202,17 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 		args = append(args, f.To.UTC())
 	}
 	if f.Email != "" {
-		query += ` AND LOWER(email) = ?`
-		args = append(args, strings.ToLower(strings.TrimSpace(f.Email)))
+		// Compared as ErasePerson compares: in Go, as SQLite's LOWER folds
+		// ASCII letters only.
+		ids, err := s.enquiriesFrom(ctx, s.read, enquiry.EmailKey(strings.TrimSpace(f.Email)))
+		if err != nil {
+			return nil, fmt.Errorf("store: list enquiries: %w", err)
+		}
+		if len(ids) == 0 {
+			return nil, nil
+		}
+		query += ` AND id IN (?` + strings.Repeat(`, ?`, len(ids)-1) + `)`
+		args = append(args, anys(ids)...)
 	}
 	if words := strings.TrimSpace(f.Search); words != "" {
 		// LOWER and LIKE behave the same in both databases; \ escapes the

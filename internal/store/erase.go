@@ -45,6 +45,8 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 				`UPDATE enquiry_notes SET body = '' WHERE enquiry_id = ?`,
 				`UPDATE enquiry_replies SET to_address = '', subject = '', body = '', attachment_name = '', attachment = NULL WHERE enquiry_id = ?`,
 				`DELETE FROM mail_outbox WHERE enquiry_id = ? AND sent_ms IS NULL AND failed_ms IS NULL`,
+				// A mail server's refusal names the address it refused.
+				`UPDATE mail_outbox SET last_error = '' WHERE enquiry_id = ?`,
 			} {
 				if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
 					return fmt.Errorf("enquiry %d: %w", id, err)
@@ -59,6 +61,10 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 			(SELECT id FROM newsletter_subscribers WHERE email_key = ?)`), RecipientConfirm, key); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE mail_outbox SET last_error = '' WHERE recipient = ? AND ref_id IN
+			(SELECT id FROM newsletter_subscribers WHERE email_key = ?)`), RecipientConfirm, key); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, s.q(`DELETE FROM newsletter_subscribers WHERE email_key = ?`), key)
 		return err
 	})
@@ -68,12 +74,17 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 	return erased, nil
 }
 
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // enquiriesFrom lists the ids of the enquiries whose address has the key.
 // The comparison is Go's (enquiry.EmailKey), not the database's LOWER,
 // which on SQLite folds ASCII letters only: every address is read, which
 // is fine for a request as rare as an erasure.
-func (s *Store) enquiriesFrom(ctx context.Context, tx *sql.Tx, key string) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, email FROM enquiries WHERE email <> '' ORDER BY id`)
+func (s *Store) enquiriesFrom(ctx context.Context, db querier, key string) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, email FROM enquiries WHERE email <> '' ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
