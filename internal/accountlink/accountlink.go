@@ -113,7 +113,10 @@ func Parse(token string) (Link, error) {
 
 // Check tells whether l works for a (the account it names, as it is now)
 // at now: ErrUsed when it was signed over another password hash (set since,
-// or never this account's), ErrExpired when it is past its expiry.
+// or never this account's), ErrExpired when it is past its expiry. An
+// expiry further off than its purpose's Validity is never one this server
+// signed (only one who read the key, from a stolen backup, could): it is
+// refused too.
 func (s *Signer) Check(ctx context.Context, l Link, a store.Account, now time.Time) error {
 	key, err := s.loadKey(ctx)
 	if err != nil {
@@ -122,7 +125,7 @@ func (s *Signer) Check(ctx context.Context, l Link, a store.Account, now time.Ti
 	if a.ID != l.Account || !hmac.Equal(l.mac, sum(key, l.Purpose, l.Account, l.Expires.Unix(), a.Password)) {
 		return ErrUsed
 	}
-	if !now.Before(l.Expires) {
+	if !now.Before(l.Expires) || l.Expires.After(now.Add(Validity(l.Purpose))) {
 		return ErrExpired
 	}
 	return nil
