@@ -83,17 +83,8 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := st.CreateAccount(ctx, email, hash, time.Now()); err != nil {
+		if err := st.CreateAccountAs(ctx, email, hash, role, time.Now()); err != nil {
 			return err
-		}
-		if role == store.RoleStaff {
-			a, err := st.AccountByEmail(ctx, email)
-			if err == nil {
-				err = st.SetRole(ctx, a.ID, role)
-			}
-			if err != nil {
-				return fmt.Errorf("user add: %s was added as an owner, not staff: %w", email, err)
-			}
 		}
 		fmt.Fprintf(out, "user add: %s can sign in at /studio, as %s\n", email, role)
 		return nil

@@ -65,8 +65,16 @@ var (
 // lower-case, so Asha@… and asha@… are one account.
 func AccountKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
-// CreateAccount adds an account.
+// CreateAccount adds an owner's account.
 func (s *Store) CreateAccount(ctx context.Context, email, passwordHash string, at time.Time) error {
+	return s.CreateAccountAs(ctx, email, passwordHash, RoleOwner, at)
+}
+
+// CreateAccountAs adds an account with a role.
+func (s *Store) CreateAccountAs(ctx context.Context, email, passwordHash, role string, at time.Time) error {
+	if role != RoleOwner && role != RoleStaff {
+		return fmt.Errorf("store: no role %q", role)
+	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM accounts WHERE email = ?`), AccountKey(email)).Scan(&n); err != nil {
@@ -75,7 +83,7 @@ func (s *Store) CreateAccount(ctx context.Context, email, passwordHash string, a
 		if n > 0 {
 			return ErrAccountExists
 		}
-		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO accounts (email, password, created_at) VALUES (?, ?, ?)`), AccountKey(email), passwordHash, at.UTC())
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO accounts (email, password, role, created_at) VALUES (?, ?, ?, ?)`), AccountKey(email), passwordHash, role, at.UTC())
 		return err
 	})
 	if err != nil && !errors.Is(err, ErrAccountExists) {

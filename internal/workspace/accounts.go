@@ -114,23 +114,38 @@ func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status in
 	for _, a := range list {
 		v.Accounts = append(v.Accounts, accountRow{Account: a, Invited: invited(a), You: a.ID == me.ID})
 	}
+	// What the last form did (?done=, about ?account=), said in the
+	// workspace's own words: an address cannot put any on the page.
+	q := r.URL.Query()
+	for _, a := range list {
+		if strconv.FormatInt(a.ID, 10) != q.Get("account") {
+			continue
+		}
+		switch q.Get("done") {
+		case "invited":
+			v.Notice = a.Email + " was invited as " + roleLabel(a.Role) + ": the link in the invitation works for 48 hours."
+		case "reinvited":
+			v.Notice = "A new invitation was sent to " + a.Email + "."
+		case "role":
+			v.Notice = a.Email + " is now " + roleLabel(a.Role) + "."
+		}
+	}
+	if q.Get("done") == "removed" {
+		v.Notice = "The account was removed, with its sessions and tokens."
+	}
 	h.render(w, r, status, accountsPage, v)
 }
 
 // Accounts is GET /studio/accounts (owners): every account, its role, and
-// the invitation form. ?done= says what the last form did.
+// the invitation form.
 func (h *Handler) Accounts(w http.ResponseWriter, r *http.Request) {
-	v := &accountsView{}
-	v.Notice = r.URL.Query().Get("done")
-	if len(v.Notice) > 300 || !utf8.ValidString(v.Notice) {
-		v.Notice = ""
-	}
-	h.showAccounts(w, r, http.StatusOK, v)
+	h.showAccounts(w, r, http.StatusOK, &accountsView{})
 }
 
-// accountsDone goes back to the Accounts page, saying what was done.
-func accountsDone(w http.ResponseWriter, r *http.Request, notice string) {
-	http.Redirect(w, r, "/studio/accounts?"+url.Values{"done": {notice}}.Encode(), http.StatusSeeOther)
+// accountsDone goes back to the Accounts page, to say what was done
+// (done: invited, reinvited, role or removed) to account id.
+func accountsDone(w http.ResponseWriter, r *http.Request, done string, id int64) {
+	http.Redirect(w, r, "/studio/accounts?"+url.Values{"done": {done}, "account": {strconv.FormatInt(id, 10)}}.Encode(), http.StatusSeeOther)
 }
 
 // checkEmail says what is wrong with an e-mail typed for a new account.
@@ -176,7 +191,7 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	}
 	h.wakeMail()
 	h.log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", actor(r))
-	accountsDone(w, r, a.Email+" was invited as "+roleLabel(a.Role)+": the link in the invitation works for 48 hours.")
+	accountsDone(w, r, "invited", a.ID)
 }
 
 func (h *Handler) wakeMail() {
@@ -227,7 +242,7 @@ func (h *Handler) Reinvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.wakeMail()
-	accountsDone(w, r, "A new invitation was sent to "+a.Email+".")
+	accountsDone(w, r, "reinvited", a.ID)
 }
 
 // SetRole is POST /studio/accounts/{id}/role (owners).
@@ -254,7 +269,7 @@ func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.log.Info("studio: role changed", "account", a.Email, "role", role, "by", actor(r))
-	accountsDone(w, r, a.Email+" is now "+roleLabel(role)+".")
+	accountsDone(w, r, "role", a.ID)
 }
 
 type removeAccountView struct {
@@ -291,7 +306,7 @@ func (h *Handler) RemoveAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.log.Info("studio: account removed", "account", a.Email, "by", actor(r))
-	accountsDone(w, r, a.Email+" was removed, with its sessions and tokens.")
+	accountsDone(w, r, "removed", a.ID)
 }
 
 type sessionRow struct {

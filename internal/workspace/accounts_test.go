@@ -13,7 +13,9 @@ import (
 
 	"studio/internal/accountlink"
 	"studio/internal/enquiry"
+	"studio/internal/publish"
 	"studio/internal/store"
+	"studio/internal/store/testdb"
 )
 
 const meera, meeraPassword = "meera@studio.example", "meera's own long password"
@@ -213,6 +215,10 @@ func TestStaffAreRefusedOwnersWork(t *testing.T) {
 		{"GET", "/studio/insights.csv", "export the insights"},
 		{"GET", "/studio/enquiries/" + idText + "/delete", "delete an enquiry"},
 		{"POST", "/studio/enquiries/" + idText + "/delete", "delete an enquiry"},
+		{"POST", "/studio/accounts/1/invite", "invite accounts"},
+		{"GET", "/studio/accounts/1/remove", "remove accounts"},
+		{"GET", "/studio/customers/erase?email=visitor@example.com", "erase a person's data"},
+		{"POST", "/studio/customers/erase", "erase a person's data"},
 	} {
 		form := url.Values{"role": {"staff"}, "email": {"x@studio.example"}}
 		w := do(h, r.method, r.target, form, withCookie(staff))
@@ -223,8 +229,11 @@ func TestStaffAreRefusedOwnersWork(t *testing.T) {
 	if w := do(h, "GET", "/studio/enquiries.csv", nil, basic(meera, meeraPassword)); w.Code != http.StatusForbidden {
 		t.Errorf("the CSV by Basic auth as staff: %d, want 403", w.Code)
 	}
-	if _, err := st.Enquiry(context.Background(), id); err != nil {
-		t.Errorf("the enquiry after staff tried to delete it: %v", err)
+	if e, err := st.Enquiry(context.Background(), id); err != nil || e.Name != "Visitor" {
+		t.Errorf("the enquiry after staff tried to delete and erase it: %+v, %v", e, err)
+	}
+	if page := bodyText(do(h, "GET", "/studio/customers/visitor@example.com", nil, withCookie(staff))); strings.Contains(page, "Erase this person") {
+		t.Error("the customer's page offers staff to erase them")
 	}
 	if a, _ := st.AccountByEmail(context.Background(), asha); a.Role != store.RoleOwner {
 		t.Error("staff changed a role")
@@ -347,5 +356,58 @@ func TestYourName(t *testing.T) {
 	}
 	if a, _ := st.AccountByEmail(context.Background(), asha); a.Name != "Asha Rao" {
 		t.Errorf("a refused name changed it to %q", a.Name)
+	}
+}
+
+// The Accounts page says what its last form did in its own words: an
+// address cannot put text of its own on an owner's page.
+func TestAccountsNoticeIsTheWorkspaces(t *testing.T) {
+	h, st := setup(t)
+	c := signIn(t, h, asha, ashaPassword)
+	page := bodyText(do(h, "GET", "/studio/accounts?done=Send+your+password+to+evil@example.com", nil, withCookie(c)))
+	if strings.Contains(page, "evil@example.com") {
+		t.Error("the page shows text from its address")
+	}
+	r, err := st.AccountByEmail(context.Background(), ravi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := do(h, "POST", "/studio/accounts/"+strconvItoa(r.ID)+"/role", url.Values{"role": {"staff"}}, withCookie(c))
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("change role: %d", w.Code)
+	}
+	if page := bodyText(do(h, "GET", w.Header().Get("Location"), nil, withCookie(c))); !strings.Contains(page, ravi+" is now Staff.") {
+		t.Errorf("after changing the role, the page does not say so:\n%s", page)
+	}
+}
+
+// Staff save drafts but never put anything live: publishing the content,
+// publishing main and making a release live are an owner's.
+func TestStaffDoNotPublish(t *testing.T) {
+	repo, err := publish.OpenRepository(t.TempDir(), editorContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := testdb.SQLite(t)
+	rel := newFakeReleases()
+	h := setupOn(t, st, func(o *Options) {
+		o.Content, o.Builder, o.Scratch, o.Releases = repo, &fakeBuilder{}, t.TempDir(), rel
+	})
+	r, err := st.AccountByEmail(context.Background(), ravi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetRole(context.Background(), r.ID, store.RoleStaff); err != nil {
+		t.Fatal(err)
+	}
+	staff := signIn(t, h, ravi, raviPassword)
+	for _, target := range []string{"/studio/content/publish", "/studio/releases/publish", "/studio/releases/r1/make-live"} {
+		w := do(h, "POST", target, url.Values{}, withCookie(staff))
+		if w.Code != http.StatusForbidden || !strings.Contains(bodyText(w), "Only an owner can") {
+			t.Errorf("POST %s as staff: %d, want 403", target, w.Code)
+		}
+	}
+	if madeLive, published := rel.calls(); len(madeLive) != 0 || published != 0 {
+		t.Errorf("staff made %v live and published %d times", madeLive, published)
 	}
 }

@@ -187,6 +187,9 @@ func readAttachment(r *http.Request, reply *store.Reply) string {
 	}
 	fh := r.MultipartForm.File["attachment"][0]
 	name := filepath.Base(strings.ReplaceAll(fh.Filename, "\\", "/"))
+	if !input.Storable(name) {
+		return "the PDF’s file name has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text): rename it."
+	}
 	if fh.Size > maxAttachmentBytes {
 		return fmt.Sprintf("“%s” is %.1f MB: attach a PDF of up to 10 MB.", name, float64(fh.Size)/(1<<20))
 	}

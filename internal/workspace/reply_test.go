@@ -104,6 +104,11 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 			t.Errorf("%s refused: the message was not kept", bad.field)
 		}
 	}
+	// A file name a database cannot keep is said so, not a 503.
+	ct, b := multipartForm(t, form, "quo\xffte.pdf", []byte("%PDF-1.4"))
+	if w := postMultipart(h, page+"/reply", ct, b, c); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "file name has a character") {
+		t.Errorf("a file name that is not UTF-8: %d", w.Code)
+	}
 	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 || woken != 0 {
 		t.Fatalf("refused forms stored %d replies and woke the mail %d times", len(replies), woken)
 	}
