@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"studio/internal/enquiry"
@@ -255,46 +254,30 @@ type MailDelivery struct {
 // inbox calls it with the ids of one page.
 func (s *Store) MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]MailDelivery, error) {
 	out := make(map[int64][]MailDelivery)
-	// In chunks, well below either database's limit on parameters.
-	const chunk = 500
-	for start := 0; start < len(enquiryIDs); start += chunk {
-		ids := enquiryIDs[start:min(start+chunk, len(enquiryIDs))]
-		args := make([]any, len(ids))
-		for i, id := range ids {
-			args[i] = id
+	err := s.byIDs(ctx, enquiryIDs, `SELECT enquiry_id, recipient, COALESCE(ref_id, 0), attempts, last_error, next_attempt_ms, sent_ms, failed_ms
+		FROM mail_outbox WHERE enquiry_id IN (%s) ORDER BY enquiry_id, id`, func(rows *sql.Rows) error {
+		var (
+			enquiryID    int64
+			d            MailDelivery
+			next         int64
+			sent, failed sql.NullInt64
+		)
+		if err := rows.Scan(&enquiryID, &d.Recipient, &d.Ref, &d.Attempts, &d.LastError, &next, &sent, &failed); err != nil {
+			return err
 		}
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
-		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, recipient, COALESCE(ref_id, 0), attempts, last_error, next_attempt_ms, sent_ms, failed_ms
-			FROM mail_outbox WHERE enquiry_id IN (`+marks+`) ORDER BY enquiry_id, id`), args...)
-		if err != nil {
-			return nil, fmt.Errorf("store: mail deliveries: %w", err)
+		switch {
+		case sent.Valid:
+			d.State, d.At = MailSent, time.UnixMilli(sent.Int64).UTC()
+		case failed.Valid:
+			d.State, d.At = MailFailed, time.UnixMilli(failed.Int64).UTC()
+		default:
+			d.State, d.At = MailPending, time.UnixMilli(next).UTC()
 		}
-		for rows.Next() {
-			var (
-				enquiryID    int64
-				d            MailDelivery
-				next         int64
-				sent, failed sql.NullInt64
-			)
-			if err := rows.Scan(&enquiryID, &d.Recipient, &d.Ref, &d.Attempts, &d.LastError, &next, &sent, &failed); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: mail deliveries: %w", err)
-			}
-			switch {
-			case sent.Valid:
-				d.State, d.At = MailSent, time.UnixMilli(sent.Int64).UTC()
-			case failed.Valid:
-				d.State, d.At = MailFailed, time.UnixMilli(failed.Int64).UTC()
-			default:
-				d.State, d.At = MailPending, time.UnixMilli(next).UTC()
-			}
-			out[enquiryID] = append(out[enquiryID], d)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("store: mail deliveries: %w", err)
-		}
+		out[enquiryID] = append(out[enquiryID], d)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: mail deliveries: %w", err)
 	}
 	return out, nil
 }

@@ -5,9 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"studio/internal/enquiry"
@@ -208,27 +206,18 @@ func (s *Store) Notes(ctx context.Context, id int64) ([]Note, error) {
 // enquiry (an export's notes column: one query, not one an enquiry).
 func (s *Store) NotesOf(ctx context.Context, ids []int64) (map[int64][]Note, error) {
 	notes := make(map[int64][]Note)
-	// In batches: a database takes a bounded number of parameters.
-	for batch := range slices.Chunk(ids, 500) {
-		rows, err := s.read.QueryContext(ctx, s.q(`SELECT enquiry_id, id, author, body, created_at FROM enquiry_notes WHERE enquiry_id IN (?`+strings.Repeat(`, ?`, len(batch)-1)+`) ORDER BY id`), anys(batch)...)
-		if err != nil {
-			return nil, fmt.Errorf("store: notes of %d enquiries: %w", len(ids), err)
+	err := s.byIDs(ctx, ids, `SELECT enquiry_id, id, author, body, created_at FROM enquiry_notes WHERE enquiry_id IN (%s) ORDER BY id`, func(rows *sql.Rows) error {
+		var id int64
+		var n Note
+		if err := rows.Scan(&id, &n.ID, &n.Author, &n.Body, &n.At); err != nil {
+			return err
 		}
-		for rows.Next() {
-			var id int64
-			var n Note
-			if err := rows.Scan(&id, &n.ID, &n.Author, &n.Body, &n.At); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store: notes of %d enquiries: %w", len(ids), err)
-			}
-			n.At = n.At.UTC()
-			notes[id] = append(notes[id], n)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("store: notes of %d enquiries: %w", len(ids), err)
-		}
+		n.At = n.At.UTC()
+		notes[id] = append(notes[id], n)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: notes of %d enquiries: %w", len(ids), err)
 	}
 	return notes, nil
 }
