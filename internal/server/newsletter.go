@@ -84,7 +84,7 @@ func (s *Server) newsletterLink(w http.ResponseWriter, r *http.Request, rel *rel
 	if purpose == newsletter.Confirm && r.Method != http.MethodPost && email == "" && sig == "" {
 		// Where a sign-up without JavaScript leads when a confirmation is mailed.
 		s.newsletterAnswer(w, r, rel, http.StatusOK, newsletterPage{Heading: "Check your inbox", Lines: []string{
-			"We have sent you an e-mail with a link to confirm your subscription. You are on the list once you follow it; it works for seven days.",
+			"Unless you are on the list already, we have sent you an e-mail with a link to confirm your subscription. You are on the list once you follow it; it works for seven days.",
 		}})
 		return
 	}

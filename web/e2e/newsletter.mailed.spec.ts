@@ -30,7 +30,7 @@ test("sign up, confirm through the mailed link, unsubscribe through the mailed l
   const footer = page.getByRole("contentinfo");
   await footer.getByRole("textbox", { name: "Your e-mail" }).fill(address);
   await footer.getByRole("button", { name: "Subscribe" }).click();
-  await expect(footer.getByRole("status")).toHaveText("Thank you. To finish, open the link in the e-mail we have just sent you.");
+  await expect(footer.getByRole("status")).toHaveText("Thank you. Unless you are on the list already, we have sent you an e-mail: open its link to finish.");
   // Not on the list until confirmed.
   expect(await newsletterCSV(studio)).not.toContain(address);
 

@@ -4,12 +4,12 @@ import { useFetcher } from "react-router";
 import type { SendResult } from "../lib/enquiries";
 import { FormPost, submitForm, useFetcherResult } from "../lib/submission";
 
-// What the server's answer means (POST /api/newsletter): 202 when the
-// studio mails a link to confirm (double opt-in), and the address is not
-// on the list until it is followed.
+// What the server's answer means (POST /api/newsletter): 202 with mail on
+// (double opt-in), for every address alike: a new one is mailed a link to
+// confirm, and is not on the list until it is followed.
 const NOTES: Record<number, string> = {
   201: "Thank you: you are on the list.",
-  202: "Thank you. To finish, open the link in the e-mail we have just sent you.",
+  202: "Thank you. Unless you are on the list already, we have sent you an e-mail: open its link to finish.",
   200: "You were already on the list. Thank you.",
 };
 
