@@ -72,6 +72,25 @@ func (c Config) newMessage(fromName, idPrefix string, e enquiry.Enquiry, now tim
 	return msg, nil
 }
 
+// personalMessage starts a mail from the studio to one person: from
+// SMTP_FROM under fromName, to the bare address alone (whose is said in
+// its error: "the visitor's address"), answered to the studio's address.
+func (c Config) personalMessage(fromName, idPrefix string, e enquiry.Enquiry, address, whose string, now time.Time) (*gomail.Msg, string, error) {
+	msg, err := c.newMessage(fromName, idPrefix, e, now)
+	if err != nil {
+		return nil, "", err
+	}
+	to, err := bareAddress(address)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %s: %v", errPermanent, whose, err)
+	}
+	msg.AddToMailAddress(&mail.Address{Address: to})
+	if studio, err := bareAddress(c.Site.Email); err == nil {
+		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(c.Site.Name), Address: studio})
+	}
+	return msg, to, nil
+}
+
 // studioCopy is the mail to the studio about e.
 func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error) {
 	msg, err := c.newMessage(c.Site.Name+" website", "enquiry", e, now)
@@ -132,18 +151,10 @@ func enquiryURL(baseURL string, id int64) string {
 // acknowledgement is the mail to the visitor who sent e.
 func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Time) (*gomail.Msg, error) {
 	site := c.Site
-	msg, err := c.newMessage(site.Name, "ack", e, now)
+	// The address alone: the visitor's name stays out of the headers.
+	msg, visitor, err := c.personalMessage(site.Name, "ack", e, e.Email, "the visitor's address", now)
 	if err != nil {
 		return nil, err
-	}
-	visitor, err := bareAddress(e.Email)
-	if err != nil {
-		return nil, fmt.Errorf("%w: the visitor's address: %v", errPermanent, err)
-	}
-	// The address alone: the visitor's name stays out of the headers.
-	msg.AddToMailAddress(&mail.Address{Address: visitor})
-	if studio, err := bareAddress(site.Email); err == nil {
-		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
 	}
 	title := e.Kind.Title()
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject),
@@ -205,17 +216,9 @@ func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now tim
 	if r.AuthorName != "" {
 		fromName = r.AuthorName + ", " + site.Name
 	}
-	msg, err := c.newMessage(fromName, "reply", e, now)
+	msg, to, err := c.personalMessage(fromName, "reply", e, r.To, "the customer's address", now)
 	if err != nil {
 		return nil, err
-	}
-	to, err := bareAddress(r.To)
-	if err != nil {
-		return nil, fmt.Errorf("%w: the customer's address: %v", errPermanent, err)
-	}
-	msg.AddToMailAddress(&mail.Address{Address: to})
-	if studio, err := bareAddress(site.Email); err == nil {
-		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
 	}
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(r.Subject)))
 	body := r.Body

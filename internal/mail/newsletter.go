@@ -2,7 +2,6 @@ package mail
 
 import (
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
 
@@ -23,17 +22,9 @@ func (c Config) confirmation(sub store.Subscriber, now time.Time) (*gomail.Msg, 
 		return nil, fmt.Errorf("%w: no key to sign the newsletter's links", errPermanent)
 	}
 	site := c.Site
-	msg, err := c.newMessage(site.Name, "newsletter", enquiry.Enquiry{ID: sub.ID}, now)
+	msg, to, err := c.personalMessage(site.Name, "newsletter", enquiry.Enquiry{ID: sub.ID}, sub.Email, "the subscriber's address", now)
 	if err != nil {
 		return nil, err
-	}
-	to, err := bareAddress(sub.Email)
-	if err != nil {
-		return nil, fmt.Errorf("%w: the subscriber's address: %v", errPermanent, err)
-	}
-	msg.AddToMailAddress(&mail.Address{Address: to})
-	if studio, err := bareAddress(site.Email); err == nil {
-		msg.ReplyToMailAddress(&mail.Address{Name: oneLine(site.Name), Address: studio})
 	}
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject),
 		textWords(site.Name+": please confirm your subscription")))

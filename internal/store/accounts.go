@@ -159,9 +159,13 @@ func (s *Store) HasAccounts(ctx context.Context) (bool, error) {
 
 // AccountByEmail finds an account.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (Account, error) {
+	return s.accountWhere(ctx, `a.email = ?`, AccountKey(email))
+}
+
+// accountWhere finds the account a condition on accounts a picks.
+func (s *Store) accountWhere(ctx context.Context, condition string, arg any) (Account, error) {
 	var a Account
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+` FROM accounts a WHERE a.email = ?`), AccountKey(email)).
-		Scan(a.fields()...)
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+` FROM accounts a WHERE `+condition), arg).Scan(a.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, ErrNoAccount
 	}

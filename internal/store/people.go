@@ -72,16 +72,7 @@ func (s *Store) RecentAccountMails(ctx context.Context, recipient string, accoun
 
 // AccountByID finds an account by its id.
 func (s *Store) AccountByID(ctx context.Context, id int64) (Account, error) {
-	var a Account
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+` FROM accounts a WHERE a.id = ?`), id).Scan(a.fields()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, ErrNoAccount
-	}
-	if err != nil {
-		return a, fmt.Errorf("store: find account: %w", err)
-	}
-	a.CreatedAt = a.CreatedAt.UTC()
-	return a, nil
+	return s.accountWhere(ctx, `a.id = ?`, id)
 }
 
 // lockOwners counts the owners other than id, holding them (on
