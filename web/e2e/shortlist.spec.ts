@@ -320,3 +320,55 @@ test("Copy link where the browser will not copy: a dialog with the address to co
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("button", { name: "Copy link" })).toBeFocused();
 });
+
+// Puts the given products in this browser's shortlist, one of each unless
+// a quantity is given, and opens the shortlist.
+async function openWith(page: Page, list: { id: number; quantity?: number }[]) {
+  await page.goto("/shortlist");
+  await page.evaluate(
+    ({ key, items }) => localStorage.setItem(key, JSON.stringify({ version: 1, items })),
+    {
+      key: SHORTLIST_KEY,
+      items: list.map(({ id, quantity = 1 }) => {
+        const p = products.find((q) => q.id === id)!;
+        return { productId: id, material: p.material[0], finish: p.finish[0], quantity, note: "" };
+      }),
+    },
+  );
+  await page.reload();
+  await hydrated(page);
+}
+
+// A phone: the form is the last thing on the page, and the thanks that
+// takes its place is much shorter. The visitor must see the thanks, below
+// the sticky header, and a keyboard or screen reader must land on it.
+for (const [width, reducedMotion] of [
+  [320, "reduce"],
+  [375, "no-preference"],
+] as const) {
+  test.describe(`at ${width} px, motion ${reducedMotion}`, () => {
+    test.use({ viewport: { width, height: 640 }, reducedMotion });
+
+    test("the thanks for a request is in view below the header and has the focus @narrow-only", async ({ page }) => {
+      await openWith(page, three.map((p) => ({ id: p.id })));
+      await page.getByRole("textbox", { name: "Your Name" }).fill(unique("Ira Sen"));
+      await page.getByRole("textbox", { name: "Your Email" }).fill("ira@example.com");
+      await page.getByRole("textbox", { name: /^Message/ }).fill("For a reading room.");
+      await page.waitForTimeout(3200); // a person's pace: the server's signed start time
+      await page.getByRole("button", { name: /^Request a quote for/ }).click();
+
+      const thanks = page.getByRole("status").filter({ hasText: "has reached the studio" });
+      await expect(thanks).toBeAttached();
+      const header = (await page.getByRole("banner").boundingBox())!;
+      const placed = async () => {
+        const box = (await thanks.boundingBox())!;
+        return { belowHeader: box.y >= header.y + header.height, inViewport: box.y + box.height <= 640 };
+      };
+      const inView = { belowHeader: true, inViewport: true };
+      // Without motion the page is there at once; with it, once the smooth scroll ends.
+      if (reducedMotion === "reduce") expect(await placed()).toEqual(inView);
+      else await expect.poll(placed).toEqual(inView);
+      await expect(thanks).toBeFocused();
+    });
+  });
+}

@@ -3,6 +3,7 @@ import { Honeypot } from "../../lib/submission";
 import { Field } from "../Field";
 import { SenderFields } from "../SenderFields";
 import { LIMITS } from "../../lib/enquiries";
+import { showConfirmation } from "../../lib/confirmation";
 import { pieces } from "./pieces";
 import type { QuoteRequest } from "./useQuoteRequest";
 
@@ -13,7 +14,7 @@ export function QuoteForm({ quote, count }: { quote: QuoteRequest; count: number
     <section className="shortlist__request" aria-labelledby="shortlist-request">
       <h2 id="shortlist-request">Ask for a quote</h2>
       {quote.state === "sent" && quote.sent ? (
-        <div className="shortlist__sent" role="status">
+        <div className="shortlist__sent" role="status" tabIndex={-1} ref={showConfirmation}>
           <p>
             Thank you. Your request for {pieces(quote.sent.count)} has reached the studio, and we will write back to {quote.sent.email} with a
             quote.
