@@ -271,7 +271,7 @@ test("a shared link over another shortlist asks first; Keep mine keeps it, Repla
   await page.getByRole("button", { name: "Replace mine with the link’s" }).click();
   await expect(page.getByRole("heading", { level: 3 })).toHaveText([theirs.name, fromItsPage.name]);
   await expect(piece(page, theirs.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("3");
-  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 pieces");
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 products, 4 pieces");
 });
 
 test("pieces the catalogue does not have, in a link or in storage, are left out with a notice, never an error", async ({ page }) => {
@@ -398,5 +398,5 @@ test("a shortlist counts its pieces by their quantities, not its products", asyn
   quantities[0] = 12;
   await piece(page, chosen[0]!.name).getByRole("spinbutton", { name: "Quantity" }).fill("12");
   await expectSaid(words(quantities));
-  await expect(page.getByText(`${words(quantities)} in your shortlist`)).toBeAttached(); // the polite announcement
+  await expect(page.getByText(`${words(quantities)} in your shortlist`, { exact: true })).toBeAttached(); // the polite announcement
 });
