@@ -172,12 +172,34 @@ func (e Enquiry) Subject() string {
 	return s
 }
 
-// Pieces says how many pieces a shortlist's request lists: "3 pieces".
+// Pieces says what a shortlist's request asks for (PiecesOf its items).
 func (e Enquiry) Pieces() string {
-	if len(e.Items) == 1 {
-		return "1 piece"
+	return PiecesOf(e.Items)
+}
+
+// PiecesOf says how many pieces items ask for, the sum of their
+// quantities, and of how many products where that is fewer: "1 piece",
+// "3 pieces" (one of each of three products), "2 products, 7 pieces". The
+// shortlist page says it in the same words (web/app/components/shortlist/pieces.ts).
+func PiecesOf(items []Item) string {
+	pieces := 0
+	products := map[int]bool{}
+	for _, it := range items {
+		pieces += it.Quantity
+		products[it.ProductID] = true
 	}
-	return fmt.Sprintf("%d pieces", len(e.Items))
+	if len(products) == pieces {
+		return counted(pieces, "piece")
+	}
+	return counted(len(products), "product") + ", " + counted(pieces, "piece")
+}
+
+// counted is n and the noun, plural unless n is 1: "1 piece", "3 pieces".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // Subscriber is one address on the newsletter list.

@@ -328,7 +328,35 @@ func TestCheckItems(t *testing.T) {
 		t.Errorf("items = %+v, want %+v (the note on one line)", e.Items, want)
 	}
 	e.ID = 7
-	if got := e.Subject(); got != "Quote request #7 from Asha Rao: 2 pieces" {
+	if got := e.Subject(); got != "Quote request #7 from Asha Rao: 2 products, 3 pieces" {
 		t.Errorf("subject = %q", got)
+	}
+}
+
+// A shortlist's pieces are the sum of its quantities; the products are
+// named too where they are fewer.
+func TestPiecesOf(t *testing.T) {
+	item := func(id, quantity int) Item { return Item{ProductID: id, Quantity: quantity} }
+	for _, tc := range []struct {
+		items []Item
+		want  string
+	}{
+		{[]Item{item(1, 1)}, "1 piece"},
+		{[]Item{item(1, 1), item(2, 1), item(3, 1)}, "3 pieces"},
+		{[]Item{item(1, 6)}, "1 product, 6 pieces"},
+		{[]Item{item(1, 6), item(2, 1)}, "2 products, 7 pieces"},
+		// One product twice, in two materials: one product, its pieces counted once each.
+		{[]Item{item(1, 1), item(1, 1)}, "1 product, 2 pieces"},
+	} {
+		if got := PiecesOf(tc.items); got != tc.want {
+			t.Errorf("PiecesOf(%v) = %q, want %q", tc.items, got, tc.want)
+		}
+	}
+	var ten []Item
+	for id := 1; id <= 10; id++ {
+		ten = append(ten, item(id, 5))
+	}
+	if got := PiecesOf(ten); got != "10 products, 50 pieces" {
+		t.Errorf("ten products of five = %q", got)
 	}
 }

@@ -237,7 +237,7 @@ func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now tim
 // writePieces lists a shortlist's pieces, each on a line of its own with
 // its note on the next, numbered as the visitor listed them:
 //
-//	Pieces (2):
+//	2 products, 7 pieces:
 //	  1. Marwar chair (#1), Wood, Walnut, quantity 6
 //	     Note: for the lobby
 //	  2. Jharokha mirror (#2), quantity 1
@@ -248,7 +248,7 @@ func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withID
 	if len(items) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%sPieces (%d):\n", indent, len(items))
+	fmt.Fprintf(b, "%s%s:\n", indent, enquiry.PiecesOf(items))
 	for i, it := range items {
 		number := fmt.Sprintf("%d. ", i+1)
 		line := it.ProductName

@@ -11,7 +11,8 @@ import (
 	"studio/internal/enquiry"
 )
 
-// shortlistFor is a quote request for three pieces; the second is the
+// shortlistFor is a quote request for nine pieces of two products in three
+// lines (the chair twice, in two materials); the second is the
 // mirror, so the product filter must look at the pieces to find it.
 func shortlistFor(name string) enquiry.Enquiry {
 	return enquiry.Enquiry{Kind: enquiry.Quote, Name: name, Phone: "+91 98290 41752", Message: "All for one flat",
@@ -29,7 +30,7 @@ func TestShortlistInTheInbox(t *testing.T) {
 	c := signIn(t, h, asha, ashaPassword)
 
 	w := do(h, "GET", "/studio", nil, withCookie(c))
-	if body := w.Body.String(); !strings.Contains(body, "#"+itoa(id)+" · Quote · 3 pieces · Meera</a>") || !strings.Contains(body, " · Quote · Marwar chair · Single</a>") {
+	if body := w.Body.String(); !strings.Contains(body, "#"+itoa(id)+" · Quote · 2 products, 9 pieces · Meera</a>") || !strings.Contains(body, " · Quote · Marwar chair · Single</a>") {
 		t.Errorf("the list does not say the shortlist's pieces (or lost the single product):\n%s", body)
 	}
 	w = do(h, "GET", "/studio?product=2", nil, withCookie(c))
@@ -39,7 +40,7 @@ func TestShortlistInTheInbox(t *testing.T) {
 
 	w = do(h, "GET", "/studio/enquiries/"+itoa(id), nil, withCookie(c))
 	body := w.Body.String()
-	if w.Code != 200 || !strings.Contains(body, "<caption id=\"pieces\">3 pieces</caption>") {
+	if w.Code != 200 || !strings.Contains(body, "<caption id=\"pieces\">2 products, 9 pieces</caption>") {
 		t.Fatalf("%d: the enquiry's page has no table of pieces:\n%s", w.Code, body)
 	}
 	var rows []string

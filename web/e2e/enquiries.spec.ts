@@ -252,7 +252,13 @@ test.describe("quote dialog", () => {
       phone: "+91 98290 00000",
       message: note,
     });
-    await expect(dialog.getByRole("status")).toContainText("Your request has reached the studio");
+    // The form, and the button that had the focus, gave way to the thanks:
+    // the focus is on the thanks, inside the dialog, which stays open.
+    const thanks = dialog.getByRole("status");
+    await expect(thanks).toContainText("Your request has reached the studio");
+    await expect(thanks).toBeFocused();
+    await expect(dialog).toBeVisible();
+    await expect(thanks).toBeInViewport({ ratio: 1 });
     expect(await trackedEvents(page, "form_submit")).toHaveLength(1);
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();

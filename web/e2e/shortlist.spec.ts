@@ -112,7 +112,7 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   const elsewhere = await browser.newContext();
   const other = await elsewhere.newPage();
   await other.goto(link);
-  await expect(other.getByRole("heading", { level: 2, name: "3 pieces" })).toBeVisible();
+  await expect(other.getByRole("heading", { level: 2, name: "3 products, 6 pieces" })).toBeVisible(); // 1 + 4 + 1
   await expect(other).toHaveURL(/\/shortlist$/); // taken in, so a reload does not ask again
   await expect(piece(other, withFinishes.name).getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
   await expect(piece(other, secondFromList.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("4");
@@ -125,11 +125,11 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   await page.getByRole("textbox", { name: "Your Name" }).fill(name);
   await page.getByRole("textbox", { name: "Your Email" }).fill("anjali@studio-mehta.example");
   await page.waitForTimeout(3200); // a person's pace: the server's signed start time
-  await page.getByRole("button", { name: "Request a quote for 3 pieces" }).click();
+  await page.getByRole("button", { name: "Request a quote for 3 products, 6 pieces" }).click();
   const thanks = page.getByRole("status").filter({ hasText: "Thank you" });
-  await expect(thanks).toContainText("Your request for 3 pieces has reached the studio");
+  await expect(thanks).toContainText("Your request for 3 products, 6 pieces has reached the studio");
   await expect(thanks).toContainText("Your shortlist is still here");
-  await expect(page.getByRole("heading", { level: 2, name: "3 pieces" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "3 products, 6 pieces" })).toBeVisible();
   const lead = await trackedEvents(page, "generate_lead");
   expect(lead).toHaveLength(1);
   expect((lead[0]!.params.items as { item_id: string; quantity: number }[]).map((i) => [i.item_id, i.quantity])).toEqual([
@@ -144,9 +144,9 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   await page.getByRole("button", { name: "Show" }).click();
   const listed = page.getByRole("article").filter({ hasText: name });
   await expect(listed).toHaveCount(1);
-  await expect(listed).toContainText("3 pieces");
+  await expect(listed).toContainText("3 products, 6 pieces");
   await listed.getByRole("link", { name: new RegExp(name) }).click();
-  const table = page.getByRole("table", { name: "3 pieces" });
+  const table = page.getByRole("table", { name: "3 products, 6 pieces" });
   for (const [p, material, fin, quantity] of [
     [withFinishes, withFinishes.material[0]!, finish, "1"],
     [secondFromList, secondFromList.material[0]!, secondFromList.finish[0]!, "4"],
@@ -233,13 +233,13 @@ test.describe("at 375 px, by keyboard alone", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.type("kabir@");
     await page.waitForTimeout(3200);
-    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 piece" }));
+    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 product, 12 pieces" }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("textbox", { name: "Your Email" })).toBeFocused();
     await page.keyboard.type("studio.example");
-    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 piece" }));
+    await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 product, 12 pieces" }));
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("status").filter({ hasText: "Your request for 1 piece has reached the studio" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Your request for 1 product, 12 pieces has reached the studio" })).toBeVisible();
 
     // The last piece out: the way back to the products.
     await tabTo(page, page.getByRole("button", { name: `Remove: ${b.name}` }));
@@ -259,7 +259,7 @@ test("a shared link over another shortlist asks first; Keep mine keeps it, Repla
 
   await page.goto(link);
   const ask = page.getByRole("region", { name: "Open the shortlist in the link?" });
-  await expect(ask).toContainText(`The link holds 2 pieces: ${theirs.name}, ${fromItsPage.name}. It would replace the 1 piece in your shortlist.`);
+  await expect(ask).toContainText(`The link holds 2 products, 4 pieces: ${theirs.name}, ${fromItsPage.name}. It would replace the 1 piece in your shortlist.`);
   await expect(ask.getByRole("heading")).toBeFocused();
   await expect(page).toHaveURL(/\/shortlist$/);
   await expectNoAxeViolations(page);
@@ -271,7 +271,7 @@ test("a shared link over another shortlist asks first; Keep mine keeps it, Repla
   await page.getByRole("button", { name: "Replace mine with the link’s" }).click();
   await expect(page.getByRole("heading", { level: 3 })).toHaveText([theirs.name, fromItsPage.name]);
   await expect(piece(page, theirs.name).getByRole("spinbutton", { name: "Quantity" })).toHaveValue("3");
-  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 pieces");
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 2 products, 4 pieces");
 });
 
 test("pieces the catalogue does not have, in a link or in storage, are left out with a notice, never an error", async ({ page }) => {
@@ -319,4 +319,84 @@ test("Copy link where the browser will not copy: a dialog with the address to co
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("button", { name: "Copy link" })).toBeFocused();
+});
+
+// Puts the given products in this browser's shortlist, one of each unless
+// a quantity is given, and opens the shortlist.
+async function openWith(page: Page, list: { id: number; quantity?: number }[]) {
+  await page.goto("/shortlist");
+  await page.evaluate(
+    ({ key, items }) => localStorage.setItem(key, JSON.stringify({ version: 1, items })),
+    {
+      key: SHORTLIST_KEY,
+      items: list.map(({ id, quantity = 1 }) => {
+        const p = products.find((q) => q.id === id)!;
+        return { productId: id, material: p.material[0], finish: p.finish[0], quantity, note: "" };
+      }),
+    },
+  );
+  await page.reload();
+  await hydrated(page);
+}
+
+// A phone: the form is the last thing on the page, and the thanks that
+// takes its place is much shorter. The visitor must see the thanks, below
+// the sticky header, and a keyboard or screen reader must land on it.
+for (const [width, reducedMotion] of [
+  [320, "reduce"],
+  [375, "no-preference"],
+] as const) {
+  test.describe(`at ${width} px, motion ${reducedMotion}`, () => {
+    test.use({ viewport: { width, height: 640 }, reducedMotion });
+
+    test("the thanks for a request is in view below the header and has the focus @narrow-only", async ({ page }) => {
+      await openWith(page, three.map((p) => ({ id: p.id })));
+      await page.getByRole("textbox", { name: "Your Name" }).fill(unique("Ira Sen"));
+      await page.getByRole("textbox", { name: "Your Email" }).fill("ira@example.com");
+      await page.getByRole("textbox", { name: /^Message/ }).fill("For a reading room.");
+      await page.waitForTimeout(3200); // a person's pace: the server's signed start time
+      await page.getByRole("button", { name: /^Request a quote for/ }).click();
+
+      const thanks = page.getByRole("status").filter({ hasText: "has reached the studio" });
+      await expect(thanks).toBeAttached();
+      const header = (await page.getByRole("banner").boundingBox())!;
+      const placed = async () => {
+        const box = (await thanks.boundingBox())!;
+        return { belowHeader: box.y >= header.y + header.height, inViewport: box.y + box.height <= 640 };
+      };
+      const inView = { belowHeader: true, inViewport: true };
+      // Without motion the page is there at once; with it, once the smooth scroll ends.
+      if (reducedMotion === "reduce") expect(await placed()).toEqual(inView);
+      else await expect.poll(placed).toEqual(inView);
+      await expect(thanks).toBeFocused();
+    });
+  });
+}
+
+// The pieces a shortlist holds are the sum of its quantities, and every
+// place that counts them says so: the list's heading, the request's button
+// and the header's shortlist link.
+test("a shortlist counts its pieces by their quantities, not its products", async ({ page }) => {
+  const chosen = products.slice(0, 10);
+  const list = chosen.map((p, i) => ({ id: p.id, quantity: 5 + (i % 2) }));
+  await openWith(page, list);
+  const words = (quantities: number[]) => {
+    const total = quantities.reduce((a, b) => a + b, 0);
+    const n = quantities.length;
+    return total === n ? `${n} ${n === 1 ? "piece" : "pieces"}` : `${n} ${n === 1 ? "product" : "products"}, ${total} pieces`;
+  };
+  const expectSaid = async (said: string) => {
+    await expect(page.getByRole("heading", { level: 2, name: said, exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: `Request a quote for ${said}`, exact: true })).toBeVisible();
+    await expect(shortlistLink(page)).toHaveAccessibleName(`Shortlist, ${said}`);
+  };
+  const quantities = list.map((i) => i.quantity);
+  expect(words(quantities)).not.toBe(`${chosen.length} pieces`);
+  await expectSaid(words(quantities));
+
+  // A quantity changed: the count follows it.
+  quantities[0] = 12;
+  await piece(page, chosen[0]!.name).getByRole("spinbutton", { name: "Quantity" }).fill("12");
+  await expectSaid(words(quantities));
+  await expect(page.getByText(`${words(quantities)} in your shortlist`, { exact: true })).toBeAttached(); // the polite announcement
 });

@@ -5,7 +5,8 @@ import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
 import { mainNav } from "../lib/nav";
 import { SHORTLIST_PATH } from "../lib/paths";
-import { useShortlistIds } from "../lib/shortlist/saved";
+import { useShortlistPieces } from "../lib/shortlist/saved";
+import { shortlistSize } from "./shortlist/pieces";
 import { useSite } from "../lib/site";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
@@ -120,22 +121,23 @@ export function Header() {
   );
 }
 
-const pieces = (n: number) => `${n} ${n === 1 ? "piece" : "pieces"}`;
-
-// The shortlist, with the number of pieces in it once the script has read
-// it. A change is said politely by a live region of its own (a link's name
+// The shortlist, with the number of its products on the badge and what it
+// holds in the link's name ("Shortlist, 2 products, 7 pieces",
+// shortlistSize) once the script has read it. A change is said politely by a live region of its own (a link's name
 // changing is not announced). The shortlist lives in the browser's
 // storage, so the link keeps its place unseen until the script runs.
 function ShortlistLink() {
   const hydrated = useHydrated();
-  const count = useShortlistIds().length;
-  const [said, setSaid] = useState<{ count: number | null; text: string }>({ count: null, text: "" });
-  if (hydrated && said.count !== count) setSaid({ count, text: said.count === null ? "" : `${pieces(count)} in your shortlist` });
+  const saved = useShortlistPieces();
+  const count = saved.length;
+  const size = shortlistSize(saved);
+  const [said, setSaid] = useState<{ size: string | null; text: string }>({ size: null, text: "" });
+  if (hydrated && said.size !== size) setSaid({ size, text: said.size === null ? "" : `${size} in your shortlist` });
   return (
     <>
       <NavLink to={SHORTLIST_PATH} className="icon-button site-header__shortlist" data-waiting={!hydrated || undefined}>
         <Icon name="bookmark" />
-        <span className="visually-hidden">Shortlist{hydrated && `, ${pieces(count)}`}</span>
+        <span className="visually-hidden">Shortlist{hydrated && `, ${size}`}</span>
         {count > 0 && (
           <span className="site-header__count" aria-hidden="true">
             {count}

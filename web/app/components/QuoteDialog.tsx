@@ -4,6 +4,7 @@ import { LIMITS, type QuoteKind } from "../lib/enquiries";
 import { useSite, whatsappUrl, type Site } from "../lib/site";
 import { Dialog } from "./Dialog";
 import { Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
+import { showConfirmation } from "../lib/confirmation";
 import { FailureNotice, trackContactAttempt } from "./FailureNotice";
 import { Field } from "./Field";
 import { SenderFields } from "./SenderFields";
@@ -105,7 +106,7 @@ export default function QuoteDialog({ open, onClose, kind, product, material, fi
           </p>
         )}
         {state === "sent" ? (
-          <div className="quote-dialog__sent" role="status">
+          <div className="quote-dialog__sent" role="status" tabIndex={-1} ref={showConfirmation}>
             <p>
               Thank you. Your request has reached the studio, and we will write back to {values.email.trim()} with{" "}
               {kind === "quote" ? "a quote" : "ideas and a quote"}.

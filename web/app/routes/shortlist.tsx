@@ -5,6 +5,7 @@ import { EmptyShortlist } from "../components/shortlist/EmptyShortlist";
 import { LinkOffer } from "../components/shortlist/LinkOffer";
 import { PieceList } from "../components/shortlist/PieceList";
 import { QuoteForm } from "../components/shortlist/QuoteForm";
+import { shortlistSize } from "../components/shortlist/pieces";
 import { useCheckedShortlist } from "../components/shortlist/useCheckedShortlist";
 import { useLinkOffer } from "../components/shortlist/useLinkOffer";
 import { useListViewed } from "../components/shortlist/useListViewed";
@@ -101,7 +102,7 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
       ) : (
         <div className="shortlist__layout" ref={listRef}>
           <PieceList items={items} products={products} byId={byId} errors={quote.errors} quantities={quantities} edit={edit} />
-          <QuoteForm quote={quote} count={items.length} />
+          <QuoteForm quote={quote} size={shortlistSize(items)} />
         </div>
       )}
     </>

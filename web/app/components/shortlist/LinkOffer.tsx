@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import type { ProductCardData } from "../../lib/catalogue";
 import type { ShortlistItem } from "../../lib/shortlist/store";
-import { pieces } from "./pieces";
+import { shortlistSize } from "./pieces";
 
 // A shared link opened over a shortlist of other pieces: the visitor
 // chooses which to keep, rather than losing theirs to a click.
@@ -15,7 +15,7 @@ export function LinkOffer({ offer, current, byId, onChoose }: { offer: Shortlist
         Open the shortlist in the link?
       </h2>
       <p>
-        The link holds {pieces(offer.length)}: {names.join(", ")}. It would replace the {pieces(current.length)} in your shortlist.
+        The link holds {shortlistSize(offer)}: {names.join(", ")}. It would replace the {shortlistSize(current)} in your shortlist.
       </p>
       <div className="link-offer__actions">
         <button type="button" className="button" onClick={() => onChoose(offer)}>

@@ -3,7 +3,7 @@ import { ShareLink } from "./ShareLink";
 import { Piece } from "./Piece";
 import type { ProductCardData } from "../../lib/catalogue";
 import type { ShortlistItem } from "../../lib/shortlist/store";
-import { pieces } from "./pieces";
+import { shortlistSize } from "./pieces";
 import type { PieceEditing } from "./usePieceEditing";
 
 type Props = {
@@ -22,7 +22,7 @@ export function PieceList({ items, products, byId, errors, quantities, edit }: P
   return (
     <section className="shortlist__pieces" aria-labelledby="shortlist-pieces">
       <div className="shortlist__heading">
-        <h2 id="shortlist-pieces">{pieces(items.length)}</h2>
+        <h2 id="shortlist-pieces">{shortlistSize(items)}</h2>
         <ShareLink items={items} products={products} />
       </div>
       <ol className="shortlist__list">

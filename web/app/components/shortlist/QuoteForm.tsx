@@ -3,19 +3,19 @@ import { Honeypot } from "../../lib/submission";
 import { Field } from "../Field";
 import { SenderFields } from "../SenderFields";
 import { LIMITS } from "../../lib/enquiries";
-import { pieces } from "./pieces";
+import { showConfirmation } from "../../lib/confirmation";
 import type { QuoteRequest } from "./useQuoteRequest";
 
-/** Ask for a quote: who is asking, for the shortlist's count pieces; once sent, the thanks and a way to write again. */
-export function QuoteForm({ quote, count }: { quote: QuoteRequest; count: number }) {
+/** Ask for a quote: who is asking, for what the shortlist holds (size: "2 products, 7 pieces"); once sent, the thanks and a way to write again. */
+export function QuoteForm({ quote, size }: { quote: QuoteRequest; size: string }) {
   const problems = quote.errors;
   return (
     <section className="shortlist__request" aria-labelledby="shortlist-request">
       <h2 id="shortlist-request">Ask for a quote</h2>
       {quote.state === "sent" && quote.sent ? (
-        <div className="shortlist__sent" role="status">
+        <div className="shortlist__sent" role="status" tabIndex={-1} ref={showConfirmation}>
           <p>
-            Thank you. Your request for {pieces(quote.sent.count)} has reached the studio, and we will write back to {quote.sent.email} with a
+            Thank you. Your request for {quote.sent.size} has reached the studio, and we will write back to {quote.sent.email} with a
             quote.
           </p>
           <p>Your shortlist is still here, to change and send again, or to share.</p>
@@ -26,7 +26,7 @@ export function QuoteForm({ quote, count }: { quote: QuoteRequest; count: number
       ) : (
         <form ref={quote.formRef} className="shortlist__form" noValidate onSubmit={quote.send} aria-labelledby="shortlist-request">
           <p className="shortlist__for">
-            For the {pieces(count)} in your shortlist, with their choices and notes. The studio answers with prices and
+            For the {size} in your shortlist, with their choices and notes. The studio answers with prices and
             making times.
           </p>
           <SenderFields values={quote.values} onChange={quote.change} errors={problems} phone />
@@ -50,7 +50,7 @@ export function QuoteForm({ quote, count }: { quote: QuoteRequest; count: number
           )}
           {quote.state === "failed" && <FailureNotice message={quote.failure} location="shortlist" />}
           <button type="submit" className="button" aria-disabled={quote.state === "sending" || undefined}>
-            {quote.state === "sending" ? "Sending…" : `Request a quote for ${pieces(count)}`}
+            {quote.state === "sending" ? "Sending…" : `Request a quote for ${size}`}
           </button>
         </form>
       )}

@@ -3,7 +3,7 @@ import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { itemField } from "../../lib/shortlist/request";
 import { isQuantity, moved, saveShortlist, updated, withoutItem, type ShortlistItem } from "../../lib/shortlist/store";
-import { pieces } from "./pieces";
+import { shortlistSize } from "./pieces";
 
 type Options = {
   items: ShortlistItem[];
@@ -45,8 +45,9 @@ export function usePieceEditing({ items, byId, listRef, setNotice, setQuantities
     request.clearErrors("items[");
     const item = items[index]!;
     const product = byId.get(item.productId);
-    save(withoutItem(items, item.productId));
-    setSaid(`${product?.name} taken out. ${pieces(items.length - 1)} left.`);
+    const left = withoutItem(items, item.productId);
+    save(left);
+    setSaid(`${product?.name} taken out. ${shortlistSize(left)} left.`);
     if (product) track("remove_from_wishlist", itemEventParams(product));
     const next = items[index + 1] ?? items[index - 1];
     if (next) focusIn(next.productId, "remove");
@@ -70,7 +71,7 @@ export function usePieceEditing({ items, byId, listRef, setNotice, setQuantities
   /** The shortlist replaced by a link's pieces. */
   const replaceWith = (list: ShortlistItem[]) => {
     save(list);
-    setSaid(`Your shortlist now has the link’s ${pieces(list.length)}.`);
+    setSaid(`Your shortlist now has the link’s ${shortlistSize(list)}.`);
   };
 
   return { said, move, remove, changeQuantity, change, replaceWith };

@@ -5,6 +5,7 @@ import type { ProductCardData } from "../../lib/catalogue";
 import { quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../../lib/shortlist/request";
 import type { ShortlistItem } from "../../lib/shortlist/store";
 import { listParams } from "./listParams";
+import { shortlistSize } from "./pieces";
 
 const FORM = "shortlist";
 const EMPTY: QuoteSender = { name: "", email: "", phone: "", message: "" };
@@ -24,7 +25,7 @@ export function useQuoteRequest(
 ) {
   const start = useFormStart(FORM);
   const [values, setValues] = useState<QuoteSender>(EMPTY);
-  const [sent, setSent] = useState<{ email: string; count: number } | null>(null);
+  const [sent, setSent] = useState<{ email: string; size: string } | null>(null);
   const request = useEnquirySubmit({
     formName: FORM,
     messageRequired: false,
@@ -33,7 +34,7 @@ export function useQuoteRequest(
     fieldsIn,
     onSent: () => {
       track("generate_lead", listParams(items, byId));
-      setSent({ email: values.email.trim(), count: items.length });
+      setSent({ email: values.email.trim(), size: shortlistSize(items) });
       setValues(EMPTY);
       start.reset();
     },

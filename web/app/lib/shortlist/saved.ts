@@ -9,6 +9,10 @@ export const SHORTLIST_KEY = "studio.shortlist";
 export const SHORTLIST_VERSION = 1;
 const CHANGED = "studio:shortlist";
 const NONE: readonly number[] = [];
+const NO_PIECES: readonly SavedPiece[] = [];
+
+/** A piece as the header counts it: its product and how many. */
+export type SavedPiece = { productId: number; quantity: number };
 
 /** The stored JSON as it is; null when there is none or storage is blocked. */
 export function readSavedShortlist(): string | null {
@@ -30,15 +34,27 @@ export function parseStored(raw: string | null): unknown[] | null {
   }
 }
 
-// The same array while the stored text is the same, as React's store hooks require.
+// The same arrays while the stored text is the same, as React's store hooks require.
 let lastRaw: string | null = null;
 let lastIds = NONE;
-function savedIds(): readonly number[] {
+let lastPieces = NO_PIECES;
+function savedPieces(): readonly SavedPiece[] {
   const raw = readSavedShortlist();
   if (raw !== lastRaw) {
     lastRaw = raw;
-    lastIds = parseStored(raw)?.map((i) => (i as { productId?: number } | null)?.productId as number) ?? NONE;
+    const stored = parseStored(raw);
+    lastPieces =
+      stored?.map((i) => {
+        const { productId, quantity } = (i ?? {}) as { productId?: number; quantity?: unknown };
+        // Unchecked: a quantity that is not a whole number from 1 counts once (the shortlist page corrects it).
+        return { productId: productId as number, quantity: Number.isInteger(quantity) && (quantity as number) >= 1 ? (quantity as number) : 1 };
+      }) ?? NO_PIECES;
+    lastIds = stored ? lastPieces.map((p) => p.productId) : NONE;
   }
+  return lastPieces;
+}
+function savedIds(): readonly number[] {
+  savedPieces();
   return lastIds;
 }
 
@@ -54,6 +70,11 @@ export function subscribeShortlist(onChange: () => void): () => void {
 
 /** Tells this page's readers that store.ts has written the shortlist. */
 export const announceShortlistChange = () => window.dispatchEvent(new Event(CHANGED));
+
+/** The shortlist's products and their quantities; none until hydrated, as in the prerendered page. */
+export function useShortlistPieces(): readonly SavedPiece[] {
+  return useSyncExternalStore(subscribeShortlist, savedPieces, () => NO_PIECES);
+}
 
 /** The ids of the products in the shortlist; none until hydrated, as in the prerendered page. */
 export function useShortlistIds(): readonly number[] {
