@@ -7,6 +7,9 @@ import { ChatWidget } from "./components/chat/ChatWidget";
 import { WelcomeOffer } from "./components/offer/WelcomeOffer";
 import { usePageChange } from "./lib/usePageChange";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
+import { pageMeta } from "./lib/meta";
+import { siteOf } from "./lib/site";
+import { HomeContent } from "./routes/home";
 import "./styles/tokens.css";
 import "./styles/base.css";
 // The placeholder colours of the pictures (scripts/images.mjs names them).
@@ -57,17 +60,46 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+// What every page does once it runs: the page's own hooks, and a mark for
+// tests and scripts that the prerendered page is now interactive.
+function usePage() {
   usePageChange();
   usePageAnalytics();
-  // A mark for tests and scripts: the prerendered page is now interactive.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "";
   }, []);
+}
+
+export default function App() {
+  usePage();
   return <Outlet />;
 }
 
+// The not-found page: the 404 an unknown path's route answers with the
+// home page's data (routes/not-found.tsx). The root shows it, whichever
+// route the browser matched at the address, so the one document the server
+// sends for every unknown path hydrates as it was rendered.
+type HomeData = Parameters<typeof HomeContent>[0];
+function notFoundPage(error: unknown): HomeData | null {
+  if (!isRouteErrorResponse(error) || error.status !== 404) return null;
+  const home = error.data as Partial<HomeData> | null;
+  return home && typeof home === "object" && home.hero && home.texts ? (home as HomeData) : null;
+}
+
+// The not-found page is the home page's, told not to be indexed.
+export const meta: Route.MetaFunction = ({ error, matches }) => {
+  if (!notFoundPage(error)) return [];
+  const site = siteOf(matches);
+  return [
+    ...pageMeta(site, { title: site.tagline, description: site.description, path: "/" }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  usePage();
+  const home = notFoundPage(error);
+  if (home) return <HomeContent {...home} />;
   const heading = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
   return (
     <div className="page-intro">

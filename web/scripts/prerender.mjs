@@ -54,13 +54,16 @@ const started = Date.now();
 async function sitePaths() {
   const paths = await importTs(join(web, "app", "lib", "paths.ts"));
   const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
-  return [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH];
+  return {
+    prerender: [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH],
+    notFound: paths.NOT_FOUND_PATH,
+  };
 }
 
 // The main thread lists the paths and shares them among the workers;
 // each worker renders its share with a handler of its own.
 if (isMainThread) {
-  const prerender = await sitePaths();
+  const { prerender, notFound } = await sitePaths();
   // What makes a page besides its data: the server bundle (which names
   // every client asset too), and the scripts that write and compress it.
   const hash = createHash("sha256");
@@ -78,7 +81,7 @@ if (isMainThread) {
       const paths = prerender.filter((_, j) => j % count === i);
       return new Promise((done, fail) => {
         const worker = new Worker(new URL(import.meta.url), {
-          workerData: { prerender, paths, fallback: i === 0, code },
+          workerData: { prerender, paths, fallback: i === 0, code, notFound },
         });
         worker.once("message", done);
         worker.once("error", fail);
@@ -103,7 +106,7 @@ function prunePageCache() {
   return pruneDaily(pageCache, ({ nlink, ctimeMs }, now) => nlink === 1 && ctimeMs < now - DAY);
 }
 
-async function renderShare({ prerender, paths, fallback, code }) {
+async function renderShare({ prerender, paths, fallback, code, notFound }) {
   const { createRequestHandler, matchRoutes } = await import("react-router");
   const serverModule = await import(pathToFileURL(serverBuild).href);
   // The bundle is kept as an ssr: true build (react-router.config.ts); the
@@ -197,10 +200,14 @@ async function renderShare({ prerender, paths, fallback, code }) {
     return true;
   }
 
+  // The not-found page is the one page rendered with status 404 (its
+  // route's loader answers 404: routes/not-found.tsx); it has no .data, as
+  // no navigation fetches it.
   async function prerenderRoute(path, file, cacheName) {
     const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
     rendered++;
     const response = await handler(new Request(`http://localhost${normalized}`));
+    const wanted = path === notFound ? 404 : 200;
     let html = await response.text();
     if (REDIRECTS.has(response.status)) {
       // As React Router writes a redirect: a page that refreshes to it.
@@ -218,9 +225,9 @@ async function renderShare({ prerender, paths, fallback, code }) {
   </a>
 </body>
 </html>`;
-    } else if (response.status !== 200) {
+    } else if (response.status !== wanted) {
       throw new Error(
-        `Prerender (html): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${html}`,
+        `Prerender (html): Received a ${response.status} status code (not ${wanted}) while prerendering the \`${normalized}\` path.\n${html}`,
       );
     }
     write(file, html, cacheName);
@@ -252,7 +259,7 @@ async function renderShare({ prerender, paths, fallback, code }) {
       await prerenderResource(path);
     } else {
       const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
-      const data = hasLoaders ? await prerenderData(path, null) : undefined;
+      const data = hasLoaders && path !== notFound ? await prerenderData(path, null) : undefined;
       const key = createHash("sha256").update(`${code}\0${path}\0${data?.text ?? ""}`).digest("hex");
       const page = join(clientDir, ...`${basename}${path}/`.replace(/\/\/+/g, "/").split("/"), "index.html");
       const files = [[page, `${key}.html`], ...(data ? [[data.file, `${key}.data`]] : [])];

@@ -1,21 +1,18 @@
-import type { Route } from "./+types/not-found";
-import { HomeContent } from "./home";
-import { pageMeta } from "../lib/meta";
-import { siteOf } from "../lib/site";
+import { data } from "react-router";
+import { loader as homeLoader } from "./home";
 
-// Any unknown path shows the home page. The server sends
-// it with status 404, and robots are told not to index it.
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const site = siteOf(matches);
-  return [
-  ...pageMeta(site, { title: site.tagline, description: site.description, path: "/" }),
-  { name: "robots", content: "noindex" },
-];
-};
+// Any unknown path: its loader answers 404 with the home page's own data,
+// and the root route's ErrorBoundary shows it (root.tsx, NotFoundPage).
+// The error is the root's, not this route's, so the one prerendered
+// document (/__not-found, which the Go server sends with status 404 for
+// every path no page has) hydrates the same whichever route the browser
+// matches at the address: /no-such-page (this route), /products/page/99
+// (the product list's), /thank-you/nonsense (the thank-you page's).
+export async function loader() {
+  throw data(await homeLoader(), { status: 404, statusText: "Not Found" });
+}
 
-// The home page's own data, made at build time for /__not-found.
-export { loader } from "./home";
-
-export default function NotFound({ loaderData }: Route.ComponentProps) {
-  return <HomeContent {...loaderData} />;
+// Never shown: the loader always throws (a page route still, not a resource).
+export default function NotFound() {
+  return null;
 }

@@ -1,0 +1,53 @@
+import type { Page } from "@playwright/test";
+import { test, expect, hydrated } from "./fixtures";
+import { products } from "./content";
+
+// The page's blocks keep one gutter and one left edge (the container:
+// styles/base.css), at the narrowest phone and on a wide screen.
+
+async function box(page: Page, locator: ReturnType<Page["locator"]>) {
+  const b = await locator.boundingBox();
+  expect(b, "the element has a box").not.toBeNull();
+  return b!;
+}
+
+for (const width of [320, 1280]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    test("About's Glimpses keep the gutter of the blocks around them", async ({ page }) => {
+      await page.goto("/about");
+      const glimpses = page.getByRole("region", { name: "Glimpses" });
+      const team = page.getByRole("region", { name: "The team" });
+      // The right edge of the rightmost card of each block: the same gutter.
+      const rightmost = async (region: typeof glimpses) => {
+        const items = region.getByRole("listitem");
+        let right = 0;
+        for (let i = 0; i < (await items.count()); i++) {
+          const b = await box(page, items.nth(i));
+          right = Math.max(right, b.x + b.width);
+        }
+        return Math.round(right);
+      };
+      expect(await rightmost(glimpses)).toBe(await rightmost(team));
+      expect(await rightmost(glimpses)).toBe(Math.round((await box(page, glimpses)).x + (await box(page, glimpses)).width));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+    });
+
+    test("Similar Products start under their heading", async ({ page }) => {
+      let checked = 0;
+      for (const p of products) {
+        await page.goto(`/product/${p.id}`);
+        const section = page.getByRole("region", { name: "Similar Products" });
+        const cards = section.getByRole("listitem");
+        if ((await cards.count()) === 0) continue;
+        await hydrated(page);
+        const heading = await box(page, section.getByRole("heading", { name: "Similar Products" }));
+        const first = await box(page, cards.first());
+        expect(Math.round(first.x), `/product/${p.id}`).toBe(Math.round(heading.x));
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+    });
+  });
+}
