@@ -260,7 +260,10 @@ async function renderShare({ prerender, paths, fallback, code, notFound }) {
     } else {
       const hasLoaders = matches.some((m) => build.assets.routes[m.route.id]?.hasLoader);
       const data = hasLoaders && path !== notFound ? await prerenderData(path, null) : undefined;
-      const key = createHash("sha256").update(`${code}\0${path}\0${data?.text ?? ""}`).digest("hex");
+      // The not-found page has no data of its own: it shows the home
+      // page's, so the home page's data keys it in the cache.
+      const keyData = path === notFound ? (await prerenderData("/", null)).text : (data?.text ?? "");
+      const key = createHash("sha256").update(`${code}\0${path}\0${keyData}`).digest("hex");
       const page = join(clientDir, ...`${basename}${path}/`.replace(/\/\/+/g, "/").split("/"), "index.html");
       const files = [[page, `${key}.html`], ...(data ? [[data.file, `${key}.data`]] : [])];
       if (fromCache(files)) return;
