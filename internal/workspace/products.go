@@ -12,7 +12,6 @@ import (
 	"image/jpeg"
 	_ "image/png" // thumbnails of PNG photographs
 	"io"
-	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -261,8 +260,7 @@ func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		fields := slices.Sorted(maps.Keys(problems))
-		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+strings.Join(fields, ", ")+" has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text).", backPath(r))
+		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+unstorable(problems), backPath(r))
 		return false
 	}
 	return true

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/mail"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -222,8 +220,7 @@ func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		fields := slices.Sorted(maps.Keys(problems))
-		h.fail(w, r, http.StatusBadRequest, "Not sent", "The reply was not sent: "+strings.Join(fields, ", ")+" has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text).", backPath(r))
+		h.fail(w, r, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), backPath(r))
 		return false
 	}
 	return true

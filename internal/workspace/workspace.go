@@ -272,8 +272,7 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	if len(problems) == 0 {
 		return true
 	}
-	fields := slices.Sorted(maps.Keys(problems))
-	problem := "Nothing was changed: " + strings.Join(fields, ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
+	problem := "Nothing was changed: " + unstorable(problems)
 	switch r.URL.Path {
 	case "/studio/sign-in":
 		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
@@ -284,6 +283,12 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	}
 	h.fail(w, r, http.StatusBadRequest, "Not done", problem, backPath(r))
 	return false
+}
+
+// unstorable says which fields of a form (input.Form's problems) hold
+// text a database cannot keep.
+func unstorable(problems map[string]string) string {
+	return strings.Join(slices.Sorted(maps.Keys(problems)), ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
 }
 
 // inboxPolicy allows the page's one inline stylesheet and its one script
