@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -117,7 +118,8 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, customerPage, p)
 }
 
-// piecesOf names the products an enquiry asked about.
+// piecesOf names the products an enquiry asked about (pieceOf says them
+// in a phrase).
 func piecesOf(e enquiry.Enquiry) []string {
 	var names []string
 	for _, it := range e.Items {
@@ -166,14 +168,9 @@ func (h *Handler) timeline(ctx context.Context, enquiries []enquiry.Enquiry) ([]
 			events = append(events, customerEvent{At: n.At, EnquiryID: e.ID, What: n.Author + " added a note", Text: n.Body})
 		}
 	}
+	byReply, _ := replyMails(slices.Concat(slices.Collect(maps.Values(deliveries))...))
 	for _, rp := range replies {
-		ev := customerEvent{At: rp.CreatedAt, EnquiryID: rp.EnquiryID, What: rp.Author + " replied: " + rp.Subject, Text: rp.Body}
-		for _, d := range deliveries[rp.EnquiryID] {
-			if d.Recipient == store.RecipientReply && d.Ref == rp.ID {
-				ev.Mail = &d
-			}
-		}
-		events = append(events, ev)
+		events = append(events, customerEvent{At: rp.CreatedAt, EnquiryID: rp.EnquiryID, What: rp.Author + " replied: " + rp.Subject, Text: rp.Body, Mail: byReply[rp.ID]})
 	}
 	for _, ev := range history {
 		switch ev.Action {

@@ -164,20 +164,25 @@ func (h *Handler) mailsOf(ctx context.Context, id int64) ([]store.MailDelivery, 
 	if err != nil {
 		return nil, nil, err
 	}
-	var mails []store.MailDelivery
-	byReply := map[int64]*store.MailDelivery{}
-	for _, d := range deliveries[id] {
-		if d.Recipient == store.RecipientReply {
-			byReply[d.Ref] = &d
-			continue
-		}
-		mails = append(mails, d)
-	}
+	byReply, mails := replyMails(deliveries[id])
 	sent := make([]sentReply, len(replies))
 	for i, rp := range replies {
 		sent[i] = sentReply{Reply: rp, Mail: byReply[rp.ID]}
 	}
 	return mails, sent, nil
+}
+
+// replyMails sorts mails into the replies', by reply id, and the others.
+func replyMails(mails []store.MailDelivery) (byReply map[int64]*store.MailDelivery, others []store.MailDelivery) {
+	byReply = map[int64]*store.MailDelivery{}
+	for _, d := range mails {
+		if d.Recipient == store.RecipientReply {
+			byReply[d.Ref] = &d
+			continue
+		}
+		others = append(others, d)
+	}
+	return byReply, others
 }
 
 // afterAction goes back to the enquiry's page, keeping the way back to

@@ -82,13 +82,14 @@ func replySubject(e enquiry.Enquiry) string {
 // pieceOf names what e asked about: its product, or a shortlist's first
 // piece and how many more.
 func pieceOf(e enquiry.Enquiry) string {
-	switch {
-	case len(e.Items) == 1:
-		return e.Items[0].ProductName
-	case len(e.Items) > 1:
-		return fmt.Sprintf("%s and %d more", e.Items[0].ProductName, len(e.Items)-1)
+	switch names := piecesOf(e); len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	default:
+		return fmt.Sprintf("%s and %d more", names[0], len(names)-1)
 	}
-	return e.ProductName
 }
 
 // fillTemplate puts the customer's name, the piece and the sender into a
