@@ -131,7 +131,7 @@ func (s *Store) Unsubscribe(ctx context.Context, email string, at time.Time) err
 // has not unsubscribed.
 func (s *Store) IsSubscribed(ctx context.Context, email string) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM newsletter_subscribers WHERE email_key = ? AND confirmed_at IS NOT NULL AND unsubscribed_at IS NULL`),
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM newsletter_subscribers WHERE email_key = ? AND `+subscribed),
 		enquiry.EmailKey(email)).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("store: is subscribed: %w", err)
@@ -163,8 +163,7 @@ func (s *Store) dropUnconfirmed(ctx context.Context, tx *sql.Tx, now time.Time) 
 // Subscribers lists the newsletter list, oldest first: the confirmed
 // addresses that have not unsubscribed.
 func (s *Store) Subscribers(ctx context.Context) ([]enquiry.Subscriber, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at FROM newsletter_subscribers
-		WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL ORDER BY id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at FROM newsletter_subscribers WHERE `+subscribed+` ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list subscribers: %w", err)
 	}
@@ -220,18 +219,18 @@ func (s *Store) SubscriptionOf(ctx context.Context, email string) (sub Subscript
 // subscriber reads the subscriber id for a confirmation mail.
 func (s *Store) subscriber(ctx context.Context, id int64) (Subscriber, error) {
 	var sub Subscriber
-	var confirmed, gone bool
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT id, email, confirmed_at IS NOT NULL, unsubscribed_at IS NOT NULL FROM newsletter_subscribers WHERE id = ?`), id).
-		Scan(&sub.ID, &sub.Email, &confirmed, &gone)
-	sub.Subscribed = confirmed && !gone
-	sub.Unsubscribed = gone
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT id, email, `+subscribed+` FROM newsletter_subscribers WHERE id = ?`), id).
+		Scan(&sub.ID, &sub.Email, &sub.Subscribed)
 	return sub, err
 }
 
 // Subscriber is an address of the list as a mail's composer needs it.
 type Subscriber struct {
-	ID           int64
-	Email        string
-	Subscribed   bool // confirmed, and not unsubscribed
-	Unsubscribed bool
+	ID         int64
+	Email      string
+	Subscribed bool // confirmed, and not unsubscribed
 }
+
+// subscribed is the condition on a row of newsletter_subscribers that it
+// is on the list: confirmed, and not unsubscribed since.
+const subscribed = `(confirmed_at IS NOT NULL AND unsubscribed_at IS NULL)`
