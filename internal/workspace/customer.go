@@ -56,12 +56,12 @@ type customerEvent struct {
 
 // customerURL is the address of the customer page of an e-mail address.
 func customerURL(email string) string {
-	return "/studio/customers/" + url.PathEscape(strings.ToLower(strings.TrimSpace(email)))
+	return "/studio/customers/" + url.PathEscape(enquiry.EmailKey(strings.TrimSpace(email)))
 }
 
 // Customer is GET /studio/customers/{email}.
 func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
-	email := strings.ToLower(strings.TrimSpace(r.PathValue("email")))
+	email := enquiry.EmailKey(strings.TrimSpace(r.PathValue("email")))
 	ctx := r.Context()
 	p := &customerView{frame: frame{Title: email}, Email: email}
 	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})
