@@ -32,11 +32,15 @@ web/node_modules/.package-lock.json: web/package-lock.json
 web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs web/scripts/check-content.ts web/scripts/content-rules.ts web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
 	cd web && npm run --silent check && npm run --silent images
 
-# The prerendered site, with .gz and .br beside every text file.
-web/build/client/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+# The prerendered site, with .gz and .br beside every text file. The stamp
+# marks the build's end: a page the build did not change keeps its old file
+# (linked from the prerender's cache) and its old time, so index.html's own
+# time says nothing of the scripts beside it.
+web/build/.built: web/node_modules/.package-lock.json $(WEB_SOURCES)
 	cd web && npm run build
+	touch $@
 
-bin/studio: web/build/client/index.html $(GO_SOURCES)
+bin/studio: web/build/.built $(GO_SOURCES)
 	go build -o bin/studio ./cmd/studio
 
 test: lint test-go test-web test-budgets test-e2e
@@ -71,7 +75,7 @@ test-web: typecheck
 
 # Size budgets of the build output (web/scripts/budgets.mjs), for this site
 # and for its copy with camera-sized photographs.
-test-budgets: web/build/client/index.html $(PHOTO_SITE)/bin/studio
+test-budgets: web/build/.built $(PHOTO_SITE)/bin/studio
 	cd web && npm run --silent budgets
 	@echo "the copy with photographs ($(PHOTO_SITE)):"
 	cd web && npm run --silent budgets -- ../$(PHOTO_SITE)/web/build/client

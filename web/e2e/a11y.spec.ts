@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, axeViolations } from "./fixtures";
+import { test, expect, hydrated, holdScripts, axeViolations } from "./fixtures";
 import { catalogue, productById, site, vocabulary } from "./content";
 import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 
@@ -72,12 +72,7 @@ test.describe("open dialogs and menus", () => {
   // axe itself runs as a script, so the page's own scripts are held back
   // instead: the menu as it is before they run, and without them.
   test("the Sort menu before the page's script, with its links, one chosen", async ({ page }) => {
-    let release!: () => void;
-    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/assets/*.js", async (route) => {
-      await scriptsHeld;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto(listPath({ ...DEFAULT_LIST_STATE, materials: [vocabulary.materials[0]!.name] }), { waitUntil: "commit" });
     await page.getByText(/^Sort\b/).click();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("link").first()).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated, recordAnalytics, signInToStudio, trackedEvents, unique } from "./fixtures";
+import { test, expect, holdScripts, hydrated, recordAnalytics, signInToStudio, trackedEvents, unique } from "./fixtures";
 import { products, site } from "./content";
 import { whatsappNumber } from "../app/lib/facts";
 import { readFileSync } from "node:fs";
@@ -108,6 +108,27 @@ test.describe("contact form", () => {
 
     const stored = await expectInInbox(page, message);
     await expect(stored).toContainText("asha@example.com");
+  });
+
+  test("what was typed before the scripts ran is what is sent", async ({ page }) => {
+    const release = await holdScripts(page);
+    await page.goto("/contact-us", { waitUntil: "commit" });
+    const message = unique("Typed on a slow phone, before the page was ready.");
+    await page.getByRole("textbox", { name: "Your Name" }).fill("Kavya Mehta");
+    await page.getByRole("textbox", { name: "Your Email" }).fill("kavya@example.com");
+    await page.getByRole("textbox", { name: "Message" }).fill(message);
+    release();
+    await hydrated(page);
+    expect(await trackedEvents(page, "form_start")).toHaveLength(1);
+    await takeYourTime(page);
+
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith("/api/enquiries") && r.method() === "POST"),
+      page.getByRole("button", { name: "Send Message" }).click(),
+    ]);
+    expect(request.postDataJSON()).toMatchObject({ kind: "contact", name: "Kavya Mehta", email: "kavya@example.com", message });
+    expect((await request.response())?.status()).toBe(201);
+    await expect(await expectInInbox(page, message)).toContainText("kavya@example.com");
   });
 
   test("a form sent faster than a person types is thanked but kept out of the inbox's default view", async ({ page }) => {

@@ -87,6 +87,20 @@ export async function hydrated(page: Page): Promise<void> {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+// Holds the page's scripts (or those `scripts` matches) back by route
+// interception until the returned function is called: the page as a
+// visitor on a slow network has it before they arrive. Call before the
+// navigation.
+export async function holdScripts(page: Page, scripts = "**/assets/*.js"): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(scripts, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 // Resolves once the browser has drawn two more frames: the scroll events,
 // scroll-linked styles and intersection callbacks of what the test just
 // did have all run by then. A condition, where a fixed sleep would race.

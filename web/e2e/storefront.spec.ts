@@ -1,4 +1,4 @@
-import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
+import { test, expect, holdScripts, hydrated, nextFrames, recordAnalytics, trackedEvents, type TrackedEvent } from "./fixtures";
 import { catalogue, home, productById, products, service, site, vocabulary } from "./content";
 import { ALL, DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath, tabNames } from "../app/lib/filters";
 import { similarProducts } from "../app/lib/catalogue";
@@ -412,6 +412,33 @@ test.describe("search overlay", () => {
     await page.getByRole("button", { name: "Search products" }).click();
     await expect(page.getByRole("combobox", { name: "Search products" })).toHaveValue("");
   });
+
+  // Opened from the keyboard and typed into at once, as fast as keys go:
+  // nothing typed is lost, and Enter opens the first result, whether the
+  // overlay's code is on the page already or still on the network.
+  for (const overlayCode of ["loaded", "still loading"] as const) {
+    test(`keys typed at once after opening it by keyboard all reach it (its code ${overlayCode})`, async ({ page }) => {
+      const first = products[0]!;
+      const term = first.name.toLowerCase();
+      const found = searchProducts(products, term)[0]!;
+      let release = () => {};
+      if (overlayCode === "still loading") release = await holdScripts(page, "**/assets/SearchOverlay-*.js");
+      const codeLoaded = page.waitForResponse(/\/assets\/SearchOverlay-/);
+      await page.goto("/about");
+      await hydrated(page);
+      const button = page.getByRole("button", { name: "Search products" });
+      await button.focus();
+      if (overlayCode === "loaded") await codeLoaded;
+
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(term);
+      if (overlayCode === "loaded") await expect(page.getByRole("combobox", { name: "Search products" })).toHaveValue(term);
+      await page.keyboard.press("Enter");
+      release();
+      await expect(page).toHaveURL(new RegExp(`/product/${found.id}$`));
+      await expect(page.getByRole("heading", { level: 1, name: found.name })).toBeVisible();
+    });
+  }
 
   test("arrow keys choose a result; Escape and a click outside close it", async ({ page }) => {
     const results = searchProducts(products, typeWord);

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { LIMITS } from "../lib/enquiries";
 import { FormPost, Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
+import { useEarlyInput } from "../lib/useEarlyInput";
 import { FailureNotice } from "./FailureNotice";
 import { Field, FormProblem } from "./Field";
 import { SenderFields } from "./SenderFields";
@@ -28,6 +29,13 @@ export function ContactForm() {
       setValues(EMPTY);
       start.reset();
     },
+  });
+
+  // What was typed before the scripts ran is the form's, and its start.
+  useEarlyInput(formRef, (field, value) => {
+    if (!(field in EMPTY)) return;
+    start.edited();
+    setValues((v) => ({ ...v, [field]: value }));
   });
 
   const change = (field: keyof Values) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {

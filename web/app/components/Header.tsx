@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { startKeyBuffer } from "../lib/keyBuffer";
+import { useEffect, useRef, useState } from "react";
+import { startKeyBuffer, takeKeyBuffer } from "../lib/keyBuffer";
 import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
@@ -12,19 +12,30 @@ import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./Header.css";
 
-// The search overlay's code loads on demand: when the visitor reaches for
-// the button, or at the latest when it is pressed.
-const loadSearchOverlay = () => import("./search/SearchOverlay");
-const SearchOverlay = lazy(loadSearchOverlay);
+// The search overlay's code loads on demand: when the page is idle, when
+// the visitor reaches for the button, or at the latest when it is pressed.
+// Once here it opens in the same event as the press, its field focused
+// before the next key (React.lazy would suspend at least once, and React
+// holds a revealed fallback back for up to 300 ms, while the keys went
+// nowhere); until then the keys are kept (lib/keyBuffer).
+type SearchOverlayType = typeof import("./search/SearchOverlay").default;
+let SearchOverlay: SearchOverlayType | null = null;
+const loadSearchOverlay = () =>
+  import("./search/SearchOverlay").then((module) => {
+    SearchOverlay = module.default;
+  });
 
 // The top bar gains a shadow once the page is scrolled past this.
 export const HEADER_SHADOW_AFTER_PX = 50;
+const prefetchSearch = () => void loadSearchOverlay().catch(() => {}); // offline: the press tries again
 
 export function Header() {
   const site = useSite();
   const [scrolled, setScrolled] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  const [searchLoaded, setSearchLoaded] = useState(false);
+  // Whether the overlay is rendered: from its first opening on, so a
+  // reopened search shows the previous text.
+  const [searchShown, setSearchShown] = useState(false);
   // The search needs JavaScript: until the page is interactive its button
   // keeps its place but is not shown, so nothing moves when it appears.
   const hydrated = useHydrated();
@@ -76,21 +87,24 @@ export function Header() {
             hidden={!hydrated}
             aria-label="Search products"
             aria-haspopup="dialog"
-            onPointerEnter={loadSearchOverlay}
-            onFocus={loadSearchOverlay}
+            onPointerEnter={prefetchSearch}
+            onFocus={prefetchSearch}
             onClick={() => {
-              startKeyBuffer(); // what is typed before the field is ready goes into it
-              setSearchLoaded(true);
               setSearchOpen(true);
+              if (SearchOverlay) return setSearchShown(true);
+              startKeyBuffer(); // what is typed before the field is ready goes into it
+              loadSearchOverlay().then(
+                () => setSearchShown(true),
+                () => {
+                  takeKeyBuffer(); // offline: the page keeps its keys, and a press tries again
+                  setSearchOpen(false);
+                },
+              );
             }}
           >
             <Icon name="search" />
           </button>
-          {searchLoaded && (
-            <Suspense fallback={null}>
-              <SearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} />
-            </Suspense>
-          )}
+          {searchShown && SearchOverlay && <SearchOverlay open={searchOpen} onClose={() => setSearchOpen(false)} />}
           <ShortlistLink />
 
           {/* A native disclosure: the menu opens and closes without JavaScript too. */}

@@ -1,8 +1,9 @@
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { track } from "../lib/analytics";
 import { useFetcher } from "react-router";
 import type { SendResult } from "../lib/enquiries";
 import { FormPost, submitForm, useFetcherResult } from "../lib/submission";
+import { useEarlyInput } from "../lib/useEarlyInput";
 
 // What the server's answer means (POST /api/newsletter): 202 with mail on
 // (double opt-in), for every address alike: a new one is mailed a link to
@@ -23,6 +24,8 @@ export function NewsletterForm() {
   const [outcome, setState] = useState<"idle" | "done" | "failed">("idle");
   const [note, setNote] = useState("");
 
+  const formRef = useRef<HTMLFormElement>(null);
+  useEarlyInput(formRef, (field, value) => field === "email" && setEmail(value)); // typed before the scripts ran
   const fetcher = useFetcher<SendResult>();
   const state = fetcher.state !== "idle" ? "sending" : outcome;
 
@@ -50,7 +53,7 @@ export function NewsletterForm() {
   });
 
   return (
-    <form className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" noValidate onSubmit={onSubmit}>
+    <form ref={formRef} className="newsletter" method="post" action="/api/newsletter" data-form="newsletter" noValidate onSubmit={onSubmit}>
       <FormPost />
       <label htmlFor={inputId}>Your e-mail</label>
       <div className="newsletter__row">

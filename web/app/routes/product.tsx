@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/product";
 import { Icon } from "../components/Icon";
@@ -12,6 +12,7 @@ import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
+import { useEarlyInput } from "../lib/useEarlyInput";
 import "../components/product/product.css";
 
 // Runs at build time for every product's path (react-router.config.ts): the
@@ -121,8 +122,10 @@ type OptionGroupProps = {
 };
 
 function OptionGroup({ legend, options, value, onChange }: OptionGroupProps) {
+  const ref = useRef<HTMLFieldSetElement>(null);
+  useEarlyInput(ref, (_, chosen) => onChange(chosen)); // tapped before the scripts ran
   return (
-    <fieldset className="option-group">
+    <fieldset className="option-group" ref={ref}>
       <legend>{legend}</legend>
       <div className="option-group__options">
         {options.map((option) => (

@@ -20,6 +20,7 @@ export default function SearchOverlay({ open, onClose }: Props) {
   const [active, setActive] = useState(-1);
   const inputRef = useRef<HTMLInputElement>(null);
   const lastTracked = useRef("");
+  const [submitWhenListed, setSubmitWhenListed] = useState(false);
   const navigate = useNavigate();
   const id = useId();
   const listId = `${id}-results`;
@@ -36,12 +37,14 @@ export default function SearchOverlay({ open, onClose }: Props) {
     const input = inputRef.current;
     input?.focus();
     const early = takeKeyBuffer();
-    if (early && input) {
+    const typed = early.replaceAll("\n", "");
+    if (typed && input) {
       // Into the field at once, in the same task as the buffer is taken:
       // a key that arrives before React's render then adds to it, not to "".
-      input.value = early;
-      setText(early);
+      input.value = typed;
+      setText(typed);
     } else input?.select();
+    if (early.includes("\n")) setSubmitWhenListed(true); // Enter was pressed too
   }, [open]);
 
   useEffect(() => {
@@ -94,11 +97,23 @@ export default function SearchOverlay({ open, onClose }: Props) {
     event.preventDefault();
   };
 
-  const onSubmit = (event: React.FormEvent) => {
-    event.preventDefault();
+  const openActive = () => {
     const index = active >= 0 && active < results.length ? active : 0;
     if (results[index]) choose(results[index], index);
   };
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (products) openActive();
+    else setSubmitWhenListed(true);
+  };
+  // Enter pressed before the product list had arrived (or before the
+  // field was there) opens the first result once it has.
+  const listed = useEffectEvent(openActive);
+  useEffect(() => {
+    if (!products || !submitWhenListed) return;
+    setSubmitWhenListed(false);
+    listed();
+  }, [products, submitWhenListed]);
 
   return (
     <Dialog open={open} onClose={onClose} label="Search products" className="search-overlay" closeLabel="Close search">
