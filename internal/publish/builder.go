@@ -206,14 +206,21 @@ func contentLines(out io.Reader) []string {
 }
 
 // checkTimeOut bounds one content check (it takes about a second) or one
-// Markdown preview.
+// Markdown preview. It is theirs alone: the caller's deadline is not
+// (a workspace request's is the database's, 3 s, which a check on a small
+// busy server outlasts; it was killed, and the save refused).
 const checkTimeOut = time.Minute
+
+// scriptContext is the context of one content check or preview.
+func scriptContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), checkTimeOut)
+}
 
 // Check runs the build's content check, alone, on contentDir: the
 // workspace's editor checks a change with it before saving. It returns the
 // check's lines; none when the content is good.
 func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, checkTimeOut)
+	ctx, cancel := scriptContext(ctx)
 	defer cancel()
 	cmd, err := b.contentScript(ctx, "check", contentDir)
 	if err != nil {
@@ -236,7 +243,7 @@ func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, e
 // build would refuse (a fact that does not exist) is a *ContentError with
 // the build's line.
 func (b *NodeBuilder) RenderMarkdown(ctx context.Context, contentDir, name string, text []byte) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, checkTimeOut)
+	ctx, cancel := scriptContext(ctx)
 	defer cancel()
 	cmd, err := b.contentScript(ctx, "preview-markdown", contentDir)
 	if err != nil {

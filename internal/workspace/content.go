@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"studio/internal/contentform"
 	"studio/internal/publish"
@@ -582,8 +581,6 @@ func (h *Handler) checkChange(ctx context.Context, base string, files map[string
 		return nil, err
 	}
 	defer done()
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
 	return h.opts.Builder.Check(ctx, dir)
 }
 
