@@ -4,7 +4,8 @@ import { products } from "./content";
 
 // The page's blocks keep one gutter and one left edge (the container:
 // styles/base.css), at the narrowest phone and on a wide screen; the chat
-// launcher floating over them hides no control.
+// launcher floating over them hides no control; the category tabs say
+// when they scroll on.
 
 async function box(page: Page, locator: ReturnType<Page["locator"]>) {
   const b = await locator.boundingBox();
@@ -76,6 +77,29 @@ for (const width of [320, 1280]) {
         }
         expect(checked, path).toBeGreaterThan(1);
       }
+    });
+
+    // Where the tabs are one row wider than the screen, its edge that
+    // scrolls on fades (a mask, products.css); a row that fits has none.
+    test("the category tabs fade where they scroll on, and show every name whole", async ({ page }) => {
+      await page.goto("/products");
+      await hydrated(page);
+      const tabs = page.getByRole("navigation", { name: "Categories" });
+      for (const tab of await tabs.getByRole("link").all()) {
+        // A tab the row's edge cuts is cut there, never shortened in itself.
+        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== "ellipsis")).toBe(true);
+      }
+      const seen = () => tabs.evaluate((nav) => ({ overflows: nav.scrollWidth > nav.clientWidth, cue: getComputedStyle(nav).maskImage }));
+      const start = await seen();
+      if (width === 1280) expect(start.overflows).toBe(false);
+      expect(start.cue !== "none", `a cue where the row ${start.overflows ? "overflows" : "fits"}`).toBe(start.overflows);
+      if (!start.overflows) return;
+      // Scrolled to its end: the fade moves to the edge it came from.
+      await tabs.evaluate((nav) => nav.scrollTo({ left: nav.scrollWidth, behavior: "instant" }));
+      await nextFrames(page);
+      const end = await seen();
+      expect(end.cue).not.toBe("none");
+      expect(end.cue).not.toBe(start.cue);
     });
   });
 }
