@@ -114,8 +114,9 @@ func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Lo
 	visitors, views := f.perDay(anyEvent, p), f.perDay(eventPageView, p)
 	prevVisitors, prevViews := f.perDay(anyEvent, prev), f.perDay(eventPageView, prev)
 	// Enquiries count each enquiry once, whatever it asks about (a contact
-	// message none, a shortlist many); pieces asked about count each
-	// product of each enquiry (a quote one, a shortlist of five five).
+	// message none, a shortlist many); products asked about count each
+	// product of each enquiry, whatever its quantity (a quote one, a
+	// shortlist of five products five).
 	enquiries, prevEnquiries := f.enquiriesByProduct(p), f.enquiriesByProduct(prev)
 	asked, prevAsked := f.countEnquiries(p), f.countEnquiries(prev)
 	if f.err != nil {
@@ -127,7 +128,7 @@ func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Lo
 			newTotal("Visitors", sumVisitors(visitors), sumVisitors(prevVisitors)),
 			newTotal("Page views", sumEvents(views), sumEvents(prevViews)),
 			newTotal("Enquiries", asked, prevAsked),
-			newTotal("Pieces asked about", sumMap(enquiries), sumMap(prevEnquiries)),
+			newTotal("Products asked about", sumMap(enquiries), sumMap(prevEnquiries)),
 		},
 		Tables: []table{
 			daysTable(visitors, views, prevVisitors, prevViews),

@@ -190,14 +190,15 @@ func BenchmarkInsightsPage(b *testing.B) {
 }
 
 // The headline counts enquiries, each once whatever it asks about, and
-// beside them the pieces asked about: a contact message, a shortlist of
-// five pieces and a quote are three enquiries and six pieces.
+// beside them the products asked about, whatever their quantities: a
+// contact message, a shortlist of five products (seven pieces) and a quote
+// are three enquiries and six products.
 func TestInsightsHeadlineCountsEnquiries(t *testing.T) {
 	onBoth(t, func(t *testing.T, h *Handler, st *store.Store) {
 		now := time.Now()
 		var five []enquiry.Item
 		for id := 1; id <= 5; id++ {
-			five = append(five, enquiry.Item{ProductID: id, ProductName: fmt.Sprintf("Piece %d", id), Quantity: 1})
+			five = append(five, enquiry.Item{ProductID: id, ProductName: fmt.Sprintf("Piece %d", id), Quantity: 1 + id/4})
 		}
 		add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Contact", CreatedAt: now.Add(-time.Hour)})
 		add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Shortlist", Items: five, CreatedAt: now.Add(-2 * time.Hour)})
@@ -209,7 +210,7 @@ func TestInsightsHeadlineCountsEnquiries(t *testing.T) {
 		body := w.Body.String()
 		for _, want := range []string{
 			`<dt>Enquiries</dt><dd>3</dd><dd class="meta">1 before (&#43;200%)</dd>`, // the template escapes "+"
-			`<dt>Pieces asked about</dt><dd>6</dd><dd class="meta">1 before (&#43;500%)</dd>`,
+			`<dt>Products asked about</dt><dd>6</dd><dd class="meta">1 before (&#43;500%)</dd>`,
 		} {
 			if !strings.Contains(body, want) {
 				t.Errorf("the headline lacks %s:\n%s", want, regexp.MustCompile(`(?s)<dl class="totals">.*?</dl>`).FindString(body))
@@ -292,7 +293,7 @@ func TestReadInsights(t *testing.T) {
 		t.Errorf("the period before = %v", got.Previous)
 	}
 	// The period before has the same counts here: the fake ignores dates.
-	for i, want := range []total{{"Visitors", 10, 10, "+0%"}, {"Page views", 20, 20, "+0%"}, {"Enquiries", 1, 1, "+0%"}, {"Pieces asked about", 1, 1, "+0%"}} {
+	for i, want := range []total{{"Visitors", 10, 10, "+0%"}, {"Page views", 20, 20, "+0%"}, {"Enquiries", 1, 1, "+0%"}, {"Products asked about", 1, 1, "+0%"}} {
 		if got.Totals[i] != want {
 			t.Errorf("total %d = %+v, want %+v", i, got.Totals[i], want)
 		}

@@ -1,15 +1,20 @@
 import type { Page } from "@playwright/test";
-import { test, expect, hydrated } from "./fixtures";
+import { test, expect, hydrated, nextFrames } from "./fixtures";
 import { products } from "./content";
 
 // The page's blocks keep one gutter and one left edge (the container:
-// styles/base.css), at the narrowest phone and on a wide screen.
+// styles/base.css), at the narrowest phone and on a wide screen; the chat
+// launcher floating over them hides no control; the category tabs say
+// when they scroll on.
 
 async function box(page: Page, locator: ReturnType<Page["locator"]>) {
   const b = await locator.boundingBox();
   expect(b, "the element has a box").not.toBeNull();
   return b!;
 }
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 for (const width of [320, 1280]) {
   test.describe(`at ${width} px`, () => {
@@ -48,6 +53,53 @@ for (const width of [320, 1280]) {
         checked++;
       }
       expect(checked).toBeGreaterThan(0);
+    });
+
+    // The launcher is fixed at the viewport's bottom right, so every part
+    // of the page passes under that corner at some scroll position: each
+    // Add to shortlist button (the cards' and the product page's) is
+    // brought to the viewport's bottom edge, and must be clear of it there.
+    test("the chat launcher covers no Add to shortlist button, wherever the page is scrolled", async ({ page }) => {
+      for (const path of ["/products", `/product/${products[0]!.id}`]) {
+        await page.goto(path);
+        await hydrated(page);
+        const launcher = page.getByRole("button", { name: "Chat with us" });
+        const buttons = page.getByRole("button", { name: /^Add\b.*\bto shortlist$/ });
+        let checked = 0;
+        for (const button of await buttons.all()) {
+          await button.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().bottom - window.innerHeight));
+          await nextFrames(page);
+          const b = await box(page, button);
+          if (b.x >= width || b.x + b.width <= 0) continue; // a card a carousel keeps out of view
+          const name = await button.evaluate((el) => el.getAttribute("aria-label") ?? el.textContent);
+          expect(overlap(b, await box(page, launcher)), `${path}: ${name}`).toBe(false);
+          checked++;
+        }
+        expect(checked, path).toBeGreaterThan(1);
+      }
+    });
+
+    // Where the tabs are one row wider than the screen, its edge that
+    // scrolls on fades (a mask, products.css); a row that fits has none.
+    test("the category tabs fade where they scroll on, and show every name whole", async ({ page }) => {
+      await page.goto("/products");
+      await hydrated(page);
+      const tabs = page.getByRole("navigation", { name: "Categories" });
+      for (const tab of await tabs.getByRole("link").all()) {
+        // A tab the row's edge cuts is cut there, never shortened in itself.
+        expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow !== "ellipsis")).toBe(true);
+      }
+      const seen = () => tabs.evaluate((nav) => ({ overflows: nav.scrollWidth > nav.clientWidth, cue: getComputedStyle(nav).maskImage }));
+      const start = await seen();
+      if (width === 1280) expect(start.overflows).toBe(false);
+      expect(start.cue !== "none", `a cue where the row ${start.overflows ? "overflows" : "fits"}`).toBe(start.overflows);
+      if (!start.overflows) return;
+      // Scrolled to its end: the fade moves to the edge it came from.
+      await tabs.evaluate((nav) => nav.scrollTo({ left: nav.scrollWidth, behavior: "instant" }));
+      await nextFrames(page);
+      const end = await seen();
+      expect(end.cue).not.toBe("none");
+      expect(end.cue).not.toBe(start.cue);
     });
   });
 }

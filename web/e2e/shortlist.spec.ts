@@ -373,6 +373,22 @@ for (const [width, reducedMotion] of [
   });
 }
 
+// The thanks gives way to the form again: the button pressed goes with the
+// thanks, and the focus goes to the form's first field, not to <body>.
+test("Write another request puts the focus on the form's first field", async ({ page }) => {
+  await openWith(page, [{ id: three[0]!.id }]);
+  await page.getByRole("textbox", { name: "Your Name" }).fill(unique("Ira Sen"));
+  await page.getByRole("textbox", { name: "Your Email" }).fill("ira@example.com");
+  await page.waitForTimeout(3200); // a person's pace: the server's signed start time
+  await page.getByRole("button", { name: /^Request a quote for/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: "has reached the studio" })).toBeFocused();
+
+  await page.getByRole("button", { name: "Write another request" }).click();
+  const name = page.getByRole("textbox", { name: "Your Name" });
+  await expect(name).toBeFocused();
+  await expect(name).toBeInViewport();
+});
+
 // The pieces a shortlist holds are the sum of its quantities, and every
 // place that counts them says so: the list's heading, the request's button
 // and the header's shortlist link.

@@ -1,3 +1,4 @@
+import { flushSync } from "react-dom";
 import { FailureNotice } from "../FailureNotice";
 import { Honeypot } from "../../lib/submission";
 import { Field } from "../Field";
@@ -9,6 +10,12 @@ import type { QuoteRequest } from "./useQuoteRequest";
 /** Ask for a quote: who is asking, for what the shortlist holds (size: "2 products, 7 pieces"); once sent, the thanks and a way to write again. */
 export function QuoteForm({ quote, size }: { quote: QuoteRequest; size: string }) {
   const problems = quote.errors;
+  // The button goes with the thanks, and the focus would fall to <body>:
+  // the form is drawn at once and its first field takes the focus.
+  const writeAgain = () => {
+    flushSync(() => quote.setState("idle"));
+    quote.formRef.current?.querySelector<HTMLElement>("input, textarea")?.focus();
+  };
   return (
     <section className="shortlist__request" aria-labelledby="shortlist-request">
       <h2 id="shortlist-request">Ask for a quote</h2>
@@ -19,7 +26,7 @@ export function QuoteForm({ quote, size }: { quote: QuoteRequest; size: string }
             quote.
           </p>
           <p>Your shortlist is still here, to change and send again, or to share.</p>
-          <button type="button" className="button button--ghost" onClick={() => quote.setState("idle")}>
+          <button type="button" className="button button--ghost" onClick={writeAgain}>
             Write another request
           </button>
         </div>
