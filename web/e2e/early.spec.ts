@@ -48,3 +48,32 @@ test("an address typed in the newsletter box before the scripts run is the one s
   expect(request.postDataJSON()).toMatchObject({ email });
   await expect(footer.getByRole("status")).toHaveText("Thank you: you are on the list.");
 });
+
+// The dialogs' code is not in the first load but is fetched while the page
+// is idle, so the first press opens them without a trip to the network:
+// here, one that no longer answers. (The search's list of products is
+// data, fetched on the first opening: offline, the search says so.)
+test("the quote dialog and the search open on the first press with the network gone", async ({ page, context, problems }) => {
+  const product = products[0]!;
+  const prefetched = Promise.all([page.waitForResponse(/\/assets\/SearchOverlay-/), page.waitForResponse(/\/assets\/QuoteDialog-/)]);
+  await page.goto(`/product/${product.id}`);
+  await hydrated(page);
+  await prefetched;
+  await context.setOffline(true);
+
+  await page.getByRole("button", { name: "Get Quote" }).click();
+  const dialog = page.getByRole("dialog", { name: `Get a quote for ${product.name}` });
+  await expect(dialog.getByRole("combobox", { name: "Finish" })).toHaveValue(product.finish[0]!);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole("button", { name: "Search products" }).click();
+  const input = page.getByRole("combobox", { name: "Search products" });
+  await expect(input).toBeFocused();
+  await input.fill(product.name);
+  await expect(page.getByRole("dialog", { name: "Search products" }).getByRole("status")).toHaveText(/could not load/);
+  // That one failed request is the browser's to report, and expected.
+  const offline = (p: string) => p.includes("ERR_INTERNET_DISCONNECTED") && p.includes("/search-index.json");
+  expect(problems.filter(offline)).toHaveLength(1);
+  problems.splice(0, problems.length, ...problems.filter((p) => !offline(p)));
+});

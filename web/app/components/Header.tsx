@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { startKeyBuffer, takeKeyBuffer } from "../lib/keyBuffer";
+import { onDemand } from "../lib/onDemand";
 import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 import { Link, NavLink, useLocation } from "react-router";
 import { closeDisclosureOnEscape } from "../lib/disclosure";
@@ -12,22 +13,13 @@ import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./Header.css";
 
-// The search overlay's code loads on demand: when the page is idle, when
-// the visitor reaches for the button, or at the latest when it is pressed.
-// Once here it opens in the same event as the press, its field focused
-// before the next key (React.lazy would suspend at least once, and React
-// holds a revealed fallback back for up to 300 ms, while the keys went
-// nowhere); until then the keys are kept (lib/keyBuffer).
-type SearchOverlayType = typeof import("./search/SearchOverlay").default;
-let SearchOverlay: SearchOverlayType | null = null;
-const loadSearchOverlay = () =>
-  import("./search/SearchOverlay").then((module) => {
-    SearchOverlay = module.default;
-  });
+// The search overlay's code loads on demand (lib/onDemand); until it is
+// here, the keys typed after the press are kept (lib/keyBuffer).
+const searchOverlay = onDemand(() => import("./search/SearchOverlay"));
+const prefetchSearch = () => void searchOverlay.load().catch(() => {}); // offline: the press tries again
 
 // The top bar gains a shadow once the page is scrolled past this.
 export const HEADER_SHADOW_AFTER_PX = 50;
-const prefetchSearch = () => void loadSearchOverlay().catch(() => {}); // offline: the press tries again
 
 export function Header() {
   const site = useSite();
@@ -41,7 +33,8 @@ export function Header() {
   const hydrated = useHydrated();
   const menuRef = useRef<HTMLDetailsElement>(null);
   const { pathname } = useLocation();
-  useIdlePrefetch(loadSearchOverlay);
+  useIdlePrefetch(searchOverlay.load);
+  const SearchOverlay = searchOverlay.loaded();
 
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > HEADER_SHADOW_AFTER_PX);
@@ -91,9 +84,9 @@ export function Header() {
             onFocus={prefetchSearch}
             onClick={() => {
               setSearchOpen(true);
-              if (SearchOverlay) return setSearchShown(true);
+              if (searchOverlay.loaded()) return setSearchShown(true);
               startKeyBuffer(); // what is typed before the field is ready goes into it
-              loadSearchOverlay().then(
+              searchOverlay.load().then(
                 () => setSearchShown(true),
                 () => {
                   takeKeyBuffer(); // offline: the page keeps its keys, and a press tries again

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
 import type { QuoteKind } from "../lib/enquiries";
 import { requestPath } from "../lib/paths";
+import { onDemand } from "../lib/onDemand";
 import { useHydrated } from "../lib/useHydrated";
+import { useIdlePrefetch } from "../lib/useIdlePrefetch";
 
 type Props = {
   kind: QuoteKind;
@@ -15,9 +17,10 @@ type Props = {
   children: React.ReactNode;
 };
 
-// The dialog's code loads on the first click, so pages that offer it carry
-// none of it in their first load.
-const QuoteDialog = lazy(() => import("./QuoteDialog"));
+// The dialog's code is not in the page's first load: it is fetched when
+// the browser is idle, or on the press (lib/onDemand).
+const quoteDialog = onDemand(() => import("./QuoteDialog"));
+const prefetchDialog = () => void quoteDialog.load().catch(() => {}); // offline: the press tries again
 
 // The button that starts a quote or customisation request. It tracks
 // quote_request: the product, with [material, finish] for a quote or
@@ -27,6 +30,8 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
   const [open, setOpen] = useState(false);
   const hydrated = useHydrated();
   const [wanted, setWanted] = useState(false);
+  useIdlePrefetch(quoteDialog.load);
+  const QuoteDialog = quoteDialog.loaded();
 
   const onClick = () => {
     const options = kind === "quote" ? [material, finish] : "Custom Request";
@@ -36,8 +41,9 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
         ? itemEventParams(product, { product_id: product.id, product_name: product.name, options })
         : { currency: "INR", options },
     );
-    setWanted(true);
     setOpen(true);
+    if (quoteDialog.loaded()) setWanted(true);
+    else quoteDialog.load().then(() => setWanted(true), () => setOpen(false)); // offline: the button stays as it was
   };
   // Before the scripts run (or without them) it is a link to the request's
   // own page, which works as a plain form (a bespoke request from no
@@ -51,14 +57,10 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
   }
   return (
     <>
-      <button type="button" className={className} aria-haspopup="dialog" onClick={onClick}>
+      <button type="button" className={className} aria-haspopup="dialog" onClick={onClick} onPointerEnter={prefetchDialog} onFocus={prefetchDialog}>
         {children}
       </button>
-      {wanted && (
-        <Suspense fallback={null}>
-          <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />
-        </Suspense>
-      )}
+      {wanted && QuoteDialog && <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />}
     </>
   );
 }
