@@ -25,7 +25,7 @@ const pressToOpen = (button) =>
       new Promise((done) => {
         const start = performance.now();
         b.click();
-        const open = () => (document.querySelector("dialog[open]") ? done(performance.now() - start) : requestAnimationFrame(open));
+        const open = () => (document.querySelector("dialog[open]") ? done(performance.now() - start) : window.requestAnimationFrame(open));
         open();
       }),
   );
