@@ -57,6 +57,58 @@ test("one Back leaves the products page, however many filters were ticked", asyn
   await expect(page).toHaveURL(/\/about$/);
 });
 
+type Page = import("@playwright/test").Page;
+// The list's address for a state (listPath, tested in app/lib/filters.test.ts).
+const at = (state: Partial<typeof DEFAULT_LIST_STATE>) =>
+  new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, ...state }).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+
+test.describe("Back from a product returns to the place on the list the visitor left", () => {
+  // Scrolled down the list to its last card (the page scrolls, whatever the
+  // catalogue: the footer is below the list).
+  async function scrolledList(page: Page) {
+    await page.goto("/products");
+    await hydrated(page);
+    const last = page.getByRole("region", { name: "Products" }).getByRole("link").last();
+    await last.scrollIntoViewIfNeeded();
+    await nextFrames(page);
+    const left = await page.evaluate(() => window.scrollY);
+    expect(left).toBeGreaterThan(0);
+    return { last, left };
+  }
+
+  async function backToList(page: Page, left: number) {
+    await expect(page).toHaveURL(/\/product\/\d+$/);
+    // A new page starts at the top.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page).toHaveURL(at({}));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  }
+
+  test("opened from its card", async ({ page }) => {
+    const { last, left } = await scrolledList(page);
+    await last.click();
+    await backToList(page, left);
+  });
+
+  test("opened from the search, reached by the keyboard", async ({ page }) => {
+    const { left } = await scrolledList(page);
+    // Focus on the header's button, and back on it when the search closes,
+    // leaves the page where it was.
+    const search = page.getByRole("button", { name: "Search products" });
+    await search.press("Enter");
+    await page.keyboard.press("Escape");
+    await expect(search).toBeFocused();
+    await nextFrames(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(left);
+    await search.press("Enter");
+    const product = products[0]!;
+    await page.getByRole("combobox", { name: "Search products" }).fill(product.name);
+    await page.getByRole("option").filter({ hasText: product.name }).first().click();
+    await backToList(page, left);
+  });
+});
+
 test.describe("the first search", () => {
   test("keys typed right after the first click all arrive, even while the overlay's code is on its way", async ({ page }) => {
     // The overlay's code arrives half a second late (a slow network).
