@@ -31,30 +31,163 @@ test("Back returns to the place on the home page the visitor left from", async (
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
-test("one Back leaves the products page, however many filters were ticked", async ({ page }) => {
+// The filter menu and its checkboxes, and the list's address for a state
+// (listPath, tested in app/lib/filters.test.ts): one option of a filter in
+// the path, two or more in the query.
+type Page = import("@playwright/test").Page;
+const sort = (page: Page) => page.getByText(/^Sort\b/);
+const option = (page: Page, group: "Material" | "Finish", name: string) =>
+  page.getByRole("group", { name: group }).getByRole("checkbox", { name, exact: true });
+const at = (state: Partial<typeof DEFAULT_LIST_STATE>) =>
+  new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, ...state }).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+const [material1, material2] = vocabulary.materials.map((m) => m.name);
+const [finish1] = vocabulary.finishes.map((f) => f.name);
+
+// The boxes of the menu show the state, in every group.
+async function expectTicked(page: Page, state: { materials: string[]; finishes: string[] }) {
+  for (const m of vocabulary.materials) await expect(option(page, "Material", m.name)).toBeChecked({ checked: state.materials.includes(m.name) });
+  for (const f of vocabulary.finishes) await expect(option(page, "Finish", f.name)).toBeChecked({ checked: state.finishes.includes(f.name) });
+}
+
+test("the ticks of one opening of the filter menu are one history entry: one Back returns to the list before them", async ({ page }) => {
+  const before = { materials: [] as string[], finishes: [finish1!] };
+  await page.goto("/about");
+  await page.goto(listPath({ ...DEFAULT_LIST_STATE, ...before }));
+  await hydrated(page);
+  // Scrolled a little, with the menu still in view.
+  await page.evaluate(() => window.scrollBy(0, 40));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const left = await page.evaluate(() => window.scrollY);
+
+  await sort(page).click();
+  await option(page, "Material", material1!).check();
+  await expect(page).toHaveURL(at({ materials: [material1!], finishes: [finish1!] }));
+  await option(page, "Material", material2!).check();
+  await expect(page).toHaveURL(at({ materials: [material1!, material2!], finishes: [finish1!] }));
+  await option(page, "Finish", finish1!).uncheck();
+  const after = { materials: [material1!, material2!], finishes: [] };
+  await expect(page).toHaveURL(at(after));
+
+  await page.goBack();
+  await expect(page).toHaveURL(at(before));
+  await expectTicked(page, before);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+
+  // Forward brings the opening's last state; reloaded, its address brings
+  // every tick back.
+  await page.goForward();
+  await expect(page).toHaveURL(at(before));
+  await hydrated(page); // a page of its own again: Forward waits for its script
+  await page.goForward();
+  await expect(page).toHaveURL(at(after));
+  await page.reload();
+  await hydrated(page);
+  await sort(page).click();
+  await expectTicked(page, after);
+});
+
+test("two openings of the filter menu are two history entries, however each was closed", async ({ page }) => {
+  const none = { materials: [] as string[], finishes: [] as string[] };
+  const first = { materials: [material1!, material2!], finishes: [] };
+  const second = { materials: [material1!, material2!], finishes: [finish1!] };
   await page.goto("/about");
   await page.goto("/products");
   await hydrated(page);
-  await page.getByText(/^Sort\b/).click();
-  const ticks: [string, string][] = [
-    ...vocabulary.materials.slice(0, 2).map((m): [string, string] => ["Material", m.name]),
-    ...vocabulary.finishes.slice(0, 1).map((f): [string, string] => ["Finish", f.name]),
-  ];
-  // Each tick shows in the address: one option of a filter in the path,
-  // two or more in the query (listPath, tested in app/lib/filters.test.ts).
-  const state = { ...DEFAULT_LIST_STATE, materials: [] as string[], finishes: [] as string[] };
-  for (const [group, name] of ticks) {
-    await page.getByRole("group", { name: group }).getByRole("checkbox", { name, exact: true }).check();
-    (group === "Material" ? state.materials : state.finishes).push(name);
-    await expect(page).toHaveURL(new RegExp(`${listPath(state).replace("?", "\\?")}$`));
+
+  await sort(page).click();
+  await option(page, "Material", material1!).check();
+  await option(page, "Material", material2!).check();
+  await expect(page).toHaveURL(at(first));
+  await page.keyboard.press("Escape");
+  await expect(option(page, "Material", material1!)).toBeHidden();
+
+  // Closed by its summary, then by a click elsewhere: each opening is one entry.
+  await sort(page).click();
+  await option(page, "Finish", finish1!).check();
+  await expect(page).toHaveURL(at(second));
+  await sort(page).click();
+  await expect(option(page, "Finish", finish1!)).toBeHidden();
+  await sort(page).click();
+  await option(page, "Material", material1!).uncheck();
+  const third = { materials: [material2!], finishes: [finish1!] };
+  await expect(page).toHaveURL(at(third));
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(option(page, "Material", material1!)).toBeHidden();
+
+  await sort(page).click();
+  for (const state of [second, first, none]) {
+    await page.goBack();
+    await expect(page).toHaveURL(at(state));
+    await expectTicked(page, state);
   }
-  // Reloaded, the address brings every tick back.
-  await page.reload();
-  await hydrated(page);
-  await page.getByText(/^Sort\b/).click();
-  for (const [group, name] of ticks) await expect(page.getByRole("group", { name: group }).getByRole("checkbox", { name, exact: true })).toBeChecked();
   await page.goBack();
   await expect(page).toHaveURL(/\/about$/);
+});
+
+test("a tick after Back, with the menu still open, keeps the list Back returned to", async ({ page }) => {
+  await page.goto("/about");
+  await page.goto("/products");
+  await hydrated(page);
+  await sort(page).click();
+  await option(page, "Material", material1!).check();
+  await expect(page).toHaveURL(at({ materials: [material1!] }));
+  await page.goBack();
+  await expect(page).toHaveURL(at({}));
+  await option(page, "Finish", finish1!).check();
+  await expect(page).toHaveURL(at({ finishes: [finish1!] }));
+  await page.goBack();
+  await expect(page).toHaveURL(at({}));
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+});
+
+test.describe("Back from a product returns to the place on the list the visitor left", () => {
+  // Scrolled down the list to its last card (the page scrolls, whatever the
+  // catalogue: the footer is below the list).
+  async function scrolledList(page: Page) {
+    await page.goto("/products");
+    await hydrated(page);
+    const last = page.getByRole("region", { name: "Products" }).getByRole("link").last();
+    await last.scrollIntoViewIfNeeded();
+    await nextFrames(page);
+    const left = await page.evaluate(() => window.scrollY);
+    expect(left).toBeGreaterThan(0);
+    return { last, left };
+  }
+
+  async function backToList(page: Page, left: number) {
+    await expect(page).toHaveURL(/\/product\/\d+$/);
+    // A new page starts at the top.
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goBack();
+    await expect(page).toHaveURL(at({}));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  }
+
+  test("opened from its card", async ({ page }) => {
+    const { last, left } = await scrolledList(page);
+    await last.click();
+    await backToList(page, left);
+  });
+
+  test("opened from the search, reached by the keyboard", async ({ page }) => {
+    const { left } = await scrolledList(page);
+    // Focus on the header's button, and back on it when the search closes,
+    // leaves the page where it was.
+    const search = page.getByRole("button", { name: "Search products" });
+    await search.press("Enter");
+    await page.keyboard.press("Escape");
+    await expect(search).toBeFocused();
+    await nextFrames(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(left);
+    await search.press("Enter");
+    const product = products[0]!;
+    await page.getByRole("combobox", { name: "Search products" }).fill(product.name);
+    await page.getByRole("option").filter({ hasText: product.name }).first().click();
+    await backToList(page, left);
+  });
 });
 
 test.describe("the first search", () => {

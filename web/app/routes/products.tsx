@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
@@ -108,6 +108,10 @@ function choose(state: ListState, kind: "material" | "finish", name: string): Li
   return { ...state, [key]: state[key].includes(name) ? [] : [name], page: 1 };
 }
 
+// The history state of a list entry made by ticking filters: the opening
+// of the menu whose ticks it holds.
+type ListEntryState = typeof SAME_PAGE & { opening: string };
+
 export default function Products({ loaderData, params }: Route.ComponentProps) {
   const { products, vocabulary } = loaderData;
   const site = useSite();
@@ -157,12 +161,19 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
   };
 
   // A category and a page of results are history entries (links), so Back
-  // returns to the previous one; a material or finish tick replaces the
-  // entry, so one Back leaves the list however many boxes were ticked.
+  // returns to the previous one. The ticks of one opening of the filter
+  // menu make one entry, so one Back returns to the list as it was before
+  // them: the first tick pushes an entry marked with the opening, the next
+  // replace it while it is the entry shown (after a Back, a tick pushes
+  // again rather than overwrite the list Back returned to).
+  const opening = useRef<string | null>(null); // named at its first tick; opening or closing the menu ends it
   const tick = (kind: "material" | "finish", value: string, next: ListState) => {
     trackFilter(kind, value, next);
     setPending({ ...next, page: 1 });
-    void navigate(listPath({ ...next, page: 1 }), { replace: true, preventScrollReset: true, state: SAME_PAGE });
+    const again = opening.current !== null && (location.state as ListEntryState | null)?.opening === opening.current;
+    opening.current ??= Math.random().toString(36).slice(2);
+    const state: ListEntryState = { ...SAME_PAGE, opening: opening.current };
+    void navigate(listPath({ ...next, page: 1 }), { replace: again, preventScrollReset: true, state });
   };
 
   return (
@@ -187,6 +198,7 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
           hrefOf={(kind, name) => listPath(choose(state, kind, name))}
           onToggleMaterial={(m) => tick("material", m, { ...state, materials: toggle(vocabulary.materials, state.materials, m) })}
           onToggleFinish={(f) => tick("finish", f, { ...state, finishes: toggle(vocabulary.finishes, state.finishes, f) })}
+          onOpenChange={() => (opening.current = null)}
         />
       </div>
 

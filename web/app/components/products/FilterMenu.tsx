@@ -15,11 +15,13 @@ type Props = {
   hrefOf: (kind: "material" | "finish", name: string) => string;
   onToggleMaterial: (material: string) => void;
   onToggleFinish: (finish: string) => void;
+  /** The menu was opened or closed (each opening's ticks are one history entry). */
+  onOpenChange: () => void;
 };
 
 // The Sort drop-down with the Material and Finish checkboxes: a native
 // disclosure that also closes on Escape and on a click elsewhere.
-export function FilterMenu({ materialOptions, finishOptions, materials, finishes, hrefOf, onToggleMaterial, onToggleFinish }: Props) {
+export function FilterMenu({ materialOptions, finishOptions, materials, finishes, hrefOf, onToggleMaterial, onToggleFinish, onOpenChange }: Props) {
   const ref = useRef<HTMLDetailsElement>(null);
   const hydrated = useHydrated();
   const active = materials.length + finishes.length;
@@ -51,7 +53,7 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
     );
 
   return (
-    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape}>
+    <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} onToggle={onOpenChange}>
       <summary className="button button--ghost">
         Sort
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
