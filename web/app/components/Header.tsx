@@ -16,7 +16,6 @@ import "./Header.css";
 // The search overlay's code loads on demand (lib/onDemand); until it is
 // here, the keys typed after the press are kept (lib/keyBuffer).
 const searchOverlay = onDemand(() => import("./search/SearchOverlay"));
-const prefetchSearch = () => void searchOverlay.load().catch(() => {}); // offline: the press tries again
 
 // The top bar gains a shadow once the page is scrolled past this.
 export const HEADER_SHADOW_AFTER_PX = 50;
@@ -80,8 +79,8 @@ export function Header() {
             hidden={!hydrated}
             aria-label="Search products"
             aria-haspopup="dialog"
-            onPointerEnter={prefetchSearch}
-            onFocus={prefetchSearch}
+            onPointerEnter={searchOverlay.prefetch}
+            onFocus={searchOverlay.prefetch}
             onClick={() => {
               setSearchOpen(true);
               if (searchOverlay.loaded()) return setSearchShown(true);

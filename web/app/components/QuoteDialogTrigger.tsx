@@ -20,7 +20,6 @@ type Props = {
 // The dialog's code is not in the page's first load: it is fetched when
 // the browser is idle, or on the press (lib/onDemand).
 const quoteDialog = onDemand(() => import("./QuoteDialog"));
-const prefetchDialog = () => void quoteDialog.load().catch(() => {}); // offline: the press tries again
 
 // The button that starts a quote or customisation request. It tracks
 // quote_request: the product, with [material, finish] for a quote or
@@ -57,7 +56,7 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
   }
   return (
     <>
-      <button type="button" className={className} aria-haspopup="dialog" onClick={onClick} onPointerEnter={prefetchDialog} onFocus={prefetchDialog}>
+      <button type="button" className={className} aria-haspopup="dialog" onClick={onClick} onPointerEnter={quoteDialog.prefetch} onFocus={quoteDialog.prefetch}>
         {children}
       </button>
       {wanted && QuoteDialog && <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />}

@@ -6,10 +6,13 @@
  * key. (React.lazy would suspend at least once, and React holds a fallback
  * it has revealed back for up to 300 ms.)
  */
-export function onDemand<T>(load: () => Promise<{ default: T }>): { load: () => Promise<T>; loaded: () => T | null } {
+export function onDemand<T>(load: () => Promise<{ default: T }>): { load: () => Promise<T>; prefetch: () => void; loaded: () => T | null } {
   let value: T | null = null;
+  const fetchCode = () => load().then((module) => (value = module.default));
   return {
-    load: () => load().then((module) => (value = module.default)),
+    load: fetchCode,
+    // For a button reached for: offline, nothing is said; the press tries again.
+    prefetch: () => void fetchCode().catch(() => {}),
     loaded: () => value,
   };
 }
