@@ -31,6 +31,7 @@ type file struct {
 	brotli      *variant // nil when no smaller .br was built
 	contentType []string
 	scripts     []string // a page's inline scripts' hashes, for its Content-Security-Policy
+	styles      []string // a page's inline styles' hashes, likewise
 	noindex     bool     // a page that asks not to be indexed: the sitemap leaves it out
 	title       string   // a page's <title>
 	csp         []string // a page's own Content-Security-Policy; nil for other files
@@ -56,7 +57,7 @@ func newFile(name string, body, gz, br []byte) *file {
 // brotli variant of it (small or incompressible files); else only that
 // variant, the others left in the build to be read when asked for. A page
 // is read once more, unpacked from its gzip variant, to hash its scripts
-// and see whether it asks not to be indexed.
+// and styles and see whether it asks not to be indexed.
 func loadFile(fsys fs.FS, name string) (*file, error) {
 	br, err := readOptional(fsys, name+".br")
 	if err != nil {
@@ -93,7 +94,8 @@ func loadFile(fsys fs.FS, name string) (*file, error) {
 		}
 	}
 	if path.Ext(name) == ".html" {
-		f.scripts = inlineScriptHashes(source)
+		f.scripts = inlineHashes(source, "script")
+		f.styles = inlineHashes(source, "style")
 		f.noindex = bytes.Contains(source, []byte(`<meta name="robots" content="noindex"/>`))
 		f.title = titleOf(source)
 	}

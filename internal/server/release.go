@@ -93,7 +93,7 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 func (rel *release) setPolicy(policy contentPolicy) {
 	for name, f := range rel.files {
 		if strings.HasSuffix(name, ".html") {
-			f.csp = []string{policy.forPage(f.scripts)}
+			f.csp = []string{policy.forPage(f.scripts, f.styles)}
 		}
 	}
 }

@@ -48,16 +48,17 @@ func newContentPolicy(content *sitecontent.Content) contentPolicy {
 	return p
 }
 
-// forPage is the policy of one HTML page, allowing its inline scripts.
-func (p contentPolicy) forPage(inlineScriptHashes []string) string {
+// forPage is the policy of one HTML page, allowing its inline scripts and
+// styles (the build inlines each page's stylesheets: web/scripts/first-paint.mjs).
+func (p contentPolicy) forPage(scriptHashes, styleHashes []string) string {
 	frameSrc := "'none'"
 	if len(p.frameSrc) > 0 {
 		frameSrc = strings.Join(p.frameSrc, " ")
 	}
 	directives := []string{
 		"default-src 'self'",
-		"script-src " + strings.Join(append(slices.Clone(p.scriptSrc), inlineScriptHashes...), " "),
-		"style-src " + strings.Join(p.styleSrc, " "),
+		"script-src " + strings.Join(append(slices.Clone(p.scriptSrc), scriptHashes...), " "),
+		"style-src " + strings.Join(append(slices.Clone(p.styleSrc), styleHashes...), " "),
 		"img-src " + strings.Join(p.imgSrc, " "),
 		"font-src 'self'",
 		"connect-src " + strings.Join(p.connectSrc, " "),
@@ -74,20 +75,22 @@ func (p contentPolicy) forPage(inlineScriptHashes []string) string {
 // API, redirects): nothing may run or be framed.
 const defaultPolicy = "default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// inlineScriptHashes returns the CSP hash source of each inline script of
-// an HTML page, in order of appearance: the body of each <script> without
-// src=. A scan, not a regular expression: Go's regexp took 9 s over the
-// 300 KB product lists of a 300-product site, and a switch waits for it.
-func inlineScriptHashes(html []byte) []string {
+// inlineHashes returns the CSP hash source of each inline element (script
+// or style) of an HTML page, in order of appearance: the body of each
+// <script> or <style> without src=, each once. A scan, not a regular
+// expression: Go's regexp took 9 s over the 300 KB product lists of a
+// 300-product site, and a switch waits for it.
+func inlineHashes(html []byte, element string) []string {
 	var hashes []string
+	start, stop := []byte("<"+element), []byte("</"+element+">")
 	for rest := html; ; {
-		i := bytes.Index(rest, []byte("<script"))
+		i := bytes.Index(rest, start)
 		if i < 0 {
 			return hashes
 		}
-		rest = rest[i+len("<script"):]
+		rest = rest[i+len(start):]
 		if len(rest) > 0 && isWordByte(rest[0]) {
-			continue // <scripts…: another element
+			continue // <scripts…, <styles…: another element
 		}
 		end := bytes.IndexByte(rest, '>')
 		if end < 0 {
@@ -95,12 +98,12 @@ func inlineScriptHashes(html []byte) []string {
 		}
 		attrs := rest[:end]
 		rest = rest[end+1:]
-		end = bytes.Index(rest, []byte("</script>"))
-		if end < 0 {
+		closing := bytes.Index(rest, stop)
+		if closing < 0 {
 			return hashes
 		}
-		body := rest[:end]
-		rest = rest[end+len("</script>"):]
+		body := rest[:closing]
+		rest = rest[closing+len(stop):]
 		if bytes.Contains(attrs, []byte("src=")) || len(body) == 0 {
 			continue
 		}

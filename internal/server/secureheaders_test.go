@@ -16,16 +16,24 @@ func hashOf(script string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-func TestInlineScriptHashes(t *testing.T) {
+func TestInlineHashes(t *testing.T) {
 	html := `<head><script type="module" src="/assets/a.js"></script><script>window.a=1</script>
 <script id="_R_">b()</script><script>window.a=1</script><script type="application/ld+json">{"@type":"Store"}</script></head>
 <scripts>not a script</scripts><script>
 c()
 </script><script></script><script>never closed`
-	got := inlineScriptHashes([]byte(html))
+	got := inlineHashes([]byte(html), "script")
 	want := []string{hashOf("window.a=1"), hashOf("b()"), hashOf(`{"@type":"Store"}`), hashOf("\nc()\n")}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("hashes = %v, want %v (external, empty and unclosed scripts skipped, duplicates once)", got, want)
+		t.Errorf("script hashes = %v, want %v (external, empty and unclosed scripts skipped, duplicates once)", got, want)
+	}
+
+	styled := `<head><style data-href="/assets/root-1.css">a{color:red}</style><link rel="stylesheet" href="/assets/root-1.css" media="print"/>
+<style>p{margin:0}</style><script>x()</script></head><body><svg><style>.s{fill:red}</style></svg></body>`
+	got = inlineHashes([]byte(styled), "style")
+	want = []string{hashOf("a{color:red}"), hashOf("p{margin:0}"), hashOf(".s{fill:red}")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("style hashes = %v, want %v", got, want)
 	}
 }
 
@@ -36,7 +44,7 @@ func cspServer(t *testing.T, site sitecontent.Site) *Server {
 		t.Fatal(err)
 	}
 	build := fstest.MapFS{
-		"index.html":                      {Data: []byte(`<script>boot()</script><h1>home</h1>`)},
+		"index.html":                      {Data: []byte(`<style data-href="/assets/a-1.css">h1{margin:0}</style><script>boot()</script><h1>home</h1>`)},
 		"product/1/index.html":            {Data: []byte(`<script>one()</script>`)},
 		"__not-found/index.html":          {Data: []byte(`<script>boot()</script>`)},
 		"thank-you/index.html":            {Data: []byte(thanksPage)},
@@ -56,7 +64,8 @@ func TestSecurityHeaders(t *testing.T) {
 	home := do(h, "GET", "/", nil)
 	csp := home.Header().Get("Content-Security-Policy")
 	for _, want := range []string{
-		"script-src 'self' " + hashOf("boot()"),
+		"script-src 'self' " + hashOf("boot()") + ";",
+		"style-src 'self' " + hashOf("h1{margin:0}") + ";", // the page's inlined stylesheet
 		"object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'",
 		"frame-src https://maps.example.org",
 		"img-src 'self';", // pictures are the build's own files

@@ -59,6 +59,9 @@ test("the quote dialog and the search open on the first press with the network g
   await page.goto(`/product/${product.id}`);
   await hydrated(page);
   await prefetched;
+  // Nothing else on its way either (the chat's code, the stylesheets the
+  // page fetches once hydrated), whose failing would be logged.
+  await page.waitForLoadState("networkidle");
   await context.setOffline(true);
 
   await page.getByRole("button", { name: "Get Quote" }).click();

@@ -32,25 +32,6 @@ export function compressPage(body) {
   return { gz: gzipSync(body, { level: gzip }), br: brotliCompressSync(body, brotliOptions(body, brotli)) };
 }
 
-// The prerendered pages list every script of the page as a modulepreload
-// link. Fetched from the first bytes, the scripts compete with the
-// stylesheets and the largest image and delay the first paint; left out,
-// they arrive in a chain of round trips (the page's module imports the
-// route, which imports React, which then loads the client entry) and the
-// page answers clicks late. So the links are added by a small script just
-// after the first frame is painted: the paint comes first, then every
-// script loads at once (make interactive, slow 4G and CPU 4×: first paint
-// unchanged, interactive 2.5 s → 1.9 s; make lighthouse stays at 100).
-// React hoists <link> elements and inserts missing ones after hydration,
-// so their absence from the HTML is no hydration mismatch; the server's
-// CSP allows the script by its hash, as it does React Router's own.
-export function preloadModulesAfterFirstPaint(html) {
-  const hrefs = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"\/>/g)].map((m) => m[1]);
-  if (hrefs.length === 0) return html;
-  const script = `<script>requestAnimationFrame(()=>setTimeout(()=>{for(const h of ${JSON.stringify(hrefs)}){const l=document.createElement("link");l.rel="modulepreload";l.href=h;document.head.append(l)}}))</script>`;
-  return html.replace(/<link rel="modulepreload"[^>]*>/g, "").replace("</body>", `${script}</body>`);
-}
-
 // The files the prerender wrote and compressed, listed for compress.mjs
 // (relative to build/client).
 export const PRERENDERED = new URL("../build/prerendered.json", import.meta.url).pathname;

@@ -30,7 +30,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { importTs } from "./run-ts.mjs";
-import { PRERENDERED, compressPage, preloadModulesAfterFirstPaint } from "./compression.mjs";
+import { PRERENDERED, compressPage } from "./compression.mjs";
+import { firstPaint } from "./first-paint.mjs";
 
 const web = new URL("..", import.meta.url).pathname;
 const contentDir = resolve(process.env.CONTENT_DIR ?? join(web, "..", "content"));
@@ -67,7 +68,7 @@ if (isMainThread) {
   // What makes a page besides its data: the server bundle (which names
   // every client asset too), and the scripts that write and compress it.
   const hash = createHash("sha256");
-  for (const file of [serverBuild, new URL(import.meta.url).pathname, new URL("compression.mjs", import.meta.url).pathname]) {
+  for (const file of [serverBuild, new URL(import.meta.url).pathname, new URL("compression.mjs", import.meta.url).pathname, new URL("first-paint.mjs", import.meta.url).pathname]) {
     hash.update(await readFile(file));
   }
   const code = hash.digest("hex");
@@ -145,7 +146,7 @@ async function renderShare({ prerender, paths, fallback, code, notFound }) {
   // Writes a file with its compressed copies (where smaller), and links
   // them into the page cache as cacheName when given.
   function write(file, text, cacheName) {
-    const body = Buffer.from(file.endsWith(".html") ? preloadModulesAfterFirstPaint(text) : text);
+    const body = Buffer.from(file.endsWith(".html") ? firstPaint(text, join(clientDir, "assets")) : text);
     const { gz, br } = compressPage(body);
     folderOf(file);
     writeNewFile(file, body);
