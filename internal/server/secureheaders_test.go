@@ -28,7 +28,7 @@ c()
 		t.Errorf("script hashes = %v, want %v (external, empty and unclosed scripts skipped, duplicates once)", got, want)
 	}
 
-	styled := `<head><style data-href="/assets/root-1.css">a{color:red}</style><link rel="stylesheet" href="/assets/root-1.css" media="print"/>
+	styled := `<head><style data-href="/assets/root-1.css">a{color:red}</style><link rel="stylesheet" href="/assets/root-1.css" disabled=""/>
 <style>p{margin:0}</style><script>x()</script></head><body><svg><style>.s{fill:red}</style></svg></body>`
 	got = inlineHashes([]byte(styled), "style")
 	want = []string{hashOf("a{color:red}"), hashOf("p{margin:0}"), hashOf(".s{fill:red}")}

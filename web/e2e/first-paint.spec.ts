@@ -12,7 +12,7 @@ const paths = ["/", "/products", `/product/${products[0]!.id}`];
 // root stylesheet, so the page is styled when it holds.
 const headerIsSticky = (page: Page) => page.getByRole("banner").evaluate((header) => getComputedStyle(header).position === "sticky");
 
-// What the page's own scripts and stylesheets are, and when they came.
+// The inlined copies left, and each stylesheet link's state.
 const stylesheetsOf = (page: Page) =>
   page.evaluate(() => ({
     copies: document.querySelectorAll("style[data-href]").length,
