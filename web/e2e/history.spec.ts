@@ -1,7 +1,7 @@
 import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
 import { catalogue, home, productById, products, vocabulary } from "./content";
 import { similarProducts } from "../app/lib/catalogue";
-import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
+import { DEFAULT_LIST_STATE, PAGE_SIZE, listPath } from "../app/lib/filters";
 
 // Back and Forward as a visitor uses them: the place on the page comes
 // back, and ticking filters does not fill the history.
@@ -30,6 +30,28 @@ test("Back returns to the place on the home page the visitor left from", async (
   await expect(page.getByRole("heading", { level: 1, name: hot.name })).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
+
+for (const reducedMotion of ["no-preference", "reduce"] as const) {
+  test(`Back from the list's page 2 returns to where page 1 was left (motion: ${reducedMotion})`, async ({ page }) => {
+    expect(products.length, "the catalogue fills more than one page").toBeGreaterThan(PAGE_SIZE);
+    await page.emulateMedia({ reducedMotion });
+    await page.goto("/products");
+    await hydrated(page);
+    const pageTwo = page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Page 2" });
+    await pageTwo.scrollIntoViewIfNeeded();
+    await nextFrames(page);
+    const left = await page.evaluate(() => window.scrollY);
+    expect(left).toBeGreaterThan(200);
+
+    await pageTwo.click();
+    await expect(page).toHaveURL(new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, page: 2 })}$`));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`${listPath(DEFAULT_LIST_STATE)}$`));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  });
+}
 
 // The filter menu and its checkboxes, and the list's address for a state
 // (listPath, tested in app/lib/filters.test.ts): one option of a filter in

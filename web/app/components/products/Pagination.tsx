@@ -13,7 +13,10 @@ type Props = {
 // alone. Previous and next are shown, not linked, at the ends; the current
 // page is marked with aria-current. A page opens at the top of the list.
 export function Pagination({ page, pageCount, hrefOf }: Props) {
-  const scrollToTop = () => window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" });
+  // After the click's navigation has begun: React Router saves this page's
+  // scroll position for Back as it begins, and an instant scroll before
+  // that would save the top.
+  const scrollToTop = () => queueMicrotask(() => window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "instant" : "smooth" }));
   const step = (n: number, end: boolean, children: React.ReactNode) =>
     end ? (
       <a className="pagination__step" role="link" aria-disabled="true">
