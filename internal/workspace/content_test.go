@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"html/template"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"mime/multipart"
 	"net/http"
@@ -425,6 +427,51 @@ func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T)
 	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "Product 2: 2 photographs added" {
 		t.Errorf("unpublished = %+v", list)
 	}
+}
+
+// Each photograph added shows a thumbnail: JPEG, PNG and WebP made 240 px
+// wide, AVIF (which Go does not decode) as it is.
+func TestEachKindOfPhotographHasAThumbnail(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	avif := avifOf(1600)
+	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+		"workshop.png": photo(t, 1600, 1200), "courtyard.avif": avif,
+	})
+	body := w.Body.String()
+	if !strings.Contains(body, "2 photographs added") {
+		t.Fatalf("upload: %d\n%s", w.Code, body)
+	}
+	kinds := map[string]int{}
+	for _, part := range strings.Split(body, `src="/studio/content/thumbnail?upload=`)[1:] {
+		name, _, _ := strings.Cut(part, `"`)
+		thumb := do(rig.h, "GET", "/studio/content/thumbnail?upload="+name, nil, withCookie(rig.asha))
+		kind := thumb.Header().Get("Content-Type")
+		kinds[kind]++
+		switch kind {
+		case "image/jpeg":
+			if cfg, err := jpeg.DecodeConfig(thumb.Body); err != nil || cfg.Width != thumbnailWidth {
+				t.Errorf("the PNG's thumbnail: %+v %v, want a JPEG %d px wide", cfg, err, thumbnailWidth)
+			}
+		case "image/avif":
+			if !bytes.Equal(thumb.Body.Bytes(), avif) {
+				t.Error("the AVIF's thumbnail is not the photograph")
+			}
+		default:
+			t.Errorf("thumbnail of %s: %d %s", name, thumb.Code, kind)
+		}
+	}
+	if kinds["image/jpeg"] != 1 || kinds["image/avif"] != 1 {
+		t.Errorf("thumbnails by kind: %v, want one JPEG and one AVIF", kinds)
+	}
+}
+
+// avifOf is the start of an AVIF file as a camera or an exporter writes it:
+// its brand, and its width in the "ispe" box.
+func avifOf(width uint32) []byte {
+	b := []byte("\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf\x00\x00\x00\x14ispe\x00\x00\x00\x00")
+	b = binary.BigEndian.AppendUint32(b, width)
+	return binary.BigEndian.AppendUint32(b, width*3/4)
 }
 
 // field is the value of the input named name in a page.
