@@ -212,21 +212,57 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, contentPage, p)
 }
 
+// refusedSave heads the summary of a form's problems.
+const refusedSave = "Nothing was saved. Correct these, then save again:"
+
 // editView is one part's form.
 type editView struct {
 	frame
-	Part                       contentPart
-	Action                     string // where the form posts
-	Form                       *contentform.Field
-	Version                    string        // the commit the form was made from, posted back
-	Others                     []string      // lines of the check that name no field of the form
-	Theirs                     []theirChange // a newer save of the same part: what it changed
-	Changes                    int           // how many fields the form changed, unsaved (after a list button)
-	Product                    bool          // a product's form: photographs can be added
-	Hot                        bool          // the product is in What's Hot
-	Fresh                      bool          // the product is the home page's Fresh from the studio piece
-	HotProblems, FreshProblems []string
-	Delete                     string // the product's delete page, "" for a new one
+	Part          contentPart
+	Action        string // where the form posts
+	Form          *contentform.Field
+	Version       string        // the commit the form was made from, posted back
+	Others        []string      // lines of the check that name no field of the form
+	Theirs        []theirChange // a newer save of the same part: what it changed
+	Changes       int           // how many fields the form changed, unsaved (after a list button)
+	Product       bool          // a product's form: photographs can be added
+	Hot           bool          // the product is in What's Hot
+	Fresh         bool          // the product is the home page's Fresh from the studio piece
+	FreshProblems []string
+	Delete        string // the product's delete page, "" for a new one
+}
+
+// markedField is a field a save was refused for, as the summary at the
+// top of the form names it and links to it.
+type markedField struct{ ID, Label, Problem string }
+
+// Marked is what the summary at the top of a refused form lists: each
+// field with a problem, in the form's order, named by where it is
+// ("Phone 1 › Number for links"), so a long form need not be searched.
+func (v *editView) Marked() []markedField {
+	var list []markedField
+	var walk func(f *contentform.Field, place []string)
+	walk = func(f *contentform.Field, place []string) {
+		// A list's items name themselves ("Phone 1"): its own label would repeat.
+		if f.Kind != "list" && f.Kind != "photos" {
+			place = append(place[:len(place):len(place)], f.Label)
+		}
+		for _, problem := range f.Problems {
+			list = append(list, markedField{f.ID, strings.Join(place, " › "), problem})
+		}
+		for _, c := range f.Fields {
+			walk(c, place)
+		}
+	}
+	if v.Form != nil {
+		for _, f := range v.Form.Fields {
+			walk(f, nil)
+		}
+	}
+	for _, problem := range v.FreshProblems {
+		list = append(list, markedField{"featured", "On the home page", problem})
+	}
+	return list
 }
 
 // theirChange is one field of someone else's save, as the page shows it.
@@ -389,7 +425,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	}
 	if len(notes) > 0 || len(problems) > 0 || r.PostForm.Get("_action") == "upload" {
 		if len(problems) > 0 {
-			p.Problem = "Nothing was saved: correct the fields marked below."
+			p.Problem = refusedSave
 		}
 		if len(notes) > 0 {
 			p.Notice = strings.Join(notes, " ") + " Nothing is saved until you press Save."
@@ -470,7 +506,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	}
 	if len(lines) > 0 {
 		p.Others = contentform.Attach(p.Form, part.File, doc, lines)
-		p.Problem = "Nothing was saved: correct the fields marked below."
+		p.Problem = refusedSave
 		p.Changes = len(changed)
 		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
 		return

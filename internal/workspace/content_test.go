@@ -123,6 +123,9 @@ func (f *fakeBuilder) Check(_ context.Context, dir string) ([]string, error) {
 	if doc.Get("name").String == "Bad" {
 		return []string{`content/site.json: name: "Bad" is not a name the studio may have`, "content/site.json: something of the whole file"}, nil
 	}
+	if tel := doc.At("/phones/0/tel").String; strings.ContainsAny(tel, " x") {
+		return []string{fmt.Sprintf(`content/site.json: phones[0].tel: %q is not a number for links`, tel)}, nil
+	}
 	return nil, nil
 }
 
@@ -231,9 +234,42 @@ func TestTheChecksProblemsAreShownBesideTheFieldAndNothingIsSaved(t *testing.T) 
 			t.Errorf("the page lacks %s:\n%s", want, body)
 		}
 	}
+	// Listed first too, each linked to its field, the list focused.
+	summary := section(t, body, `class="error-summary"`)
+	for _, want := range []string{`autofocus`, `<a href="#f-name">Studio name</a>: &#34;Bad&#34; is not a name the studio may have`, `<li>content/site.json: something of the whole file</li>`} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the summary lacks %s:\n%s", want, summary)
+		}
+	}
 	if _, draft, _ := rig.repo.Draft(); draft {
 		t.Error("a faulted save made a draft")
 	}
+}
+
+// A field in a list is named in the summary by its item and its label.
+func TestTheSummaryNamesAFieldByWhereItIs(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	form := url.Values{"_version": {main.Hash}, "/name": {"Jharokha"}, "/phones/0/label": {"Studio"}, "/phones/0/tel": {"+91 98290 1234x"}, "_count/phones": {"1"}}
+	w := do(rig.h, "POST", "/studio/content/studio", form, withCookie(rig.asha))
+	summary := section(t, w.Body.String(), `class="error-summary"`)
+	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(summary, `<li><a href="#f-phones-0-tel">Phone 1 › Number for links</a>: `) {
+		t.Errorf("an empty number: %d, summary:\n%s", w.Code, summary)
+	}
+	if _, draft, _ := rig.repo.Draft(); draft {
+		t.Error("a faulted save made a draft")
+	}
+}
+
+// section is the element of a page that opens with attr, to its </section>.
+func section(t *testing.T, body, attr string) string {
+	t.Helper()
+	at := strings.Index(body, "<section "+attr)
+	if at < 0 {
+		t.Fatalf("no <section %s> in:\n%s", attr, body)
+	}
+	end := strings.Index(body[at:], "</section>")
+	return body[at : at+end]
 }
 
 func TestMarkupInAFieldIsKeptAsTextAndShownEscaped(t *testing.T) {

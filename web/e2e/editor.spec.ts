@@ -167,10 +167,15 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   const name = page.getByRole("textbox", { name: "Name", exact: true });
   await name.fill("");
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByRole("alert")).toHaveText("Nothing was saved: correct the fields marked below.");
+  // The page opens on the list of problems, each a link to its field.
+  const problems = page.getByRole("region", { name: /^Nothing was saved/ });
+  await expect(problems).toBeFocused();
+  await expect(problems.getByRole("listitem")).toHaveCount(1);
   await expect(name).toHaveAttribute("aria-invalid", "true");
   await expect(name).toHaveAccessibleDescription(/is empty/);
   await expectNoAxeViolations(page);
+  await problems.getByRole("link", { name: "Name", exact: true }).click();
+  await expect(name).toBeFocused();
 
   await name.fill(product.name);
   await page.getByLabel("Add photographs").setInputFiles([notAPhoto, tooLarge, narrow]);
