@@ -323,8 +323,11 @@ type yourAccountView struct {
 // YourAccount is GET /studio/account: one's own account and sessions.
 func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
 	v := &yourAccountView{Me: current(r)}
-	if r.URL.Query().Get("done") == "name" {
+	switch r.URL.Query().Get("done") {
+	case "name":
 		v.Notice = "Your name is saved: your replies are signed with it."
+	case "password":
+		v.Notice = "Your password is changed. Every other browser signed in as you is signed out."
 	}
 	h.yourAccount(w, r, http.StatusOK, v)
 }
@@ -346,6 +349,59 @@ func (h *Handler) SetYourName(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/studio/account?done=name", http.StatusSeeOther)
+}
+
+// ChangePassword is POST /studio/account/password: the current password,
+// and the new one twice. The current one is checked as a sign-in's is,
+// under the same limits, so a browser left signed in cannot be used to
+// guess it; the change ends every session of the account, and this
+// browser is signed in again.
+func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	v := &yourAccountView{Me: current(r)}
+	refuse := func(status int, why string) {
+		v.Problem = "Your password was not changed: " + why
+		h.yourAccount(w, r, status, v)
+	}
+	password := r.PostFormValue("password")
+	if err := CheckPasswordRules(password); err != nil {
+		refuse(http.StatusBadRequest, "the new "+strings.TrimPrefix(err.Error(), "the ")+".")
+		return
+	}
+	if password != r.PostFormValue("again") {
+		refuse(http.StatusBadRequest, "the two new passwords differ. Type the same one twice.")
+		return
+	}
+	a, wait, err := h.checkPassword(r, v.Me.Email, r.PostFormValue("current"))
+	switch {
+	case wait > 0:
+		w.Header().Set("Retry-After", retryAfter(wait))
+		refuse(http.StatusTooManyRequests, "too many wrong tries. Wait "+waitText(wait)+", then try again.")
+		return
+	case errors.Is(err, errWrongPassword):
+		refuse(http.StatusForbidden, "the current password typed is not yours.")
+		return
+	case err != nil:
+		refuse(http.StatusServiceUnavailable, "the database did not answer. Try again in a minute.")
+		return
+	}
+	hash, err := HashPassword(password)
+	ctx, cancel := h.afterHashing(r)
+	defer cancel()
+	if err == nil {
+		err = h.people.ReplacePassword(ctx, a.ID, a.Password, hash)
+	}
+	if errors.Is(err, store.ErrNoAccount) { // changed at the same moment elsewhere
+		refuse(http.StatusConflict, "it was changed from another browser a moment ago. Sign in with the newest one.")
+		return
+	}
+	if err != nil {
+		h.log.Error("studio: change password", "err", err)
+		refuse(http.StatusServiceUnavailable, "the database did not answer. Try again in a minute.")
+		return
+	}
+	h.log.Info("studio: password changed", "account", a.Email, "client", h.opts.Visitor.IP(r))
+	h.startSession(ctx, w, r, a)
 }
 
 // yourAccount renders one's own account page: v, with the sessions.
@@ -546,6 +602,7 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /studio/account", h.signedIn(h.YourAccount))
 	mux.HandleFunc("POST /studio/account/name", h.signedIn(h.SetYourName))
+	mux.HandleFunc("POST /studio/account/password", h.signedIn(h.ChangePassword))
 	mux.HandleFunc("GET /studio/accounts", h.signedIn(h.ownerOnly("manage accounts", h.Accounts)))
 	mux.HandleFunc("POST /studio/accounts/invite", h.signedIn(h.ownerOnly("invite accounts", h.Invite)))
 	mux.HandleFunc("POST /studio/accounts/{id}/invite", h.signedIn(h.ownerOnly("invite accounts", h.Reinvite)))

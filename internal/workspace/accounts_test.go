@@ -359,6 +359,75 @@ func TestYourName(t *testing.T) {
 	}
 }
 
+// One's password is changed on Your account with the current one: bad
+// input changes nothing and says why; wrong current passwords count as
+// failed sign-ins; a change ends every other session and keeps this one.
+func TestChangeYourPassword(t *testing.T) {
+	h, _ := setup(t)
+	here := signIn(t, h, asha, ashaPassword)
+	elsewhere := signIn(t, h, asha, ashaPassword)
+	const next = "asha's newer long password"
+	change := func(current, password, again string) *httptest.ResponseRecorder {
+		return do(h, "POST", "/studio/account/password", url.Values{"current": {current}, "password": {password}, "again": {again}, "next": {"/studio/account?done=password"}}, withCookie(here))
+	}
+	for _, c := range []struct {
+		current, password, again string
+		status                   int
+		says                     string
+	}{
+		{ashaPassword, "short", "short", http.StatusBadRequest, "the new password is 5 characters long: use at least 12"},
+		{ashaPassword, next, next + "!", http.StatusBadRequest, "the two new passwords differ"},
+		{"not asha's password", next, next, http.StatusForbidden, "the current password typed is not yours"},
+	} {
+		w := change(c.current, c.password, c.again)
+		if w.Code != c.status || !strings.Contains(bodyText(w), "Your password was not changed: "+c.says) {
+			t.Errorf("change(%q, %q, %q) = %d, want %d saying %q:\n%s", c.current, c.password, c.again, w.Code, c.status, c.says, bodyText(w))
+		}
+	}
+	if !opens(h, here) || !opens(h, elsewhere) {
+		t.Fatal("a refused change ended a session")
+	}
+	signIn(t, h, asha, ashaPassword) // the password is still the old one
+
+	w := change(ashaPassword, next, next)
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/account?done=password" {
+		t.Fatalf("change: %d → %q\n%s", w.Code, w.Header().Get("Location"), bodyText(w))
+	}
+	renewed := w.Result().Cookies()
+	if len(renewed) != 1 || !opens(h, renewed[0]) {
+		t.Fatal("this browser is not signed in after the change")
+	}
+	if opens(h, here) || opens(h, elsewhere) {
+		t.Error("a session from before the change still opens the inbox")
+	}
+	if page := bodyText(do(h, "GET", "/studio/account?done=password", nil, withCookie(renewed[0]))); !strings.Contains(page, "Your password is changed") {
+		t.Error("no notice after the change")
+	}
+	if w := do(h, "POST", "/studio/sign-in", url.Values{"email": {asha}, "password": {ashaPassword}}); w.Code != http.StatusUnauthorized {
+		t.Errorf("sign in with the old password: %d, want 401", w.Code)
+	}
+	signIn(t, h, asha, next)
+}
+
+// Guessing the current password on a borrowed session meets the limits
+// of signing in: after the free tries, it must wait, even with the right one.
+func TestChangeYourPasswordIsLimitedAsSignInIs(t *testing.T) {
+	h, _ := setup(t)
+	c := signIn(t, h, asha, ashaPassword)
+	const next = "asha's newer long password"
+	var w *httptest.ResponseRecorder
+	for range pairFreeFailures + 1 {
+		w = do(h, "POST", "/studio/account/password", url.Values{"current": {"a guess"}, "password": {next}, "again": {next}}, withCookie(c))
+	}
+	w = do(h, "POST", "/studio/account/password", url.Values{"current": {ashaPassword}, "password": {next}, "again": {next}}, withCookie(c))
+	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || !strings.Contains(bodyText(w), "too many wrong tries") {
+		t.Errorf("after %d wrong tries: %d, want 429 with Retry-After", pairFreeFailures+1, w.Code)
+	}
+	if !opens(h, c) {
+		t.Error("a refused change ended the session")
+	}
+}
+
 // The Accounts page says what its last form did in its own words: an
 // address cannot put text of its own on an owner's page.
 func TestAccountsNoticeIsTheWorkspaces(t *testing.T) {

@@ -113,3 +113,42 @@ test("a forgotten password is reset through the mailed link, which works once", 
   await expect(person.getByRole("alert")).toHaveText(/used already/);
   await person.context().close();
 });
+
+test("one's password is changed on Your account, which signs out every other browser", async ({ page, browser }) => {
+  test.slow();
+  const email = newAddress("changing");
+  const first = "the first long password";
+  const second = "the second long password";
+  await signInToStudio(page);
+  const path = await invite(page, email, "Staff");
+  const person = await setPassword(browser, path, first);
+  const elsewhere = await (await browser.newContext()).newPage();
+  await signInToStudio(elsewhere, email, first);
+
+  await person.getByRole("link", { name: "Your account" }).click();
+  const form = person.getByRole("form", { name: "Change your password" });
+  await form.getByLabel("Current password").fill("not my password at all");
+  await form.getByLabel("New password").fill(second);
+  await form.getByLabel("The same again").fill(second);
+  await form.getByRole("button", { name: "Change the password" }).click();
+  await expect(person.getByRole("alert")).toHaveText("Your password was not changed: the current password typed is not yours.");
+  await expectNoAxeViolations(person);
+
+  await form.getByLabel("Current password").fill(first);
+  await form.getByLabel("New password").fill(second);
+  await form.getByLabel("The same again").fill(second);
+  await form.getByRole("button", { name: "Change the password" }).click();
+  await expect(person.getByRole("status")).toHaveText(/^Your password is changed\./);
+  await expect(person.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+
+  // The other browser is signed out; the new password signs in, the old does not.
+  await elsewhere.reload();
+  await expect(elsewhere.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await elsewhere.getByRole("textbox", { name: "E-mail" }).fill(email);
+  await elsewhere.getByLabel("Password").fill(first);
+  await elsewhere.getByRole("button", { name: "Sign in" }).click();
+  await expect(elsewhere.getByRole("alert")).toHaveText("That e-mail and password do not match an account.");
+  await signInToStudio(elsewhere, email, second);
+  await elsewhere.context().close();
+  await person.context().close();
+});
