@@ -55,13 +55,16 @@ type customerEvent struct {
 }
 
 // customerURL is the address of the customer page of an e-mail address.
+// The address is in the query, not the path: the server's log keeps each
+// request's path for weeks, and erasing a person's data must not leave
+// their address there.
 func customerURL(email string) string {
-	return "/studio/customers/" + url.PathEscape(enquiry.EmailKey(strings.TrimSpace(email)))
+	return "/studio/customers?" + url.Values{"email": {enquiry.EmailKey(strings.TrimSpace(email))}}.Encode()
 }
 
-// Customer is GET /studio/customers/{email}.
+// Customer is GET /studio/customers?email=….
 func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
-	email := enquiry.EmailKey(strings.TrimSpace(r.PathValue("email")))
+	email := enquiry.EmailKey(strings.TrimSpace(r.URL.Query().Get("email")))
 	ctx := r.Context()
 	p := &customerView{frame: frame{Title: email}, Email: email}
 	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})

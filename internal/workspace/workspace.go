@@ -219,7 +219,7 @@ func (h *Handler) routes() *http.ServeMux {
 	}
 	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.ConfirmDelete)))
 	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.Delete)))
-	mux.HandleFunc("GET /studio/customers/{email}", h.signedIn(h.Customer))
+	mux.HandleFunc("GET /studio/customers", h.signedIn(h.Customer))
 	mux.HandleFunc("GET /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.ConfirmErase)))
 	mux.HandleFunc("POST /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.Erase)))
 	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.ownerOnly("export the enquiries", h.EnquiriesCSV)))
