@@ -364,12 +364,8 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 		h.yourAccount(w, r, status, v)
 	}
 	password := r.PostFormValue("password")
-	if err := CheckPasswordRules(password); err != nil {
-		refuse(http.StatusBadRequest, "the new "+strings.TrimPrefix(err.Error(), "the ")+".")
-		return
-	}
-	if password != r.PostFormValue("again") {
-		refuse(http.StatusBadRequest, "the two new passwords differ. Type the same one twice.")
+	if problem := newPasswordProblem(password, r.PostFormValue("again")); problem != "" {
+		refuse(http.StatusBadRequest, problem)
 		return
 	}
 	a, wait, err := h.checkPassword(r, v.Me.Email, r.PostFormValue("current"))
@@ -385,12 +381,8 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusServiceUnavailable, "the database did not answer. Try again in a minute.")
 		return
 	}
-	hash, err := HashPassword(password)
-	ctx, cancel := h.afterHashing(r)
+	ctx, cancel, err := h.replacePassword(r, a, password)
 	defer cancel()
-	if err == nil {
-		err = h.people.ReplacePassword(ctx, a.ID, a.Password, hash)
-	}
 	if errors.Is(err, store.ErrNoAccount) { // changed at the same moment elsewhere
 		refuse(http.StatusConflict, "it was changed from another browser a moment ago. Sign in with the newest one.")
 		return
@@ -402,6 +394,31 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("studio: password changed", "account", a.Email, "client", h.opts.Visitor.IP(r))
 	h.startSession(ctx, w, r, a)
+}
+
+// newPasswordProblem says what is wrong with a new password typed twice,
+// "" when nothing is.
+func newPasswordProblem(password, again string) string {
+	if err := CheckPasswordRules(password); err != nil {
+		return err.Error() + "."
+	}
+	if password != again {
+		return "the two passwords differ. Type the same one twice."
+	}
+	return ""
+}
+
+// replacePassword gives a the new password if a's is still the one read
+// (store.ErrNoAccount otherwise: changed meanwhile), ending a's sessions.
+// Its context, for the database work after the hashing, is the one to
+// sign in with.
+func (h *Handler) replacePassword(r *http.Request, a store.Account, password string) (context.Context, context.CancelFunc, error) {
+	hash, err := HashPassword(password)
+	ctx, cancel := h.afterHashing(r)
+	if err == nil {
+		err = h.people.ReplacePassword(ctx, a.ID, a.Password, hash)
+	}
+	return ctx, cancel, err
 }
 
 // yourAccount renders one's own account page: v, with the sessions.
@@ -569,21 +586,13 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	v := &setPasswordView{frame: frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite}
 	password := r.PostFormValue("password")
-	if err := CheckPasswordRules(password); err != nil {
-		v.Problem = "Your password was not set: " + err.Error() + "."
-	} else if password != r.PostFormValue("again") {
-		v.Problem = "Your password was not set: the two passwords differ. Type the same one twice."
-	}
-	if v.Problem != "" {
+	if problem := newPasswordProblem(password, r.PostFormValue("again")); problem != "" {
+		v.Problem = "Your password was not set: " + problem
 		h.render(w, r, http.StatusBadRequest, setPasswordPage, v)
 		return
 	}
-	hash, err := HashPassword(password)
-	ctx, cancel := h.afterHashing(r)
+	ctx, cancel, err := h.replacePassword(r, a, password)
 	defer cancel()
-	if err == nil {
-		err = h.people.ReplacePassword(ctx, a.ID, a.Password, hash)
-	}
 	if errors.Is(err, store.ErrNoAccount) { // used at the same moment elsewhere
 		h.render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{frame: frame{Title: "This link does not work", Problem: "This link has been used already: it sets a password once."}, Refused: true, Invite: v.Invite})
 		return

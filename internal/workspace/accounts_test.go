@@ -375,8 +375,8 @@ func TestChangeYourPassword(t *testing.T) {
 		status                   int
 		says                     string
 	}{
-		{ashaPassword, "short", "short", http.StatusBadRequest, "the new password is 5 characters long: use at least 12"},
-		{ashaPassword, next, next + "!", http.StatusBadRequest, "the two new passwords differ"},
+		{ashaPassword, "short", "short", http.StatusBadRequest, "the password is 5 characters long: use at least 12"},
+		{ashaPassword, next, next + "!", http.StatusBadRequest, "the two passwords differ"},
 		{"not asha's password", next, next, http.StatusForbidden, "the current password typed is not yours"},
 	} {
 		w := change(c.current, c.password, c.again)
