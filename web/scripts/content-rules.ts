@@ -62,6 +62,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
       problems.push((err as Error).message);
     }
     problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
+    problems.push(...phonesAgree(site as unknown as { phones: { display: string; tel: string }[] }));
   }
   if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...listAddresses(catalogue));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
@@ -213,6 +214,18 @@ function addressAgrees(site: { city: string; region: string; address: { locality
   if (site.address.locality !== site.city) problems.push(`${file}: address.locality: "${site.address.locality}" is not the city "${site.city}"; change both together`);
   if (site.address.region !== site.region) problems.push(`${file}: address.region: "${site.address.region}" is not the region "${site.region}"; change both together`);
   return problems;
+}
+
+// Each phone's number for links dials the number shown: a number changed
+// in one field and not the other would have visitors call the old one.
+// A number shown without its country code ("0291 262 4410") is the end
+// of the number for links, without its leading zeros.
+function phonesAgree(site: { phones: { display: string; tel: string }[] }): string[] {
+  return site.phones.flatMap(({ display, tel }, i) => {
+    const shown = display.replace(/\D/g, "");
+    const agrees = display.trim().startsWith("+") ? `+${shown}` === tel : tel.endsWith(shown.replace(/^0+/, ""));
+    return agrees ? [] : [`content/site.json: phones[${i}].tel: "${tel}" is not the number shown, "${display}"; change both together`];
+  });
 }
 
 // Every {{placeholder}} of a text, each filled on its own so that all the
