@@ -6,9 +6,9 @@ PHOTO_SITE := .photo-site
 
 WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) \
 	web/react-router.config.ts web/vite.config.ts web/package-lock.json
-# The workspace's page templates are embedded in the binary too.
-GO_SOURCES := $(shell find cmd internal content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod \
-	$(shell find internal/workspace/templates -type f 2>/dev/null)
+# Every file of cmd and internal: what they embed (the workspace's
+# templates, the migrations, rules.json, events.json) is in the binary too.
+GO_SOURCES := $(shell find cmd internal -type f 2>/dev/null) $(shell find content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod go.sum
 
 .PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-serve bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
