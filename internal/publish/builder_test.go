@@ -54,7 +54,8 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 		if change {
 			editJSON(t, filepath.Join(dir, "site.json"), func(site map[string]any) {
 				site["tagline"] = tagline
-				site["phones"].([]any)[0].(map[string]any)["display"] = phone
+				first := site["phones"].([]any)[0].(map[string]any)
+				first["display"], first["tel"] = phone, "+911155501234"
 			})
 			editJSON(t, filepath.Join(dir, "chat.json"), func(chat map[string]any) {
 				chat["messages"].(map[string]any)["greeting"] = greeting
