@@ -1,8 +1,10 @@
 package enquiry
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -335,28 +337,30 @@ func TestCheckItems(t *testing.T) {
 
 // A shortlist's pieces are the sum of its quantities; the products are
 // named too where they are fewer.
+// The table the shortlist page is tested on too (pieces.test.ts): a
+// shortlist's size is said alike everywhere. One product twice, in two
+// materials, is one product whose pieces are each counted.
 func TestPiecesOf(t *testing.T) {
-	item := func(id, quantity int) Item { return Item{ProductID: id, Quantity: quantity} }
-	for _, tc := range []struct {
-		items []Item
-		want  string
-	}{
-		{[]Item{item(1, 1)}, "1 piece"},
-		{[]Item{item(1, 1), item(2, 1), item(3, 1)}, "3 pieces"},
-		{[]Item{item(1, 6)}, "1 product, 6 pieces"},
-		{[]Item{item(1, 6), item(2, 1)}, "2 products, 7 pieces"},
-		// One product twice, in two materials: one product, its pieces counted once each.
-		{[]Item{item(1, 1), item(1, 1)}, "1 product, 2 pieces"},
-	} {
-		if got := PiecesOf(tc.items); got != tc.want {
-			t.Errorf("PiecesOf(%v) = %q, want %q", tc.items, got, tc.want)
+	b, err := os.ReadFile("testdata/pieces.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Items [][2]int
+			Says  string
 		}
 	}
-	var ten []Item
-	for id := 1; id <= 10; id++ {
-		ten = append(ten, item(id, 5))
+	if err := json.Unmarshal(b, &table); err != nil || len(table.Cases) == 0 {
+		t.Fatalf("pieces.json: %v", err)
 	}
-	if got := PiecesOf(ten); got != "10 products, 50 pieces" {
-		t.Errorf("ten products of five = %q", got)
+	for _, tc := range table.Cases {
+		var items []Item
+		for _, it := range tc.Items {
+			items = append(items, Item{ProductID: it[0], Quantity: it[1]})
+		}
+		if got := PiecesOf(items); got != tc.Says {
+			t.Errorf("PiecesOf(%v) = %q, want %q", tc.Items, got, tc.Says)
+		}
 	}
 }

@@ -7,10 +7,12 @@ const products = (n: number) => `${n} ${n === 1 ? "product" : "products"}`;
  * What a shortlist holds, as every place that counts it says it: its
  * pieces, the sum of the quantities, and its products where they are
  * fewer: "1 piece", "3 pieces" (one of each of three products), "2
- * products, 7 pieces". The studio's inbox and mails say the same
- * (internal/enquiry PiecesOf).
+ * products, 7 pieces"; one product in two materials is one product. The
+ * studio's inbox and mails say the same (internal/enquiry PiecesOf, tested
+ * on the same table, internal/enquiry/testdata/pieces.json).
  */
-export function shortlistSize(items: readonly { quantity: number }[]): string {
+export function shortlistSize(items: readonly { productId: number; quantity: number }[]): string {
   const total = items.reduce((sum, i) => sum + i.quantity, 0);
-  return total === items.length ? pieces(total) : `${products(items.length)}, ${pieces(total)}`;
+  const kinds = new Set(items.map((i) => i.productId)).size;
+  return total === kinds ? pieces(total) : `${products(kinds)}, ${pieces(total)}`;
 }
