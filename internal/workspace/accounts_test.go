@@ -415,11 +415,10 @@ func TestChangeYourPasswordIsLimitedAsSignInIs(t *testing.T) {
 	h, _ := setup(t)
 	c := signIn(t, h, asha, ashaPassword)
 	const next = "asha's newer long password"
-	var w *httptest.ResponseRecorder
 	for range pairFreeFailures + 1 {
-		w = do(h, "POST", "/studio/account/password", url.Values{"current": {"a guess"}, "password": {next}, "again": {next}}, withCookie(c))
+		do(h, "POST", "/studio/account/password", url.Values{"current": {"a guess"}, "password": {next}, "again": {next}}, withCookie(c))
 	}
-	w = do(h, "POST", "/studio/account/password", url.Values{"current": {ashaPassword}, "password": {next}, "again": {next}}, withCookie(c))
+	w := do(h, "POST", "/studio/account/password", url.Values{"current": {ashaPassword}, "password": {next}, "again": {next}}, withCookie(c))
 	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || !strings.Contains(bodyText(w), "too many wrong tries") {
 		t.Errorf("after %d wrong tries: %d, want 429 with Retry-After", pairFreeFailures+1, w.Code)
 	}
