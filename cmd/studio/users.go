@@ -114,7 +114,11 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 		fmt.Fprintf(out, "user unlock: forgot %d failed sign-ins of %s, from every address; its next try waits for none of them\n", n, email)
 		return nil
 	case "remove":
-		if err := st.RemoveAccount(ctx, args[1]); err != nil {
+		err := st.RemoveAccount(ctx, args[1])
+		if errors.Is(err, store.ErrLastOwner) {
+			return fmt.Errorf("user remove: %s is the only owner, and the other accounts are staff, who cannot manage accounts: make one of them an owner first (Accounts page), or remove them first", store.AccountKey(args[1]))
+		}
+		if err != nil {
 			return fmt.Errorf("user remove: %w", noAccount(err, store.AccountKey(args[1])))
 		}
 		fmt.Fprintf(out, "user remove: %s removed, with its sessions and tokens; what it did stays in each enquiry's history\n", store.AccountKey(args[1]))

@@ -152,6 +152,16 @@ func TestAccountCommands(t *testing.T) {
 	if out, err := studio("", "user", "remove", "nobody@studio.example"); err == nil || !strings.Contains(out, "no account has the e-mail nobody@studio.example") {
 		t.Errorf("removing no one: %v %s", err, out)
 	}
+	// The only owner is not removed while staff remain: they could manage no accounts.
+	if out, err := studio("staff's long password\n", "user", "add", "--staff", "ravi@studio.example"); err != nil {
+		t.Fatalf("user add --staff: %v %s", err, out)
+	}
+	if out, err := studio("", "user", "remove", "asha@studio.example"); err == nil || !strings.Contains(out, "asha@studio.example is the only owner") {
+		t.Errorf("removing the only owner while staff remain: %v %s", err, out)
+	}
+	if out, err := studio("", "user", "remove", "ravi@studio.example"); err != nil {
+		t.Fatalf("user remove (staff): %v %s", err, out)
+	}
 	if out, err := studio("", "user", "remove", "asha@studio.example"); err != nil {
 		t.Fatalf("user remove: %v %s", err, out)
 	}

@@ -108,24 +108,33 @@ func (s *Store) SetPassword(ctx context.Context, email, passwordHash string) err
 	})
 }
 
-// RemoveAccount deletes an account with its sessions and tokens. What it
-// did in the inbox stays recorded under its e-mail.
+// RemoveAccount deletes the account of an e-mail with its sessions and
+// tokens (`studio user remove`). What it did in the inbox stays recorded
+// under its e-mail. The last owner goes only with the last account:
+// staff left without an owner could manage no accounts (ErrLastOwner),
+// while no account at all is the inbox off, as before any was made.
 func (s *Store) RemoveAccount(ctx context.Context, email string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var id int64
-		err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM accounts WHERE email = ?`), AccountKey(email)).Scan(&id)
+		var role string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT id, role FROM accounts WHERE email = ?`), AccountKey(email)).Scan(&id, &role)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNoAccount
 		}
-		for _, stmt := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM tokens WHERE account_id = ?`, `DELETE FROM accounts WHERE id = ?`} {
-			if err == nil {
-				_, err = tx.ExecContext(ctx, s.q(stmt), id)
-			}
+		others, accounts := 0, 0
+		if err == nil {
+			others, err = s.lockOwners(ctx, tx, id)
+		}
+		if err == nil {
+			err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM accounts`).Scan(&accounts)
 		}
 		if err != nil {
 			return fmt.Errorf("store: remove account: %w", err)
 		}
-		return nil
+		if role == RoleOwner && others == 0 && accounts > 1 {
+			return ErrLastOwner
+		}
+		return s.deleteAccount(ctx, tx, id)
 	})
 }
 

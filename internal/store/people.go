@@ -138,8 +138,8 @@ func (s *Store) SetRole(ctx context.Context, id int64, role string) error {
 	})
 }
 
-// DeleteAccount removes an account with its sessions and tokens, as
-// RemoveAccount does, but never the last owner (ErrLastOwner).
+// DeleteAccount removes an account with its sessions and tokens (the
+// Accounts page), but never the last owner (ErrLastOwner).
 func (s *Store) DeleteAccount(ctx context.Context, id int64) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var role string
@@ -157,13 +157,18 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64) error {
 		if role == RoleOwner && others == 0 {
 			return ErrLastOwner
 		}
-		for _, stmt := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM tokens WHERE account_id = ?`, `DELETE FROM accounts WHERE id = ?`} {
-			if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
-				return fmt.Errorf("store: remove account: %w", err)
-			}
-		}
-		return nil
+		return s.deleteAccount(ctx, tx, id)
 	})
+}
+
+// deleteAccount deletes an account with its sessions and tokens, in tx.
+func (s *Store) deleteAccount(ctx context.Context, tx *sql.Tx, id int64) error {
+	for _, stmt := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM tokens WHERE account_id = ?`, `DELETE FROM accounts WHERE id = ?`} {
+		if _, err := tx.ExecContext(ctx, s.q(stmt), id); err != nil {
+			return fmt.Errorf("store: remove account: %w", err)
+		}
+	}
+	return nil
 }
 
 // SessionInfo is one of an account's sessions as its holder sees it.

@@ -296,3 +296,32 @@ func TestAccountsSessionsTokens(t *testing.T) {
 		}
 	})
 }
+
+// `studio user remove` (RemoveAccount) takes the last owner only with the
+// last account: staff are never left with no one to manage accounts.
+func TestRemovingTheLastOwner(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		if err := s.CreateAccountAs(ctx, "asha@studio.in", "hash", RoleOwner, t0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateAccountAs(ctx, "ravi@studio.in", "hash", RoleStaff, t0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RemoveAccount(ctx, "asha@studio.in"); !errors.Is(err, ErrLastOwner) {
+			t.Fatalf("removing the only owner while staff remain = %v, want ErrLastOwner", err)
+		}
+		if _, err := s.AccountByEmail(ctx, "asha@studio.in"); err != nil {
+			t.Fatalf("the refused removal removed the owner: %v", err)
+		}
+		if err := s.RemoveAccount(ctx, "ravi@studio.in"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RemoveAccount(ctx, "asha@studio.in"); err != nil {
+			t.Fatalf("removing the last account = %v, want it removed", err)
+		}
+		if has, _ := s.HasAccounts(ctx); has {
+			t.Error("an account is left")
+		}
+	})
+}
