@@ -116,25 +116,21 @@ func (s *Store) SetPassword(ctx context.Context, email, passwordHash string) err
 func (s *Store) RemoveAccount(ctx context.Context, email string) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var id int64
-		var role string
-		err := tx.QueryRowContext(ctx, s.q(`SELECT id, role FROM accounts WHERE email = ?`), AccountKey(email)).Scan(&id, &role)
+		err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM accounts WHERE email = ?`), AccountKey(email)).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNoAccount
 		}
-		others, accounts := 0, 0
-		if err == nil {
-			others, err = s.lockOwners(ctx, tx, id)
-		}
+		accounts := 0
 		if err == nil {
 			err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM accounts`).Scan(&accounts)
 		}
 		if err != nil {
 			return fmt.Errorf("store: remove account: %w", err)
 		}
-		if role == RoleOwner && others == 0 && accounts > 1 {
-			return ErrLastOwner
+		if accounts == 1 {
+			return s.deleteAccount(ctx, tx, id)
 		}
-		return s.deleteAccount(ctx, tx, id)
+		return s.deleteUnlessLastOwner(ctx, tx, id)
 	})
 }
 

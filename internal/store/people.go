@@ -141,24 +141,28 @@ func (s *Store) SetRole(ctx context.Context, id int64, role string) error {
 // DeleteAccount removes an account with its sessions and tokens (the
 // Accounts page), but never the last owner (ErrLastOwner).
 func (s *Store) DeleteAccount(ctx context.Context, id int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		var role string
-		err := tx.QueryRowContext(ctx, s.q(`SELECT role FROM accounts WHERE id = ?`), id).Scan(&role)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNoAccount
-		}
-		others := 0
-		if err == nil {
-			others, err = s.lockOwners(ctx, tx, id)
-		}
-		if err != nil {
-			return fmt.Errorf("store: remove account: %w", err)
-		}
-		if role == RoleOwner && others == 0 {
-			return ErrLastOwner
-		}
-		return s.deleteAccount(ctx, tx, id)
-	})
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.deleteUnlessLastOwner(ctx, tx, id) })
+}
+
+// deleteUnlessLastOwner deletes account id, in tx, unless it is the last
+// owner (ErrLastOwner); ErrNoAccount when there is no such account.
+func (s *Store) deleteUnlessLastOwner(ctx context.Context, tx *sql.Tx, id int64) error {
+	var role string
+	err := tx.QueryRowContext(ctx, s.q(`SELECT role FROM accounts WHERE id = ?`), id).Scan(&role)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNoAccount
+	}
+	others := 0
+	if err == nil {
+		others, err = s.lockOwners(ctx, tx, id)
+	}
+	if err != nil {
+		return fmt.Errorf("store: remove account: %w", err)
+	}
+	if role == RoleOwner && others == 0 {
+		return ErrLastOwner
+	}
+	return s.deleteAccount(ctx, tx, id)
 }
 
 // deleteAccount deletes an account with its sessions and tokens, in tx.
