@@ -12,7 +12,10 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"studio/internal/sitecontent"
+	"studio/internal/store"
 )
 
 // A Target is the server a publisher switches: Check is the smoke test
@@ -21,6 +24,10 @@ import (
 type Target interface {
 	Check(id string, client fs.FS, content *sitecontent.Content) error
 	Switch(id string, client fs.FS, content *sitecontent.Content) error
+	// Report says what went wrong with publishing, for /readyz ("" when all
+	// is well). hold: no release of the content can be served, so the
+	// pages answer 503 rather than show the shipped content in its place.
+	Report(problem string, hold bool)
 }
 
 // EmbeddedID names the build inside bin/studio as a release.
@@ -48,6 +55,7 @@ type Publisher struct {
 	Log         *slog.Logger
 	Observe     func(stage string, seconds float64, result string) // the metrics: a build's duration and result (result "" while under way)
 	Shared      *Shared                                            // PostgreSQL: the copies of the server share releases, main and one builder; nil: this server alone
+	FreeBytes   func(dir string) (uint64, error)                   // the free space of dir's disk; nil: statfs (tests give less)
 
 	wake         chan struct{}
 	running      sync.WaitGroup
@@ -61,6 +69,8 @@ type Publisher struct {
 	builds       bool      // this copy builds: it has the builder and, with Shared, the builder's lock
 	lastLook     time.Time // with Shared: when the shared state was last read
 	unservable   string    // with Shared: a live release this copy cannot serve, said once
+	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the Releases page say it
+	hold         bool      // no release of the content can be served: the pages answer 503
 }
 
 // records is where the release.json of each release is kept: the release
@@ -79,10 +89,11 @@ func (p *Publisher) records() records {
 	return p.Releases
 }
 
-// Start serves the release the live file names, if this code can, and
-// otherwise the embedded build; drops builds a stop interrupted; queues
-// main when no release of it has been made by this code; then builds and
-// watches until ctx ends.
+// Start serves the release the live file names, checked (startServing
+// says what when it cannot); drops builds a stop interrupted; queues main
+// when no release of it has been made by this code, and makes a ready one
+// live that a stop kept from going live; then builds and watches until ctx
+// ends.
 func (p *Publisher) Start(ctx context.Context) error {
 	p.wake = make(chan struct{}, 1)
 	if p.Keep < 2 {
@@ -99,7 +110,10 @@ func (p *Publisher) Start(ctx context.Context) error {
 	}
 	p.seenMain = main.Hash
 	p.live = EmbeddedID
-	live, _ := p.Releases.Live()
+	live, err := p.Releases.Live()
+	if err != nil {
+		p.Log.Error("publish: reading the live file", "err", err)
+	}
 	if p.Shared != nil {
 		if err := p.shareMainAtStart(ctx); err != nil {
 			return err
@@ -118,11 +132,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 		p.builds = p.Builder != nil
 		p.dropInterrupted()
 	}
-	if live != "" && live != EmbeddedID {
-		if err := p.serve(live, false); err != nil {
-			p.Log.Error("publish: the live release cannot be served; serving the embedded build", "release", live, "err", err)
-		}
-	}
+	p.startServing(live, main)
 	if p.Shared != nil {
 		p.tryToBuild(ctx)
 	} else {
@@ -135,6 +145,130 @@ func (p *Publisher) Start(ctx context.Context) error {
 	go func() { defer p.running.Done(); p.work(ctx) }()
 	go func() { defer p.running.Done(); p.watch(ctx) }()
 	return nil
+}
+
+// startServing serves release live at start-up. When it cannot (it is
+// damaged, or the live file names none though releases were made), it
+// serves an intact release of the same content if there is one, otherwise
+// the newest intact release, records it as live, and says what happened
+// (Problem); main is then rebuilt (queueIfNew skips damaged releases). The
+// embedded build serves only when no release was ever made and main holds
+// the content it was built from (a new site); with other content and
+// nothing intact to serve (a restore's first start), the pages answer 503
+// until main is built.
+func (p *Publisher) startServing(live string, main Commit) {
+	if live == EmbeddedID {
+		return // chosen: studio rollback embedded
+	}
+	tree, what := main.Tree, ""
+	if live != "" {
+		err := p.serve(live, false)
+		if err == nil {
+			return
+		}
+		what = p.cannotServe(live, "the live release", err)
+		if r, err := p.records().Get(live); err == nil {
+			tree = r.Tree
+		}
+	}
+	list, err := p.records().List()
+	if err != nil {
+		p.Log.Error("publish: reading the releases", "err", err)
+	}
+	if live == "" {
+		made := false
+		for _, r := range list {
+			made = made || (!r.Preview && r.Status == Ready)
+		}
+		if !made && main.Tree == p.embeddedTree {
+			return // a new site: the embedded build is main's content
+		}
+		what = "the live file (DATA_DIR/releases/live) names no release"
+		if !made {
+			what = "no release of the content has been built yet (a restore's first start, or the releases were deleted)"
+		}
+	}
+	if id := p.serveIntact(list, tree, live); id != "" {
+		r, _ := p.records().Get(id)
+		if r.Tree == main.Tree {
+			p.setProblem(fmt.Sprintf("%s; serving %s, a release of the same content", what, id), false)
+		} else {
+			p.setProblem(fmt.Sprintf("%s; serving %s while main is rebuilt", what, id), false)
+		}
+		return
+	}
+	if main.Tree == p.embeddedTree {
+		p.setProblem(what+"; no other release is intact, so the site as built into bin/studio serves: it holds main's content", false)
+		return
+	}
+	rebuilt := "while main is rebuilt"
+	if !p.CanBuild() {
+		rebuilt = "until main is built: this server has no builder (BUILDER_DIR)"
+	}
+	p.setProblem(what+"; no release of the content is intact, so the pages answer 503 "+rebuilt, true)
+}
+
+// serveIntact makes live, and records as live, the first release of list
+// (newest first) that is ready, intact and of the content tree, or failing
+// that the newest intact one; never except. It returns its id, "" when
+// none serves.
+func (p *Publisher) serveIntact(list []Release, tree, except string) string {
+	for _, sameContent := range []bool{true, false} {
+		for _, r := range list {
+			if r.Preview || r.Status != Ready || r.Format != Format || len(r.Damage) > 0 || r.ID == except || (sameContent && r.Tree != tree) {
+				continue
+			}
+			err := p.serve(r.ID, true)
+			if err == nil {
+				return r.ID
+			}
+			p.cannotServe(r.ID, "release", err)
+		}
+	}
+	return ""
+}
+
+// cannotServe records why release id cannot be served, marking it damaged
+// when its files are (it is not offered again), and returns it as a person
+// reads it: what ("the live release") and the reason.
+func (p *Publisher) cannotServe(id, what string, err error) string {
+	if damage := (*DamageError)(nil); errors.As(err, &damage) {
+		if r, err := p.records().Get(id); err == nil && len(r.Damage) == 0 {
+			r.Damage = damage.Files
+			if err := p.records().Put(r); err != nil {
+				p.Log.Error("publish: recording a damaged release", "release", id, "err", err)
+			}
+		}
+		return fmt.Sprintf("%s %s was damaged (%s)", what, id, damage.Short())
+	}
+	return fmt.Sprintf("%s %s cannot be served (%v)", what, id, err)
+}
+
+// setProblem records what went wrong with publishing (""; nothing), says
+// it in the log when it changes, and tells the server (/readyz; hold: the
+// pages answer 503).
+func (p *Publisher) setProblem(problem string, hold bool) {
+	p.mu.Lock()
+	changed := problem != p.problem || hold != p.hold
+	p.problem, p.hold = problem, hold
+	p.mu.Unlock()
+	if !changed {
+		return
+	}
+	if problem != "" {
+		p.Log.Error("publish: " + problem)
+	}
+	if p.Target != nil {
+		p.Target.Report(problem, hold)
+	}
+}
+
+// Problem is what went wrong with publishing that the studio should know:
+// a damaged release and what serves instead. "" when all is well.
+func (p *Publisher) Problem() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.problem
 }
 
 // Wait returns once the publisher has stopped, after Start's ctx ended: a
@@ -250,7 +384,8 @@ func (p *Publisher) Release(id string) (Release, error) { return p.records().Get
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 
 // queueIfNew queues commit unless a release of its files by this code is
-// ready, under way or failed (a failure is retried by Publish, not in a loop).
+// ready (and not damaged), under way or failed (a failure is retried by
+// Publish, not in a loop).
 func (p *Publisher) queueIfNew(c Commit) {
 	if !p.Builds() {
 		return
@@ -264,9 +399,10 @@ func (p *Publisher) queueIfNew(c Commit) {
 		return
 	}
 	for _, r := range list {
-		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion {
-			if r.Status == Ready && r.ID != p.Live() && r.Commit.Hash != c.Hash {
-				// The same files again (a revert): the release made of them serves.
+		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
+			if r.Status == Ready && r.ID != p.Live() {
+				// The same files again (a revert), or a build a stop kept
+				// from going live: the release made of them serves.
 				if !p.Manual {
 					if err := p.serve(r.ID, true); err != nil {
 						p.Log.Error("publish: switching", "release", r.ID, "err", err)
@@ -363,6 +499,13 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		}
 	}
 	fail := func(problems ...string) {
+		if ctx.Err() != nil {
+			// The server is stopping: the build stays "building", which the
+			// next start drops, and main is built again then.
+			os.RemoveAll(filepath.Join(dir, "client"))
+			p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)
+			return
+		}
 		r.Status, r.Stage, r.Problems = Failed, "", problems
 		r.BuildSeconds = time.Since(start).Seconds()
 		if err := p.records().Put(r); err != nil {
@@ -373,11 +516,17 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		if p.Observe != nil {
 			p.Observe("", r.BuildSeconds, "failed")
 		}
+		p.prune() // a disk that filled gets its room back for the next try
+	}
+	setStage("checking the disk space")
+	if err := p.makeRoom(r.ID); err != nil {
+		fail(err.Error())
+		return
 	}
 	setStage("reading the commit")
 	contentDir := filepath.Join(dir, "content")
 	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
-		fail(err.Error())
+		fail(p.diskFull(err).Error())
 		return
 	}
 	logFile, err := os.Create(filepath.Join(dir, "build.log"))
@@ -392,10 +541,20 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		fail(content.Problems...)
 		return
 	} else if err != nil {
-		fail(err.Error())
+		fail(p.diskFull(err).Error())
 		return
 	}
 	setStage("checking the release")
+	if r.Manifest, err = writeManifest(dir); err != nil {
+		fail(p.diskFull(err).Error())
+		return
+	}
+	// Durable before it may go live: a crash after the switch finds the
+	// pages the live file names.
+	if err := syncRelease(dir); err != nil {
+		fail(err.Error())
+		return
+	}
 	if err := p.check(r.ID); err != nil {
 		fail(err.Error())
 		return
@@ -422,7 +581,7 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	// A preview is never made live. Manual publishing still takes an
 	// upgrade's rebuild of the live content.
 	live, err := p.records().Get(p.Live())
-	if !r.Preview && (!p.Manual || (err == nil && live.Tree == r.Tree)) {
+	if !r.Preview && (!p.Manual || (err == nil && live.Tree == r.Tree) || p.isHeld()) {
 		if err := p.serve(r.ID, true); err != nil {
 			p.Log.Error("publish: switching", "release", r.ID, "err", err)
 		}
@@ -486,6 +645,9 @@ func (p *Publisher) switchTo(id string, record bool) error {
 		if r.Preview {
 			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
 		}
+		if err := p.verify(r); err != nil {
+			return err
+		}
 	}
 	client, content, err := p.Load(id)
 	if err != nil {
@@ -497,6 +659,7 @@ func (p *Publisher) switchTo(id string, record bool) error {
 	p.mu.Lock()
 	p.live = id
 	p.mu.Unlock()
+	p.setProblem("", false) // a release serves, chosen: what went wrong before is over
 	if !record {
 		return nil
 	}
@@ -563,8 +726,43 @@ func (p *Publisher) followLiveFile() {
 		return
 	}
 	if err := p.switchTo(id, p.Shared != nil); err != nil {
-		p.Log.Error("publish: the live file names a release that cannot be served", "release", id, "err", err)
+		// The live file goes back to what serves, so this is tried, and
+		// said, once.
+		if err := p.Releases.SetLive(p.Live()); err != nil {
+			p.Log.Error("publish: writing the live file", "err", err)
+		}
+		p.setProblem(fmt.Sprintf("%s, named by the live file, so %s still serves", p.cannotServe(id, "release", err), p.Live()), p.isHeld())
 	}
+}
+
+// verify checks release r's files before it is served (Releases.Verify).
+// A copy of a shared release fetches it first, and fetches it again when
+// its copy is damaged: the database holds every file.
+func (p *Publisher) verify(r Release) error {
+	if p.Shared == nil {
+		return p.Releases.Verify(r)
+	}
+	if err := p.Shared.Fetch(context.Background(), r.ID); err != nil {
+		return err
+	}
+	err := p.Releases.Verify(r)
+	if damage := (*DamageError)(nil); errors.As(err, &damage) {
+		p.Log.Warn("publish: this copy's files of a release are damaged; fetching them again", "release", r.ID, "files", damage.Files)
+		if err := p.Releases.Remove(r.ID); err != nil {
+			return err
+		}
+		if err := p.Shared.Fetch(context.Background(), r.ID); err != nil {
+			return err
+		}
+		return p.Releases.Verify(r)
+	}
+	return err
+}
+
+func (p *Publisher) isHeld() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hold
 }
 
 // prune deletes the releases of main past the newest Keep and the previews
@@ -590,5 +788,83 @@ func (p *Publisher) prune() {
 		if err := p.Shared.DropUnusedFiles(); err != nil {
 			p.Log.Error("publish: deleting the files of deleted releases", "err", err)
 		}
+	}
+}
+
+// makeRoom makes sure the disk has room for a build before it starts: as
+// much as the last release took, and the space the server keeps free for
+// the enquiries (store.MinFreeBytes, below which /readyz says not ready).
+// Short of it, the oldest releases that are not live are deleted, one by
+// one; still short, the build fails at once, saying so, and the live
+// release keeps serving.
+func (p *Publisher) makeRoom(building string) error {
+	list, err := p.records().List()
+	if err != nil {
+		return err
+	}
+	need := uint64(store.MinFreeBytes)
+	for _, r := range list {
+		if r.Status == Ready && r.Size > 0 {
+			need += uint64(r.Size)
+			break
+		}
+	}
+	free, err := p.freeBytes()
+	if err != nil {
+		return err
+	}
+	for i := len(list) - 1; i >= 0 && free < need; i-- {
+		r := list[i]
+		if r.ID == building || r.ID == p.Live() || r.Status == Queued || r.Status == Building {
+			continue
+		}
+		p.Log.Info("publish: an old release is deleted to make room for a build", "release", r.ID, "free_bytes", free, "needed_bytes", need)
+		if err := p.records().Remove(r.ID); err != nil {
+			return err
+		}
+		if p.Shared != nil {
+			p.Shared.DropUnusedFiles()
+		}
+		if free, err = p.freeBytes(); err != nil {
+			return err
+		}
+	}
+	if free < need {
+		return fmt.Errorf("not enough disk space: %s free, %s needed (the last release's size, and %s kept free for enquiries); the live site keeps serving",
+			sizeText(free), sizeText(need), sizeText(store.MinFreeBytes))
+	}
+	return nil
+}
+
+func (p *Publisher) freeBytes() (uint64, error) {
+	if p.FreeBytes != nil {
+		return p.FreeBytes(p.Releases.dir)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(p.Releases.dir, &st); err != nil {
+		return 0, fmt.Errorf("publish: the free space of %s: %w", p.Releases.dir, err)
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// diskFull says err in the studio's words when the disk filled during a
+// build.
+func (p *Publisher) diskFull(err error) error {
+	if !errors.Is(err, unix.ENOSPC) {
+		return err
+	}
+	free, _ := p.freeBytes()
+	return fmt.Errorf("not enough disk space: the disk filled during the build (%s free now); the live site keeps serving, and older releases are deleted for the next try", sizeText(free))
+}
+
+// sizeText says a number of bytes as a person reads it: "740 kB", "1.2 GB".
+func sizeText[N int64 | uint64 | int](n N) string {
+	switch f := float64(n); {
+	case f < 1e6:
+		return fmt.Sprintf("%.0f kB", f/1e3)
+	case f < 1e9:
+		return fmt.Sprintf("%.0f MB", f/1e6)
+	default:
+		return fmt.Sprintf("%.1f GB", f/1e9)
 	}
 }

@@ -78,6 +78,20 @@ type fakeTarget struct {
 	id       string
 	tagline  string
 	switched []string // every release switched to, in order
+	problem  string   // what the publisher last reported (Report)
+	hold     bool
+}
+
+func (t *fakeTarget) Report(problem string, hold bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.problem, t.hold = problem, hold
+}
+
+func (t *fakeTarget) reported() (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.problem, t.hold
 }
 
 func (t *fakeTarget) Check(id string, client fs.FS, c *sitecontent.Content) error {

@@ -44,6 +44,8 @@ type Release struct {
 	BuildSeconds float64   `json:"buildSeconds,omitempty"`
 	BuildPeakMiB int64     `json:"buildPeakMiB,omitempty"` // the largest resident size of a build step
 	Size         int64     `json:"size,omitempty"`         // bytes of client/ and content/
+	Manifest     string    `json:"manifest,omitempty"`     // the SHA-256 of its list of files (verify.go); "" for a release built before the lists
+	Damage       []string  `json:"damage,omitempty"`       // the files found damaged (DamageError): it is never served again
 }
 
 // Releases is DATA_DIR/releases: a directory per release and the file

@@ -281,6 +281,15 @@ func (s *Shared) Upload(ctx context.Context, id string) error {
 			return fmt.Errorf("publish: reading release %s: %w", id, err)
 		}
 	}
+	// The list of its files too, so each copy checks its own (verify.go).
+	hash, err := fileHash(filepath.Join(dir, manifestFile))
+	if err == nil {
+		paths, hashes = append(paths, manifestFile), append(hashes, hash)
+		err = s.local.keepBlob(filepath.Join(dir, manifestFile), hash)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("publish: reading release %s: %w", id, err)
+	}
 	have := map[string]bool{}
 	for start := 0; start < len(hashes); start += 1000 {
 		rows, err := s.db.QueryContext(ctx, `SELECT hash FROM release_blobs WHERE hash = ANY($1)`, hashes[start:min(start+1000, len(hashes))])
@@ -310,7 +319,7 @@ func (s *Shared) Upload(ctx context.Context, id string) error {
 		}
 		have[string(h)] = true
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO release_files (release_id, path, hash)
+	_, err = s.db.ExecContext(ctx, `INSERT INTO release_files (release_id, path, hash)
 		SELECT $1, p, h FROM unnest($2::text[], $3::bytea[]) AS f (p, h) ON CONFLICT DO NOTHING`, id, paths, hashes)
 	if err != nil {
 		return fmt.Errorf("publish: storing release %s: %w", id, err)

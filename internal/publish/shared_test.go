@@ -135,7 +135,7 @@ func TestTwoCopiesOnOnePostgreSQLSwitchTogether(t *testing.T) {
 	var files, blobs int
 	db.QueryRow(`SELECT count(*) FROM release_files`).Scan(&files)
 	db.QueryRow(`SELECT count(*) FROM release_blobs`).Scan(&blobs)
-	if files == 0 || blobs > files/2+2 {
+	if files == 0 || blobs > files/2+3 { // each differs in its tagline, site.json and list of files
 		t.Errorf("%d files of two releases stored as %d blobs: want the unchanged ones stored once", files, blobs)
 	}
 

@@ -16,7 +16,7 @@ import (
 const (
 	// Below this much free space where the database lives, the server says
 	// it is not ready: enquiries are about to fail.
-	minFreeBytes      = 64 << 20
+	minFreeBytes      = store.MinFreeBytes
 	readyCheckTimeout = 2 * time.Second
 	// /readyz is public: its database write runs at most this often, and
 	// callers in between share the answer, so a flood of probes cannot
@@ -68,12 +68,25 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // readyz is readiness: the server can take enquiries now. The database
 // answers and accepts a write, and there is room on its disk. The reason
 // of a 503 names which. Either way the body names the live release.
+// A publishing problem the publisher reported (a damaged release, and what
+// serves instead) is said as "publishing"; while it holds the pages (no
+// release can be served) the server is not ready.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request, rel *release) {
+	body := map[string]string{"status": "ok", "release": rel.id}
+	if rep := s.report.Load(); rep != nil {
+		body["publishing"] = rep.problem
+		if rep.hold {
+			body["status"], body["reason"] = "unavailable", "publishing: "+rep.problem
+			writeJSON(w, http.StatusServiceUnavailable, body)
+			return
+		}
+	}
 	if reason := s.notReady(r.Context()); reason != "" {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason, "release": rel.id})
+		body["status"], body["reason"] = "unavailable", reason
+		writeJSON(w, http.StatusServiceUnavailable, body)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "release": rel.id})
+	writeJSON(w, http.StatusOK, body)
 }
 
 func (s *Server) notReady(ctx context.Context) string {

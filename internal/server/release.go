@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -190,6 +191,48 @@ func (s *Server) Switch(id string, client fs.FS, content *sitecontent.Content) e
 	s.builds.switched(id)
 	s.log.Info("release switched", "release", id, "previous", previous.id)
 	return nil
+}
+
+// A publishingReport is what the publisher said went wrong (Report).
+type publishingReport struct {
+	problem string
+	hold    bool // no release of the content can be served: pages answer 503
+}
+
+// Report is the publisher's word on what went wrong ("" when all is well),
+// said by /readyz. With hold, no release of the studio's content can be
+// served (a restore's first start, every release damaged): the pages
+// answer 503 until one is, rather than the embedded build's shipped
+// content in its place; the API, the workspace and the probes answer.
+func (s *Server) Report(problem string, hold bool) {
+	if problem == "" && !hold {
+		s.report.Store(nil)
+		return
+	}
+	s.report.Store(&publishingReport{problem: problem, hold: hold})
+}
+
+// heldPage is what a page answers while no release can be served.
+const heldPage = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Back in a minute</title>
+<main style="font:1.125rem/1.5 system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem"><h1>Back in a minute</h1><p>The site is being updated. Please try again in a minute.</p></main></html>
+`
+
+// unlessHeld answers 503 with heldPage while the publisher holds the pages
+// (Report), and is h otherwise.
+func (s *Server) unlessHeld(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rep := s.report.Load(); rep != nil && rep.hold {
+			w.Header().Set("Retry-After", "60")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			if r.Method != http.MethodHead {
+				io.WriteString(w, heldPage)
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Content is the live release's content: for work outside a request (the

@@ -30,10 +30,10 @@ func (s *Server) routes(rel *release) *http.ServeMux {
 	// The studio's workspace routes its own paths (internal/workspace).
 	mux.Handle("/studio", s.databaseDeadline(from(s.serveWorkspace)))
 	mux.Handle("/studio/", s.databaseDeadline(from(s.serveWorkspace)))
-	mux.HandleFunc("GET /product/{id}", s.product(rel))
+	mux.Handle("GET /product/{id}", s.unlessHeld(s.product(rel)))
 	// Pages, assets, and /sitemap.xml and /robots.txt (made with the
 	// release); any method (page answers 405 to all but GET and HEAD), so
 	// that /api/ above is the more specific pattern.
-	mux.HandleFunc("/{path...}", from(s.page))
+	mux.Handle("/{path...}", s.unlessHeld(from(s.page)))
 	return mux
 }

@@ -22,9 +22,10 @@ import (
 // number of requests at once.
 type Server struct {
 	log      *slog.Logger
-	live     atomic.Pointer[release] // the release that answers new requests (release.go)
-	recent   recentReleases          // the releases last made, for an instant switch back (release.go)
-	previews previews                // the preview last asked for by the studio (preview.go)
+	live     atomic.Pointer[release]          // the release that answers new requests (release.go)
+	recent   recentReleases                   // the releases last made, for an instant switch back (release.go)
+	report   atomic.Pointer[publishingReport] // what the publisher says went wrong (Report); nil when all is well
+	previews previews                         // the preview last asked for by the studio (preview.go)
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries

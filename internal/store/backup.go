@@ -19,6 +19,11 @@ const (
 	lockFile   = "studio.lock"
 )
 
+// MinFreeBytes is the free space kept on DATA_DIR's disk for the
+// enquiries: below it the server says it is not ready, and a build that
+// would take the disk below it does not start (internal/publish).
+const MinFreeBytes = 64 << 20
+
 // ErrInUse is returned by LockDataDir and Restore when a server holds
 // DATA_DIR.
 var ErrInUse = errors.New("a server is running with this DATA_DIR")

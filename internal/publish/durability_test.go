@@ -1,0 +1,244 @@
+package publish
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The publisher's side of durability: releases checked against their list
+// of files, a damaged one named and replaced, never the shipped content in
+// the place of the studio's, and a build that waits for disk space.
+
+// restart stops the site's publisher, lets damage do its work, and starts
+// a new one of the same code.
+func (s *site) restart(p *Publisher, damage func()) (*Publisher, *fakeTarget) {
+	s.t.Helper()
+	s.stop()
+	p.Wait()
+	damage()
+	return s.start("v1")
+}
+
+func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("checked")
+	waitFor(t, "checked live", servingTagline(target, "checked"))
+	r, err := s.releases.Get(p.Live())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Manifest == "" {
+		t.Fatal("release.json records no list of files")
+	}
+	if err := s.releases.Verify(r); err != nil {
+		t.Fatalf("a release as built: %v", err)
+	}
+	dir := s.releases.Dir(r.ID)
+	for _, c := range []struct {
+		name   string
+		damage func()
+		undo   func()
+		want   string
+	}{
+		{"a changed file", func() { os.WriteFile(filepath.Join(dir, "content", "site.json"), []byte("{"), 0o644) }, nil, "content/site.json (changed)"},
+		{"a missing file", func() { os.Remove(filepath.Join(dir, "client", "tagline.txt")) }, nil, "client/tagline.txt (missing)"},
+		{"a file the build did not make", func() { os.WriteFile(filepath.Join(dir, "client", "extra.html"), []byte("x"), 0o644) },
+			func() { os.Remove(filepath.Join(dir, "client", "extra.html")) }, "client/extra.html (not made by the build)"},
+		{"a list that was changed", func() {
+			f, _ := os.OpenFile(filepath.Join(dir, manifestFile), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("x")
+			f.Close()
+		}, nil, manifestFile + " (changed)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// Each case starts from the release as built: copied back from a fresh build of it.
+			c.damage()
+			if c.undo != nil {
+				defer c.undo()
+			}
+			err := s.releases.Verify(r)
+			var damage *DamageError
+			if !errors.As(err, &damage) || !slices.Contains(damage.Files, c.want) {
+				t.Errorf("Verify = %v, want a DamageError naming %q", err, c.want)
+			}
+			if !strings.Contains(err.Error(), r.ID) {
+				t.Errorf("the error %q does not name the release", err)
+			}
+		})
+	}
+}
+
+func TestADamagedLiveReleaseGivesWayToAnIntactOneAndMainIsRebuilt(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("older")
+	waitFor(t, "older live", servingTagline(target, "older"))
+	older := p.Live()
+	s.commitTagline("newer")
+	waitFor(t, "newer live", servingTagline(target, "newer"))
+	damaged := p.Live()
+
+	s.builder.hold()
+	p2, target2 := s.restart(p, func() {
+		os.WriteFile(filepath.Join(s.releases.Dir(damaged), "content", "site.json"), []byte(`{"tagline": "vandal"}`), 0o644)
+	})
+	if id, tagline := target2.serving(); id != older || tagline != "older" {
+		t.Fatalf("with the live release damaged, serving %s (%q), want the newest intact release %s", id, tagline, older)
+	}
+	problem, hold := target2.reported()
+	want := "the live release " + damaged + " was damaged (content/site.json (changed)); serving " + older + " while main is rebuilt"
+	if problem != want || hold || p2.Problem() != want {
+		t.Errorf("reported %q (hold %v), Problem() %q; want %q", problem, hold, p2.Problem(), want)
+	}
+	if r, _ := s.releases.Get(damaged); !slices.Equal(r.Damage, []string{"content/site.json (changed)"}) {
+		t.Errorf("the damaged release's record says damage %q", r.Damage)
+	}
+	if live, _ := s.releases.Live(); live != older {
+		t.Errorf("the live file names %q, want the release that serves, %s", live, older)
+	}
+	if err := p2.MakeLive(damaged); err == nil {
+		t.Error("the damaged release was made live again")
+	}
+	s.builder.let()
+	waitFor(t, "main rebuilt and live", servingTagline(target2, "newer"))
+	if id, _ := target2.serving(); id == damaged {
+		t.Error("the damaged release serves")
+	}
+	waitFor(t, "the problem over", func() bool { problem, _ := target2.reported(); return problem == "" })
+}
+
+func TestADamagedLiveReleaseGivesWayToAnotherOfTheSameContent(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("twice")
+	waitFor(t, "twice live", servingTagline(target, "twice"))
+	first := p.Live()
+	if _, err := p.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second build live", func() bool { id, _ := target.serving(); return id != first })
+	second := p.Live()
+
+	p2, target2 := s.restart(p, func() { os.Remove(filepath.Join(s.releases.Dir(second), "client", "tagline.txt")) })
+	if id, _ := target2.serving(); id != first {
+		t.Fatalf("serving %s, want %s: an intact release of the same commit", id, first)
+	}
+	if problem := p2.Problem(); !strings.Contains(problem, "client/tagline.txt (missing)") || !strings.Contains(problem, "a release of the same content") {
+		t.Errorf("Problem() = %q", problem)
+	}
+}
+
+func TestAnEmptyOrMissingLiveFileServesTheNewestIntactRelease(t *testing.T) {
+	for _, name := range []string{"empty", "missing"} {
+		t.Run(name, func(t *testing.T) {
+			s := newSite(t)
+			p, target := s.start("v1")
+			s.commitTagline("published")
+			waitFor(t, "published live", servingTagline(target, "published"))
+			live := p.Live()
+			p2, target2 := s.restart(p, func() {
+				if name == "empty" {
+					os.WriteFile(filepath.Join(s.dir, "releases", "live"), nil, 0o644)
+				} else {
+					os.Remove(filepath.Join(s.dir, "releases", "live"))
+				}
+			})
+			if id, tagline := target2.serving(); id != live || tagline != "published" {
+				t.Errorf("serving %s (%q), want %s, never the shipped content", id, tagline, live)
+			}
+			if problem := p2.Problem(); !strings.HasPrefix(problem, "the live file (DATA_DIR/releases/live) names no release; serving "+live) {
+				t.Errorf("Problem() = %q", problem)
+			}
+		})
+	}
+}
+
+func TestWithNoReleaseOfTheStudiosContentThePagesWaitForMainsBuild(t *testing.T) {
+	s := newSite(t)
+	s.commitTagline("restored")
+	// A restore's first start: content.git holds the studio's commits,
+	// releases/ is empty.
+	s.builder.hold()
+	_, target := s.start("v1")
+	if id, _ := target.serving(); id != EmbeddedID {
+		t.Fatalf("serving %s before any build", id)
+	}
+	if problem, hold := target.reported(); !hold || !strings.Contains(problem, "no release of the content has been built yet") {
+		t.Errorf("reported %q, hold %v: want the pages held (503) while main builds", problem, hold)
+	}
+	s.builder.let()
+	waitFor(t, "main built and live", servingTagline(target, "restored"))
+	if problem, hold := target.reported(); hold || problem != "" {
+		t.Errorf("after main's build, reported %q, hold %v", problem, hold)
+	}
+}
+
+func TestAReadyReleaseOfMainAStopKeptFromGoingLiveGoesLiveAtStart(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("before")
+	waitFor(t, "before live", servingTagline(target, "before"))
+	before := p.Live()
+	s.commitTagline("ready")
+	waitFor(t, "ready live", servingTagline(target, "ready"))
+	// Killed between "ready" and the switch: the live file still names the one before.
+	_, target2 := s.restart(p, func() { s.releases.SetLive(before) })
+	waitFor(t, "main's ready release live", servingTagline(target2, "ready"))
+}
+
+func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	for _, tagline := range []string{"a", "b", "c"} {
+		s.commitTagline(tagline)
+		waitFor(t, tagline+" live", servingTagline(target, tagline))
+	}
+	list, _ := s.releases.List()
+	if len(list) != 3 {
+		t.Fatalf("%d releases, want 3", len(list))
+	}
+	size := uint64(list[0].Size)
+	// The disk as full as it can be: room for one release more once the
+	// oldest goes, never below what is kept for enquiries.
+	p.FreeBytes = func(dir string) (uint64, error) {
+		free := 64<<20 + size - 1
+		for _, r := range list {
+			if _, err := s.releases.Get(r.ID); err != nil {
+				free += size // deleted
+			}
+		}
+		return free, nil
+	}
+	s.commitTagline("d")
+	waitFor(t, "d live", servingTagline(target, "d"))
+	after, _ := s.releases.List()
+	var got []string
+	for _, r := range after {
+		got = append(got, strings.TrimPrefix(r.Message, "Tagline: "))
+	}
+	if strings.Join(got, ",") != "d,c,b" {
+		t.Errorf("releases %v after a build on a full disk, want the oldest deleted to make room: d,c,b", got)
+	}
+
+	p.FreeBytes = func(dir string) (uint64, error) { return 10 << 20, nil }
+	s.commitTagline("e")
+	waitFor(t, "e failed", func() bool {
+		list, _ := s.releases.List()
+		return list[0].Status == Failed
+	})
+	list, _ = s.releases.List()
+	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: 10 MB free,") {
+		t.Errorf("the failed build says %q", problems)
+	}
+	if _, tagline := target.serving(); tagline != "d" {
+		t.Errorf("serving %q after a build failed for space, want d", tagline)
+	}
+	if slices.Contains(s.builder.builds, "e") {
+		t.Error("a build started without the disk space for it")
+	}
+}
