@@ -24,7 +24,8 @@ const usage = `usage: studio                       serve the site (settings from
        studio token list            list the tokens
        studio token revoke ID       revoke a token
        studio publish [--wait]      have the running server build the content repository's main now (--wait: follow it until live)
-       studio releases              list the releases: live, ready, building, failed with their problems
+       studio releases              list the releases: live, ready, building, failed with their problems, damaged with their files
+       studio releases --verify     check every release's files against its list of them, naming each damaged file
        studio rollback ID           make an earlier ready release live again (no rebuild; a running server switches within a second)`
 
 // command runs one of the commands in usage.

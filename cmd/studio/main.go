@@ -151,6 +151,9 @@ func run() error {
 			return err
 		}
 	}
+	// A build under way is stopped with its process group (ctx ended), not
+	// left running after the server.
+	publisher.Wait()
 	log.Info("stopped")
 	return nil
 }

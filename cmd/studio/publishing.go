@@ -55,6 +55,9 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 	}
 	if publish.HasBuilder(root) {
 		scratch := filepath.Join(cfg.DataDir, "releases", ".scratch")
+		if n := publish.StopLeftoverBuilds(scratch); n > 0 {
+			log.Warn("publish: stopped the processes of a build a killed server left running", "processes", n)
+		}
 		os.RemoveAll(scratch) // a stopped build's leftovers
 		if err := os.MkdirAll(scratch, 0o755); err != nil {
 			return nil, err
@@ -115,6 +118,8 @@ func releasesCommand(args []string, out io.Writer) error {
 	switch {
 	case args[0] == "releases" && len(args) == 1:
 		return printReleases(book, out)
+	case args[0] == "releases" && len(args) == 2 && args[1] == "--verify":
+		return verifyReleases(book, releases, out)
 	case args[0] == "rollback" && len(args) == 2:
 		id := args[1]
 		r, err := book.Get(id)
@@ -126,6 +131,11 @@ func releasesCommand(args []string, out io.Writer) error {
 		}
 		if r.Preview {
 			return fmt.Errorf("rollback: release %s is a preview of unpublished changes: publish the draft in the workspace instead", id)
+		}
+		if id != publish.EmbeddedID && cfg.DatabaseURL == "" {
+			if err := releases.Verify(r); err != nil {
+				return fmt.Errorf("rollback: %w: it cannot be made live (studio publish builds main again)", err)
+			}
 		}
 		if err := book.SetLive(id); err != nil {
 			return err
@@ -176,13 +186,16 @@ func printReleases(releases releaseBook, out io.Writer) error {
 		if r.Preview {
 			status = "preview, " + status
 		}
+		if len(r.Damage) > 0 {
+			status = "damaged"
+		}
 		if r.ID == live {
 			status = "live"
 		} else if r.Status == publish.Building {
 			status += ": " + r.Stage
 		}
 		fmt.Fprintf(w, "%s\t%s\t%.7s\t%s\t%s\t%s\n", r.ID, status, r.Commit.Hash, r.Author, r.QueuedAt.Local().Format("2006-01-02 15:04"), r.Subject())
-		for _, p := range r.Problems {
+		for _, p := range append(r.Problems, r.Damage...) {
 			fmt.Fprintf(w, "\t\t\t\t\t  %s\n", p)
 		}
 	}
@@ -190,6 +203,46 @@ func printReleases(releases releaseBook, out io.Writer) error {
 		fmt.Fprintln(w, "embedded\tlive\t\t\t\tthe site as built into bin/studio")
 	}
 	return w.Flush()
+}
+
+// verifyReleases checks each release this machine holds against its list
+// of files, and names each damaged file; an error when any is damaged.
+func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer) error {
+	list, err := book.List()
+	if err != nil {
+		return err
+	}
+	damaged := 0
+	for _, r := range list {
+		if r.Status != publish.Ready {
+			continue
+		}
+		if _, err := os.Stat(releases.Dir(r.ID)); err != nil {
+			fmt.Fprintf(out, "%s\tnot on this machine (another copy holds it)\n", r.ID)
+			continue
+		}
+		start := time.Now()
+		switch err := releases.Verify(r); {
+		case err == nil && r.Manifest == "":
+			fmt.Fprintf(out, "%s\tnot checked: built before releases listed their files\n", r.ID)
+		case err == nil:
+			fmt.Fprintf(out, "%s\tintact (%s)\n", r.ID, time.Since(start).Round(time.Millisecond))
+		default:
+			damaged++
+			fmt.Fprintf(out, "%s\tDAMAGED\n", r.ID)
+			if damage := (*publish.DamageError)(nil); errors.As(err, &damage) {
+				for _, f := range damage.Files {
+					fmt.Fprintf(out, "\t  %s\n", f)
+				}
+			} else {
+				fmt.Fprintf(out, "\t  %v\n", err)
+			}
+		}
+	}
+	if damaged > 0 {
+		return fmt.Errorf("releases: %d damaged; a running server never makes one live, and rebuilds main when the live one is (studio publish builds it now)", damaged)
+	}
+	return nil
 }
 
 // publishCommand asks the running server to build main; with wait it

@@ -3,10 +3,13 @@ package publish
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The publisher's side of durability: releases checked against their list
@@ -240,5 +243,35 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 	}
 	if slices.Contains(s.builder.builds, "e") {
 		t.Error("a build started without the disk space for it")
+	}
+}
+
+func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
+	scratch := filepath.Join(t.TempDir(), ".scratch")
+	step := filepath.Join(scratch, "build-1", "web")
+	if err := os.MkdirAll(step, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A step as the builder runs it, in a process group of its own, with a
+	// child of its own (the shell's sleep), both outliving their server.
+	cmd := exec.Command("sh", "-c", "sleep 600 & wait")
+	cmd.Dir = step
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if n := StopLeftoverBuilds(scratch); n < 1 {
+		t.Errorf("StopLeftoverBuilds stopped %d processes, want the step and its child", n)
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("the leftover step is still running")
+	}
+	if n := StopLeftoverBuilds(scratch); n != 0 {
+		t.Errorf("a second look stopped %d processes, want none left", n)
 	}
 }

@@ -189,3 +189,57 @@ func TestReadinessWritesAtMostOnceASecond(t *testing.T) {
 		t.Errorf("%d writes after a second, want 2", n)
 	}
 }
+
+// What the publisher reports is said by /readyz; while it holds the pages
+// (no release of the studio's content can be served), pages answer 503
+// rather than the embedded build's shipped content, and the API, the
+// workspace and the probes go on answering.
+func TestReadinessSaysWhatPublishingReported(t *testing.T) {
+	s, err := New(discardLog(), testBuild(), testCatalogue(t, 1), WithStore(testdb.SQLite(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	readyz := func() (int, map[string]string) {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/readyz", nil))
+		var body map[string]string
+		json.Unmarshal(w.Body.Bytes(), &body)
+		return w.Code, body
+	}
+	damaged := "the live release 20261128-201900-abcdef1 was damaged (content/catalogue.json (changed)); serving 20261128-191000-1234567 while main is rebuilt"
+	s.Report(damaged, false)
+	if code, body := readyz(); code != 200 || body["publishing"] != damaged || body["status"] != "ok" {
+		t.Errorf("readyz with a damaged release replaced = %d %v, want 200 saying what happened", code, body)
+	}
+	if got := status(h, "/"); got != 200 {
+		t.Errorf("the home page while another release serves = %d, want 200", got)
+	}
+
+	held := "no release of the content has been built yet; the pages answer 503 while main is rebuilt"
+	s.Report(held, true)
+	if code, body := readyz(); code != 503 || body["reason"] != "publishing: "+held {
+		t.Errorf("readyz while the pages are held = %d %v, want 503 with the reason", code, body)
+	}
+	for _, path := range []string{"/", "/products", "/product/1"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 503 || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "Back in a minute") {
+			t.Errorf("%s while held = %d (Retry-After %q), want 503 with a page saying to come back", path, w.Code, w.Header().Get("Retry-After"))
+		}
+	}
+	if got := status(h, "/healthz"); got != 200 {
+		t.Errorf("healthz while held = %d, want 200", got)
+	}
+	if w := post(h, "/api/enquiries", goodContact); w.Code != 201 {
+		t.Errorf("an enquiry while the pages are held = %d, want 201: enquiries never wait on publishing", w.Code)
+	}
+
+	s.Report("", false)
+	if code, body := readyz(); code != 200 || body["publishing"] != "" {
+		t.Errorf("readyz once all is well = %d %v", code, body)
+	}
+	if got := status(h, "/"); got != 200 {
+		t.Errorf("the home page once a release serves = %d, want 200", got)
+	}
+}

@@ -20,6 +20,7 @@ type Releases interface {
 	CanBuild() bool                   // false: this server has no builder
 	MakeLive(id string) error         // an instant switch to a release built before
 	Publish() (string, error)         // queues a build of main now
+	Problem() string                  // what went wrong that the studio should know (a damaged release, what serves instead); "" when all is well
 }
 
 var releasesPage = newPage("releases.html")
@@ -33,7 +34,8 @@ type releasesView struct {
 	Releases  []releaseRow
 	CanBuild  bool
 	NoBuilder string
-	Building  bool // a release is queued or building
+	Building  bool   // a release is queued or building
+	Trouble   string // the publisher's Problem, said at the top
 }
 
 // releaseRow is one release as the page shows it.
@@ -84,13 +86,16 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 	}
 	live := h.opts.Releases.Live()
 	p := &releasesView{frame: frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
-		NoBuilder: noBuilder}
+		NoBuilder: noBuilder, Trouble: h.opts.Releases.Problem()}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
 		row := releaseRow{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
 		switch {
 		case row.Live:
 			row.Label, row.Class = "Live", "live"
+		case len(rel.Damage) > 0:
+			// Its files are not what its build made: never served again.
+			row.Label, row.Class = "Damaged", "failed"
 		case rel.Status == publish.Queued:
 			row.Label = "Queued"
 		case rel.Status == publish.Building:

@@ -28,7 +28,8 @@ type fakeReleases struct {
 	canBuild  bool
 	madeLive  []string
 	published int
-	fail      error // MakeLive's and Publish's answer
+	fail      error  // MakeLive's and Publish's answer
+	problem   string // Problem's answer
 }
 
 func (f *fakeReleases) List() ([]publish.Release, error) {
@@ -44,6 +45,12 @@ func (f *fakeReleases) Live() string {
 }
 
 func (f *fakeReleases) CanBuild() bool { return f.canBuild }
+
+func (f *fakeReleases) Problem() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.problem
+}
 
 func (f *fakeReleases) MakeLive(id string) error {
 	f.mu.Lock()
@@ -350,5 +357,27 @@ func TestReleaseWords(t *testing.T) {
 		if got := bytesText(in); got != want {
 			t.Errorf("bytesText(%d) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A damaged release is named with its files and offers no Make live; what
+// the publisher did about it is said at the top of the page.
+func TestReleasesSayWhatWasDamaged(t *testing.T) {
+	f := newFakeReleases()
+	f.list[3].Damage = []string{"content/catalogue.json (changed)"}
+	f.problem = "the live release 20260302-082000-ccccccc was damaged (content/catalogue.json (changed)); serving 20260302-083000-bbbbbbb while main is rebuilt"
+	h, c := setupReleases(t, f)
+	body := html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
+	if !strings.Contains(body, `<p class="callout" role="alert">Something went wrong with the live site, and was dealt with: `+f.problem+".</p>") {
+		t.Errorf("the page does not say what the publisher did:\n%s", body)
+	}
+	article := release(t, body, "20260302-082000-ccccccc")
+	for _, want := range []string{`class="status failed">Damaged<`, "never served again", "<li>content/catalogue.json (changed)</li>"} {
+		if !strings.Contains(article, want) {
+			t.Errorf("the damaged release does not show %q:\n%s", want, article)
+		}
+	}
+	if strings.Contains(article, "Make live") {
+		t.Error("a damaged release offers Make live")
 	}
 }
