@@ -222,11 +222,12 @@ func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer)
 			continue
 		}
 		start := time.Now()
-		switch err := releases.Verify(r); {
+		switch err := releases.VerifyAll(r); {
 		case err == nil && r.Manifest == "":
 			fmt.Fprintf(out, "%s\tnot checked: built before releases listed their files\n", r.ID)
 		case err == nil:
-			fmt.Fprintf(out, "%s\tintact (%s)\n", r.ID, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(out, "%s\tintact\tchecked in %s\t%.1f MB of files, %.1f MB its own (what deleting it frees)\n", r.ID,
+				time.Since(start).Round(time.Millisecond), float64(r.Size)/1e6, float64(releases.OwnBytes(r.ID))/1e6)
 		default:
 			damaged++
 			fmt.Fprintf(out, "%s\tDAMAGED\n", r.ID)

@@ -275,3 +275,32 @@ func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
 		t.Errorf("a second look stopped %d processes, want none left", n)
 	}
 }
+
+// A photograph's original is checked by its size when a release is served
+// (nothing serves it; hashing them doubled a start's time), and by every
+// byte by VerifyAll (studio releases --verify).
+func TestAnOriginalIsCheckedBySizeAtAStartAndWhollyByVerifyAll(t *testing.T) {
+	rs, err := OpenReleases(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Release{ID: "20261128-120000-abcdef1"}
+	original := filepath.Join(rs.Dir(r.ID), "content", "images", "chair.jpg")
+	os.MkdirAll(filepath.Dir(original), 0o755)
+	os.MkdirAll(filepath.Join(rs.Dir(r.ID), "client"), 0o755)
+	os.WriteFile(original, []byte("a photograph"), 0o644)
+	if r.Manifest, err = writeManifest(rs.Dir(r.ID)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(original, []byte("a photogrXph"), 0o644) // the same size
+	if err := rs.Verify(r); err != nil {
+		t.Errorf("Verify of a same-size change to an original: %v, want it unchecked", err)
+	}
+	if err := rs.VerifyAll(r); err == nil || !strings.Contains(err.Error(), "content/images/chair.jpg (changed)") {
+		t.Errorf("VerifyAll = %v, want the original named", err)
+	}
+	os.WriteFile(original, []byte("a photo"), 0o644) // truncated
+	if err := rs.Verify(r); err == nil || !strings.Contains(err.Error(), "content/images/chair.jpg (changed)") {
+		t.Errorf("Verify of a truncated original = %v, want it named", err)
+	}
+}

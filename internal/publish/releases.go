@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -213,6 +214,24 @@ func dirSize(dir string) int64 {
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// OwnBytes is the bytes of release id's files that nothing else holds (no
+// other release, no cache shares them by a link): what deleting it frees.
+func (rs *Releases) OwnBytes(id string) int64 {
+	var n int64
+	filepath.WalkDir(rs.Dir(id), func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink == 1 {
 				n += info.Size()
 			}
 		}
