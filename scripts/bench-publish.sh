@@ -7,7 +7,9 @@
 # re-rendered), one new 4000×3000 photograph pushed → live,
 # a rollback, the failed requests while releases are switched under wrk,
 # the peak memory of a build, and Publish → live from the workspace's
-# Content section for a text and two photographs (scripts/bench-editor.py).
+# Content section for a text and two photographs (scripts/bench-editor.py);
+# then studio releases --verify: each release checked, and the disk it
+# takes of its own.
 # Loopback only; figures, not a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -122,6 +124,8 @@ PY
 push "The first change"
 printf '%-28s first build of a new server: %.1f s\n' "shipped catalogue" "$(wait_switch "$old")"
 measure "$(python3 -c "import json;print(len(json.load(open('$work/content/catalogue.json'))['products']))") products (shipped)"
+# What each release takes on disk, and how long checking every byte takes.
+studio releases --verify || true
 
 # The larger catalogue (PRODUCTS=0: none), built once from cold caches,
 # then measured.
@@ -135,3 +139,4 @@ push "$PRODUCTS products"
 t_cold=$(wait_switch "$old")
 printf '%-28s first build: %.1f s\n' "$PRODUCTS products" "$t_cold"
 measure "$PRODUCTS products ($PHOTOGRAPHED with photographs)"
+studio releases --verify || true
