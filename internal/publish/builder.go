@@ -185,6 +185,9 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 		if ctx.Err() != nil {
 			return stats, fmt.Errorf("publish: %s: stopped after %s, the time a build may take", step.stage, b.TimeOut)
 		}
+		if bytes.Contains(out.Bytes(), []byte("ENOSPC")) || bytes.Contains(out.Bytes(), []byte("no space left on device")) {
+			return stats, fmt.Errorf("publish: %s failed: %w", step.stage, syscall.ENOSPC) // the publisher says it in the studio's words
+		}
 		if problems := contentLines(&out); len(problems) > 0 {
 			return stats, &ContentError{Problems: problems}
 		}

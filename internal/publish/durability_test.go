@@ -304,3 +304,26 @@ func TestAnOriginalIsCheckedBySizeAtAStartAndWhollyByVerifyAll(t *testing.T) {
 		t.Errorf("Verify of a truncated original = %v, want it named", err)
 	}
 }
+
+func TestADiskThatFillsDuringABuildIsSaidInTheStudiosWords(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("served")
+	waitFor(t, "served live", servingTagline(target, "served"))
+	p.FreeBytes = func(dir string) (uint64, error) { return 1 << 40, nil } // room at the start
+	s.commitTagline("no space left")
+	waitFor(t, "the build failed", func() bool {
+		list, _ := s.releases.List()
+		return list[0].Status == Failed
+	})
+	list, _ := s.releases.List()
+	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: the disk filled during the build") {
+		t.Errorf("the failed build says %q", problems)
+	}
+	if _, tagline := target.serving(); tagline != "served" {
+		t.Errorf("serving %q after the disk filled, want the live release kept", tagline)
+	}
+	if _, err := os.Stat(filepath.Join(s.releases.Dir(list[0].ID), "client")); err == nil {
+		t.Error("the failed build's pages were kept, taking the space")
+	}
+}

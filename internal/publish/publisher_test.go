@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -54,6 +56,9 @@ func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	b.mu.Lock()
 	b.builds = append(b.builds, tagline)
 	b.mu.Unlock()
+	if strings.HasPrefix(tagline, "no space") {
+		return BuildStats{}, fmt.Errorf("publish: prerendering the pages failed: %w", syscall.ENOSPC)
+	}
 	if strings.HasPrefix(tagline, "broken") {
 		return BuildStats{}, &ContentError{Problems: []string{"content/site.json: tagline: " + tagline}}
 	}
