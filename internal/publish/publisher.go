@@ -193,7 +193,7 @@ func (p *Publisher) startServing(live string, main Commit) {
 		if r.Tree == main.Tree {
 			p.setProblem(fmt.Sprintf("%s; serving %s, a release of the same content", what, id), false)
 		} else {
-			p.setProblem(fmt.Sprintf("%s; serving %s while main is rebuilt", what, id), false)
+			p.setProblem(fmt.Sprintf("%s; serving %s %s", what, id, p.untilRebuilt()), false)
 		}
 		return
 	}
@@ -201,11 +201,16 @@ func (p *Publisher) startServing(live string, main Commit) {
 		p.setProblem(what+"; no other release is intact, so the site as built into bin/studio serves: it holds main's content", false)
 		return
 	}
-	rebuilt := "while main is rebuilt"
+	p.setProblem(what+"; no release of the content is intact, so the pages answer 503 "+p.untilRebuilt(), true)
+}
+
+// untilRebuilt says how long what serves in the place of main's release
+// serves.
+func (p *Publisher) untilRebuilt() string {
 	if !p.CanBuild() {
-		rebuilt = "until main is built: this server has no builder (BUILDER_DIR)"
+		return "until main is built: this server has no builder (BUILDER_DIR)"
 	}
-	p.setProblem(what+"; no release of the content is intact, so the pages answer 503 "+rebuilt, true)
+	return "while main is rebuilt"
 }
 
 // serveIntact makes live, and records as live, the first release of list
