@@ -122,7 +122,7 @@ func (p *Publisher) followShared(ctx context.Context) {
 		p.switching.Lock()
 		err := p.switchTo(st.Live, false)
 		if err == nil {
-			err = p.Releases.SetLive(st.Live) // so a restart serves it, and the live file does not switch back
+			err = p.setLiveFile(st.Live) // so a restart serves it, and the live file does not switch back
 			p.dropReleasesGone()
 		}
 		p.switching.Unlock()

@@ -327,3 +327,37 @@ func TestADiskThatFillsDuringABuildIsSaidInTheStudiosWords(t *testing.T) {
 		t.Error("the failed build's pages were kept, taking the space")
 	}
 }
+
+// Every release damaged and main not the shipped content: the pages wait
+// for main's build, and the live file keeps naming the studio's release,
+// so a restart meanwhile does not serve the shipped content either.
+func TestWithEveryReleaseDamagedNoRestartServesTheShippedContent(t *testing.T) {
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("only")
+	waitFor(t, "only live", servingTagline(target, "only"))
+	only := p.Live()
+	s.builder.hold()
+	p, target = s.restart(p, func() { os.Remove(filepath.Join(s.releases.Dir(only), "client", "tagline.txt")) })
+	if problem, hold := target.reported(); !hold || !strings.Contains(problem, "no release of the content is intact, so the pages answer 503 while main is rebuilt") {
+		t.Fatalf("reported %q, hold %v", problem, hold)
+	}
+	// Once the watcher has looked at the live file (it takes a publish
+	// request after), the file still names the studio's release.
+	if err := s.releases.RequestPublish(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the watcher's look", func() bool {
+		_, err := os.Stat(filepath.Join(s.dir, "releases", publishRequest))
+		return errors.Is(err, os.ErrNotExist)
+	})
+	if live, _ := s.releases.Live(); live != only {
+		t.Errorf("the live file names %q, want %s still", live, only)
+	}
+	_, target = s.restart(p, func() {})
+	if _, hold := target.reported(); !hold {
+		t.Error("a second restart serves the shipped content")
+	}
+	s.builder.let()
+	waitFor(t, "main rebuilt and live", servingTagline(target, "only"))
+}

@@ -71,6 +71,7 @@ type Publisher struct {
 	unservable   string    // with Shared: a live release this copy cannot serve, said once
 	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the Releases page say it
 	hold         bool      // no release of the content can be served: the pages answer 503
+	liveFile     string    // what the live file said when last read or written here (followLiveFile)
 }
 
 // records is where the release.json of each release is kept: the release
@@ -114,6 +115,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 	if err != nil {
 		p.Log.Error("publish: reading the live file", "err", err)
 	}
+	p.liveFile = live
 	if p.Shared != nil {
 		if err := p.shareMainAtStart(ctx); err != nil {
 			return err
@@ -125,7 +127,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 		live = st.Live
 		// The live file follows the database, so a copy that was stopped
 		// while the others switched does not switch them back.
-		if err := p.Releases.SetLive(cmp.Or(live, EmbeddedID)); err != nil {
+		if err := p.setLiveFile(cmp.Or(live, EmbeddedID)); err != nil {
 			return err
 		}
 	} else {
@@ -668,7 +670,7 @@ func (p *Publisher) switchTo(id string, record bool) error {
 	if !record {
 		return nil
 	}
-	if err := p.Releases.SetLive(id); err != nil {
+	if err := p.setLiveFile(id); err != nil {
 		return err
 	}
 	if p.Shared != nil {
@@ -723,21 +725,29 @@ func (p *Publisher) watch(ctx context.Context) {
 
 // followLiveFile switches to the release the live file names when another
 // process (studio rollback) changed it.
+// It acts on a change of the file alone: a live file naming a release that
+// cannot be served (startServing served another) is tried, and said, once.
 func (p *Publisher) followLiveFile() {
 	p.switching.Lock()
 	defer p.switching.Unlock()
 	id, err := p.Releases.Live()
-	if err != nil || id == "" || id == p.Live() {
+	if err != nil || id == "" || id == p.liveFile {
+		return
+	}
+	p.liveFile = id
+	if id == p.Live() {
 		return
 	}
 	if err := p.switchTo(id, p.Shared != nil); err != nil {
-		// The live file goes back to what serves, so this is tried, and
-		// said, once.
-		if err := p.Releases.SetLive(p.Live()); err != nil {
-			p.Log.Error("publish: writing the live file", "err", err)
-		}
-		p.setProblem(fmt.Sprintf("%s, named by the live file, so %s still serves", p.cannotServe(id, "release", err), p.Live()), p.isHeld())
+		p.setProblem(fmt.Sprintf("%s, named by the live file (studio rollback), so %s still serves", p.cannotServe(id, "release", err), p.Live()), p.isHeld())
 	}
+}
+
+// setLiveFile writes the live file, and remembers what it wrote, so that
+// followLiveFile knows its own change. The caller holds p.switching.
+func (p *Publisher) setLiveFile(id string) error {
+	p.liveFile = id
+	return p.Releases.SetLive(id)
 }
 
 // verify checks release r's files before it is served (Releases.Verify).

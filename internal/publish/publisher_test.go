@@ -50,7 +50,11 @@ func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	held := b.held
 	b.mu.Unlock()
 	if held != nil {
-		<-held
+		select {
+		case <-held:
+		case <-ctx.Done():
+			return BuildStats{}, ctx.Err()
+		}
 	}
 	tagline := readTagline(os.DirFS(contentDir))
 	b.mu.Lock()
