@@ -228,6 +228,9 @@ func TestReadinessSaysWhatPublishingReported(t *testing.T) {
 			t.Errorf("%s while held = %d (Retry-After %q), want 503 with a page saying to come back", path, w.Code, w.Header().Get("Retry-After"))
 		}
 	}
+	if got := status(h, "/assets/app-abc123.js"); got != 200 {
+		t.Errorf("a script while held = %d, want 200: the code is not the content (the workspace shows its icon)", got)
+	}
 	if got := status(h, "/healthz"); got != 200 {
 		t.Errorf("healthz while held = %d, want 200", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -218,10 +219,12 @@ const heldPage = `<!doctype html><html lang="en"><meta charset="utf-8"><meta nam
 `
 
 // unlessHeld answers 503 with heldPage while the publisher holds the pages
-// (Report), and is h otherwise.
+// (Report), and is h otherwise. What is held is what the content makes: the
+// pages, their data, the sitemap and the JSON the site reads; the code's
+// files (scripts, styles, the icon a workspace page shows) are served.
 func (s *Server) unlessHeld(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rep := s.report.Load(); rep != nil && rep.hold {
+		if rep := s.report.Load(); rep != nil && rep.hold && madeByContent(r.URL.Path) {
 			w.Header().Set("Retry-After", "60")
 			w.Header().Set("Cache-Control", "no-store")
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -233,6 +236,16 @@ func (s *Server) unlessHeld(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// madeByContent says whether a path of the site is made from the content:
+// a page (no extension), its data, or a document of its facts.
+func madeByContent(urlPath string) bool {
+	switch path.Ext(urlPath) {
+	case "", ".data", ".html", ".xml", ".json", ".txt":
+		return true
+	}
+	return false
 }
 
 // Content is the live release's content: for work outside a request (the
