@@ -271,11 +271,13 @@ func (p *Publisher) setProblem(problem string, hold bool) {
 }
 
 // Problem is what went wrong with publishing that the studio should know:
-// a damaged release and what serves instead. "" when all is well.
-func (p *Publisher) Problem() string {
+// a damaged release and what serves instead; "" when all is well. held:
+// no release of the content can be served, and the pages answer 503 (the
+// embedded build, Live, is not shown to visitors).
+func (p *Publisher) Problem() (problem string, held bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.problem
+	return p.problem, p.hold
 }
 
 // Wait returns once the publisher has stopped, after Start's ctx ended: a

@@ -215,7 +215,7 @@ func (s *Server) Report(problem string, hold bool) {
 
 // heldPage is what a page answers while no release can be served.
 const heldPage = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Back in a minute</title>
-<main style="font:1.125rem/1.5 system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem"><h1>Back in a minute</h1><p>The site is being updated. Please try again in a minute.</p></main></html>
+<main><h1>Back in a minute</h1><p>The site is being updated. Please try again in a minute.</p></main></html>
 `
 
 // unlessHeld answers 503 with heldPage while the publisher holds the pages

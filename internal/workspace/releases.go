@@ -20,7 +20,7 @@ type Releases interface {
 	CanBuild() bool                   // false: this server has no builder
 	MakeLive(id string) error         // an instant switch to a release built before
 	Publish() (string, error)         // queues a build of main now
-	Problem() string                  // what went wrong that the studio should know (a damaged release, what serves instead); "" when all is well
+	Problem() (string, bool)          // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
 }
 
 var releasesPage = newPage("releases.html")
@@ -85,12 +85,15 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 		return nil, false
 	}
 	live := h.opts.Releases.Live()
+	trouble, held := h.opts.Releases.Problem()
 	p := &releasesView{frame: frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
-		NoBuilder: noBuilder, Trouble: h.opts.Releases.Problem()}
+		NoBuilder: noBuilder, Trouble: trouble}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
-		row := releaseRow{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live}
+		row := releaseRow{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live && !held}
 		switch {
+		case rel.ID == live && held:
+			row.Label = "Not shown: visitors get “Back in a minute” until main is built"
 		case row.Live:
 			row.Label, row.Class = "Live", "live"
 		case len(rel.Damage) > 0:

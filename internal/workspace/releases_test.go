@@ -30,6 +30,7 @@ type fakeReleases struct {
 	published int
 	fail      error  // MakeLive's and Publish's answer
 	problem   string // Problem's answer
+	held      bool
 }
 
 func (f *fakeReleases) List() ([]publish.Release, error) {
@@ -46,10 +47,10 @@ func (f *fakeReleases) Live() string {
 
 func (f *fakeReleases) CanBuild() bool { return f.canBuild }
 
-func (f *fakeReleases) Problem() string {
+func (f *fakeReleases) Problem() (string, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.problem
+	return f.problem, f.held
 }
 
 func (f *fakeReleases) MakeLive(id string) error {
@@ -379,5 +380,22 @@ func TestReleasesSayWhatWasDamaged(t *testing.T) {
 	}
 	if strings.Contains(article, "Make live") {
 		t.Error("a damaged release offers Make live")
+	}
+}
+
+// While no release of the content can be served, the embedded build the
+// server holds is not called Live: visitors get "Back in a minute".
+func TestReleasesSayThePagesAreHeld(t *testing.T) {
+	f := newFakeReleases()
+	f.live, f.held = publish.EmbeddedID, true
+	f.problem = "no release of the content has been built yet (a restore's first start, or the releases were deleted); no release of the content is intact, so the pages answer 503 while main is rebuilt"
+	h, c := setupReleases(t, f)
+	body := html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
+	article := release(t, body, publish.EmbeddedID)
+	if strings.Contains(article, ">Live<") || !strings.Contains(article, "Not shown: visitors get “Back in a minute” until main is built") {
+		t.Errorf("the held embedded build is shown as:\n%s", article)
+	}
+	if !strings.Contains(body, f.problem) {
+		t.Error("the page does not say why")
 	}
 }
