@@ -62,6 +62,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,
+  // Generous deadlines, for a machine busy with other work: a test checks
+  // what happens, not how fast (that is for the benchmarks).
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

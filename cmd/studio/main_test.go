@@ -64,7 +64,7 @@ func runToExit(t *testing.T, env ...string) (int, string) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
 		t.Fatal("the server did not exit")
 	}
@@ -139,7 +139,7 @@ func started(t *testing.T, base string, cmd *exec.Cmd) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		resp, err := http.Get(base + "/healthz")
 		if err == nil {
@@ -202,8 +202,11 @@ func TestSlowClientsAreDropped(t *testing.T) {
 		}()
 	}
 
-	// Meanwhile ordinary visitors are served.
-	client := &http.Client{Timeout: 3 * time.Second}
+	// Meanwhile ordinary visitors are served: the first is answered while
+	// every slow client is still connected, not once they are cut off (by
+	// the server's 5 s header timeout), and none fails. The client's own
+	// time limit is only a generous guard.
+	client := &http.Client{Timeout: 2 * time.Minute}
 	for i := 0; i < 20; i++ {
 		resp, err := client.Get(base + "/products")
 		if err != nil {
@@ -213,7 +216,9 @@ func TestSlowClientsAreDropped(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("status %d", resp.StatusCode)
 		}
-		time.Sleep(100 * time.Millisecond)
+		if i == 0 && len(dropped) > 0 {
+			t.Fatal("the first normal request was answered only after slow clients were cut off")
+		}
 	}
 
 	for i := 0; i < slowClients; i++ {
@@ -222,8 +227,8 @@ func TestSlowClientsAreDropped(t *testing.T) {
 			if after < 0 {
 				t.Fatal("a slow client sent its whole request without being cut off")
 			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("slow clients were still connected 30 s later")
+		case <-time.After(2 * time.Minute):
+			t.Fatal("slow clients were still connected 2 minutes later")
 		}
 	}
 }
@@ -258,7 +263,7 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The listener closes: no new visitor gets in.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err != nil {
@@ -266,7 +271,7 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 		}
 		c.Close()
 		if time.Now().After(deadline) {
-			t.Fatal("still accepting connections 5 s after SIGTERM")
+			t.Fatal("still accepting connections a minute after SIGTERM")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -325,7 +330,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 		wg      sync.WaitGroup
 		going   = make(chan struct{}) // closed at the 300th acknowledgement
 	)
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	client := &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: clients}} // generous: the machine may be busy
 	for c := range clients {
 		wg.Go(func() {
 			for seq := 0; !stop.Load(); seq++ {

@@ -166,9 +166,11 @@ func run(t *testing.T, w *Worker) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
+// waitFor polls cond until it holds; the two minutes are for a machine
+// under load.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

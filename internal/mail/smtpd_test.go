@@ -120,7 +120,7 @@ func startAiosmtpd(t *testing.T, opts smtpdOptions) *aiosmtpd {
 			t.Fatalf("smtpd.py did not say its port: %q", line)
 		}
 		return &aiosmtpd{port: port, dir: dir}
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("smtpd.py did not start")
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // draftTagline saves a site.json whose tagline is tagline on the draft and
@@ -90,7 +89,9 @@ func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
 	if err := s.releases.SetLive(id); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second) // four of the watch's looks
+	// The watch's look at the live file refuses it and writes back the
+	// release that serves.
+	waitFor(t, "the live file to name the serving release again", func() bool { live, _ := s.releases.Live(); return live != id })
 	if live, _ := target.serving(); live == id || p.Live() == id {
 		t.Error("the server followed a live file naming a preview")
 	}

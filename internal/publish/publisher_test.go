@@ -190,10 +190,11 @@ func (s *site) siteJSON(tagline string) []byte {
 	return b
 }
 
-// waitFor polls cond for up to ten seconds.
+// waitFor polls cond until it holds. The two minutes are for a machine
+// under load: how soon it holds is a benchmark's question, not a test's.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if cond() {
 			return
 		}
@@ -235,7 +236,11 @@ func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
 		t.Errorf("exporting the first commit gives tree %s, want %s", exported, tree)
 	}
 	p, target := s.start("v1")
-	time.Sleep(1500 * time.Millisecond) // a watch tick
+	// Start queues a build of main before it returns, when main needs one:
+	// nothing is queued, so nothing will be built.
+	if list, _ := s.releases.List(); len(list) != 0 {
+		t.Errorf("releases after the first start: %+v; want none", list)
+	}
 	if id, _ := target.serving(); id != EmbeddedID || p.Live() != EmbeddedID {
 		t.Errorf("serving %s, want the embedded build", id)
 	}
@@ -364,7 +369,14 @@ func TestARestartServesTheLastLiveRelease(t *testing.T) {
 	if id, tagline := target2.serving(); id != live || tagline != "kept" || p2.Live() != live {
 		t.Errorf("after a restart serving %s (%q), want %s", id, tagline, live)
 	}
-	time.Sleep(1200 * time.Millisecond)
+	// Start queues a build of main before it returns, when main needs one:
+	// nothing is queued, so nothing will be built.
+	list, _ := s.releases.List()
+	for _, r := range list {
+		if r.Status == Queued || r.Status == Building {
+			t.Errorf("a restart queued a build: %+v", r)
+		}
+	}
 	if len(s.builder.builds) != builds {
 		t.Errorf("a restart built again")
 	}

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -159,7 +161,8 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			}
 			now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 			var clock sync.Mutex
-			log := discardLog()
+			var logs lockedLog
+			log := slog.New(slog.NewTextHandler(&logs, nil))
 			ws := workspace.New(db.st, log, workspace.Options{Visitor: workspace.Visitor{
 				IP: func(r *http.Request) string { return VisitorKey(r, nil) }, IsHTTPS: func(*http.Request) bool { return false }}})
 			s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(db.st), WithEvents(db.st), WithWorkspace(ws),
@@ -205,17 +208,17 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 				}
 			}
 			for what, do := range requests {
-				start := time.Now()
+				before := logs.String()
 				w := do()
-				took := time.Since(start)
 				if w.Code != 503 || w.Header().Get("Retry-After") == "" {
 					t.Errorf("%s on a stuck database = %d (Retry-After %q), want 503 with Retry-After", what, w.Code, w.Header().Get("Retry-After"))
 				}
-				// Far below what it waited before (SQLite's 10 s busy
-				// timeout, PostgreSQL's TCP time-outs): the deadline, plus
-				// the scheduling of a loaded machine.
-				if took > deadline+3*time.Second {
-					t.Errorf("%s answered after %s, want soon after the %s deadline", what, took, deadline)
+				// It was the deadline that ended the wait, not the
+				// database's own time-outs (SQLite's 10 s busy timeout,
+				// PostgreSQL's TCP ones): the error logged says so. How
+				// soon is not asserted, as it depends on the machine.
+				if logged := strings.TrimPrefix(logs.String(), before); !strings.Contains(logged, context.DeadlineExceeded.Error()) {
+					t.Errorf("%s on a stuck database logged %q, want the deadline's error", what, logged)
 				}
 			}
 			if code, reason := readiness(t, h); code != 503 || !strings.Contains(reason, "database") {
@@ -241,4 +244,23 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedLog is a log's output that the server's goroutines may write
+// while the test reads it.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
 }

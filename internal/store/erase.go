@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,6 +18,14 @@ const ActionErase = "erase"
 // ErasedName stands for the name of a person whose data was erased.
 const ErasedName = "Erased"
 
+// ErrNotOverwritten says that an erasure was committed but the database
+// may still hold old copies of the erased data in its files: erasing the
+// person again, which finds nothing left to blank, tries once more.
+var ErrNotOverwritten = errors.New("the data is erased, but old copies of it may still be in the database's files")
+
+// erasedTables are the tables ErasePerson changes.
+const erasedTables = "enquiries, enquiry_items, enquiry_notes, enquiry_replies, mail_outbox, newsletter_subscribers"
+
 // ErasePerson removes what the studio holds about the person with the
 // address email, when they ask to be forgotten, in one transaction: on
 // every enquiry from that address (compared as enquiry.EmailKey does),
@@ -28,6 +37,10 @@ const ErasedName = "Erased"
 // the studio's figures keep adding up; the analytics hold no personal
 // data and are not touched. Each enquiry's history records the erasure
 // by actor. erased is the number of enquiries.
+//
+// Then the database's files are rewritten (overwrite), so that the bytes
+// of the old rows are gone from them too; if that fails, the erasure
+// stands and the error wraps ErrNotOverwritten.
 func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Time) (erased int, err error) {
 	key := enquiry.EmailKey(email)
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
@@ -71,7 +84,53 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 	if err != nil {
 		return 0, fmt.Errorf("store: erase a person's data: %w", err)
 	}
+	// Once the rows are blanked, their copies must go too, even if the
+	// caller stops waiting (a request's DATABASE_TIMEOUT).
+	if err := s.overwrite(context.WithoutCancel(ctx)); err != nil {
+		return erased, fmt.Errorf("store: erase a person's data: %w: %w", ErrNotOverwritten, err)
+	}
 	return erased, nil
+}
+
+// overwrite rewrites the database so that no deleted or replaced row
+// stays in its files. Blanking a row leaves its old bytes behind: SQLite
+// keeps them in the WAL until a checkpoint, and in the free space of
+// pages written before secure_delete was on, or rebuilt when rows moved
+// between pages (secure_delete zeroes only what it frees); PostgreSQL keeps the old row
+// version as a dead tuple, and a plain VACUUM frees its space without
+// clearing it. So SQLite is vacuumed as a whole (it copies the live rows
+// into a fresh file and writes it back) and its WAL checkpointed and
+// truncated; PostgreSQL's tables that the erasure changed are rewritten
+// by VACUUM FULL, and analysed again, as their statistics sample values.
+// A lock is waited for a minute at most: queued behind a long reader (a
+// pg_dump), the vacuum's lock would hold the inbox up too.
+func (s *Store) overwrite(ctx context.Context) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if s.dialect == Postgres {
+		if _, err := conn.ExecContext(ctx, `SET lock_timeout = '1min'`); err != nil {
+			return err
+		}
+		defer conn.ExecContext(ctx, `RESET lock_timeout`)
+		if _, err := conn.ExecContext(ctx, `VACUUM (FULL, ANALYZE) `+erasedTables); err != nil {
+			return fmt.Errorf("vacuum: %w", err)
+		}
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, `VACUUM`); err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
+	var busy, frames, done int
+	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &done); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	if busy != 0 {
+		return errors.New("checkpoint: readers kept the WAL busy")
+	}
+	return nil
 }
 
 // querier is a database or a transaction.

@@ -51,10 +51,13 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 // OpenSQLite opens (creating it if needed) the SQLite database at path.
 // WAL, synchronous=FULL and BEGIN IMMEDIATE make every committed write
 // durable before the caller hears of it; the busy timeout covers another
-// process holding the lock for a moment.
+// process holding the lock for a moment. secure_delete makes SQLite
+// overwrite with zeros what a delete or an update frees, so a deleted
+// enquiry does not stay readable in the file's free space (ErasePerson
+// goes further: overwrite).
 func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)"} {
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)", "secure_delete(ON)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

@@ -296,7 +296,7 @@ func TestCreateEnquiryRespectsContextAndClose(t *testing.T) {
 			if err == nil {
 				t.Error("stored into a closed store")
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatal("CreateEnquiry on a closed store hangs")
 		}
 	})

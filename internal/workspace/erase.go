@@ -2,11 +2,14 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"studio/internal/store"
 )
 
 // Erasing a person's data, when they ask to be forgotten (the customer
@@ -58,6 +61,12 @@ func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n, err := h.erasures.ErasePerson(r.Context(), email, actor(r), h.now())
+	if errors.Is(err, store.ErrNotOverwritten) {
+		h.log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", actor(r), "err", err)
+		h.fail(w, r, http.StatusServiceUnavailable, "Erased, not yet overwritten",
+			erasedNotice(n)+" But the database could not overwrite the old copies of their data in its files yet. Erase again in a minute to try once more: there is nothing left to blank, only the copies to overwrite.", backPath(r))
+		return
+	}
 	if err != nil {
 		h.storeFailed(w, r, "erase a person's data", err)
 		return

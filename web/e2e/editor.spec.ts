@@ -151,7 +151,7 @@ test("the owner renames a product, adds two phone photographs, previews it and p
 });
 
 test("bad input is refused beside its field, and nothing is saved", async ({ page }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const dir = info.outputPath("bad");
   mkdirSync(dir, { recursive: true });
   const notAPhoto = join(dir, "invoice.jpg");

@@ -350,7 +350,7 @@ test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
   test("pages are readable and the mobile menu still opens", async ({ page, isMobile }) => {
-    test.setTimeout(routes.length * 1_000);
+    test.setTimeout(routes.length * 5_000);
     for (const path of routes) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -24,7 +24,7 @@ export async function lastMailTo(address: string, subject: RegExp): Promise<Mail
     .poll(async () => {
       found = (await mails()).filter((m) => m.to.includes(address) && subject.test(m.subject)).at(-1);
       return found !== undefined;
-    }, { message: `a mail to ${address} about ${subject}`, timeout: 15_000 })
+    }, { message: `a mail to ${address} about ${subject}`, timeout: 60_000 })
     .toBe(true);
   return found!;
 }

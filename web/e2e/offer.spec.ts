@@ -89,7 +89,7 @@ test("does not open over a visitor who already opened the search and is typing",
   await expect(async () => {
     await page.clock.runFor(50);
     await expect(input).toHaveValue("walnut ", { timeout: 100 });
-  }).toPass({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000 });
   await page.clock.runFor(OFFER_DELAY_MS * 10);
   await expect(input).toBeFocused();
   await page.keyboard.type("table");

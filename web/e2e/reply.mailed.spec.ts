@@ -69,7 +69,7 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   await expect(async () => {
     await page.reload();
     await expect(sentReply).toContainText(/: sent \d+ \w+ \d{4}/, { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
 
   // The customer's page: what they asked and what the studio answered.
   await page.getByRole("link", { name: "Everything from this customer" }).click();
@@ -109,7 +109,7 @@ test("a reply to a mailbox that does not exist shows as not delivered", async ({
   await expect(async () => {
     await page.reload();
     await expect(page.getByText(/not delivered.*no such mailbox/)).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 60_000 });
   // The enquiry is as it was: the customer's own address, untouched.
   await expect(page.getByText(`${name.split(" ")[1]}@example.com`).first()).toBeVisible();
 });

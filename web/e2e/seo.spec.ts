@@ -12,8 +12,8 @@ const jsonLdOf = async (page: import("@playwright/test").Page): Promise<JsonLd[]
 
 test("every page has a canonical URL and link-preview tags with a picture that exists", async ({ page, request }) => {
   // Hundreds of routes: a page's head is read once its HTML is parsed (its
-  // pictures need not load), with two seconds a route for a loaded machine.
-  test.setTimeout(routes.length * 2_000);
+  // pictures need not load), with five seconds a route for a loaded machine.
+  test.setTimeout(routes.length * 5_000);
   const pictures = new Set<string>(); // each checked once: many pages share one
   for (const path of routes) {
     await page.goto(path, { waitUntil: "domcontentloaded" });

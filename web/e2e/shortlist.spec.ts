@@ -66,7 +66,7 @@ async function addFromList(page: Page, name: string) {
 }
 
 test("three pieces from two pages, changed, reloaded, shared to another browser and sent as one request the studio sees whole", async ({ page, browser, context }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(240_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/products");
   await hydrated(page);
@@ -175,14 +175,14 @@ test.describe("at 375 px, by keyboard alone", () => {
   // Presses Tab (or Shift+Tab, back) until the element the locator finds has focus.
   async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab", max = 80) {
     for (let i = 0; i < max; i++) {
-      if (await target.evaluate((el) => el === document.activeElement, undefined, { timeout: 2000 })) return;
+      if (await target.evaluate((el) => el === document.activeElement, undefined, { timeout: 30_000 })) return;
       await page.keyboard.press(key);
     }
     throw new Error(`Tab never reached ${target}`);
   }
 
   test("pieces added, moved, taken out and asked for without a mouse", async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(240_000);
     const [a, b] = [withFinishes, secondFromList];
     await page.goto("/products");
     await hydrated(page);
