@@ -249,6 +249,21 @@ func (p *Publisher) Release(id string) (Release, error) { return p.records().Get
 // MakeLive switches to release id, built before: instant, no rebuild.
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 
+// Rollback makes release id live, as MakeLive, and then its content main's
+// by one commit by who (CommitBackTo), which it returns: "" when main had
+// those files already. Main's new commit is the live release's files, so
+// the watcher builds nothing for it.
+func (p *Publisher) Rollback(id string, who Signature) (string, error) {
+	if err := p.serve(id, true); err != nil {
+		return "", err
+	}
+	hash, err := p.CommitBackTo(id, who)
+	if err != nil {
+		return "", fmt.Errorf("publish: release %s is live, but the content could not be set back to it: %w", id, err)
+	}
+	return hash, nil
+}
+
 // queueIfNew queues commit unless a release of its files by this code is
 // ready, under way or failed (a failure is retried by Publish, not in a loop).
 func (p *Publisher) queueIfNew(c Commit) {
@@ -542,6 +557,7 @@ func (p *Publisher) watch(ctx context.Context) {
 			}
 		}
 		p.followLiveFile()
+		p.answerRollback()
 		if p.Releases.takePublishRequest() {
 			if _, err := p.Publish(); err != nil {
 				p.Log.Error("publish: studio publish", "err", err)
