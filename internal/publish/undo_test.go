@@ -239,3 +239,51 @@ func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
 		t.Errorf("main moved to %q", main.Message)
 	}
 }
+
+// With copies on PostgreSQL, a rollback on one switches every copy, and its
+// commit is main on every copy: the copy that builds builds nothing for it.
+func TestARollbackOnOneCopyMovesEveryCopysMain(t *testing.T) {
+	copies, _ := startCopies(t, 2)
+	b := builder(t, copies)
+	other := copies[0]
+	if other == b {
+		other = copies[1]
+	}
+	other.site.commitTagline("first")
+	allServe(t, copies, "first")
+	first, err := other.publisher.Release(other.publisher.Live())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.site.commitTagline("second")
+	allServe(t, copies, "second")
+
+	hash, err := other.publisher.Rollback(first.ID, meena)
+	if err != nil || hash == "" {
+		t.Fatalf("Rollback: %q, %v", hash, err)
+	}
+	allServe(t, copies, "first")
+	waitFor(t, "the way back to be main on the copy that builds", func() bool { m, _ := b.site.repo.Main(); return m.Hash == hash })
+	if m, _ := b.site.repo.Main(); m.Tree != first.Tree || m.Author != "Meena" {
+		t.Errorf("main on the copy that builds: %+v, want the files of %s by Meena", m, first.ID)
+	}
+
+	// The next commit, of something else, keeps the undone text undone.
+	if _, err := other.site.repo.Commit("", map[string][]byte{"pages/notes.md": []byte("# Notes\n")}, nil, owner, "Notes"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the next commit live on both", func() bool {
+		for _, c := range copies {
+			if id, _ := c.target.serving(); id == first.ID {
+				return false
+			}
+		}
+		return true
+	})
+	allServe(t, copies, "first")
+	b.site.builder.mu.Lock()
+	defer b.site.builder.mu.Unlock()
+	if got := strings.Join(b.site.builder.builds, ","); got != "first,second,first" {
+		t.Errorf("built %s, want first,second,first: the way back is the live release's files, built already", got)
+	}
+}
