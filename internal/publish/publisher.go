@@ -34,7 +34,7 @@ type Embedded struct {
 
 // A Publisher builds main's commits one at a time and makes each good one
 // live (or, with Manual, waits for "Make live"). It watches main for pushes
-// and the live file for `studio rollback`. Between them it builds the
+// and DATA_DIR for `studio rollback`. Between them it builds the
 // previews the editor asks for (Preview), which are never made live.
 type Publisher struct {
 	Repo        *Repository
@@ -524,10 +524,10 @@ func (p *Publisher) switchTo(id string, record bool) error {
 	return nil
 }
 
-// watch builds main when it moves (a push, a commit from the workspace) and
-// follows the live file when `studio rollback` changes it, four times a
-// second: a rollback from the shell is live within a second. Each look is a
-// small file read. With Shared it also follows the other copies: at once on
+// watch builds main when it moves (a push, a commit from the workspace),
+// follows the live file when another process changes it and does what
+// `studio rollback` asks (answerRollback), four times a second: a rollback
+// from the shell is live within a second. Each look is a small file read. With Shared it also follows the other copies: at once on
 // their notice, and every sharedPoll in any case.
 func (p *Publisher) watch(ctx context.Context) {
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -570,7 +570,8 @@ func (p *Publisher) watch(ctx context.Context) {
 }
 
 // followLiveFile switches to the release the live file names when another
-// process (studio rollback) changed it.
+// process changed it (the content's main is left as it is: `studio
+// rollback` asks for Rollback instead).
 func (p *Publisher) followLiveFile() {
 	p.switching.Lock()
 	defer p.switching.Unlock()
