@@ -224,7 +224,7 @@ func printBackTo(out io.Writer, commit, message string) {
 		fmt.Fprintln(out, "rollback: the content's main has this release's files already: no commit was needed")
 		return
 	}
-	fmt.Fprintf(out, "rollback: the content's main is back to this release's files by a new commit, %.7s %q; unpublished changes stay unpublished, on top of it\n", commit, message)
+	fmt.Fprintf(out, "rollback: the content's main is back to this release's files by a new commit, %.7s %q; unpublished changes, if any, stay unpublished, on top of it\n", commit, message)
 }
 
 func printReleases(releases releaseBook, out io.Writer) error {

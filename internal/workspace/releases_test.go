@@ -289,7 +289,7 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 		body := html.UnescapeString(ask.Body.String())
 		for _, want := range []string{
 			"<h1>Make “Old tagline” live?</h1>",
-			"The site goes back to this version, by Meera <meera@example.com> of 2 Mar 2026, 14:00 IST (commit <code>ccccccc</code>).",
+			"The site goes back to this version by Meera <meera@example.com>, made 2 Mar 2026, 14:00 IST (commit <code>ccccccc</code>).",
 			"The content goes back too, as a new change in the history",
 			`<form method="post" action="/studio/releases/` + id + `/make-live" class="actions">`,
 			`<input type="hidden" name="confirm" value="yes">`,
