@@ -198,7 +198,7 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case err != nil && h.opts.Releases.Live() == rel.ID:
 			h.log.Error("studio: make live: the content was not set back", "release", rel.ID, "err", err)
-			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” is live, but the content could not be set back to it ("+err.Error()+"): the Content page still has the newer version, and the next publish would bring it back. Press Make live on it again; if it stays so, the server’s log says why.")
+			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” is live, but the content could not be set back to it ("+err.Error()+"): the Content page may still have the newer version, and the next publish would bring it back. The server’s log says why; once that is put right, “studio rollback "+rel.ID+"” on the server sets the content back.")
 			return
 		case err != nil:
 			h.log.Warn("studio: make live refused", "release", rel.ID, "err", err)
