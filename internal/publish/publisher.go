@@ -527,8 +527,9 @@ func (p *Publisher) switchTo(id string, record bool) error {
 // watch builds main when it moves (a push, a commit from the workspace),
 // follows the live file when another process changes it and does what
 // `studio rollback` asks (answerRollback), four times a second: a rollback
-// from the shell is live within a second. Each look is a small file read. With Shared it also follows the other copies: at once on
-// their notice, and every sharedPoll in any case.
+// from the shell is live within a second. Each look is a small file read.
+// With Shared it also follows the other copies: at once on their notice,
+// and every sharedPoll in any case.
 func (p *Publisher) watch(ctx context.Context) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
