@@ -121,41 +121,20 @@ func releasesCommand(args []string, out io.Writer) error {
 	case args[0] == "releases" && len(args) == 2 && args[1] == "--verify":
 		return verifyReleases(book, releases, out)
 	case args[0] == "rollback" && len(args) == 2:
-		id := args[1]
-		r, err := book.Get(id)
-		if err != nil && id != publish.EmbeddedID {
-			return fmt.Errorf("rollback: %w (studio releases lists them)", err)
-		}
-		if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
-			return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
-		}
-		if r.Preview {
-			return fmt.Errorf("rollback: release %s is a preview of unpublished changes: publish the draft in the workspace instead", id)
-		}
-		if id != publish.EmbeddedID && cfg.DatabaseURL == "" {
-			if err := releases.Verify(r); err != nil {
-				return fmt.Errorf("rollback: %w: it cannot be made live (studio publish builds main again)", err)
-			}
-		}
-		if err := book.SetLive(id); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "rollback: %s is live from now (a running server switches within a second, other copies within 5 s)\n", id)
-		return nil
+		return rollbackCommand(cfg, releases, book, args[1], out)
 	case args[0] == "publish" && (len(args) == 1 || len(args) == 2 && args[1] == "--wait"):
 		return publishCommand(cfg, releases, book, len(args) == 2, out)
 	}
 	return errors.New(usage)
 }
 
-// A releaseBook is where the shell commands read the releases and set the
+// A releaseBook is where the shell commands read the releases and the
 // live one: DATA_DIR/releases, or with PostgreSQL the database every copy
 // follows.
 type releaseBook interface {
 	Get(id string) (publish.Release, error)
 	List() ([]publish.Release, error)
 	Live() (string, error)
-	SetLive(id string) error
 }
 
 type sharedBook struct{ *publish.Shared }
@@ -165,7 +144,98 @@ func (b sharedBook) Live() (string, error) {
 	return st.Live, err
 }
 
-func (b sharedBook) SetLive(id string) error { return b.Shared.SetLive(context.Background(), id) }
+// rollbackCommand runs `studio rollback ID`: release id is made live and
+// its content main's again, by one commit "Back to the version of …" by
+// studio, as "Make live" does on the Releases page. The running server
+// does it (Publisher.Rollback), asked through DATA_DIR, and answers; with
+// no server running, on SQLite the command does it itself: the live file
+// and the commit, which the next start serves.
+func rollbackCommand(cfg config.Config, releases *publish.Releases, book releaseBook, id string, out io.Writer) error {
+	r, err := book.Get(id)
+	if err != nil && id != publish.EmbeddedID {
+		return fmt.Errorf("rollback: %w (studio releases lists them)", err)
+	}
+	if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
+		return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
+	}
+	if r.Preview {
+		return fmt.Errorf("rollback: release %s is a preview of unpublished changes: publish the draft in the workspace instead", id)
+	}
+	if id != publish.EmbeddedID && cfg.DatabaseURL == "" {
+		if err := releases.Verify(r); err != nil {
+			return fmt.Errorf("rollback: %w: it cannot be made live (studio publish builds main again)", err)
+		}
+	}
+	lock, err := store.LockDataDir(cfg.DataDir)
+	switch {
+	case errors.Is(err, store.ErrInUse):
+		return askServerToRollBack(cfg, releases, id, out)
+	case err != nil:
+		return err
+	}
+	defer lock.Close()
+	if cfg.DatabaseURL != "" {
+		// The content's main is shared through the database by the running
+		// copies; one that is stopped cannot move it.
+		return fmt.Errorf("rollback: no server is running on DATA_DIR %s, and with PostgreSQL the content's main is moved by a running copy: start it and run studio rollback again, or use Make live on the Releases page of a running copy. Nothing was changed", cfg.AbsDataDir())
+	}
+	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
+	if err != nil {
+		return err
+	}
+	if err := releases.SetLive(id); err != nil {
+		return err
+	}
+	p := &publish.Publisher{Repo: repo, Releases: releases, Embedded: publish.Embedded{Content: content.Files}, Log: slog.New(slog.DiscardHandler)}
+	hash, err := p.CommitBackTo(id, publish.Shell)
+	if err != nil {
+		return fmt.Errorf("rollback: %s is live from the next start, but the content's main could not be set back to it: %w (run studio rollback %s again)", id, err, id)
+	}
+	main, err := repo.Main()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "rollback: %s is live from the next start (no server is running on DATA_DIR %s)\n", id, cfg.AbsDataDir())
+	printBackTo(out, hash, main.Message)
+	return nil
+}
+
+// askServerToRollBack leaves the request for the running server and prints
+// its answer.
+func askServerToRollBack(cfg config.Config, releases *publish.Releases, id string, out io.Writer) error {
+	if err := releases.RequestRollback(id); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		a, ok, err := releases.TakeRollbackAnswer()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if a.Error != "" {
+			return fmt.Errorf("rollback: the server refused: %s", a.Error)
+		}
+		copies := ""
+		if cfg.DatabaseURL != "" {
+			copies = " (the other copies within 5 s)"
+		}
+		fmt.Fprintf(out, "rollback: %s is live%s\n", id, copies)
+		printBackTo(out, a.Commit, a.Message)
+		return nil
+	}
+	return errors.New("rollback: no answer from the server within a minute; the request stays, for it to take when it can. studio releases shows which release is live, and the server's log says why")
+}
+
+// printBackTo says what became of the content's main.
+func printBackTo(out io.Writer, commit, message string) {
+	if commit == "" {
+		fmt.Fprintln(out, "rollback: the content's main has this release's files already: no commit was needed")
+		return
+	}
+	fmt.Fprintf(out, "rollback: the content's main is back to this release's files by a new commit, %.7s %q; unpublished changes, if any, stay unpublished, on top of it\n", commit, message)
+}
 
 func printReleases(releases releaseBook, out io.Writer) error {
 	list, err := releases.List()

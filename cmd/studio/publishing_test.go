@@ -1,18 +1,26 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"studio/content"
 	"studio/internal/publish"
+	"studio/internal/sitecontent"
+	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
 
@@ -100,15 +108,22 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 		t.Errorf("studio releases does not show %s live with its message:\n%s", pushed, out)
 	}
 
-	// Rollback: the embedded build again, with no build.
+	// Rollback: the embedded build again, with no build, and main back to
+	// its content by a new commit.
 	started := time.Now()
-	studio("rollback", publish.EmbeddedID)
+	if out := studio("rollback", publish.EmbeddedID); !strings.Contains(out, `"Back to the content as shipped in bin/studio"`) {
+		t.Errorf("studio rollback does not say main is back to the embedded content:\n%s", out)
+	}
 	waitForHome("the old text after rollback", func(release, body string) bool {
 		return release == publish.EmbeddedID && !strings.Contains(body, tagline)
 	})
 	t.Logf("rollback took %s", time.Since(started))
-	studio("rollback", pushed)
+	if out := studio("rollback", pushed); !strings.Contains(out, `"Back to the version of `) {
+		t.Errorf("studio rollback does not say main is back to the pushed version:\n%s", out)
+	}
 	waitForHome("the pushed release again", func(release, body string) bool { return release == pushed })
+	// Main has both ways back on top of the push: the clone catches up.
+	run("pull", "-q", "--ff-only", "origin", "main")
 
 	// A commit naming a photograph that is not there fails, named, and the
 	// live release stays.
@@ -296,5 +311,147 @@ func TestRollbackRefusesAPreview(t *testing.T) {
 	}
 	if live, _ := releases.Live(); live != "" {
 		t.Errorf("the live file names %q after a refused rollback", live)
+	}
+}
+
+// rollbackSite is a DATA_DIR on SQLite with the releases of two commits,
+// the newer one live: older, a page by Meena, and newer, Owner's change to
+// it.
+func rollbackSite(t *testing.T) (dataDir string, repo *publish.Repository, releases *publish.Releases, older, newer publish.Release) {
+	t.Helper()
+	dataDir = t.TempDir()
+	t.Setenv("DATA_DIR", dataDir)
+	t.Setenv("DATABASE_URL", "")
+	repo, err := publish.OpenRepository(filepath.Join(dataDir, "content.git"), content.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if releases, err = publish.OpenReleases(filepath.Join(dataDir, "releases")); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		who  publish.Signature
+		text string
+	}{{publish.Signature{Name: "Meena", Email: "meena@example.com"}, "# Notes\n"}, {publish.Signature{Name: "Owner", Email: "owner@example.com"}, "# Notes\n\nMore.\n"}} {
+		if _, err := repo.Commit("", map[string][]byte{"pages/notes.md": []byte(c.text)}, nil, c.who, "Notes"); err != nil {
+			t.Fatal(err)
+		}
+		main, _ := repo.Main()
+		r := publish.Release{ID: fmt.Sprintf("20260302-08%d000-%.7s", i, main.Hash), Commit: main, Status: publish.Ready, Format: publish.Format}
+		if err := releases.Put(r); err != nil {
+			t.Fatal(err)
+		}
+		if err := repo.Export(main.Hash, filepath.Join(releases.Dir(r.ID), "content")); err != nil {
+			t.Fatal(err)
+		}
+		older, newer = newer, r
+	}
+	if err := releases.SetLive(newer.ID); err != nil {
+		t.Fatal(err)
+	}
+	return dataDir, repo, releases, older, newer
+}
+
+// backTo is the message of the commit back to c, in the site's time zone.
+func backTo(t *testing.T, c publish.Commit) string {
+	t.Helper()
+	var site struct{ TimeZone string }
+	b, err := fs.ReadFile(content.Files, "site.json")
+	if err == nil {
+		err = json.Unmarshal(b, &site)
+	}
+	loc, err2 := time.LoadLocation(site.TimeZone)
+	if err != nil || err2 != nil {
+		t.Fatal(err, err2)
+	}
+	return "Back to the version of " + c.When.In(loc).Format("2 Jan 15:04") + " (" + c.Author + ")"
+}
+
+// With no server running, `studio rollback` sets the live file and moves
+// main itself.
+func TestStudioRollbackWithNoServerMovesMainItself(t *testing.T) {
+	_, repo, releases, older, _ := rollbackSite(t)
+	var out strings.Builder
+	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
+		t.Fatal(err)
+	}
+	main, _ := repo.Main()
+	want := backTo(t, older.Commit)
+	if main.Tree != older.Tree || main.Author != "studio" || main.Message != want {
+		t.Errorf("main after studio rollback: %+v, want the files %s by studio, %q", main, older.Tree, want)
+	}
+	if live, _ := releases.Live(); live != older.ID {
+		t.Errorf("the live file names %q, want %s", live, older.ID)
+	}
+	if got := out.String(); !strings.Contains(got, older.ID+" is live from the next start") || !strings.Contains(got, fmt.Sprintf("by a new commit, %.7s %q", main.Hash, want)) {
+		t.Errorf("studio rollback printed:\n%s", got)
+	}
+	out.Reset()
+	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := repo.Main(); again.Hash != main.Hash || !strings.Contains(out.String(), "no commit was needed") {
+		t.Errorf("studio rollback again moved main to %q, or printed:\n%s", again.Message, out.String())
+	}
+}
+
+// rollbackTarget is a server that serves whatever it is switched to.
+type rollbackTarget struct {
+	mu sync.Mutex
+	id string
+}
+
+func (t *rollbackTarget) Check(string, fs.FS, *sitecontent.Content) error { return nil }
+func (t *rollbackTarget) Report(string, bool)                             {}
+func (t *rollbackTarget) Switch(id string, _ fs.FS, _ *sitecontent.Content) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.id = id
+	return nil
+}
+
+// With a server running, `studio rollback` asks it, and prints its answer.
+func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
+	dataDir, repo, releases, older, newer := rollbackSite(t)
+	lock, err := store.LockDataDir(dataDir) // as the server does
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	target := &rollbackTarget{}
+	p := &publish.Publisher{Repo: repo, Releases: releases, Target: target, CodeVersion: "v1", Log: slog.New(slog.DiscardHandler),
+		Embedded: publish.Embedded{Client: fstest.MapFS{}, Content: content.Files}}
+	if err := p.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Wait()
+	defer cancel()
+	if p.Live() != newer.ID {
+		t.Fatalf("the server serves %s, want %s", p.Live(), newer.ID)
+	}
+
+	var out strings.Builder
+	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
+		t.Fatal(err)
+	}
+	main, _ := repo.Main()
+	if main.Tree != older.Tree || main.Author != "studio" || p.Live() != older.ID {
+		t.Errorf("after studio rollback the server serves %s and main is %+v, want %s and its files", p.Live(), main, older.ID)
+	}
+	if got := out.String(); !strings.Contains(got, "rollback: "+older.ID+" is live\n") || !strings.Contains(got, fmt.Sprintf("by a new commit, %.7s %q", main.Hash, backTo(t, older.Commit))) {
+		t.Errorf("studio rollback printed:\n%s", got)
+	}
+
+	// A release the server cannot serve (its files are gone): refused, said.
+	gone := publish.Release{ID: "20260302-090000-0000000", Commit: newer.Commit, Status: publish.Ready, Format: publish.Format}
+	if err := releases.Put(gone); err != nil {
+		t.Fatal(err)
+	}
+	if err := releasesCommand([]string{"rollback", gone.ID}, io.Discard); err == nil || !strings.Contains(err.Error(), "the server refused") {
+		t.Errorf("studio rollback of a release that cannot be served: %v, want the server's refusal", err)
+	}
+	if now, _ := repo.Main(); now.Hash != main.Hash || p.Live() != older.ID {
+		t.Errorf("a refused rollback moved main to %q or switched to %s", now.Message, p.Live())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -271,4 +272,80 @@ func readBlob(b *object.Blob) ([]byte, error) {
 	buf := make([]byte, b.Size)
 	_, err = io.ReadFull(rd, buf)
 	return buf, err
+}
+
+// moveDraft puts the draft's commits since it began from main (was, main
+// before CommitTree moved it) on top of main's new commit onto: each
+// commit again, with its message and author, holding the files it changed,
+// so the unpublished changes stay unpublished and publishing them does not
+// bring back what main left behind. A commit whose changes onto has already
+// is left out; when none is left, there is no draft. The caller holds r.mu.
+func (r *Repository) moveDraft(was *object.Commit, onto plumbing.Hash) error {
+	ref, err := r.repo.Reference(draftBranch, true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	draft, err := r.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return err
+	}
+	bases, err := draft.MergeBase(was)
+	if err != nil || len(bases) == 0 {
+		return fmt.Errorf("publish: the draft and main share no commit: %w", err)
+	}
+	var commits []*object.Commit // the draft's own, newest first
+	for c := draft; c.Hash != bases[0].Hash && c.NumParents() > 0; {
+		commits = append(commits, c)
+		if c, err = c.Parent(0); err != nil {
+			return err
+		}
+	}
+	tree, err := r.treeFiles(onto)
+	if err != nil {
+		return err
+	}
+	head, headTree := onto, plumbing.ZeroHash
+	if c, err := r.repo.CommitObject(onto); err == nil {
+		headTree = c.TreeHash
+	}
+	for _, c := range slices.Backward(commits) {
+		before, err := r.treeFiles(c.ParentHashes[0])
+		if err != nil {
+			return err
+		}
+		after, err := r.treeFiles(c.Hash)
+		if err != nil {
+			return err
+		}
+		for name, f := range after {
+			if before[name] != f {
+				tree[name] = f
+			}
+		}
+		for name := range before {
+			if _, ok := after[name]; !ok {
+				delete(tree, name)
+			}
+		}
+		root, err := writeTree(r.repo.Storer, tree, "")
+		if err != nil {
+			return err
+		}
+		if root == headTree {
+			continue
+		}
+		committer := c.Committer
+		committer.When = time.Now()
+		if head, err = r.storeCommit(root, []plumbing.Hash{head}, c.Author, committer, c.Message); err != nil {
+			return err
+		}
+		headTree = root
+	}
+	if head == onto {
+		return r.repo.Storer.RemoveReference(draftBranch)
+	}
+	return r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(draftBranch, head), ref)
 }

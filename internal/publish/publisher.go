@@ -41,7 +41,7 @@ type Embedded struct {
 
 // A Publisher builds main's commits one at a time and makes each good one
 // live (or, with Manual, waits for "Make live"). It watches main for pushes
-// and the live file for `studio rollback`. Between them it builds the
+// and DATA_DIR for `studio rollback`. Between them it builds the
 // previews the editor asks for (Preview), which are never made live.
 type Publisher struct {
 	Repo        *Repository
@@ -392,6 +392,21 @@ func (p *Publisher) Release(id string) (Release, error) { return p.records().Get
 // MakeLive switches to release id, built before: instant, no rebuild.
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 
+// Rollback makes release id live, as MakeLive, and then its content main's
+// by one commit by who (CommitBackTo), which it returns: "" when main had
+// those files already. Main's new commit is the live release's files, so
+// the watcher builds nothing for it.
+func (p *Publisher) Rollback(id string, who Signature) (string, error) {
+	if err := p.serve(id, true); err != nil {
+		return "", err
+	}
+	hash, err := p.CommitBackTo(id, who)
+	if err != nil {
+		return "", fmt.Errorf("publish: release %s is live, but the content could not be set back to it: %w", id, err)
+	}
+	return hash, nil
+}
+
 // queueIfNew queues commit unless a release of its files by this code is
 // ready (and not damaged), under way or failed (a failure is retried by
 // Publish, not in a loop).
@@ -681,11 +696,12 @@ func (p *Publisher) switchTo(id string, record bool) error {
 	return nil
 }
 
-// watch builds main when it moves (a push, a commit from the workspace) and
-// follows the live file when `studio rollback` changes it, four times a
-// second: a rollback from the shell is live within a second. Each look is a
-// small file read. With Shared it also follows the other copies: at once on
-// their notice, and every sharedPoll in any case.
+// watch builds main when it moves (a push, a commit from the workspace),
+// follows the live file when another process changes it and does what
+// `studio rollback` asks (answerRollback), four times a second: a rollback
+// from the shell is live within a second. Each look is a small file read.
+// With Shared it also follows the other copies: at once on their notice,
+// and every sharedPoll in any case.
 func (p *Publisher) watch(ctx context.Context) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -714,6 +730,7 @@ func (p *Publisher) watch(ctx context.Context) {
 			}
 		}
 		p.followLiveFile()
+		p.answerRollback()
 		if p.Releases.takePublishRequest() {
 			if _, err := p.Publish(); err != nil {
 				p.Log.Error("publish: studio publish", "err", err)
@@ -726,9 +743,10 @@ func (p *Publisher) watch(ctx context.Context) {
 }
 
 // followLiveFile switches to the release the live file names when another
-// process (studio rollback) changed it.
-// It acts on a change of the file alone: a live file naming a release that
-// cannot be served (startServing served another) is tried, and said, once.
+// process changed it (the content's main is left as it is: `studio
+// rollback` asks for Rollback instead). It acts on a change of the file
+// alone: a live file naming a release that cannot be served (startServing
+// served another) is tried, and said, once.
 func (p *Publisher) followLiveFile() {
 	p.switching.Lock()
 	defer p.switching.Unlock()

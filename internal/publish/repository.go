@@ -343,12 +343,7 @@ func (r *Repository) commitOn(branch plumbing.ReferenceName, parent plumbing.Has
 		return "", err
 	}
 	sig := object.Signature{Name: who.Name, Email: who.Email, When: time.Now()}
-	commit := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: root, ParentHashes: parents}
-	obj := s.NewEncodedObject()
-	if err := commit.Encode(obj); err != nil {
-		return "", err
-	}
-	hash, err := s.SetEncodedObject(obj)
+	hash, err := r.storeCommit(root, parents, sig, sig, message)
 	if err != nil {
 		return "", err
 	}
@@ -359,6 +354,82 @@ func (r *Repository) commitOn(branch plumbing.ReferenceName, parent plumbing.Has
 		return "", err
 	}
 	return hash.String(), nil
+}
+
+// storeCommit stores a commit of tree root and returns its hash; no branch
+// points at it yet. The caller holds r.mu.
+func (r *Repository) storeCommit(root plumbing.Hash, parents []plumbing.Hash, author, committer object.Signature, message string) (plumbing.Hash, error) {
+	commit := &object.Commit{Author: author, Committer: committer, Message: message, TreeHash: root, ParentHashes: parents}
+	obj := r.repo.Storer.NewEncodedObject()
+	if err := commit.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.repo.Storer.SetEncodedObject(obj)
+}
+
+// CommitTree makes a commit on main whose files are exactly those of tree
+// (a tree in the repository, an earlier commit's): the way back to an
+// earlier version that keeps the history. base is main as the caller read
+// it: if main is elsewhere now the answer is ErrMainMoved. When main's
+// files are tree's already nothing is made and the answer is "". The
+// unpublished changes, if any, stay unpublished on top of the new commit
+// (moveDraft).
+func (r *Repository) CommitTree(base, tree string, who Signature, message string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old, err := r.repo.Reference(mainBranch, true)
+	if err != nil {
+		return "", fmt.Errorf("publish: %s has no main branch: %w", r.path, err)
+	}
+	if old.Hash().String() != base {
+		return "", ErrMainMoved
+	}
+	main, err := r.repo.CommitObject(old.Hash())
+	if err != nil {
+		return "", fmt.Errorf("publish: commit %s: %w", base, err)
+	}
+	if main.TreeHash.String() == tree {
+		return "", nil
+	}
+	if _, err := r.repo.TreeObject(plumbing.NewHash(tree)); err != nil {
+		return "", fmt.Errorf("publish: the files %s are not in %s: %w", tree, r.path, err)
+	}
+	sig := object.Signature{Name: who.Name, Email: who.Email, When: time.Now()}
+	hash, err := r.storeCommit(plumbing.NewHash(tree), []plumbing.Hash{old.Hash()}, sig, sig, message)
+	if err != nil {
+		return "", err
+	}
+	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(mainBranch, hash), old); err != nil {
+		if errors.Is(err, storage.ErrReferenceHasChanged) {
+			return "", ErrMainMoved
+		}
+		return "", err
+	}
+	if err := r.moveDraft(main, hash); err != nil {
+		return hash.String(), fmt.Errorf("publish: main is back to the earlier version, but the unpublished changes could not be moved on top of it: %w", err)
+	}
+	return hash.String(), nil
+}
+
+// storeFiles stores the files of fsys as a tree and returns its hash, for
+// CommitTree: the embedded content, which the repository may not hold.
+func (r *Repository) storeFiles(fsys fs.FS) (string, error) {
+	files, err := readTree(fsys)
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tree := make(map[string]treeFile, len(files))
+	for name, content := range files {
+		hash, err := storeBlob(r.repo.Storer, content)
+		if err != nil {
+			return "", err
+		}
+		tree[name] = treeFile{mode: filemode.Regular, hash: hash}
+	}
+	hash, err := writeTree(r.repo.Storer, tree, "")
+	return hash.String(), err
 }
 
 // treeFiles is every file of commit hash, by path.

@@ -26,6 +26,7 @@ import (
 // uses it.
 type Content interface {
 	Draft() (publish.Commit, bool, error)
+	Main() (publish.Commit, error)
 	ReadFile(hash, name string) ([]byte, error)
 	Export(hash, dir string) error
 	SaveDraft(base string, files map[string][]byte, removed []string, who publish.Signature, message string) (string, error)
@@ -172,6 +173,39 @@ type contentView struct {
 	Waiting     bool        // that commit's release is not made yet, or is under way
 	Here        string      // this page's address, for "Check again"
 	CanPreview  bool        // Options.Previews: the draft can be previewed
+	MainLive    bool        // main's files are the live release's (mainIsLive)
+}
+
+// mainIsLive says whether the content as last published (main) is what
+// visitors see: not so with PUBLISH=manual before "Make live", or while
+// main's build is under way or failed. When it cannot be told, it says so.
+func (h *Handler) mainIsLive() bool {
+	if h.opts.Releases == nil {
+		return true
+	}
+	main, err := h.opts.Content.Main()
+	if err != nil {
+		return true
+	}
+	list, err := h.opts.Releases.List()
+	if err != nil {
+		return true
+	}
+	live := h.opts.Releases.Live()
+	for _, r := range list {
+		if r.ID == live {
+			return r.Tree == main.Tree
+		}
+	}
+	return true
+}
+
+// discardedNotice is what the Content page says after a discard.
+func discardedNotice(mainLive bool) string {
+	if mainLive {
+		return "The unpublished changes were discarded. The content is the live site’s again."
+	}
+	return "The unpublished changes were discarded. The content is as it was last published, which visitors do not see yet: see Releases."
 }
 
 // ContentIndex is GET /studio/content. ?published=COMMIT follows that
@@ -185,13 +219,13 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, "Content", "The content cannot be read just now. Try again in a minute; if it stays so, the server’s log says why.", "")
 		return
 	}
-	p.Unpublished, p.CanPreview = list, h.opts.Previews != nil
+	p.Unpublished, p.CanPreview, p.MainLive = list, h.opts.Previews != nil, h.mainIsLive()
 	q := r.URL.Query()
 	if q.Get("saved") != "" {
 		p.Notice = savedNotice
 	}
 	if q.Get("discarded") != "" {
-		p.Notice = "The unpublished changes were discarded. The content is the live site’s again."
+		p.Notice = discardedNotice(p.MainLive)
 	}
 	if commit := q.Get("published"); commit != "" && h.opts.Releases != nil {
 		p.Waiting = true
@@ -691,7 +725,7 @@ func (h *Handler) ConfirmDiscard(w http.ResponseWriter, r *http.Request) {
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, discardPage, &contentView{frame: frame{Title: "Discard the unpublished changes?", Section: "content"}, Unpublished: list})
+	h.render(w, r, http.StatusOK, discardPage, &contentView{frame: frame{Title: "Discard the unpublished changes?", Section: "content"}, Unpublished: list, MainLive: h.mainIsLive()})
 }
 
 // DiscardContent is POST /studio/content/discard.

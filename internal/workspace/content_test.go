@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"html"
 	"html/template"
 	"image"
 	"image/jpeg"
@@ -388,6 +389,69 @@ func TestDiscardDropsTheDraftAfterAsking(t *testing.T) {
 	}
 	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, `"name": "Jharokha"`) {
 		t.Errorf("after discarding, site.json:\n%s", got)
+	}
+}
+
+// The Discard page and the Content page say what the content will be
+// after a discard: the live site's when main is live, and otherwise as it
+// was last published (PUBLISH=manual before Make live, or a failed build).
+func TestDiscardSaysWhatTheContentWillBe(t *testing.T) {
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Dropped"}}, withCookie(rig.asha))
+	for _, c := range []struct {
+		liveTree, ask, done string
+	}{
+		{"t-not-main", "the content will be as it was last published, which visitors do not see yet (see Releases):",
+			"The content is as it was last published, which visitors do not see yet: see Releases."},
+		{main.Tree, "the content will be the live site’s again:", "The content is the live site’s again."},
+	} {
+		rig.rel.mu.Lock()
+		for i := range rig.rel.list {
+			if rig.rel.list[i].ID == rig.rel.live {
+				rig.rel.list[i].Tree = c.liveTree
+			}
+		}
+		rig.rel.mu.Unlock()
+		if body := do(rig.h, "GET", "/studio/content/discard", nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, c.ask) {
+			t.Errorf("live files %s: the Discard page does not say %q:\n%s", c.liveTree, c.ask, body)
+		}
+		if body := do(rig.h, "GET", "/studio/content?discarded=1", nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, c.done) {
+			t.Errorf("live files %s: after a discard the Content page does not say %q", c.liveTree, c.done)
+		}
+	}
+	rig.repo.DiscardDraft()
+	for _, c := range []struct{ liveTree, none string }{
+		{"t-not-main", "None: the content is as it was last published, which visitors do not see yet (see <a href=\"/studio/releases\">Releases</a>)."},
+		{main.Tree, "None: the live site shows the content as it is."},
+	} {
+		rig.rel.mu.Lock()
+		for i := range rig.rel.list {
+			if rig.rel.list[i].ID == rig.rel.live {
+				rig.rel.list[i].Tree = c.liveTree
+			}
+		}
+		rig.rel.mu.Unlock()
+		if body := do(rig.h, "GET", "/studio/content", nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, c.none) {
+			t.Errorf("live files %s: with nothing unpublished the Content page does not say %q", c.liveTree, c.none)
+		}
+	}
+}
+
+// Making an earlier release live with unpublished changes says they stay
+// unpublished, on top of the older version, and lists them.
+func TestMakeLiveSaysUnpublishedChangesStay(t *testing.T) {
+	rig := setupEditor(t)
+	const ask = "/studio/releases/20260302-082000-ccccccc/make-live"
+	stay := "There are unpublished changes: they stay unpublished, on top of the older version."
+	if body := html.UnescapeString(do(rig.h, "GET", ask, nil, withCookie(rig.asha)).Body.String()); strings.Contains(body, stay) {
+		t.Errorf("with nothing unpublished the question says %q", stay)
+	}
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Kept"}}, withCookie(rig.asha))
+	body := html.UnescapeString(do(rig.h, "GET", ask, nil, withCookie(rig.asha)).Body.String())
+	if !strings.Contains(body, stay) || !strings.Contains(body, "<li>Studio details: Studio name <span") {
+		t.Errorf("with a change unpublished the question does not say they stay, or does not list them:\n%s", body)
 	}
 }
 

@@ -15,15 +15,22 @@ import (
 // Releases is the publisher (a *publish.Publisher) as the releases page
 // uses it.
 type Releases interface {
-	List() ([]publish.Release, error) // newest first, the embedded build last
-	Live() string                     // the id of the live release
-	CanBuild() bool                   // false: this server has no builder
-	MakeLive(id string) error         // an instant switch to a release built before
-	Publish() (string, error)         // queues a build of main now
-	Problem() (string, bool)          // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
+	List() ([]publish.Release, error)           // newest first, the embedded build last
+	Live() string                               // the id of the live release
+	CanBuild() bool                             // false: this server has no builder
+	Publish() (string, error)                   // queues a build of main now
+	Release(id string) (publish.Release, error) // any release, a preview too
+	// Rollback switches to a release built before, at once, and makes its
+	// content main's by a new commit by who, which it returns ("" when
+	// main had its files already).
+	Rollback(id string, who publish.Signature) (string, error)
+	Problem() (string, bool) // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
 }
 
-var releasesPage = newPage("releases.html")
+var (
+	releasesPage = newPage("releases.html")
+	makeLivePage = newPage("release-make-live.html")
+)
 
 // noBuilder says why there is no "Publish now", and how to add it.
 const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`
@@ -67,6 +74,9 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 		case q.Get("live"):
 			if row.Live {
 				p.Notice = "“" + row.Title + "” is live."
+			}
+			if row.Live && q.Get("content") == "back" {
+				p.Notice += " The content is back to this version too, as a new change in the history."
 			}
 		case q.Get("queued"):
 			p.Notice = "Main was queued to build: “" + row.Title + "”."
@@ -156,15 +166,71 @@ func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status i
 	h.render(w, r, status, releasesPage, p)
 }
 
-// MakeLive is POST /studio/releases/{id}/make-live: an instant switch to a
-// ready release, then back to the page, which says so.
+// makeLiveView asks before an earlier release is made live.
+type makeLiveView struct {
+	frame
+	Release     publish.Release
+	Unpublished []publish.Commit // they stay unpublished, on top of the older version
+}
+
+// MakeLive is GET /studio/releases/{id}/make-live, and the POST without
+// confirm=yes: what making the release live does, asked before it is
+// done. The POST with confirm=yes switches to the ready release at once,
+// makes its content main's again (Releases.Rollback), and goes back to the
+// releases page, which says so. A release that cannot be made live is
+// refused with 404, 409 or 422, changing nothing.
 func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
+	rel, ok := h.releaseToMakeLive(w, r)
+	if !ok {
+		return
+	}
+	back := url.Values{"live": {rel.ID}}
+	switch {
+	case rel.ID == h.opts.Releases.Live():
+		// Live already (a second click): back to the page, nothing done.
+	case r.Method != http.MethodPost || r.FormValue("confirm") != "yes":
+		p := &makeLiveView{frame: frame{Title: "Make “" + rel.Subject() + "” live?", Section: "releases"}, Release: *rel}
+		if h.opts.Content != nil {
+			list, err := h.opts.Content.Unpublished()
+			if err != nil {
+				h.log.Error("studio: read unpublished changes", "err", err)
+				h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the unpublished changes cannot be read just now. Try again in a minute.", "/studio/releases")
+				return
+			}
+			p.Unpublished = list
+		}
+		h.render(w, r, http.StatusOK, makeLivePage, p)
+		return
+	default:
+		commit, err := h.opts.Releases.Rollback(rel.ID, signature(r))
+		switch {
+		case err != nil && h.opts.Releases.Live() == rel.ID:
+			h.log.Error("studio: make live: the content was not set back", "release", rel.ID, "err", err)
+			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” is live, but the content could not be set back to it ("+err.Error()+"): the Content page may still have the newer version, and the next publish would bring it back. The server’s log says why; once that is put right, “studio rollback "+rel.ID+"” on the server sets the content back.")
+			return
+		case err != nil:
+			h.log.Warn("studio: make live refused", "release", rel.ID, "err", err)
+			h.refuseRelease(w, r, http.StatusUnprocessableEntity, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). Nothing was changed: the live release still serves the site.")
+			return
+		}
+		h.log.Info("studio: release made live", "release", rel.ID, "account", actor(r), "commit", commit)
+		if commit != "" {
+			back.Set("content", "back")
+		}
+	}
+	http.Redirect(w, r, "/studio/releases?"+back.Encode(), http.StatusSeeOther)
+}
+
+// releaseToMakeLive is the release of the path's id when it can be made
+// live; otherwise it answers with the releases page saying why, and ok
+// false.
+func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*publish.Release, bool) {
 	id := r.PathValue("id")
 	list, err := h.opts.Releases.List()
 	if err != nil {
 		h.log.Error("studio: read releases", "err", err)
 		h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
-		return
+		return nil, false
 	}
 	var rel *publish.Release
 	for i := range list {
@@ -174,24 +240,19 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case rel == nil:
-		h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
-		return
-	case rel.ID == h.opts.Releases.Live():
+		if p, err := h.opts.Releases.Release(id); err == nil && p.Preview {
+			h.refuseRelease(w, r, http.StatusConflict, "Release “"+id+"” is a preview of unpublished changes: a preview is never made live. Publish the changes on the Content page instead. Nothing was changed.")
+		} else {
+			h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
+		}
+	case rel.ID == h.opts.Releases.Live() || rel.Status == publish.Ready:
+		return rel, true
 	case rel.Status == publish.Failed:
 		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
-		return
-	case rel.Status != publish.Ready:
-		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")
-		return
 	default:
-		if err := h.opts.Releases.MakeLive(rel.ID); err != nil {
-			h.log.Error("studio: make live", "release", rel.ID, "err", err)
-			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). The live release still serves the site.")
-			return
-		}
-		h.log.Info("studio: release made live", "release", rel.ID, "account", actor(r))
+		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")
 	}
-	http.Redirect(w, r, "/studio/releases?"+url.Values{"live": {rel.ID}}.Encode(), http.StatusSeeOther)
+	return nil, false
 }
 
 // Publish is POST /studio/releases/publish: a build of main now.

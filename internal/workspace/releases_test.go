@@ -4,6 +4,7 @@ import (
 	"errors"
 	"html"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
@@ -27,8 +28,11 @@ type fakeReleases struct {
 	live      string
 	canBuild  bool
 	madeLive  []string
+	by        []publish.Signature // who each Rollback was by
 	published int
-	fail      error  // MakeLive's and Publish's answer
+	fail      error  // Rollback's and Publish's answer
+	unmoved   error  // Rollback's answer after it switched: the content was not set back
+	previews  []publish.Release
 	problem   string // Problem's answer
 	held      bool
 }
@@ -53,15 +57,29 @@ func (f *fakeReleases) Problem() (string, bool) {
 	return f.problem, f.held
 }
 
-func (f *fakeReleases) MakeLive(id string) error {
+func (f *fakeReleases) Rollback(id string, who publish.Signature) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.madeLive = append(f.madeLive, id)
+	f.madeLive, f.by = append(f.madeLive, id), append(f.by, who)
 	if f.fail != nil {
-		return f.fail
+		return "", f.fail
 	}
 	f.live = id
-	return nil
+	if f.unmoved != nil {
+		return "", f.unmoved
+	}
+	return "back" + id, nil
+}
+
+func (f *fakeReleases) Release(id string) (publish.Release, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range append(f.previews, f.list...) {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return publish.Release{}, errors.New("no such release")
 }
 
 func (f *fakeReleases) Publish() (string, error) {
@@ -218,61 +236,109 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 	}
 }
 
-func TestMakeLive(t *testing.T) {
+func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 	f := newFakeReleases()
+	f.previews = []publish.Release{{ID: "20260302-085000-ppppppp", Commit: commit("ppppppp5555", "Draft", "Asha"), Status: publish.Ready, Preview: true}}
 	h, c := setupReleases(t, f)
-	post := func(id string) *http.Response {
-		return do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{}, withCookie(c)).Result()
-	}
-
 	for id, want := range map[string]struct {
 		code    int
 		problem string
 	}{
 		"20260302-083500-fffffff": {http.StatusConflict, "“Broken photo” failed to build, so it cannot be made live"},
 		"20260302-084000-aaaaaaa": {http.StatusConflict, "“Summer prices” is still being built"},
+		"20260302-085000-ppppppp": {http.StatusConflict, "Release “20260302-085000-ppppppp” is a preview of unpublished changes: a preview is never made live."},
 		"20260301-000000-0000000": {http.StatusNotFound, "There is no release “20260301-000000-0000000”"},
 		"%3Cb%3Ebold":             {http.StatusNotFound, "There is no release “<b>bold”"},
 	} {
-		w := do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{}, withCookie(c))
-		if w.Code != want.code || !strings.Contains(html.UnescapeString(w.Body.String()), want.problem) {
-			t.Errorf("make %s live: %d, want %d saying %q:\n%s", id, w.Code, want.code, want.problem, w.Body)
-		}
-		if !strings.Contains(w.Body.String(), `role="alert"`) || strings.Contains(w.Body.String(), "<b>") {
-			t.Errorf("make %s live: the problem is not an alert, or the id is not escaped", id)
+		// Asked (GET), or confirmed (POST): the same answer.
+		for _, method := range []string{"GET", "POST"} {
+			w := do(h, method, "/studio/releases/"+id+"/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
+			if w.Code != want.code || !strings.Contains(html.UnescapeString(w.Body.String()), want.problem) {
+				t.Errorf("%s make %s live: %d, want %d saying %q:\n%s", method, id, w.Code, want.code, want.problem, w.Body)
+			}
+			if !strings.Contains(w.Body.String(), `role="alert"`) || strings.Contains(w.Body.String(), "<b>") {
+				t.Errorf("make %s live: the problem is not an alert, or the id is not escaped", id)
+			}
 		}
 	}
 	if made, _ := f.calls(); len(made) != 0 || f.Live() != "20260302-083000-bbbbbbb" {
-		t.Fatalf("refused switches called MakeLive%q", made)
+		t.Fatalf("refused switches called Rollback%q", made)
 	}
 
-	res := post("20260302-082000-ccccccc")
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/studio/releases?live=20260302-082000-ccccccc" {
+	// The publisher refuses (its smoke test fails): said, the live one serves on.
+	f.fail = errors.New("publish: the home page is missing")
+	w := do(h, "POST", "/studio/releases/20260302-082000-ccccccc/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
+	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(got, "“Old tagline” could not be made live (publish: the home page is missing). Nothing was changed: the live release still serves the site.") {
+		t.Errorf("a refused switch: %d\n%s", w.Code, got)
+	}
+	// It switched, but main could not be moved: said, with what to do.
+	f.fail, f.unmoved = nil, errors.New("publish: disk full")
+	w = do(h, "POST", "/studio/releases/20260302-082000-ccccccc/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
+	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusInternalServerError ||
+		!strings.Contains(got, "“Old tagline” is live, but the content could not be set back to it (publish: disk full)") {
+		t.Errorf("a switch whose content was not set back: %d\n%s", w.Code, got)
+	}
+}
+
+func TestMakeLiveAsksFirst(t *testing.T) {
+	f := newFakeReleases()
+	h, c := setupReleases(t, f)
+	const id = "20260302-082000-ccccccc"
+
+	// The releases page's Make live opens the question, with no script.
+	if body := do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String(); !strings.Contains(release(t, body, id), `<form action="/studio/releases/`+id+`/make-live" class="actions">`) {
+		t.Errorf("Make live is not a link to the question:\n%s", release(t, body, id))
+	}
+	for _, ask := range []*httptest.ResponseRecorder{
+		do(h, "GET", "/studio/releases/"+id+"/make-live", nil, withCookie(c)),
+		do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{}, withCookie(c)), // a form without confirm
+	} {
+		body := html.UnescapeString(ask.Body.String())
+		for _, want := range []string{
+			"<h1>Make “Old tagline” live?</h1>",
+			"The site goes back to this version by Meera <meera@example.com>, made 2 Mar 2026, 14:00 IST (commit <code>ccccccc</code>).",
+			"The content goes back too, as a new change in the history",
+			`<form method="post" action="/studio/releases/` + id + `/make-live" class="actions">`,
+			`<input type="hidden" name="confirm" value="yes">`,
+			"<button>Make “Old tagline” live</button>",
+			`<a class="button quiet" href="/studio/releases">Keep the live release</a>`,
+		} {
+			if ask.Code != http.StatusOK || !strings.Contains(body, want) {
+				t.Errorf("the question: %d, missing %q:\n%s", ask.Code, want, body)
+			}
+		}
+		if strings.Contains(body, "unpublished") {
+			t.Errorf("with nothing unpublished, the question speaks of unpublished changes:\n%s", body)
+		}
+	}
+	if made, _ := f.calls(); len(made) != 0 {
+		t.Fatalf("asking called Rollback%q", made)
+	}
+
+	res := do(h, "POST", "/studio/releases/"+id+"/make-live", url.Values{"confirm": {"yes"}}, withCookie(c)).Result()
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/studio/releases?content=back&live="+id {
 		t.Fatalf("make live: %d to %q, want 303 back to the page", res.StatusCode, res.Header.Get("Location"))
 	}
-	if made, _ := f.calls(); strings.Join(made, ",") != "20260302-082000-ccccccc" {
-		t.Errorf("MakeLive called with %q", made)
+	if made, _ := f.calls(); strings.Join(made, ",") != id || f.by[0] != (publish.Signature{Name: "asha", Email: asha}) {
+		t.Errorf("Rollback called with %q by %v, want %s by the signed-in account", made, f.by, id)
 	}
 	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())
-	if !strings.Contains(body, `<p class="notice" role="status">“Old tagline” is live.</p>`) {
+	if !strings.Contains(body, `<p class="notice" role="status">“Old tagline” is live. The content is back to this version too, as a new change in the history.</p>`) {
 		t.Errorf("no confirmation after Make live:\n%s", body)
 	}
-	if !strings.Contains(release(t, body, "20260302-082000-ccccccc"), ">Live<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
+	if !strings.Contains(release(t, body, id), ">Live<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
 		t.Error("the page does not show the switch: Old tagline live, New tagline ready to be made live again")
 	}
 
-	// The live one again (a second click): back to the page, nothing switched.
-	if res := post("20260302-082000-ccccccc"); res.StatusCode != http.StatusSeeOther {
-		t.Errorf("the live one again: %d, want 303", res.StatusCode)
+	// The live one again (a second click): back to the page, nothing done.
+	for _, method := range []string{"GET", "POST"} {
+		if res := do(h, method, "/studio/releases/"+id+"/make-live", url.Values{"confirm": {"yes"}}, withCookie(c)); res.Code != http.StatusSeeOther {
+			t.Errorf("%s the live one again: %d, want 303", method, res.Code)
+		}
 	}
-	// The publisher refuses (its smoke test fails): said, the live one serves on.
-	f.fail = errors.New("publish: the home page is missing")
-	w := do(h, "POST", "/studio/releases/20260302-083000-bbbbbbb/make-live", url.Values{}, withCookie(c))
-	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusInternalServerError || !strings.Contains(got, "“New tagline” could not be made live (publish: the home page is missing). The live release still serves the site.") {
-		t.Errorf("a failed switch: %d\n%s", w.Code, got)
-	}
-	if made, _ := f.calls(); len(made) != 2 {
-		t.Errorf("MakeLive calls %q, want the first switch and the failed one", made)
+	if made, _ := f.calls(); len(made) != 1 {
+		t.Errorf("Rollback calls %q, want the one switch", made)
 	}
 }
 

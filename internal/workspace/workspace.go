@@ -228,6 +228,7 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.ownerOnly("export the insights", h.InsightsCSV)))
 	if h.opts.Releases != nil {
 		mux.HandleFunc("GET /studio/releases", h.signedIn(h.Releases))
+		mux.HandleFunc("GET /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
 		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
 		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.ownerOnly("publish", h.Publish)))
 	}
