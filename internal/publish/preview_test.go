@@ -89,9 +89,11 @@ func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
 	if err := s.releases.SetLive(id); err != nil {
 		t.Fatal(err)
 	}
-	// The watch's look at the live file refuses it and writes back the
-	// release that serves.
-	waitFor(t, "the live file to name the serving release again", func() bool { live, _ := s.releases.Live(); return live != id })
+	// The watch's look at the live file refuses it, and says so.
+	waitFor(t, "the live file's preview refused", func() bool {
+		problem, _ := target.reported()
+		return strings.Contains(problem, "release "+id+" cannot be served") && strings.Contains(problem, "named by the live file")
+	})
 	if live, _ := target.serving(); live == id || p.Live() == id {
 		t.Error("the server followed a live file naming a preview")
 	}
