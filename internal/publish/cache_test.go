@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -341,5 +342,44 @@ func TestADamagedSharedBlobIsFetchedAgain(t *testing.T) {
 				t.Errorf("want one line from each copy naming the damaged blob %s, got:\n%s", blobName, log.String())
 			}
 		})
+	}
+}
+
+// BenchmarkExportChecksBlobs exports a commit whose 64 MiB of photographs
+// are in the blobs already: each is read and hashed (its git hash), then
+// linked. MB/s is the check's speed, the figure for a large catalogue's
+// originals (the README, "Publishing").
+func BenchmarkExportChecksBlobs(b *testing.B) {
+	dir := b.TempDir()
+	repo, err := OpenRepository(filepath.Join(dir, "content.git"), content.Files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	repo.Blobs = filepath.Join(dir, "blobs")
+	const photos, size = 16, 4 << 20
+	files := map[string][]byte{}
+	for i := range photos {
+		photo := make([]byte, size)
+		for j := range photo {
+			photo[j] = byte(j*31 + i*7 + j>>9)
+		}
+		files[fmt.Sprintf("images/photos/%d.jpg", i)] = photo
+	}
+	hash, err := repo.Commit("", files, nil, Signature{Name: "Bench", Email: "bench@example.com"}, "Photographs")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := repo.Export(hash, filepath.Join(dir, "first")); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(photos * size)
+	for i := 0; b.Loop(); i++ {
+		out := filepath.Join(dir, fmt.Sprint(i))
+		if err := repo.Export(hash, out); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		os.RemoveAll(out)
+		b.StartTimer()
 	}
 }
