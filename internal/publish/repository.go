@@ -233,7 +233,7 @@ func (r *Repository) Export(hash, dir string) error {
 		// build: it is used only while its bytes still hash to its name.
 		if intact, err := blobIntact(blob, f.Hash); !intact {
 			if !errors.Is(err, fs.ErrNotExist) {
-				r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", "blob", blob, "file", f.Name, "err", err)
+				r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
 			}
 			// Read-only: an export's file is the one blob every export
 			// shares. Renamed over a damaged one, it leaves the exports
@@ -273,6 +273,16 @@ func blobIntact(blob string, hash plumbing.Hash) (bool, error) {
 		return false, err
 	}
 	return bytes.Equal(h.Sum(nil), hash[:]), nil
+}
+
+// damage is the attributes of a log line about a damaged blob: the blob,
+// why it cannot be read when it cannot, and more.
+func damage(blob string, err error, more ...any) []any {
+	args := append([]any{"blob", blob}, more...)
+	if err != nil {
+		args = append(args, "err", err)
+	}
+	return args
 }
 
 func (r *Repository) logger() *slog.Logger {

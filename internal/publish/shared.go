@@ -368,7 +368,7 @@ func (s *Shared) Fetch(ctx context.Context, id string) error {
 		seen[string(h)] = true
 		if intact, err := s.blobIntact(h); !intact {
 			if !errors.Is(err, fs.ErrNotExist) {
-				s.log.Warn("publish: a shared blob was damaged; it is fetched again", "blob", s.local.blobPath(h), "err", err)
+				s.log.Warn("publish: a shared blob was damaged; it is fetched again", damage(s.local.blobPath(h), err)...)
 			}
 			missing = append(missing, h)
 		}
@@ -587,7 +587,7 @@ func (s *Shared) keepBlob(file string, hash []byte) error {
 		return nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		s.log.Warn("publish: a shared blob was damaged; it is replaced", "blob", blob, "err", err)
+		s.log.Warn("publish: a shared blob was damaged; it is replaced", damage(blob, err)...)
 	}
 	if err := os.MkdirAll(filepath.Dir(blob), 0o755); err != nil {
 		return err

@@ -158,7 +158,7 @@ const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 // entry and the file, unless there is no entry) when it is not.
 async function intactMeta(cached, src, warn) {
   const damaged = (why) => {
-    warn(`images: the cached encoding of content/images/${src} (${cached}) failed its check: ${why}; encoded again`);
+    warn(`images: the cached encoding of content/images/${src} (${relative(process.cwd(), cached) || cached}) failed its check: ${why}; encoded again`);
     return null;
   };
   let text;
