@@ -70,7 +70,8 @@ test-go: bin/studio
 typecheck: web/.generated/images.json
 	cd web && npm run typecheck
 
-test-web: typecheck
+# scripts/build-caches.test.ts prerenders with the bundles of web/build.
+test-web: typecheck web/build/.built
 	cd web && npx vitest run
 
 # Size budgets of the build output (web/scripts/budgets.mjs), for this site

@@ -63,6 +63,7 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 			return nil, err
 		}
 		repo.Blobs = filepath.Join(cfg.DataDir, "build-cache", "blobs")
+		repo.Logger = log
 		p.Builder = &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: filepath.Join(cfg.DataDir, "build-cache"),
 			TimeOut: cfg.Publishing.TimeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
 		abs, _ := filepath.Abs(root)

@@ -113,16 +113,9 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	if err != nil {
 		return stats, err
 	}
-	bundled := false
-	if _, err := os.Stat(bundleDir); err == nil {
-		// This code was bundled before: its bundles, copied (the later
-		// steps write beside them), and marked as used.
-		if err := copyTree(bundleDir, filepath.Join(web, "build")); err != nil {
-			return stats, fmt.Errorf("publish: copying the bundles of %s: %w", bundleDir, err)
-		}
-		now := time.Now()
-		_ = os.Chtimes(bundleDir, now, now)
-		bundled = true
+	bundled, err := reuseBundle(bundleDir, filepath.Join(web, "build"), log)
+	if err != nil {
+		return stats, err
 	}
 	if err := linkModules(filepath.Join(b.Root, "web", "node_modules"), filepath.Join(web, "node_modules")); err != nil {
 		return stats, err
@@ -317,9 +310,77 @@ func stepEnv(env []string, bin string) []string {
 	return append(out, path)
 }
 
+// bundleSums names the file of a kept bundle listing the SHA-256 of each
+// of its files.
+const bundleSums = "sha256.json"
+
+// reuseBundle copies the bundles kept in dir, when this code was bundled
+// before, into build (the later steps write beside them), once each file
+// is checked against the SHA-256 keepBundle listed, and marks them as used.
+// A kept bundle that fails the check (or has no list) is deleted and said
+// in log: the code is bundled again. It answers whether build has the
+// bundles.
+func reuseBundle(dir, build string, log io.Writer) (bool, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return false, nil
+	}
+	files, err := readBundle(dir)
+	if err != nil {
+		fmt.Fprintf(log, "build cache: the bundles kept in %s failed their check (%v): deleted, and the code is bundled again\n", dir, err)
+		if err := os.RemoveAll(dir); err != nil {
+			return false, fmt.Errorf("publish: deleting the damaged bundles of %s: %w", dir, err)
+		}
+		return false, nil
+	}
+	for name, b := range files {
+		target := filepath.Join(build, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return false, err
+		}
+		if err := os.WriteFile(target, b, 0o644); err != nil {
+			return false, fmt.Errorf("publish: copying the bundles of %s: %w", dir, err)
+		}
+	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now)
+	return true, nil
+}
+
+// readBundle reads the files bundleSums lists in dir (path → bytes), each
+// checked against its SHA-256.
+func readBundle(dir string) (map[string][]byte, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, bundleSums))
+	if err != nil {
+		return nil, err
+	}
+	var sums map[string]string
+	if err := json.Unmarshal(raw, &sums); err != nil {
+		return nil, fmt.Errorf("%s: %w", bundleSums, err)
+	}
+	if len(sums) == 0 {
+		return nil, fmt.Errorf("%s lists no files", bundleSums)
+	}
+	files := make(map[string][]byte, len(sums))
+	for name, sum := range sums {
+		if !filepath.IsLocal(filepath.FromSlash(name)) {
+			return nil, fmt.Errorf("%s: %q is not a file of the bundle", bundleSums, name)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			return nil, err
+		}
+		if got := sha256.Sum256(b); hex.EncodeToString(got[:]) != sum {
+			return nil, fmt.Errorf("%s: its SHA-256 is not the one kept", name)
+		}
+		files[name] = b
+	}
+	return files, nil
+}
+
 // keepBundle stores what `npm run bundle` wrote in build (the client's
 // scripts, styles and public files; the server bundle) as dir, whole or not
-// at all, and leaves the newest keptBundles bundles.
+// at all, with the SHA-256 of each file (bundleSums), read-only, and leaves
+// the newest keptBundles bundles.
 func keepBundle(build, dir string) error {
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -331,6 +392,30 @@ func keepBundle(build, dir string) error {
 	}
 	defer os.RemoveAll(tmp)
 	if err := copyTree(build, tmp); err != nil {
+		return err
+	}
+	sums := map[string]string{}
+	err = filepath.WalkDir(tmp, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(tmp, path)
+		sum := sha256.Sum256(b)
+		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return os.Chmod(path, 0o444)
+	})
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(sums)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, bundleSums), raw, 0o444); err != nil {
 		return err
 	}
 	// Another build of the same code may have stored its bundles first: they are the same.

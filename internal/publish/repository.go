@@ -7,10 +7,13 @@
 package publish
 
 import (
+	"bytes"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"os"
 	"path"
@@ -45,6 +48,8 @@ type Repository struct {
 	// photographs took 11 s to write out for each build, and as much disk
 	// for each release kept).
 	Blobs string
+	// Logger is told of damaged blobs (written again); slog's default if nil.
+	Logger *slog.Logger
 
 	mu   sync.Mutex // go-git's storage is not safe for concurrent use
 	repo *git.Repository
@@ -223,23 +228,68 @@ func (r *Repository) Export(hash, dir string) error {
 			return writeBlob(f, target, 0o644)
 		}
 		blob := filepath.Join(r.Blobs, f.Hash.String())
-		if err := os.Link(blob, target); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		// Read-only: an export's file is the one blob every export shares.
-		tmp := fmt.Sprintf("%s.%d.tmp", blob, time.Now().UnixNano())
-		if err := os.MkdirAll(r.Blobs, 0o755); err != nil {
-			return err
-		}
-		if err := writeBlob(f, tmp, 0o444); err != nil {
-			os.Remove(tmp)
-			return err
-		}
-		if err := os.Rename(tmp, blob); err != nil {
-			return err
+		// A blob is shared by every export of it, so one written into
+		// through any of them (a release's content/) would reach the next
+		// build: it is used only while its bytes still hash to its name.
+		if intact, err := blobIntact(blob, f.Hash); !intact {
+			if !errors.Is(err, fs.ErrNotExist) {
+				r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
+			}
+			// Read-only: an export's file is the one blob every export
+			// shares. Renamed over a damaged one, it leaves the exports
+			// that hold the damaged bytes with them.
+			tmp := fmt.Sprintf("%s.%d.tmp", blob, time.Now().UnixNano())
+			if err := os.MkdirAll(r.Blobs, 0o755); err != nil {
+				return err
+			}
+			if err := writeBlob(f, tmp, 0o444); err != nil {
+				os.Remove(tmp)
+				return err
+			}
+			if err := os.Rename(tmp, blob); err != nil {
+				return err
+			}
 		}
 		return os.Link(blob, target)
 	})
+}
+
+// blobIntact says whether the file blob holds the bytes of the git blob
+// hash (git names a blob by the SHA-1 of "blob <size>\0" and its bytes),
+// and why not when it cannot be read.
+func blobIntact(blob string, hash plumbing.Hash) (bool, error) {
+	f, err := os.Open(blob)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", info.Size())
+	if _, err := io.Copy(h, f); err != nil {
+		return false, err
+	}
+	return bytes.Equal(h.Sum(nil), hash[:]), nil
+}
+
+// damage is the attributes of a log line about a damaged blob: the blob,
+// why it cannot be read when it cannot, and more.
+func damage(blob string, err error, more ...any) []any {
+	args := append([]any{"blob", blob}, more...)
+	if err != nil {
+		args = append(args, "err", err)
+	}
+	return args
+}
+
+func (r *Repository) logger() *slog.Logger {
+	if r.Logger == nil {
+		return slog.Default()
+	}
+	return r.Logger
 }
 
 func writeBlob(f *object.File, target string, mode os.FileMode) error {

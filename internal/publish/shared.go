@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -275,7 +276,7 @@ func (s *Shared) Upload(ctx context.Context, id string) error {
 			}
 			rel, _ := filepath.Rel(dir, name)
 			paths, hashes = append(paths, filepath.ToSlash(rel)), append(hashes, hash)
-			return s.local.keepBlob(name, hash)
+			return s.keepBlob(name, hash)
 		})
 		if err != nil {
 			return fmt.Errorf("publish: reading release %s: %w", id, err)
@@ -313,6 +314,9 @@ func (s *Shared) Upload(ctx context.Context, id string) error {
 		body, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(paths[i])))
 		if err != nil {
 			return err
+		}
+		if sum := sha256.Sum256(body); !bytes.Equal(sum[:], h) {
+			return fmt.Errorf("publish: release %s: %s changed while it was stored", id, paths[i])
 		}
 		if _, err := s.db.ExecContext(ctx, `INSERT INTO release_blobs (hash, body) VALUES ($1, $2) ON CONFLICT DO NOTHING`, h, body); err != nil {
 			return fmt.Errorf("publish: storing a file of release %s: %w", id, err)
@@ -362,9 +366,19 @@ func (s *Shared) Fetch(ctx context.Context, id string) error {
 	if err := os.MkdirAll(filepath.Join(s.local.dir, ".blobs"), 0o755); err != nil {
 		return err
 	}
+	// The blobs this copy has are used only while their bytes still hash to
+	// their names: a release's file written into would be another's too.
 	var missing [][]byte
+	seen := map[string]bool{}
 	for _, h := range files {
-		if _, err := os.Stat(s.local.blobPath(h)); err != nil {
+		if seen[string(h)] {
+			continue
+		}
+		seen[string(h)] = true
+		if intact, err := s.blobIntact(h); !intact {
+			if !errors.Is(err, fs.ErrNotExist) {
+				s.log.Warn("publish: a shared blob was damaged; it is fetched again", damage(s.local.blobPath(h), err)...)
+			}
 			missing = append(missing, h)
 		}
 	}
@@ -379,7 +393,15 @@ func (s *Shared) Fetch(ctx context.Context, id string) error {
 				rows.Close()
 				return err
 			}
+			if sum := sha256.Sum256(body); !bytes.Equal(sum[:], h) {
+				rows.Close()
+				return fmt.Errorf("publish: release %s: the database's copy of file %x does not hash to its name", id, h)
+			}
 			if err := writeAtomic(s.local.blobPath(h), body); err != nil {
+				rows.Close()
+				return err
+			}
+			if err := os.Chmod(s.local.blobPath(h), 0o444); err != nil {
 				rows.Close()
 				return err
 			}
@@ -564,19 +586,44 @@ func (rs *Releases) blobPath(hash []byte) string {
 	return filepath.Join(rs.dir, ".blobs", hex.EncodeToString(hash))
 }
 
-// keepBlob links file into the blobs, when they lack its bytes.
-func (rs *Releases) keepBlob(file string, hash []byte) error {
-	blob := rs.blobPath(hash)
-	if _, err := os.Stat(blob); err == nil {
+// keepBlob links file, whose SHA-256 is hash, into the blobs, read-only,
+// when they lack its bytes; a blob whose bytes no longer hash to its name
+// is replaced (the releases holding it keep the damaged bytes).
+func (s *Shared) keepBlob(file string, hash []byte) error {
+	blob := s.local.blobPath(hash)
+	intact, err := s.blobIntact(hash)
+	if intact {
 		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("publish: a shared blob was damaged; it is replaced", damage(blob, err)...)
 	}
 	if err := os.MkdirAll(filepath.Dir(blob), 0o755); err != nil {
 		return err
 	}
-	if err := os.Link(file, blob); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := os.Chmod(file, 0o444); err != nil {
+		return err
+	}
+	// Linked under a temporary name, then renamed over a damaged blob.
+	tmp := filepath.Join(filepath.Dir(blob), fmt.Sprintf(".tmp-%x-%d", hash, time.Now().UnixNano()))
+	if err := os.Link(file, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, blob); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return nil
+}
+
+// blobIntact says whether this copy's blob of hash holds bytes whose
+// SHA-256 is hash, and why not when it cannot be read.
+func (s *Shared) blobIntact(hash []byte) (bool, error) {
+	sum, err := fileHash(s.local.blobPath(hash))
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(sum, hash), nil
 }
 
 // dropUnusedBlobs deletes the blobs no release of this copy links to.

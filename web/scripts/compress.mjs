@@ -4,9 +4,11 @@
 // at build time, so the server never compresses per request. A compressed
 // file that is not smaller than the original is not written.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, utimes } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { extname, join } from "node:path";
+import { extname, join, relative } from "node:path";
+import { promisify } from "node:util";
+import { brotliDecompress, gunzip } from "node:zlib";
 import { DAY, linkFile, pruneDaily, writeNewFile } from "./files.mjs";
 import { LEVELS, PRERENDERED, brotliOf, gzipOf } from "./compression.mjs";
 
@@ -15,7 +17,10 @@ const assets = join(root, "assets/");
 const generated = new URL("../.generated/public/", import.meta.url).pathname;
 // Compressed bodies by the SHA-256 of what they compress, kept between
 // builds: a release that changes one text recompresses its pages only,
-// not the scripts, styles and drawings that stayed the same.
+// not the scripts, styles and drawings that stayed the same. An entry is
+// used only when it decompresses to the very bytes it is named by
+// (decompressing costs a fraction of compressing): a damaged one would give
+// every later release a broken .br or .gz.
 const cacheDir = new URL("../.compress-cache/", import.meta.url).pathname;
 const CACHE_DAYS = 7; // entries no build used for this long are deleted
 const compressible = new Set([".html", ".js", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest", ".map", ".data"]);
@@ -46,26 +51,35 @@ for (const name of await readdir(join(root, "assets"))) {
   if (/^server-build-.*\.css$/.test(name)) await rm(join(root, "assets", name));
 }
 
-// body compressed by kind ("gz" or "br") at level, from the cache when a build made it before.
-async function compressed(body, hash, kind, level) {
+const decompress = { gz: promisify(gunzip), br: promisify(brotliDecompress) };
+
+// body (the file path) compressed by kind ("gz" or "br") at level, from the
+// cache when a build made it before and it is intact; else compressed, and
+// the cache's entry replaced (read-only, a new file: never written into).
+async function compressed(path, body, hash, kind, level) {
   const file = join(cacheDir, `${hash}.${kind}${level}`);
-  try {
-    const cached = await readFile(file);
-    const now = new Date();
-    await utimes(file, now, now);
-    return cached;
-  } catch {
-    const out = kind === "gz" ? await gzipOf(body, level) : await brotliOf(body, level);
-    await writeFile(file, out);
-    return out;
+  const cached = await readFile(file).catch((err) => {
+    if (err.code !== "ENOENT") throw err;
+    return null;
+  });
+  if (cached) {
+    if ((await decompress[kind](cached).catch(() => null))?.equals(body)) {
+      const now = new Date();
+      await utimes(file, now, now);
+      return cached;
+    }
+    console.warn(`compress: the cached ${kind} of ${relative(root, path)} (.compress-cache/${hash}.${kind}${level}) does not decompress to it; compressed again`);
   }
+  const out = kind === "gz" ? await gzipOf(body, level) : await brotliOf(body, level);
+  writeNewFile(file, out, 0o444);
+  return out;
 }
 
 async function compressFile(path) {
   const body = await readFile(path);
   const hash = createHash("sha256").update(body).digest("hex");
   const levels = path.startsWith(assets) ? LEVELS.code : LEVELS.content;
-  const [gz, br] = await Promise.all([compressed(body, hash, "gz", levels.gzip), compressed(body, hash, "br", levels.brotli)]);
+  const [gz, br] = await Promise.all([compressed(path, body, hash, "gz", levels.gzip), compressed(path, body, hash, "br", levels.brotli)]);
   if (gz.length < body.length) writeNewFile(`${path}.gz`, gz);
   if (br.length < body.length) writeNewFile(`${path}.br`, br);
 }

@@ -31,14 +31,15 @@ export function linkFile(src, dest) {
   }
 }
 
-// file gets body as a new file, whatever was there (perhaps a link).
-export function writeNewFile(file, body) {
+// file gets body as a new file, whatever was there (perhaps a link), with
+// mode (0444, read-only, for a file the caches share).
+export function writeNewFile(file, body, mode = 0o644) {
   try {
-    writeFileSync(file, body, { flag: "wx" });
+    writeFileSync(file, body, { flag: "wx", mode });
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     unlinkSync(file);
-    writeFileSync(file, body, { flag: "wx" });
+    writeFileSync(file, body, { flag: "wx", mode });
   }
 }
 
@@ -61,8 +62,8 @@ export function linkIfThere(src, dest) {
 
 export const DAY = 24 * 3600 * 1000;
 
-// Deletes the entries of a cache folder that stale(stats, now) says are
-// stale, at most once a day (a stamp file, .pruned, says when it last
+// Deletes the entries of a cache folder that stale(stats, now, name) says
+// are stale, at most once a day (a stamp file, .pruned, says when it last
 // did): a look at each entry takes seconds when the cache is large.
 export async function pruneDaily(dir, stale) {
   const stamp = join(dir, ".pruned");
@@ -70,7 +71,7 @@ export async function pruneDaily(dir, stale) {
   if (((await stat(stamp).catch(() => null))?.mtimeMs ?? 0) > now - DAY) return;
   for (const name of await readdir(dir)) {
     const file = join(dir, name);
-    if (name !== ".pruned" && stale(await stat(file), now)) await rm(file, { force: true });
+    if (name !== ".pruned" && stale(await stat(file), now, name)) await rm(file, { force: true });
   }
   await writeFile(stamp, "");
 }

@@ -12,7 +12,10 @@
 //   stripped. Drawings (SVG) stay SVG.
 // - File names carry a hash of the original's bytes and of the settings
 //   below, so they are served as immutable, and a rebuild re-encodes only
-//   what changed (the results are cached in web/.image-cache/).
+//   what changed (the results are cached in web/.image-cache/, read-only,
+//   each entry's files checked against the SHA-256 its meta.json lists
+//   before they are used again: they are shared, by hard link, with every
+//   release that serves them).
 // - The placeholder is a class (ph-RGB, each digit 0-7) that paints the
 //   image's dominant colour behind it while it loads: a stylesheet rule,
 //   so no inline style and no new source for the Content-Security-Policy.
@@ -21,7 +24,7 @@
 // the field, when the content is wrong; nothing is written then.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -112,6 +115,16 @@ async function hashOfFile(path, hashes) {
   return (hashes.used[key] = hashes.old[key]);
 }
 
+// The originals' hashes kept by the last build: none when there are none
+// or the file is not whole (they are read again).
+async function readHashes(file) {
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
 // The widths to make: the ladder's rungs below the original's width, and
 // the original's own width when it is under the ladder's top.
 export function widthsFor(width) {
@@ -129,20 +142,81 @@ export function placeholderRule(name) {
   return `img.${name}{background-color:#${hex.join("")}}`;
 }
 
-// Encodes one original into cacheDir (unless a previous build did), and
-// answers its manifest entry with the public names of its files.
-async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias, hashes }) {
+// The files of a cache entry its meta.json describes.
+function entryFiles(meta) {
+  const names = meta.svg ? ["drawing.svg"] : [...meta.widths.flatMap((w) => [`w.${w}.avif`, `w.${w}.webp`]), `w.${meta.fallback}.jpg`];
+  return meta.og ? [...names, "og.jpg"] : names;
+}
+
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
+
+// A cache entry's meta.json, when the entry is whole: every file it names
+// has the size and SHA-256 it lists. Its files are linked into every build
+// and release that uses them, so one written into through any of them
+// (a release's image cut short) would be served by every later release;
+// checked, it is encoded again instead. null (and a warning naming the
+// entry and the file, unless there is no entry) when it is not.
+async function intactMeta(cached, src, warn) {
+  const damaged = (why) => {
+    warn(`images: the cached encoding of content/images/${src} (${relative(process.cwd(), cached) || cached}) failed its check: ${why}; encoded again`);
+    return null;
+  };
+  let text;
+  try {
+    text = await readFile(join(cached, "meta.json"), "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    return damaged(`meta.json: ${err.message}`);
+  }
+  let meta;
+  try {
+    meta = JSON.parse(text);
+    if (!meta.files) return damaged("meta.json lists no sizes and hashes (made before they were checked)");
+    for (const name of entryFiles(meta)) {
+      const want = meta.files[name];
+      if (!want) return damaged(`meta.json lists no hash of ${name}`);
+      let bytes;
+      try {
+        bytes = await readFile(join(cached, name));
+      } catch (err) {
+        return damaged(`${name}: ${err.code ?? err.message}`);
+      }
+      if (bytes.length !== want.size) return damaged(`${name}: ${bytes.length} bytes, want ${want.size}`);
+      if (sha256(bytes) !== want.sha256) return damaged(`${name}: its SHA-256 is not the one meta.json lists`);
+    }
+  } catch (err) {
+    return damaged(`meta.json: ${err.message}`);
+  }
+  return meta;
+}
+
+// Encodes one original into cacheDir (unless a previous build did and its
+// files are intact), and answers its manifest entry with the public names
+// of its files. Two sources with the same bytes share one encoding
+// (encoding, by hash), made once.
+async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias, hashes, encoding, warn }) {
   const hash = await hashOfFile(path, hashes);
   const stem = basename(src, extname(src)).toLowerCase().replace(/[^a-z0-9-]+/g, "-");
   const dir = dirname(src) === "." ? "" : `${dirname(src)}/`;
   const publicName = (suffix) => `${publicBase}${dir}${stem}.${hash}${suffix}`;
   const cached = join(cacheDir, hash);
-  const metaFile = join(cached, "meta.json");
   const files = []; // [cache file, public path]
-  let meta = existsSync(metaFile) ? JSON.parse(await readFile(metaFile, "utf8")) : null;
+  while (encoding.has(hash)) await encoding.get(hash);
+  let meta = await intactMeta(cached, src, warn);
   if (!meta || (withOg && !meta.og)) {
-    meta = await encode(await readFile(path), extname(src).toLowerCase(), cached, withOg);
-    await writeFile(metaFile, JSON.stringify(meta));
+    const made = (async () => {
+      const meta = await encode(await readFile(path), extname(src).toLowerCase(), cached, withOg);
+      // Written last, whole or not at all: an entry without it is made again.
+      await writeFile(join(cached, "meta.json.new"), JSON.stringify(meta), { mode: 0o444 });
+      await rename(join(cached, "meta.json.new"), join(cached, "meta.json"));
+      return meta;
+    })();
+    encoding.set(hash, made);
+    try {
+      meta = await made;
+    } finally {
+      encoding.delete(hash);
+    }
   }
   const out = (cacheFile, suffix) => {
     const name = publicName(suffix);
@@ -200,6 +274,14 @@ async function encode(bytes, ext, dir, withOg) {
     result.og = true;
   }
   await Promise.all(jobs);
+  // Each file's size and SHA-256, for intactMeta; read-only, as it is
+  // shared by hard link with every release that serves it.
+  result.files = {};
+  for (const name of await readdir(dir)) {
+    const bytes = await readFile(join(dir, name));
+    result.files[name] = { size: bytes.length, sha256: sha256(bytes) };
+    await chmod(join(dir, name), 0o444);
+  }
   return result;
 }
 
@@ -266,11 +348,12 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
     }
   }
   if (tooLarge.length) throw new ContentError(tooLarge);
-  const hashes = { old: JSON.parse(await readFile(join(cacheDir, HASHES), "utf8").catch(() => "{}")), used: {} };
+  const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
+  const encoding = new Map();
   const made = await pool(wanted, 2, async (w) => {
     const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
     try {
-      const r = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, publicBase: "/images/", withOg: w.og, ogAlias: w.ogAlias, hashes });
+      const r = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, publicBase: "/images/", withOg: w.og, ogAlias: w.ogAlias, hashes, encoding, warn });
       if (r.entry.placeholder && r.entry.width < MIN_WIDTH) {
         warn(`images: warning: ${where}: content/images/${w.src} is ${r.entry.width} px wide; under ${MIN_WIDTH} px it looks soft on phones and large screens`);
       }

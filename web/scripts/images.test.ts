@@ -1,4 +1,5 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -190,5 +191,101 @@ describe("bad content stops the build with one line per problem, and writes noth
     expect(problems.join("\n")).toMatch(want);
     expect(await readdir(outDir)).toEqual(["images.json"]);
     expect(await readFile(join(outDir, "images.json"), "utf8")).toBe("{}");
+  }, 60_000);
+});
+
+// The cache's files are linked into every build and release that serves
+// them: damaged through one release's link, they must not reach the next.
+describe("a damaged image cache is encoded again, never linked into a new build", () => {
+  let dir: string;
+  const cacheDir = () => join(dir, "cache");
+  const build = (out: string, warnings: string[] = []) =>
+    buildImages({ contentDir: join(dir, "content"), outDir: join(dir, out), cacheDir: cacheDir(), log: () => {}, warn: (w: string) => warnings.push(w) });
+  // The 320-pixel AVIF of the photograph: its public file and its cache file.
+  const variant = async (manifest: Made, out: string) => {
+    const url = urlOf(entry(manifest, "photos/chair.jpg").avif.split(", ").find((c) => c.endsWith(" 320w"))!);
+    const hash = url.split(".").at(-3)!;
+    return { file: join(dir, out, "public", url), cached: join(cacheDir(), hash, "w.320.avif"), entry: join(cacheDir(), hash) };
+  };
+  const sameInode = async (a: string, b: string) => (await stat(a)).ino === (await stat(b)).ino;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "images-damage-"));
+    await mkdir(join(dir, "content", "images", "photos"), { recursive: true });
+    await makePhoto(join(dir, "content", "images", "photos", "chair.jpg"), { width: 1000, height: 750, seed: 9 });
+    await writeCatalogue(join(dir, "content"), [product(1, [{ src: "photos/chair.jpg", alt: "A chair" }])]);
+  }, 60_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("keeps its files read-only, each with its size and SHA-256 in meta.json", async () => {
+    const manifest = await build("first");
+    const { cached, entry: folder } = await variant(manifest, "first");
+    const meta = JSON.parse(await readFile(join(folder, "meta.json"), "utf8"));
+    const body = await readFile(cached);
+    expect(meta.files["w.320.avif"]).toEqual({ size: body.length, sha256: createHash("sha256").update(body).digest("hex") });
+    for (const name of await readdir(folder)) expect(((await stat(join(folder, name))).mode & 0o777).toString(8), name).toBe("444");
+  }, 60_000);
+
+  it.each<[string, (file: string) => Promise<void>]>([
+    ["truncated to 100 bytes", (file) => truncate(file, 100)],
+    ["a byte changed", async (file) => {
+      const body = await readFile(file);
+      const at = body.length >> 1;
+      body[at] = body[at]! ^ 0x20;
+      await writeFile(file, body); // through the link: the same file
+    }],
+    ["written over", (file) => writeFile(file, "not an image")],
+  ])("a variant %s through a release's link", async (_, damage) => {
+    const release = `release-${Math.random().toString(36).slice(2)}`;
+    const made = await build(release);
+    const { file, cached } = await variant(made, release);
+    expect(await sameInode(file, cached)).toBe(true); // linked, not copied: the damage reaches the cache
+    const good = await readFile(file);
+    await chmod(file, 0o644);
+    await damage(file);
+    expect((await readFile(cached)).equals(good)).toBe(false);
+
+    const warnings: string[] = [];
+    const next = `next-${release}`;
+    const manifest = await build(next, warnings);
+    const now = await variant(manifest, next);
+    expect(warnings).toEqual([expect.stringMatching(/content\/images\/photos\/chair\.jpg .*failed its check: w\.320\.avif/)]);
+    expect(await sameInode(now.file, file), "the new build links the damaged release's file").toBe(false);
+    expect(await readFile(now.file)).toEqual(good); // encoded again, as it was
+    expect(await sharp(now.file).metadata()).toMatchObject({ format: "heif", width: 320 });
+    expect((await stat(now.file)).mode & 0o777).toBe(0o444);
+    expect((await readFile(file)).equals(good), "the damaged release still has its damaged file").toBe(false);
+    // Whole again, the entry is used as it is.
+    const again: string[] = [];
+    const after = await variant(await build(`${next}-again`, again), `${next}-again`);
+    expect(again).toEqual([]);
+    expect(await sameInode(after.file, now.file)).toBe(true);
+  }, 60_000);
+
+  it.each<[string, (folder: string, cached: string) => Promise<void>, RegExp]>([
+    ["a variant missing", (_, cached) => rm(cached), /w\.320\.avif: ENOENT/],
+    ["meta.json that is not JSON", (folder) => rm(join(folder, "meta.json")).then(() => writeFile(join(folder, "meta.json"), '{"width":')), /meta\.json: /],
+    ["meta.json without the files' hashes", async (folder) => {
+      const meta = JSON.parse(await readFile(join(folder, "meta.json"), "utf8"));
+      delete meta.files;
+      await rm(join(folder, "meta.json"));
+      await writeFile(join(folder, "meta.json"), JSON.stringify(meta));
+    }, /lists no sizes and hashes/],
+  ])("%s: the entry is encoded again", async (_, damage, want) => {
+    const { cached, entry: folder } = await variant(await build("before"), "before");
+    await damage(folder, cached);
+    const warnings: string[] = [];
+    const now = await variant(await build("after", warnings), "after");
+    expect(warnings).toEqual([expect.stringMatching(want)]);
+    expect(await sharp(now.file).metadata()).toMatchObject({ width: 320 });
+    expect(JSON.parse(await readFile(join(folder, "meta.json"), "utf8")).files["w.320.avif"].size).toBe((await stat(now.file)).size);
+  }, 60_000);
+
+  it("a hashes.json that is not whole is read again from the originals", async () => {
+    await build("before");
+    await rm(join(cacheDir(), "hashes.json"));
+    await writeFile(join(cacheDir(), "hashes.json"), '{"a":');
+    const manifest = await build("after");
+    expect(entry(manifest, "photos/chair.jpg").width).toBe(1000);
   }, 60_000);
 });

@@ -16,13 +16,17 @@
 // 1,600 pages. A page's HTML depends only on the code and its data, so it
 // is kept in .page-cache by the hash of both: a page whose data is what a
 // build rendered before is linked from there, not rendered again (a text
-// on one product page re-renders that page, not the site).
+// on one product page re-renders that page, not the site). A cached page
+// is shared, by hard link, with every release that has it, so its files
+// are read-only, and used again only when they still have the SHA-256 its
+// sidecar (<key>.html.sha256) lists: one written into through a release
+// is rendered again, never linked into another.
 //
 // CONTENT_DIR: the content (default ../content); SERVER_BUILD: the server
 // bundle (default build/server/index.js). The page paths come from the
 // content's catalogue (app/lib/paths.ts, pagePaths).
 import { createHash } from "node:crypto";
-import { linkSync, mkdirSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { DAY, linkIfThere, pruneDaily, removeFile, writeNewFile } from "./files.mjs";
 import { availableParallelism } from "node:os";
@@ -38,6 +42,10 @@ const contentDir = resolve(process.env.CONTENT_DIR ?? join(web, "..", "content")
 const serverBuild = resolve(process.env.SERVER_BUILD ?? join(web, "build", "server", "index.js"));
 const clientDir = join(web, "build", "client");
 const pageCache = join(web, ".page-cache");
+// A cached page's sidecar: the SHA-256 of each of its files, by the
+// ending after the page's name ("", ".gz", ".br").
+const SUMS = ".sha256";
+const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 // What the loaders read (app/lib/content.server.ts).
 process.env.CONTENT_DIR = contentDir;
 process.env.GENERATED_DIR ??= join(web, ".generated");
@@ -102,9 +110,12 @@ if (isMainThread) {
 }
 
 // The cached pages none holds any more (no other link: no release or
-// build/client has them) and no build has linked for a day go.
+// build/client has them) and no build has linked for a day go, and the
+// sidecars of pages gone.
 function prunePageCache() {
-  return pruneDaily(pageCache, ({ nlink, ctimeMs }, now) => nlink === 1 && ctimeMs < now - DAY);
+  return pruneDaily(pageCache, ({ nlink, ctimeMs }, now, name) =>
+    name.endsWith(SUMS) ? !existsSync(join(pageCache, name.slice(0, -SUMS.length))) : nlink === 1 && ctimeMs < now - DAY,
+  );
 }
 
 async function renderShare({ prerender, paths, fallback, code, notFound }) {
@@ -143,26 +154,73 @@ async function renderShare({ prerender, paths, fallback, code, notFound }) {
     if (!made.has(dirname(file))) mkdirSync(dirname(file), { recursive: true });
     made.add(dirname(file));
   }
-  // Writes a file with its compressed copies (where smaller), and links
-  // them into the page cache as cacheName when given.
+  // Writes a file with its compressed copies (where smaller), read-only,
+  // and links them into the page cache as cacheName when given, with the
+  // sidecar of their hashes (written last: a page without one is not used).
   function write(file, text, cacheName) {
     const body = Buffer.from(file.endsWith(".html") ? firstPaint(text, join(clientDir, "assets")) : text);
     const { gz, br } = compressPage(body);
     folderOf(file);
-    writeNewFile(file, body);
-    for (const [ext, copy] of [[".gz", gz], [".br", br]]) {
-      if (copy.length < body.length) writeNewFile(`${file}${ext}`, copy);
+    const made = { "": body };
+    for (const [ext, copy] of [[".gz", gz], [".br", br]]) if (copy.length < body.length) made[ext] = copy;
+    for (const ext of ["", ".gz", ".br"]) {
+      if (made[ext]) writeNewFile(`${file}${ext}`, made[ext], 0o444);
       else removeFile(`${file}${ext}`);
     }
     written.push(file);
     if (!cacheName) return;
-    for (const ext of ["", ".gz", ".br"]) {
-      try {
-        linkSync(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`));
-      } catch (err) {
-        if (err.code !== "ENOENT" && err.code !== "EEXIST") throw err;
-      }
+    discard(cacheName); // what was cached under this name, whole or not
+    const sums = {};
+    for (const [ext, bytes] of Object.entries(made)) {
+      linkSync(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`));
+      sums[ext] = sha256(bytes);
     }
+    writeNewFile(join(pageCache, `${cacheName}${SUMS}`), JSON.stringify(sums), 0o444);
+  }
+
+  // Deletes the files of a cached page (the releases linking them keep them).
+  function discard(name) {
+    for (const ext of ["", ".gz", ".br", SUMS]) removeFile(join(pageCache, `${name}${ext}`));
+  }
+
+  // The sums of a cached page whose files all have the SHA-256 its sidecar
+  // lists; null when it is not cached, or (said, and discarded) when it
+  // fails the check.
+  function intactSums(name) {
+    let text;
+    try {
+      text = readFileSync(join(pageCache, `${name}${SUMS}`), "utf8");
+    } catch (err) {
+      if (err.code === "ENOENT") return null;
+      throw err;
+    }
+    const problem = problemOf(name, text);
+    if (!problem) return JSON.parse(text);
+    console.warn(`prerender: the cached page ${relative(web, pageCache)}/${name} failed its check (${problem}); rendered again`);
+    discard(name);
+    return null;
+  }
+
+  // What is wrong with the cached page name whose sidecar says text, if anything.
+  function problemOf(name, text) {
+    let sums;
+    try {
+      sums = JSON.parse(text);
+    } catch {
+      sums = null;
+    }
+    if (typeof sums?.[""] !== "string" || Object.keys(sums).some((ext) => !["", ".gz", ".br"].includes(ext))) return `${name}${SUMS} is not whole`;
+    for (const [ext, sum] of Object.entries(sums)) {
+      let bytes;
+      try {
+        bytes = readFileSync(join(pageCache, `${name}${ext}`));
+      } catch (err) {
+        if (err.code === "ENOENT") return `${name}${ext} is missing`;
+        throw err;
+      }
+      if (sha256(bytes) !== sum) return `${name}${ext} has not the SHA-256 its sidecar lists`;
+    }
+    return null;
   }
 
   // A path's data (React Router's .data file) and where it goes.
@@ -188,14 +246,18 @@ async function renderShare({ prerender, paths, fallback, code, notFound }) {
 
   // A page and its data from the cache, each linked with its compressed
   // copies ([file, name in the cache]): false when the cache has not got
-  // them all (what was linked is then written over).
+  // them all, intact.
   function fromCache(files) {
-    for (const [file, name] of files) {
+    const sums = files.map(([, name]) => intactSums(name));
+    if (sums.includes(null)) return false;
+    files.forEach(([file, name], i) => {
       folderOf(file);
-      if (!linkIfThere(join(pageCache, name), file)) return false;
       // The compressed copies, where they were smaller.
-      for (const ext of [".gz", ".br"]) linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`);
-    }
+      for (const ext of ["", ".gz", ".br"]) {
+        if (ext in sums[i]) linkIfThere(join(pageCache, `${name}${ext}`), `${file}${ext}`);
+        else removeFile(`${file}${ext}`);
+      }
+    });
     written.push(...files.map(([file]) => file));
     cached++;
     return true;
