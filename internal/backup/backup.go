@@ -104,6 +104,9 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
 		return Manifest{}, fmt.Errorf("backup: %s already exists; name a new one", path)
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return Manifest{}, fmt.Errorf("backup: %w", err)
+	}
 	partial, err := os.MkdirTemp(filepath.Dir(path), filepath.Base(path)+".partial-")
 	if err != nil {
 		return Manifest{}, fmt.Errorf("backup: %w", err)
