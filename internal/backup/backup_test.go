@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -424,6 +425,18 @@ func TestRestoreRefusesADamagedBackup(t *testing.T) {
 			flipByte(t, filepath.Join(dir, ContentFile), func(size int64) int64 { return size - 4096 })
 			editManifest(t, dir, nil, ContentFile)
 		}, "content.bundle is damaged"},
+		{"a database of a newer server, and a manifest that agrees", func(dir string) {
+			db, err := sql.Open("sqlite", filepath.Join(dir, DatabaseFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(`INSERT INTO schema_migrations (version, applied_at) VALUES (9999, ?)`, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			editManifest(t, dir, nil, DatabaseFile)
+		}, "studio.db comes from a newer version of the server (migration 9999)"},
 		{"a backup of a newer server", func(dir string) {
 			editManifest(t, dir, func(m *Manifest) { m.Format = Format + 1 })
 		}, "comes from a newer version of the server"},
