@@ -6,14 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
+	"studio/internal/backup"
 	"studio/internal/config"
-	"studio/internal/store"
 )
 
 const usage = `usage: studio                       serve the site (settings from the environment; see the README)
-       studio backup FILE           write a consistent copy of the SQLite database in DATA_DIR to FILE, while the site runs
-       studio restore FILE          put the copy in FILE back in DATA_DIR (the server must be stopped)
+       studio backup PATH           write a consistent copy of DATA_DIR's database (SQLite) and content (every branch, commit and photograph)
+                                    to the new directory PATH, while the site runs; with PostgreSQL the content only (the database is pg_dump's)
+       studio restore PATH          put the backup in PATH back into DATA_DIR (the server must be stopped); the first start builds its main
        studio user add EMAIL        add an owner's account to the inbox (the password from standard input, or asked for)
        studio user add --staff EMAIL  add a staff account: the inbox and the content's drafts, no accounts, exports or publishing
        studio user password EMAIL   change an account's password (its sessions end)
@@ -48,33 +50,66 @@ func command(args []string, in io.Reader, out io.Writer) error {
 	return errors.New(usage)
 }
 
-// backupCommand runs `studio backup FILE` or `studio restore FILE`.
+// backupCommand runs `studio backup PATH` or `studio restore PATH`.
 func backupCommand(args []string, out io.Writer) error {
 	cfg, err := config.FromEnv(os.LookupEnv)
 	if err != nil {
 		return err
 	}
+	database := backup.SQLite
 	if cfg.DatabaseURL != "" {
-		return fmt.Errorf("%s: DATABASE_URL is set: back up PostgreSQL with pg_dump and restore with pg_restore (see the README, \"Backups\")", args[0])
+		database = backup.PostgreSQL
 	}
 	ctx := context.Background()
-	file := args[1]
+	path := args[1]
+	start := time.Now()
 	if args[0] == "backup" {
-		stats, err := store.Backup(ctx, cfg.DataDir, file)
+		m, err := backup.Write(ctx, cfg.DataDir, path, database)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "backup: %s: %d enquiries, %d bytes, in %s\n", file, stats.Enquiries, stats.Bytes, stats.Took.Round(1e6))
+		took := time.Since(start).Round(time.Millisecond)
+		if database == backup.SQLite {
+			fmt.Fprintf(out, "backup: %s: %d enquiries, %d commits of the content (branches %s), %d bytes, in %s\n",
+				path, m.Enquiries, m.Commits, m.Branches(), m.Bytes(), took)
+			return nil
+		}
+		fmt.Fprintf(out, "backup: %s: %d commits of the content (branches %s), %d bytes, in %s\n", path, m.Commits, m.Branches(), m.Bytes(), took)
+		fmt.Fprintln(out, `backup: the database is PostgreSQL (DATABASE_URL) and is not in this backup: back it up with pg_dump (see the README, "Backups")`)
 		return nil
 	}
-	stats, err := store.Restore(ctx, cfg.DataDir, file)
+	r, err := backup.Restore(ctx, cfg.DataDir, path, database)
+	took := time.Since(start).Round(time.Millisecond)
 	if err != nil {
+		printReplaced(out, r.Replaced) // a restore cut short after it began to switch
 		return err
 	}
-	fmt.Fprintf(out, "restore: %s is now the database in %s: %d enquiries, %d bytes, in %s\n",
-		file, cfg.AbsDataDir(), stats.Enquiries, stats.Bytes, stats.Took.Round(1e6))
-	if stats.Replaced != "" {
-		fmt.Fprintf(out, "restore: the database it replaced is kept as %s (with its -wal and -shm, if any); delete it once the site is checked\n", stats.Replaced)
+	switch {
+	case r.DatabaseOnly:
+		fmt.Fprintf(out, "restore: %s is now the database in %s: %d enquiries, in %s\n", path, cfg.AbsDataDir(), r.Manifest.Enquiries, took)
+	case database == backup.SQLite:
+		fmt.Fprintf(out, "restore: %s is now the database and the content in %s: %d enquiries, %d commits of the content (branches %s), in %s\n",
+			path, cfg.AbsDataDir(), r.Manifest.Enquiries, r.Manifest.Commits, r.Manifest.Branches(), took)
+	default:
+		fmt.Fprintf(out, "restore: %s is now the content in %s: %d commits (branches %s), in %s\n",
+			path, cfg.AbsDataDir(), r.Manifest.Commits, r.Manifest.Branches(), took)
+	}
+	printReplaced(out, r.Replaced)
+	switch {
+	case r.DatabaseOnly:
+		fmt.Fprintln(out, "restore: this backup holds the database only (backups before they held the content): the content and releases in DATA_DIR are left as they are")
+	case database == backup.PostgreSQL:
+		fmt.Fprintln(out, `restore: the database is PostgreSQL (DATABASE_URL): restore it with pg_restore (see the README, "Backups")`)
+		fmt.Fprintln(out, "restore: the first start takes main and the live release from the database; a restored main the database lacks is kept as a branch, unshared-…")
+	default:
+		fmt.Fprintln(out, "restore: the first start builds the restored main and makes it live")
 	}
 	return nil
+}
+
+// printReplaced says where what a restore replaced was kept.
+func printReplaced(out io.Writer, replaced []string) {
+	for _, kept := range replaced {
+		fmt.Fprintf(out, "restore: what it replaced is kept as %s; delete it once the site is checked\n", kept)
+	}
 }

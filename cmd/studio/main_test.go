@@ -371,7 +371,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	mu.Lock()
 	before := append([]int64(nil), acked...)
 	mu.Unlock()
-	file := filepath.Join(t.TempDir(), "backup.db")
+	file := filepath.Join(t.TempDir(), "backup")
 	backupOut, backupErr := studio(dataDir, "backup", file)
 	restoreOut, restoreErr := studio(dataDir, "restore", file)
 	stop.Store(true)
@@ -439,13 +439,19 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if out, err := studio(dataDir, "backup", file); err == nil || !strings.Contains(out, "already exists") {
 		t.Errorf("backup over an existing file: %v\n%s, want a refusal", err, out)
 	}
-	// With PostgreSQL, both send the operator to pg_dump and pg_restore.
-	for _, command := range []string{"backup", "restore"} {
-		cmd := exec.Command(binary, command, file)
-		cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "DATABASE_URL=postgres://studio@127.0.0.1:1/studio")
-		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "pg_dump") || !strings.Contains(string(out), "pg_restore") {
-			t.Errorf("%s with DATABASE_URL: %v\n%s, want a failure naming pg_dump and pg_restore", command, err, out)
-		}
+	// With PostgreSQL, a backup holds the content and sends the operator
+	// to pg_dump for the database; a SQLite backup is not restored there.
+	pgURL := "DATABASE_URL=postgres://studio@127.0.0.1:1/studio"
+	pgBackup := filepath.Join(t.TempDir(), "content-only")
+	cmd := exec.Command(binary, "backup", pgBackup)
+	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, pgURL)
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "back it up with pg_dump") {
+		t.Errorf("backup with DATABASE_URL: %v\n%s, want the content backed up and pg_dump named for the database", err, out)
+	}
+	cmd = exec.Command(binary, "restore", file)
+	cmd.Env = append(os.Environ(), "DATA_DIR="+t.TempDir(), pgURL)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "holds a SQLite database, and DATABASE_URL is set") {
+		t.Errorf("restore of a SQLite backup with DATABASE_URL: %v\n%s, want a refusal", err, out)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"studio/content"
+	"studio/internal/backup"
 	"studio/internal/config"
 	"studio/internal/publish"
 	"studio/internal/store"
@@ -29,11 +30,16 @@ import (
 // PostgreSQL, the copies of the server on its database share releases,
 // main and one builder (publish.Shared).
 func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*publish.Publisher, error) {
-	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
+	// With no content.git, a new one is made from the embedded content:
+	// not when a restore was cut short just before putting its own there.
+	if err := backup.CutShort(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, publish.RepositoryDir), content.Files)
 	if err != nil {
 		return nil, err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, "releases"))
+	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +60,7 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 		root = "."
 	}
 	if publish.HasBuilder(root) {
-		scratch := filepath.Join(cfg.DataDir, "releases", ".scratch")
+		scratch := filepath.Join(cfg.DataDir, publish.ReleasesDir, ".scratch")
 		if n := publish.StopLeftoverBuilds(scratch); n > 0 {
 			log.Warn("publish: stopped the processes of a build a killed server left running", "processes", n)
 		}
@@ -101,7 +107,7 @@ func releasesCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, "releases"))
+	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
 	if err != nil {
 		return err
 	}

@@ -116,43 +116,83 @@ func Restore(ctx context.Context, dataDir, file string) (BackupStats, error) {
 		return BackupStats{}, err
 	}
 	defer lock.Close()
-	target := filepath.Join(dataDir, sqliteFile)
-	// The copy is made beside the database (so the rename below is atomic)
+	staged, err := StageRestore(ctx, dataDir, file)
+	if err != nil {
+		return BackupStats{}, err
+	}
+	stats := staged.Stats
+	if stats.Replaced, err = staged.Install(); err != nil {
+		return BackupStats{}, err
+	}
+	stats.Took = time.Since(start)
+	return stats, nil
+}
+
+// A StagedRestore is a backup's database copied beside the database in
+// DATA_DIR and checked there, ready to take its place.
+type StagedRestore struct {
+	Stats   BackupStats
+	dataDir string
+	path    string
+}
+
+// StageRestore copies the backup file beside the database in dataDir
+// (which the caller has locked with LockDataDir), synced, and checks the
+// copy: it must be a sound backup of this site's database. Nothing in
+// dataDir changes until Install; Discard removes the copy.
+func StageRestore(ctx context.Context, dataDir, file string) (*StagedRestore, error) {
+	// The copy is made beside the database (so Install's rename is atomic)
 	// and synced; the checks run on it, the file that will be the database.
-	incoming := target + ".restoring"
+	incoming := filepath.Join(dataDir, sqliteFile+".restoring")
 	os.Remove(incoming) // left by a restore that was cut short
 	if err := copyFileSynced(file, incoming); err != nil {
 		os.Remove(incoming)
-		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+		return nil, fmt.Errorf("store: restore: %w", err)
 	}
 	stats, err := checkBackup(ctx, incoming, file)
 	if err != nil {
 		os.Remove(incoming)
-		return BackupStats{}, err
+		return nil, err
 	}
+	return &StagedRestore{Stats: stats, dataDir: dataDir, path: incoming}, nil
+}
+
+// Discard removes the staged copy.
+func (s *StagedRestore) Discard() { os.Remove(s.path) }
+
+// Install puts the staged copy in place of the database. The database it
+// replaces, if any, is kept beside it, renamed with the time, and Install
+// returns its name.
+func (s *StagedRestore) Install() (replaced string, err error) {
+	target := filepath.Join(s.dataDir, sqliteFile)
 	if _, err := os.Stat(target); err == nil {
 		kept := target + ".replaced-" + time.Now().UTC().Format("20060102T150405Z")
 		if err := os.Rename(target, kept); err != nil {
-			os.Remove(incoming)
-			return BackupStats{}, fmt.Errorf("store: restore: keep the current database: %w", err)
+			s.Discard()
+			return "", fmt.Errorf("store: restore: keep the current database: %w", err)
 		}
 		// The old WAL belongs to the old file; left, SQLite would replay it
 		// into the restored one.
 		for _, suffix := range []string{"-wal", "-shm"} {
 			if err := os.Rename(target+suffix, kept+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return BackupStats{}, fmt.Errorf("store: restore: move %s aside: %w", target+suffix, err)
+				return "", fmt.Errorf("store: restore: move %s aside: %w", target+suffix, err)
 			}
 		}
-		stats.Replaced = kept
+		replaced = kept
 	}
-	if err := os.Rename(incoming, target); err != nil {
-		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	if err := os.Rename(s.path, target); err != nil {
+		return "", fmt.Errorf("store: restore: %w", err)
 	}
-	if err := syncDir(dataDir); err != nil {
-		return BackupStats{}, fmt.Errorf("store: restore: %w", err)
+	if err := syncDir(s.dataDir); err != nil {
+		return "", fmt.Errorf("store: restore: %w", err)
 	}
-	stats.Took = time.Since(start)
-	return stats, nil
+	return replaced, nil
+}
+
+// CheckBackup checks the backup of the database in file, where it is, as
+// Backup and Restore do.
+func CheckBackup(ctx context.Context, file string) (BackupStats, error) {
+	return checkBackup(ctx, file, file)
 }
 
 // checkBackup opens path read-only and checks that it is a sound SQLite
