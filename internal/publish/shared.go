@@ -286,7 +286,7 @@ func (s *Shared) Upload(ctx context.Context, id string) error {
 	hash, err := fileHash(filepath.Join(dir, manifestFile))
 	if err == nil {
 		paths, hashes = append(paths, manifestFile), append(hashes, hash)
-		err = s.local.keepBlob(filepath.Join(dir, manifestFile), hash)
+		err = s.keepBlob(filepath.Join(dir, manifestFile), hash)
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("publish: reading release %s: %w", id, err)
