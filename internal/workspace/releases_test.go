@@ -30,8 +30,8 @@ type fakeReleases struct {
 	madeLive  []string
 	by        []publish.Signature // who each Rollback was by
 	published int
-	fail      error  // Rollback's and Publish's answer
-	unmoved   error  // Rollback's answer after it switched: the content was not set back
+	fail      error // Rollback's and Publish's answer
+	unmoved   error // Rollback's answer after it switched: the content was not set back
 	previews  []publish.Release
 	problem   string // Problem's answer
 	held      bool
