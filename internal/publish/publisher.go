@@ -185,10 +185,11 @@ func (p *Publisher) startServing(live string, main Commit) {
 		if !made && main.Tree == p.embeddedTree {
 			return // a new site: the embedded build is main's content
 		}
-		what = "the live file (DATA_DIR/releases/live) names no release"
 		if !made {
-			what = "no release of the content has been built yet (a restore's first start, or the releases were deleted)"
+			p.setProblem("no release of the content has been built yet (a restore's first start, or the releases were deleted), so the pages answer 503 "+p.untilRebuilt(), true)
+			return
 		}
+		what = "the live file (DATA_DIR/releases/live) names no release"
 	}
 	if id := p.serveIntact(list, tree, live); id != "" {
 		r, _ := p.records().Get(id)
