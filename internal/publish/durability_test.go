@@ -59,7 +59,7 @@ func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
 		}, nil, manifestFile + " (changed)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			// Each case starts from the release as built: copied back from a fresh build of it.
+			// The damage adds up, case by case: each is looked for among the files named.
 			c.damage()
 			if c.undo != nil {
 				defer c.undo()
