@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -72,14 +73,19 @@ func TestBackupRestoresTheContent(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "the first start builds the restored main") {
 		t.Fatalf("restore into a new DATA_DIR: %v\n%s", err, out)
 	}
+	// This server has no builder (BUILDER_DIR): the restored main cannot
+	// be built, and the shipped content is never shown in its place.
 	server = launch(t, base, append(env, "DATA_DIR="+fresh))
-	resp, err := http.Get(base + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("readyz of the server on the restored DATA_DIR: %d, want 200", resp.StatusCode)
+	for path, want := range map[string]string{"/readyz": "no release of the content has been built yet", "/": "Back in a minute"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), want) {
+			t.Errorf("%s of the server on the restored DATA_DIR, with no builder: %d %s, want 503 saying %q", path, resp.StatusCode, body, want)
+		}
 	}
 	server.Process.Signal(syscall.SIGTERM)
 	server.Wait()
