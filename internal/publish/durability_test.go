@@ -113,6 +113,16 @@ func TestADamagedLiveReleaseGivesWayToAnIntactOneAndMainIsRebuilt(t *testing.T) 
 		t.Error("the damaged release serves")
 	}
 	waitFor(t, "the problem over", func() bool { problem, _ := target2.reported(); return problem == "" })
+	// Another release damaged: Make live refuses it, naming the file, and
+	// it is marked damaged.
+	os.WriteFile(filepath.Join(s.releases.Dir(older), "client", "extra.html"), []byte("x"), 0o644)
+	var damage *DamageError
+	if err := p2.MakeLive(older); !errors.As(err, &damage) || !slices.Contains(damage.Files, "client/extra.html (not made by the build)") {
+		t.Errorf("Make live of a damaged release: %v, want it refused naming the file", err)
+	}
+	if r, _ := s.releases.Get(older); len(r.Damage) == 0 {
+		t.Error("the release Make live found damaged is not marked damaged")
+	}
 }
 
 func TestADamagedLiveReleaseGivesWayToAnotherOfTheSameContent(t *testing.T) {
@@ -243,6 +253,9 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 	}
 	if slices.Contains(s.builder.builds, "e") {
 		t.Error("a build started without the disk space for it")
+	}
+	if problem, _ := target.reported(); !strings.HasPrefix(problem, "release "+list[0].ID+" was not built: not enough disk space: 10 MB free,") {
+		t.Errorf("/readyz would say %q, want the build that failed for space", problem)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -538,6 +539,11 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 		}
 		os.RemoveAll(filepath.Join(dir, "client"))
 		p.Log.Warn("publish: build failed; the live release keeps serving", "release", r.ID, "problems", problems)
+		if len(problems) == 1 && strings.HasPrefix(problems[0], "not enough disk space") {
+			// Said where the studio looks (/readyz, the Releases page)
+			// until a release goes live.
+			p.setProblem(fmt.Sprintf("release %s was not built: %s", r.ID, problems[0]), p.isHeld())
+		}
 		if p.Observe != nil {
 			p.Observe("", r.BuildSeconds, "failed")
 		}
@@ -671,6 +677,7 @@ func (p *Publisher) switchTo(id string, record bool) error {
 			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
 		}
 		if err := p.verify(r); err != nil {
+			p.cannotServe(id, "release", err) // marked damaged, if it is
 			return err
 		}
 	}
