@@ -124,6 +124,11 @@ bench-backup:
 bench-verify:
 	go test -run '^$$' -bench Verify300Products -benchtime 5x ./internal/publish/
 
+# The disk a release takes at PRODUCTS (300): a text on every page, a text on one product.
+.PHONY: bench-release-disk
+bench-release-disk:
+	scripts/bench-release-disk.sh
+
 # Publishing timed: a text change and a new photograph pushed → live, a
 # rollback, failed requests during switches under wrk, a build's peak
 # memory; for the shipped catalogue and for PRODUCTS (300) with photographs.

@@ -289,6 +289,10 @@ func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer)
 	if err != nil {
 		return err
 	}
+	own, err := releases.OwnBytes()
+	if err != nil {
+		return err
+	}
 	damaged := 0
 	for _, r := range list {
 		if r.Status != publish.Ready {
@@ -303,8 +307,8 @@ func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer)
 		case err == nil && r.Manifest == "":
 			fmt.Fprintf(out, "%s\tnot checked: built before releases listed their files\n", r.ID)
 		case err == nil:
-			fmt.Fprintf(out, "%s\tintact\tchecked in %s\t%.1f MB of files, %.1f MB its own (what deleting it frees)\n", r.ID,
-				time.Since(start).Round(time.Millisecond), float64(r.Size)/1e6, float64(releases.OwnBytes(r.ID))/1e6)
+			fmt.Fprintf(out, "%s\tintact\tchecked in %s\t%.1f MB of files, %.1f MB its own (no other release holds them: what deleting it frees)\n", r.ID,
+				time.Since(start).Round(time.Millisecond), float64(r.Size)/1e6, float64(own[r.ID])/1e6)
 		default:
 			damaged++
 			fmt.Fprintf(out, "%s\tDAMAGED\n", r.ID)

@@ -222,20 +222,48 @@ func dirSize(dir string) int64 {
 	return n
 }
 
-// OwnBytes is the bytes of release id's files that nothing else holds (no
-// other release, no cache shares them by a link): what deleting it frees.
-func (rs *Releases) OwnBytes(id string) int64 {
-	var n int64
-	filepath.WalkDir(rs.Dir(id), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
+// OwnBytes is, for each release, the bytes of its files that no other
+// release holds (a file is often a link shared with other releases and the
+// build caches): what deleting it frees, the caches' copies within a day,
+// when they prune what no release links.
+func (rs *Releases) OwnBytes() (map[string]int64, error) {
+	type file struct {
+		size  int64
+		owner string // "" once a second release holds it
+	}
+	files := map[[2]uint64]*file{}
+	entries, err := os.ReadDir(rs.dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
 		}
-		if info, err := d.Info(); err == nil {
-			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink == 1 {
-				n += info.Size()
+		id := e.Name()
+		filepath.WalkDir(rs.Dir(id), func(_ string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
 			}
+			info, err := d.Info()
+			st, ok := info.Sys().(*syscall.Stat_t)
+			if err != nil || !ok {
+				return nil
+			}
+			key := [2]uint64{uint64(st.Dev), st.Ino}
+			if f := files[key]; f == nil {
+				files[key] = &file{size: info.Size(), owner: id}
+			} else if f.owner != id {
+				f.owner = ""
+			}
+			return nil
+		})
+	}
+	own := map[string]int64{}
+	for _, f := range files {
+		if f.owner != "" {
+			own[f.owner] += f.size
 		}
-		return nil
-	})
-	return n
+	}
+	return own, nil
 }
