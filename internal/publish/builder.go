@@ -594,3 +594,29 @@ func StopLeftoverBuilds(scratch string) int {
 	}
 	return stopped
 }
+
+// TrimCaches deletes the cached pages no release links any more (and their
+// sidecars), at once rather than a day later as the prerender's own
+// pruning does: a build short of disk space asks for it after deleting old
+// releases, whose pages the cache would otherwise keep.
+func (b *NodeBuilder) TrimCaches() {
+	dir := filepath.Join(b.Cache, "pages")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sha256") || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink == 1 {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	for _, e := range entries {
+		if base, ok := strings.CutSuffix(e.Name(), ".sha256"); ok {
+			if _, err := os.Stat(filepath.Join(dir, base)); errors.Is(err, fs.ErrNotExist) {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+}

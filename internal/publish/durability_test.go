@@ -245,7 +245,7 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 		return list[0].Status == Failed
 	})
 	list, _ = s.releases.List()
-	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: 10 MB free,") {
+	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: 10 MiB free,") {
 		t.Errorf("the failed build says %q", problems)
 	}
 	if _, tagline := target.serving(); tagline != "d" {
@@ -254,7 +254,7 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 	if slices.Contains(s.builder.builds, "e") {
 		t.Error("a build started without the disk space for it")
 	}
-	if problem, _ := target.reported(); !strings.HasPrefix(problem, "release "+list[0].ID+" was not built: not enough disk space: 10 MB free,") {
+	if problem, _ := target.reported(); !strings.HasPrefix(problem, "release "+list[0].ID+" was not built: not enough disk space: 10 MiB free,") {
 		t.Errorf("/readyz would say %q, want the build that failed for space", problem)
 	}
 }
@@ -373,4 +373,28 @@ func TestWithEveryReleaseDamagedNoRestartServesTheShippedContent(t *testing.T) {
 	}
 	s.builder.let()
 	waitFor(t, "main rebuilt and live", servingTagline(target, "only"))
+}
+
+// A build short of disk space gets back at once the cached pages only
+// deleted releases held, and their sidecars; a page a release links stays.
+func TestTrimCachesDropsThePagesNoReleaseLinks(t *testing.T) {
+	cache := t.TempDir()
+	pages := filepath.Join(cache, "pages")
+	release := filepath.Join(t.TempDir(), "index.html")
+	os.MkdirAll(pages, 0o755)
+	for _, name := range []string{"kept.html", "kept.html.sha256", "gone.html", "gone.html.br", "gone.html.sha256"} {
+		os.WriteFile(filepath.Join(pages, name), []byte(name), 0o444)
+	}
+	if err := os.Link(filepath.Join(pages, "kept.html"), release); err != nil {
+		t.Fatal(err)
+	}
+	(&NodeBuilder{Cache: cache}).TrimCaches()
+	var left []string
+	entries, _ := os.ReadDir(pages)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != "kept.html kept.html.sha256" {
+		t.Errorf("left in the page cache: %v, want the page a release links and its sidecar", left)
+	}
 }

@@ -856,6 +856,20 @@ func (p *Publisher) makeRoom(building string) error {
 	if err != nil {
 		return err
 	}
+	// What no release links any more: the pages cached of deleted
+	// releases, the content's files none exports.
+	trim := func() {
+		if t, ok := p.Builder.(interface{ TrimCaches() }); ok {
+			t.TrimCaches()
+		}
+		p.Repo.dropUnlinkedBlobs(0)
+		if free, err = p.freeBytes(); err != nil {
+			p.Log.Error("publish: the free space", "err", err)
+		}
+	}
+	if free < need {
+		trim()
+	}
 	for i := len(list) - 1; i >= 0 && free < need; i-- {
 		r := list[i]
 		if r.ID == building || r.ID == p.Live() || r.Status == Queued || r.Status == Building {
@@ -868,9 +882,7 @@ func (p *Publisher) makeRoom(building string) error {
 		if p.Shared != nil {
 			p.Shared.DropUnusedFiles()
 		}
-		if free, err = p.freeBytes(); err != nil {
-			return err
-		}
+		trim()
 	}
 	if free < need {
 		return fmt.Errorf("not enough disk space: %s free, %s needed (the last release's size, and %s kept free for enquiries); the live site keeps serving",
@@ -900,14 +912,15 @@ func (p *Publisher) diskFull(err error) error {
 	return fmt.Errorf("not enough disk space: the disk filled during the build (%s free now); the live site keeps serving, and older releases are deleted for the next try", sizeText(free))
 }
 
-// sizeText says a number of bytes as a person reads it: "740 kB", "1.2 GB".
+// sizeText says a number of bytes as a person reads it, in the binary
+// units /readyz says the disk's space in: "740 KiB", "1.2 GiB".
 func sizeText[N int64 | uint64 | int](n N) string {
 	switch f := float64(n); {
-	case f < 1e6:
-		return fmt.Sprintf("%.0f kB", f/1e3)
-	case f < 1e9:
-		return fmt.Sprintf("%.0f MB", f/1e6)
+	case f < 1<<20:
+		return fmt.Sprintf("%.0f KiB", f/(1<<10))
+	case f < 1<<30:
+		return fmt.Sprintf("%.0f MiB", f/(1<<20))
 	default:
-		return fmt.Sprintf("%.1f GB", f/1e9)
+		return fmt.Sprintf("%.1f GiB", f/(1<<30))
 	}
 }

@@ -311,7 +311,14 @@ func writeBlob(f *object.File, target string, mode os.FileMode) error {
 
 // pruneBlobs deletes the blobs no export has used for a day: those with
 // no other link (no release keeps them) whose links last changed a day ago.
-func (r *Repository) pruneBlobs() {
+func (r *Repository) pruneBlobs() { r.dropUnlinkedBlobs(24 * time.Hour) }
+
+// dropUnlinkedBlobs deletes the blobs no release links whose links last
+// changed at least age ago (0: all of them, for a build short of disk).
+func (r *Repository) dropUnlinkedBlobs(age time.Duration) {
+	if r.Blobs == "" {
+		return
+	}
 	entries, _ := os.ReadDir(r.Blobs)
 	for _, e := range entries {
 		info, err := e.Info()
@@ -319,7 +326,7 @@ func (r *Repository) pruneBlobs() {
 			continue
 		}
 		st, ok := info.Sys().(*syscall.Stat_t)
-		if !ok || st.Nlink > 1 || time.Since(time.Unix(st.Ctim.Unix())) < 24*time.Hour {
+		if !ok || st.Nlink > 1 || time.Since(time.Unix(st.Ctim.Unix())) < age {
 			continue
 		}
 		os.Remove(filepath.Join(r.Blobs, e.Name()))
