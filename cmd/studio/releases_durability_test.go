@@ -106,9 +106,11 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 
 	// kill -9 in the middle of the second build: its steps are left running.
 	push(second)
-	waitFor("the second build prerendering", func() bool {
+	// Any step that runs node: the content check, the images, the
+	// bundling, the prerender, the compression.
+	waitFor("the second build's node steps", func() bool {
 		list, _ := releases.List()
-		return len(list) > 0 && list[0].Status == publish.Building && list[0].Stage == "prerendering the pages"
+		return len(list) > 0 && list[0].Status == publish.Building && !strings.HasPrefix(list[0].Stage, "checking the disk") && list[0].Stage != "reading the commit" && list[0].Stage != "checking the release"
 	})
 	kill()
 	scratch := filepath.Join(dataDir, "releases", ".scratch")
