@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -135,15 +134,14 @@ func hashFiles(dir string, names []string, sizeOnly func(name string) bool) ([]m
 	return entries, errors.Join(errs...)
 }
 
+// hashOne is a file's size and SHA-256 (fileHash), in hex.
 func hashOne(name string) (int64, string, error) {
-	f, err := os.Open(name)
+	info, err := os.Stat(name)
 	if err != nil {
 		return 0, "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	return n, hex.EncodeToString(h.Sum(nil)), err
+	sum, err := fileHash(name)
+	return info.Size(), hex.EncodeToString(sum), err
 }
 
 // readManifest reads release directory dir's manifest, checked against
