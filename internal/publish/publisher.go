@@ -169,7 +169,7 @@ func (p *Publisher) startServing(live string, main Commit) {
 		if err == nil {
 			return
 		}
-		what = p.cannotServe(live, "the live release", err)
+		what = unservable("the live release", live, err)
 		if r, err := p.records().Get(live); err == nil {
 			tree = r.Tree
 		}
@@ -227,27 +227,27 @@ func (p *Publisher) serveIntact(list []Release, tree, except string) string {
 			if r.Preview || r.Status != Ready || r.Format != Format || len(r.Damage) > 0 || r.ID == except || (sameContent && r.Tree != tree) {
 				continue
 			}
-			err := p.serve(r.ID, true)
-			if err == nil {
+			if p.serve(r.ID, true) == nil { // a damaged one is marked so by the switch
 				return r.ID
 			}
-			p.cannotServe(r.ID, "release", err)
 		}
 	}
 	return ""
 }
 
-// cannotServe records why release id cannot be served, marking it damaged
-// when its files are (it is not offered again), and returns it as a person
-// reads it: what ("the live release") and the reason.
-func (p *Publisher) cannotServe(id, what string, err error) string {
+// markDamaged records r's damaged files, so that it is not offered or
+// served again.
+func (p *Publisher) markDamaged(r Release, damage *DamageError) {
+	r.Damage = damage.Files
+	if err := p.records().Put(r); err != nil {
+		p.Log.Error("publish: recording a damaged release", "release", r.ID, "err", err)
+	}
+}
+
+// unservable says why release id (what: "the live release") cannot be
+// served, as a person reads it.
+func unservable(what, id string, err error) string {
 	if damage := (*DamageError)(nil); errors.As(err, &damage) {
-		if r, err := p.records().Get(id); err == nil && len(r.Damage) == 0 {
-			r.Damage = damage.Files
-			if err := p.records().Put(r); err != nil {
-				p.Log.Error("publish: recording a damaged release", "release", id, "err", err)
-			}
-		}
 		return fmt.Sprintf("%s %s was damaged (%s)", what, id, damage.Short())
 	}
 	return fmt.Sprintf("%s %s cannot be served (%v)", what, id, err)
@@ -677,7 +677,9 @@ func (p *Publisher) switchTo(id string, record bool) error {
 			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
 		}
 		if err := p.verify(r); err != nil {
-			p.cannotServe(id, "release", err) // marked damaged, if it is
+			if damage := (*DamageError)(nil); errors.As(err, &damage) && len(r.Damage) == 0 {
+				p.markDamaged(r, damage)
+			}
 			return err
 		}
 	}
@@ -767,7 +769,7 @@ func (p *Publisher) followLiveFile() {
 		return
 	}
 	if err := p.switchTo(id, p.Shared != nil); err != nil {
-		p.setProblem(fmt.Sprintf("%s, named by the live file (studio rollback), so %s still serves", p.cannotServe(id, "release", err), p.Live()), p.isHeld())
+		p.setProblem(fmt.Sprintf("%s, named by the live file (studio rollback), so %s still serves", unservable("release", id, err), p.Live()), p.isHeld())
 	}
 }
 
