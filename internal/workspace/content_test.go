@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"html"
 	"html/template"
@@ -567,12 +566,8 @@ func TestEachKindOfPhotographHasAThumbnail(t *testing.T) {
 }
 
 // avifOf is the start of an AVIF file as a camera or an exporter writes it:
-// its brand, and its width in the "ispe" box.
-func avifOf(width uint32) []byte {
-	b := []byte("\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf\x00\x00\x00\x14ispe\x00\x00\x00\x00")
-	b = binary.BigEndian.AppendUint32(b, width)
-	return binary.BigEndian.AppendUint32(b, width*3/4)
-}
+// its brand, and its size in an "ispe" box (avifWith).
+func avifOf(width uint32) []byte { return avifWith([2]uint32{width, width * 3 / 4}) }
 
 // field is the value of the input named name in a page.
 func field(t *testing.T, body, name string) string {

@@ -1,16 +1,11 @@
 package workspace
 
 import (
-	"bytes"
+	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"image"
-	"image/jpeg"
-	_ "image/png" // thumbnails of PNG photographs
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -22,9 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/image/draw"
-	_ "golang.org/x/image/webp" // thumbnails of WebP photographs
 
 	"studio/internal/contentform"
 	"studio/internal/input"
@@ -333,12 +325,9 @@ func (h *Handler) stagePhoto(dir string, fh *multipart.FileHeader) (name, proble
 	if len(body) > maxPhotoBytes {
 		return "", label + " is over 30 MB: a photograph may be up to 30 MB.", ""
 	}
-	ext, width := photoKind(body)
-	if ext == "" {
-		return "", label + " is not a photograph: only JPEG, PNG, WebP and AVIF files can be added, whatever a file’s name says.", ""
-	}
-	if width > 0 && width < minPhotoWidth {
-		narrow = fmt.Sprintf("%s is %d px wide: it will look soft on large screens (%d px or more is better). It was added all the same.", label, width, minPhotoWidth)
+	ext, problem, narrow := checkPhoto(label, body)
+	if problem != "" {
+		return "", problem, ""
 	}
 	token := make([]byte, 12)
 	rand.Read(token)
@@ -346,35 +335,13 @@ func (h *Handler) stagePhoto(dir string, fh *multipart.FileHeader) (name, proble
 	if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 		return "", label + " could not be kept: " + err.Error(), ""
 	}
-	return name, "", narrow
-}
-
-// photoKind is a photograph's extension by its first bytes (not its name),
-// "" when it is none of JPEG, PNG, WebP and AVIF, and its width when the
-// file says it (0 otherwise).
-func photoKind(b []byte) (ext string, width int) {
-	switch {
-	case bytes.HasPrefix(b, []byte{0xFF, 0xD8, 0xFF}):
-		ext = ".jpg"
-	case bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")):
-		ext = ".png"
-	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
-		ext = ".webp"
-	case len(b) >= 12 && string(b[4:8]) == "ftyp" && (string(b[8:12]) == "avif" || string(b[8:12]) == "avis"):
-		// AVIF: the width is in the first "ispe" box.
-		if i := bytes.Index(b[:min(len(b), 64<<10)], []byte("ispe")); i >= 0 && i+16 <= len(b) {
-			width = int(binary.BigEndian.Uint32(b[i+8 : i+12]))
+	// Made now, once: the form shows it next (an AVIF is shown as it is).
+	if ext != ".avif" {
+		if _, err := h.thumbnail(context.Background(), body); err != nil {
+			h.log.Warn("studio: no thumbnail of an upload", "upload", name, "err", err)
 		}
-		return ".avif", width
-	default:
-		return "", 0
 	}
-	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
-		width = cfg.Width
-	} else {
-		return "", 0 // the right first bytes, but not a picture that can be read
-	}
-	return ext, width
+	return name, "", narrow
 }
 
 func (h *Handler) uploadsDir() string { return filepath.Join(h.opts.Scratch, "uploads") }
@@ -436,89 +403,6 @@ func slugOf(name string) string {
 		return "product"
 	}
 	return b.String()
-}
-
-// thumbnailURL is the address of a picture's thumbnail: a file of the
-// draft's content/images, or an upload not yet saved.
-func thumbnailURL(src string) string {
-	if name, ok := strings.CutPrefix(src, uploadSrcPrefix); ok {
-		return "/studio/content/thumbnail?upload=" + name
-	}
-	return "/studio/content/thumbnail?src=" + src
-}
-
-// Thumbnail is GET /studio/content/thumbnail?src=products/x.jpg (a file of
-// the draft) or ?upload=NAME: the picture 240 px wide, as JPEG, made once
-// and kept by the file's content; an SVG or AVIF as it is.
-func (h *Handler) Thumbnail(w http.ResponseWriter, r *http.Request) {
-	var body []byte
-	var err error
-	if name := r.URL.Query().Get("upload"); name != "" {
-		if filepath.Base(name) != name {
-			http.NotFound(w, r)
-			return
-		}
-		body, err = os.ReadFile(filepath.Join(h.uploadsDir(), name))
-	} else {
-		src := path.Clean(r.URL.Query().Get("src"))
-		if src == "." || strings.HasPrefix(src, "..") || strings.HasPrefix(src, "/") {
-			http.NotFound(w, r)
-			return
-		}
-		var head publish.Commit
-		if head, _, err = h.opts.Content.Draft(); err == nil {
-			body, err = h.opts.Content.ReadFile(head.Hash, "images/"+src)
-		}
-	}
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	if strings.HasSuffix(strings.ToLower(r.URL.Query().Get("src")), ".svg") {
-		w.Header().Set("Content-Type", "image/svg+xml")
-		w.Write(body)
-		return
-	}
-	if ext, _ := photoKind(body); ext == ".avif" {
-		// Go decodes no AVIF; every browser the workspace supports does,
-		// and an AVIF photograph is small enough to show as it is.
-		w.Header().Set("Content-Type", "image/avif")
-		w.Write(body)
-		return
-	}
-	thumb, err := h.thumbnail(body)
-	if err != nil {
-		http.NotFound(w, r) // not a picture: the page shows its alt text
-		return
-	}
-	w.Header().Set("Content-Type", "image/jpeg")
-	w.Write(thumb)
-}
-
-// thumbnail makes (or finds, by the picture's hash) a picture's thumbnail.
-func (h *Handler) thumbnail(body []byte) ([]byte, error) {
-	digest := sha256.Sum256(body)
-	sum := hex.EncodeToString(digest[:])
-	cache := filepath.Join(h.opts.Scratch, "thumbnails", sum+".jpg")
-	if b, err := os.ReadFile(cache); err == nil {
-		return b, nil
-	}
-	img, _, err := image.Decode(bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	bounds := img.Bounds()
-	height := max(1, bounds.Dy()*thumbnailWidth/max(1, bounds.Dx()))
-	dst := image.NewRGBA(image.Rect(0, 0, thumbnailWidth, height))
-	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, bounds, draw.Src, nil)
-	var out bytes.Buffer
-	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: 80}); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(cache), 0o755); err == nil {
-		_ = os.WriteFile(cache, out.Bytes(), 0o644)
-	}
-	return out.Bytes(), nil
 }
 
 // confirmDeleteProduct is GET /studio/content/products/{id}/delete.
