@@ -23,7 +23,7 @@
 // Exit status 1, with one line per problem naming the file, the product and
 // the field, when the content is wrong; nothing is written then.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,10 @@ export const MAX_BYTES = 240 * 1024;
 // The largest original taken: a camera's JPEG is 5-15 MB; more is a raw
 // file or a scan that would take the build's memory and time.
 export const MAX_ORIGINAL_BYTES = 30 * 2 ** 20;
+// The most pixels an original may have, measured before it is decoded (a
+// 1 MB PNG can hold 900 megapixels): the workspace's uploads are held to
+// the same limit (internal/workspace/photos.json, the one source).
+export const MAX_PIXELS = JSON.parse(readFileSync(new URL("../../internal/workspace/photos.json", import.meta.url), "utf8")).maxPixels;
 // Narrower than the gallery's main image on a phone at 2× looks soft.
 export const MIN_WIDTH = 640;
 const ENCODE = {
@@ -238,12 +242,20 @@ async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias, 
   return { entry, files };
 }
 
+class TooManyPixels extends Error {
+  constructor({ width, height }) {
+    super(`${width} × ${height} pixels; a photograph may have at most ${MAX_PIXELS / 1e6} megapixels (export it smaller)`);
+  }
+}
+
 async function encode(bytes, ext, dir, withOg) {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
-  const input = () => sharp(bytes, { failOn: "error", limitInputPixels: 300_000_000 });
-  const meta = await input().metadata();
+  const input = () => sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS });
+  // The header only, so that the limit is said in its own words.
+  const meta = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
   if (!meta.width || !meta.height) throw new Error("has no width and height");
+  if (meta.width * meta.height > MAX_PIXELS) throw new TooManyPixels(meta);
   const rotated = (meta.orientation ?? 1) >= 5;
   const width = rotated ? meta.height : meta.width;
   const height = rotated ? meta.width : meta.height;
@@ -359,7 +371,8 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
       }
       return r;
     } catch (err) {
-      return { problem: `content/images/${w.src}: ${where}: cannot be read as an image (${err.message.split("\n")[0]})` };
+      const why = err instanceof TooManyPixels ? err.message : `cannot be read as an image (${err.message.split("\n")[0]})`;
+      return { problem: `content/images/${w.src}: ${where}: ${why}` };
     }
   });
   await writeFile(join(cacheDir, HASHES), JSON.stringify(hashes.used));

@@ -2,9 +2,12 @@ import { createHash } from "node:crypto";
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { createDeflate, crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
+import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
 import { makePhoto } from "./sample-photos.mjs";
 
 // The pipeline on a content folder written here: a fixture catalogue with
@@ -156,6 +159,30 @@ describe("the image pipeline", () => {
   });
 });
 
+// A greyscale PNG of width × height black pixels, written by hand row by
+// row: a small file (a few hundred KB) that decodes into width × height
+// bytes, made without holding them.
+async function blackPng(width: number, height: number) {
+  const row = Buffer.alloc(width + 1); // filter "none", then the row's pixels
+  const rows = function* () {
+    for (let y = 0; y < height; y++) yield row;
+  };
+  const idat = await buffer(Readable.from(rows()).pipe(createDeflate({ level: 1 })));
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13); // then 8 bits a pixel, greyscale
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  return Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), chunk("IHDR", header), chunk("IDAT", idat), chunk("IEND", Buffer.alloc(0))]);
+}
+
 describe("bad content stops the build with one line per problem, and writes nothing", () => {
   it.each<[string, (dir: string) => Promise<void>, RegExp]>([
     ["a missing file", (dir) => writeCatalogue(dir, [product(1, [{ src: "photos/gone.jpg", alt: "Gone" }])]), /product 1 \(Piece 1\): images\[0\]\.src: content\/images\/photos\/gone\.jpg does not exist/],
@@ -171,6 +198,11 @@ describe("bad content stops the build with one line per problem, and writes noth
       // A sparse file: its size is what is checked, before it is read.
       await truncate(join(dir, "images", "photos", "camera.jpg"), MAX_ORIGINAL_BYTES + 2 ** 20);
     }, /content\/images\/photos\/camera\.jpg: product 1 \(Piece 1\): 31\.0 MB; an original may be at most 30 MB/],
+    ["a picture of more pixels than a photograph may have", async (dir) => {
+      // Just over the limit the workspace's uploads are held to too.
+      await writeFile(join(dir, "images", "bomb.png"), await blackPng(10_000, Math.floor(MAX_PIXELS / 10_000) + 1));
+      await writeCatalogue(dir, [product(1, [{ src: "bomb.png", alt: "Black" }])]);
+    }, new RegExp(`content/images/bomb\\.png: product 1 \\(Piece 1\\): 10000 × ${Math.floor(MAX_PIXELS / 10_000) + 1} pixels; a photograph may have at most ${MAX_PIXELS / 1e6} megapixels`)],
     ["a duplicate src", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: "A" }]), product(2, [{ src: "drawing.svg", alt: "B" }])]), /product 2 \(Piece 2\): images\[0\]\.src: drawing\.svg is already used by product 1 images\[0\]/],
     ["an empty alt text", (dir) => writeCatalogue(dir, [product(1, [{ src: "drawing.svg", alt: " " }])]), /product 1 \(Piece 1\): images\[0\]\.alt: the image drawing\.svg needs alt text/],
     ["no image", (dir) => writeCatalogue(dir, [product(1, [])]), /product 1 \(Piece 1\): images: a product needs at least one image/],
