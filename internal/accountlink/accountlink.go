@@ -1,9 +1,11 @@
 // Package accountlink signs and checks the links mailed to set a password:
 // an invitation (valid 48 hours) and a password reset (valid an hour).
 // Nothing secret is stored: a link is its purpose, account and expiry with
-// an HMAC-SHA256 over them and the account's current password hash, under
-// a server key (store.KeyAccountLink). Setting the password changes the
-// hash, so a link works once; past its expiry it works never.
+// two HMAC-SHA256s under a server key (store.KeyAccountLink): one over what
+// it says, so a link this server did not sign, or one changed on the way,
+// is told apart; and one over the account's password hash as it was.
+// Setting the password changes the hash, so a link works once, and a used
+// link is told apart from a forged one; past its expiry it works never.
 package accountlink
 
 import (
@@ -36,9 +38,9 @@ func Validity(purpose string) time.Duration {
 
 // Errors of Check; the page says which, and offers a new link.
 var (
-	ErrMalformed = errors.New("accountlink: not a link of ours")
-	ErrExpired   = errors.New("accountlink: the link has expired")
-	ErrUsed      = errors.New("accountlink: the link was used already") // or the password changed since
+	ErrInvalid = errors.New("accountlink: not a link this server signed") // forged, cut or changed
+	ErrExpired = errors.New("accountlink: the link has expired")
+	ErrUsed    = errors.New("accountlink: the link has been used") // or the password changed since
 )
 
 // Link is what a token says, once parsed.
@@ -46,7 +48,8 @@ type Link struct {
 	Purpose string
 	Account int64
 	Expires time.Time
-	mac     []byte
+	mac     []byte // over the three above
+	stamp   []byte // of the account's password hash when it was signed
 }
 
 // Signer makes and checks tokens with the key Load gives (loaded once).
@@ -77,11 +80,18 @@ func (s *Signer) loadKey(ctx context.Context) ([]byte, error) {
 	return s.key, nil
 }
 
-func sum(key []byte, purpose string, id int64, expires int64, passwordHash string) []byte {
+// mac signs what a link says. Its parts hold no NUL: purpose and the
+// numbers are read as they were written.
+func mac(key []byte, purpose string, id, expires int64) []byte {
 	m := hmac.New(sha256.New, key)
-	// Each part is length-free of the separator: purpose and the numbers
-	// hold no NUL, and the hash is last.
-	m.Write([]byte(purpose + "\x00" + strconv.FormatInt(id, 10) + "\x00" + strconv.FormatInt(expires, 10) + "\x00" + passwordHash))
+	m.Write([]byte("link\x00" + purpose + "\x00" + strconv.FormatInt(id, 10) + "\x00" + strconv.FormatInt(expires, 10)))
+	return m.Sum(nil)
+}
+
+// stamp marks an account's password hash as it is when a link is signed.
+func stamp(key []byte, id int64, passwordHash string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("password\x00" + strconv.FormatInt(id, 10) + "\x00" + passwordHash))
 	return m.Sum(nil)
 }
 
@@ -92,40 +102,63 @@ func (s *Signer) Token(ctx context.Context, purpose string, a store.Account, exp
 	if err != nil {
 		return "", err
 	}
-	mac := sum(key, purpose, a.ID, expires.Unix(), a.Password)
-	return purpose + "." + strconv.FormatInt(a.ID, 10) + "." + strconv.FormatInt(expires.Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(mac), nil
+	b64 := base64.RawURLEncoding.EncodeToString
+	return purpose + "." + strconv.FormatInt(a.ID, 10) + "." + strconv.FormatInt(expires.Unix(), 10) + "." +
+		b64(mac(key, purpose, a.ID, expires.Unix())) + "." + b64(stamp(key, a.ID, a.Password)), nil
 }
 
-// Parse reads a token without checking it: which account to look up.
+// Parse reads a token without checking it: which account to look up. A
+// token not of the form Token writes is ErrInvalid.
 func Parse(token string) (Link, error) {
 	parts := strings.Split(token, ".")
-	if len(parts) != 4 || (parts[0] != Invite && parts[0] != Reset) {
-		return Link{}, ErrMalformed
+	if len(parts) != 5 || (parts[0] != Invite && parts[0] != Reset) {
+		return Link{}, ErrInvalid
 	}
 	id, err1 := strconv.ParseInt(parts[1], 10, 64)
 	expires, err2 := strconv.ParseInt(parts[2], 10, 64)
-	mac, err3 := base64.RawURLEncoding.DecodeString(parts[3])
-	if err1 != nil || err2 != nil || err3 != nil || id <= 0 {
-		return Link{}, ErrMalformed
+	signed, err3 := base64.RawURLEncoding.DecodeString(parts[3])
+	stamped, err4 := base64.RawURLEncoding.DecodeString(parts[4])
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || id <= 0 {
+		return Link{}, ErrInvalid
 	}
-	return Link{Purpose: parts[0], Account: id, Expires: time.Unix(expires, 0), mac: mac}, nil
+	return Link{Purpose: parts[0], Account: id, Expires: time.Unix(expires, 0), mac: signed, stamp: stamped}, nil
 }
 
-// Check tells whether l works for a (the account it names, as it is now)
-// at now: ErrUsed when it was signed over another password hash (set since,
-// or never this account's), ErrExpired when it is past its expiry. An
-// expiry further off than its purpose's Validity is never one this server
-// signed (only one who read the key, from a stolen backup, could): it is
-// refused too.
-func (s *Signer) Check(ctx context.Context, l Link, a store.Account, now time.Time) error {
+// Authentic tells whether this server signed l as it is: ErrInvalid if
+// not. An expiry further off at now than its purpose's Validity is never
+// one this server signed (only one who read the key, from a stolen backup,
+// could): it is ErrInvalid too. It needs no account, so a forged link is
+// told apart before one is looked up.
+func (s *Signer) Authentic(ctx context.Context, l Link, now time.Time) error {
 	key, err := s.loadKey(ctx)
 	if err != nil {
 		return err
 	}
-	if a.ID != l.Account || !hmac.Equal(l.mac, sum(key, l.Purpose, l.Account, l.Expires.Unix(), a.Password)) {
+	if !hmac.Equal(l.mac, mac(key, l.Purpose, l.Account, l.Expires.Unix())) || l.Expires.After(now.Add(Validity(l.Purpose))) {
+		return ErrInvalid
+	}
+	return nil
+}
+
+// Check tells whether l works for a (the account it names, as it is now)
+// at now: ErrInvalid when it is not Authentic, or names another account;
+// ErrUsed when a's password is not the one it was signed over (set
+// through it, or otherwise, since); ErrExpired when it is past its expiry.
+func (s *Signer) Check(ctx context.Context, l Link, a store.Account, now time.Time) error {
+	if err := s.Authentic(ctx, l, now); err != nil {
+		return err
+	}
+	if a.ID != l.Account {
+		return ErrInvalid
+	}
+	key, err := s.loadKey(ctx)
+	if err != nil {
+		return err
+	}
+	if !hmac.Equal(l.stamp, stamp(key, a.ID, a.Password)) {
 		return ErrUsed
 	}
-	if !now.Before(l.Expires) || l.Expires.After(now.Add(Validity(l.Purpose))) {
+	if !now.Before(l.Expires) {
 		return ErrExpired
 	}
 	return nil

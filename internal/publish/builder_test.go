@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"os"
@@ -250,24 +251,9 @@ func atoi(t *testing.T, s string) int {
 // address, read from its site.json), markup shown as text, and a fact
 // that does not exist said as the build says it.
 func TestRenderMarkdownIsTheSitesRenderer(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !HasBuilder(root) {
-		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
-	}
-	path, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node")
-	}
-	content := filepath.Join(t.TempDir(), "content")
-	if err := copyTree(filepath.Join(root, "content"), content); err != nil {
-		t.Fatal(err)
-	}
+	b, content := markdownBuilder(t)
 	const email = "preview@example.org"
 	editJSON(t, filepath.Join(content, "site.json"), func(site map[string]any) { site["email"] = email })
-	b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
 
 	// The caller's deadline (a workspace request's is the database's) is not
 	// the preview's: one already past does not stop it.
@@ -289,5 +275,68 @@ func TestRenderMarkdownIsTheSitesRenderer(t *testing.T) {
 	var problem *ContentError
 	if !errors.As(err, &problem) || len(problem.Problems) != 1 || !strings.HasPrefix(problem.Problems[0], "content/pages/about.md: {{site.mail}} names no fact") {
 		t.Errorf("a fact that does not exist: err = %v, want the build's line for content/pages/about.md", err)
+	}
+}
+
+// markdownBuilder is a builder of this repository's web/ and a copy of the
+// shipped content to render Markdown with; it skips the test without node.
+func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	path, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	content := filepath.Join(t.TempDir(), "content")
+	if err := copyTree(filepath.Join(root, "content"), content); err != nil {
+		t.Fatal(err)
+	}
+	return &NodeBuilder{Root: root, Scratch: t.TempDir(), Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}, content
+}
+
+// TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite renders every link of
+// testdata/markdown-links.json (the table web/scripts/markdown.test.ts
+// gives the renderer) as the workspace's preview does, in one text: the
+// preview links where the table says, to the address it says, and nowhere
+// else (no javascript:, however it is written).
+func TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite(t *testing.T) {
+	raw, err := os.ReadFile("testdata/markdown-links.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Links []struct {
+			Case, Markdown string
+			Href           *string
+		}
+	}
+	if err := json.Unmarshal(raw, &table); err != nil {
+		t.Fatal(err)
+	}
+	b, content := markdownBuilder(t)
+	var text strings.Builder
+	var want []string
+	for _, link := range table.Links {
+		text.WriteString(link.Markdown + "\n\n")
+		if link.Href != nil {
+			want = append(want, *link.Href)
+		}
+	}
+	out, err := b.RenderMarkdown(context.Background(), content, "pages/about.md", []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range regexp.MustCompile(`<a\b[^>]*\bhref="([^"]*)"`).FindAllStringSubmatch(out, -1) {
+		got = append(got, html.UnescapeString(m[1]))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the preview links to\n%q\nwant\n%q\nin:\n%s", got, want, out)
 	}
 }

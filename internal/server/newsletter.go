@@ -89,7 +89,7 @@ func (s *Server) newsletterLink(w http.ResponseWriter, r *http.Request, rel *rel
 		return
 	}
 	if !newsletter.Valid(s.newsletterKey, purpose, email, sig) {
-		lines := []string{"This link is incomplete or was changed, so nothing was done. Open the link from the e-mail as it is."}
+		lines := []string{"This link is not valid: it is incomplete or was changed, so nothing was done. Open the link from the e-mail as it is."}
 		if addr := rel.content.Site.Email; addr != "" {
 			lines = append(lines, "If it still does not work, write to us at "+addr+".")
 		}

@@ -130,7 +130,7 @@ func TestNewsletterBadLinkChangesNothing(t *testing.T) {
 		"no signature":                {"e": {"ravi@example.com"}},
 	} {
 		target := newsletter.Path(newsletter.Unsubscribe) + "?" + q.Encode()
-		if w := getPage(h, target); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "This link does not work") || strings.Contains(w.Body.String(), "<button") {
+		if w := getPage(h, target); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "This link does not work") || !strings.Contains(w.Body.String(), "This link is not valid") || strings.Contains(w.Body.String(), "<button") {
 			t.Errorf("%s, GET: %d %s", name, w.Code, w.Body)
 		}
 		if w := post(h, target, "List-Unsubscribe=One-Click", func(r *http.Request) { r.Header.Set("Content-Type", "application/x-www-form-urlencoded") }); w.Code != http.StatusBadRequest {

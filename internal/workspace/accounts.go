@@ -523,6 +523,12 @@ type setPasswordView struct {
 	Refused bool // the link does not work: no form, the way to a new one
 }
 
+// The words of a link that does not work, one for each way it fails.
+const (
+	linkNotValid = "This link is not valid: it is not the whole link from the mail, or it was changed. Copy the whole link from the mail, or ask for a new one."
+	linkUsed     = "This link has been used: it sets a password once."
+)
+
 // linkAccount checks a mailed link's token: its account, or the page that
 // says why it does not work and offers a new one.
 func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token string) (accountlink.Link, store.Account, bool) {
@@ -530,25 +536,31 @@ func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token stri
 		v := &setPasswordView{frame: frame{Title: "This link does not work", Problem: problem}, Refused: true, Invite: invite}
 		h.render(w, r, status, setPasswordPage, v)
 	}
+	// Whether this server signed the link is known before any account is
+	// looked up: a forged link's account may not exist.
 	l, err := accountlink.Parse(token)
-	if err != nil {
-		refuse(http.StatusNotFound, "This link is not a whole one: copy the whole link from the mail, or ask for a new one.", false)
-		return l, store.Account{}, false
+	if err == nil {
+		err = h.links.Authentic(r.Context(), l, h.now())
 	}
-	invite := l.Purpose == accountlink.Invite
-	a, err := h.people.AccountByID(r.Context(), l.Account)
+	var a store.Account
+	if err == nil {
+		a, err = h.people.AccountByID(r.Context(), l.Account)
+	}
 	if err == nil {
 		err = h.links.Check(r.Context(), l, a, h.now())
 	}
+	invite := l.Purpose == accountlink.Invite
 	switch {
 	case err == nil:
 		return l, a, true
+	case errors.Is(err, accountlink.ErrInvalid):
+		refuse(http.StatusNotFound, linkNotValid, false)
 	case errors.Is(err, store.ErrNoAccount):
 		refuse(http.StatusGone, "This link's account has been removed.", invite)
 	case errors.Is(err, accountlink.ErrExpired):
-		refuse(http.StatusGone, "This link has expired: it worked until "+h.when(l.Expires)+".", invite)
+		refuse(http.StatusGone, "This link has expired: ask for a new one. It worked until "+h.when(l.Expires)+".", invite)
 	case errors.Is(err, accountlink.ErrUsed):
-		refuse(http.StatusGone, "This link has been used already: it sets a password once.", invite)
+		refuse(http.StatusGone, linkUsed, invite)
 	default:
 		h.log.Error("studio: check link", "err", err)
 		h.noDatabase(w, r)
@@ -594,7 +606,7 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel, err := h.replacePassword(r, a, password)
 	defer cancel()
 	if errors.Is(err, store.ErrNoAccount) { // used at the same moment elsewhere
-		h.render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{frame: frame{Title: "This link does not work", Problem: "This link has been used already: it sets a password once."}, Refused: true, Invite: v.Invite})
+		h.render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{frame: frame{Title: "This link does not work", Problem: linkUsed}, Refused: true, Invite: v.Invite})
 		return
 	}
 	if err != nil {

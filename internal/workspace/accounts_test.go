@@ -107,7 +107,7 @@ func TestInviteThenSetPassword(t *testing.T) {
 		} else {
 			w = setPassword(h, link, "another long password", "another long password")
 		}
-		if w.Code != http.StatusGone || !strings.Contains(bodyText(w), "used already") || !strings.Contains(bodyText(w), "Get a new link") {
+		if w.Code != http.StatusGone || !strings.Contains(bodyText(w), "This link has been used") || !strings.Contains(bodyText(w), "Get a new link") {
 			t.Errorf("%s the used link: %d, want 410 saying so and offering a new one", method, w.Code)
 		}
 	}
@@ -126,7 +126,7 @@ func TestLinksExpire(t *testing.T) {
 		t.Errorf("the invitation after 47 hours: %d, want 200", w.Code)
 	}
 	later(time.Hour)
-	if w := setPassword(h, link, meeraPassword, meeraPassword); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "has expired") {
+	if w := setPassword(h, link, meeraPassword, meeraPassword); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "This link has expired: ask for a new one") {
 		t.Errorf("the invitation after 48 hours: %d, want 410 saying it expired\n%s", w.Code, w.Body)
 	}
 	if _, err := st.AccountByEmail(context.Background(), meera); err != nil {
@@ -140,16 +140,75 @@ func TestLinksExpire(t *testing.T) {
 		t.Fatalf("%d resets for Ravi, want 1", len(links))
 	}
 	clock(h, time.Now().Add(time.Hour+time.Second))
-	if w := do(h, "GET", links[0], nil); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "has expired") {
+	if w := do(h, "GET", links[0], nil); w.Code != http.StatusGone || !strings.Contains(bodyText(w), "This link has expired: ask for a new one") {
 		t.Errorf("the reset after an hour: %d, want 410", w.Code)
 	}
-	if w := do(h, "GET", "/studio/set-password?token=reset.1.2.abc", nil); w.Code != http.StatusGone {
-		t.Errorf("a forged link: %d, want 410", w.Code)
-	}
-	if w := do(h, "GET", "/studio/set-password?token=nonsense", nil); w.Code != http.StatusNotFound || !strings.Contains(bodyText(w), "not a whole one") {
-		t.Errorf("a cut link: %d, want 404", w.Code)
-	}
 }
+
+// A link that does not work says which way it fails, each with the way
+// to a new link: one forged, tampered with or cut is not valid, one past
+// its time has expired, one that set its password has been used. Nothing
+// is set through any of them.
+func TestLinksSayWhyTheyDoNotWork(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	link := invite(t, h, st, owner, meera, store.RoleStaff)
+	a, err := st.AccountByEmail(context.Background(), meera)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := func(signer *accountlink.Signer, expires time.Time) string {
+		t.Helper()
+		token, err := signer.Token(context.Background(), accountlink.Invite, a, expires)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "/studio/set-password?" + url.Values{"token": {token}}.Encode()
+	}
+	u, _ := url.Parse(link)
+	parts := strings.Split(u.Query().Get("token"), ".")
+	expires, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An hour earlier: within the invitation's 48 hours, so only its signature tells.
+	moved := strings.Join([]string{parts[0], parts[1], strconv.FormatInt(expires-3600, 10), parts[3], parts[4]}, ".")
+	another := accountlink.NewSigner(fixedKey("not the server's key, 32 bytes.."))
+
+	refused := func(name, target string, status int, words string) {
+		t.Helper()
+		for _, method := range []string{"GET", "POST"} {
+			var w *httptest.ResponseRecorder
+			if method == "GET" {
+				w = do(h, "GET", target, nil)
+			} else {
+				w = setPassword(h, target, "a long new password", "a long new password")
+			}
+			body := bodyText(w)
+			if w.Code != status || !strings.Contains(body, words) || !strings.Contains(body, "Get a new link") || strings.Contains(body, "Set the password") {
+				t.Errorf("%s, %s: %d, want %d saying %q with the way to a new link\n%s", name, method, w.Code, status, words, body)
+			}
+		}
+	}
+	refused("a forged link (another key)", token(another, time.Now().Add(time.Hour)), http.StatusNotFound, "This link is not valid")
+	refused("a forged link of no account", "/studio/set-password?token=reset.999.2.abc.def", http.StatusNotFound, "This link is not valid")
+	refused("a link whose expiry was moved", "/studio/set-password?"+url.Values{"token": {moved}}.Encode(), http.StatusNotFound, "This link is not valid")
+	refused("a cut link", link[:len(link)-6], http.StatusNotFound, "This link is not valid")
+	refused("not a link at all", "/studio/set-password?token=nonsense", http.StatusNotFound, "This link is not valid")
+	refused("an expired link", token(h.links, time.Now().Add(-time.Minute)), http.StatusGone, "This link has expired: ask for a new one")
+	if _, err := st.AccountByEmail(context.Background(), meera); err != nil {
+		t.Fatal(err)
+	}
+	if w := setPassword(h, link, meeraPassword, meeraPassword); w.Code != http.StatusSeeOther {
+		t.Fatalf("the invitation's link: %d, want 303", w.Code)
+	}
+	refused("a used link", link, http.StatusGone, "This link has been used")
+	signIn(t, h, meera, meeraPassword) // none of them set another password
+}
+
+type fixedKey []byte
+
+func (k fixedKey) Key(context.Context, string) ([]byte, error) { return k, nil }
 
 func forgot(t *testing.T, h *Handler, email string) string {
 	t.Helper()

@@ -265,11 +265,10 @@ func (h *Handler) checkPassword(r *http.Request, email, password string) (store.
 		h.log.Error("studio: find account", "err", err)
 		return a, 0, err
 	}
-	hash := a.Password
-	if err != nil {
-		hash = dummyHash() // as slow as a real check, so timing does not tell which e-mails have accounts
-	}
-	if !PasswordMatches(hash, password) || err != nil {
+	// No account (a.Password is ""), or an invited one that has set no
+	// password, costs the same argon2 work as a real one (PasswordMatches):
+	// timing does not tell which e-mails have accounts or invitations.
+	if !PasswordMatches(a.Password, password) || err != nil {
 		h.log.Warn("studio: failed sign-in", "client", address, "account", key)
 		return store.Account{}, 0, errWrongPassword
 	}

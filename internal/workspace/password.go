@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -41,6 +40,23 @@ func CheckPasswordRules(password string) error {
 	return nil
 }
 
+// argonKey is argon2id, the one place its work is done: the tests count
+// it (a sign-in costs the same whoever it names).
+var argonKey = argon2.IDKey
+
+// deriveKey runs argonKey under the limit of hashes at a time.
+func deriveKey(password string, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
+	hashing <- struct{}{}
+	defer func() { <-hashing }()
+	return argonKey([]byte(password), salt, time, memory, threads, keyLen)
+}
+
+// phcString is a hash in the PHC string form, at the cost in force.
+func phcString(salt, key []byte) string {
+	b64 := base64.RawStdEncoding.EncodeToString
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads, b64(salt), b64(key))
+}
+
 // HashPassword hashes a password with argon2id, in the PHC string form
 // ($argon2id$v=19$m=…,t=…,p=…$salt$hash) that carries its own cost.
 func HashPassword(password string) (string, error) {
@@ -48,42 +64,48 @@ func HashPassword(password string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	hashing <- struct{}{}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, 32)
-	<-hashing
-	b64 := base64.RawStdEncoding.EncodeToString
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads, b64(salt), b64(key)), nil
+	return phcString(salt, deriveKey(password, salt, argonTime, argonMemory, argonThreads, 32)), nil
 }
 
 // PasswordMatches checks a password against a hash from HashPassword,
-// in time that does not depend on where they differ.
+// in time that does not depend on where they differ. A hash that is no
+// PHC string (an invited account's unusablePassword, or "" for no
+// account) matches nothing, after the same work as a real one: a wrong
+// password takes as long to refuse whoever's account is named, or none.
 func PasswordMatches(hash, password string) bool {
-	parts := strings.Split(hash, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
-		return false
+	time, memory, threads, salt, want, ok := parsePHC(hash)
+	if !ok {
+		time, memory, threads, salt, want, _ = parsePHC(dummyHash())
 	}
-	var memory, time uint32
-	var threads uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &time, &threads); err != nil {
-		return false
-	}
-	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
-	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
-	if err1 != nil || err2 != nil || len(want) == 0 {
-		return false
-	}
-	hashing <- struct{}{}
-	got := argon2.IDKey([]byte(password), salt, time, memory, threads, uint32(len(want)))
-	<-hashing
-	return subtle.ConstantTimeCompare(got, want) == 1
+	got := deriveKey(password, salt, time, memory, threads, uint32(len(want)))
+	return subtle.ConstantTimeCompare(got, want) == 1 && ok
 }
 
-// dummyHash is checked against when no account has the e-mail given, so
-// a wrong e-mail takes as long to refuse as a wrong password.
-var dummyHash = sync.OnceValue(func() string {
-	h, _ := HashPassword("no account has this password")
-	return h
-})
+// parsePHC reads a hash from HashPassword; ok is false for anything else.
+func parsePHC(hash string) (time, memory uint32, threads uint8, salt, key []byte, ok bool) {
+	parts := strings.Split(hash, "$")
+	if len(parts) != 6 || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
+		return 0, 0, 0, nil, nil, false
+	}
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &memory, &time, &threads); err != nil {
+		return 0, 0, 0, nil, nil, false
+	}
+	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
+	key, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(key) == 0 {
+		return 0, 0, 0, nil, nil, false
+	}
+	return time, memory, threads, salt, key, true
+}
+
+// dummyHash is a hash at the cost in force that no password matches: a
+// random key, never derived (so making it costs nothing), of a random salt.
+func dummyHash() string {
+	salt, key := make([]byte, 16), make([]byte, 32)
+	rand.Read(salt) // never fails (crypto/rand)
+	rand.Read(key)
+	return phcString(salt, key)
+}
 
 // NewSecret returns 256 random bits, as a cookie or a token carries them.
 func NewSecret() string {

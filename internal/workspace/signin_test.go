@@ -258,3 +258,62 @@ func TestSessionUnreadableIs503(t *testing.T) {
 		}
 	}
 }
+
+// argonWork is one argon2id computation's cost.
+type argonWork struct {
+	time, memory    uint32
+	threads         uint8
+	saltLen, keyLen int
+}
+
+// countArgon records each argon2id computation's cost until the test ends.
+func countArgon(t *testing.T) *[]argonWork {
+	t.Helper()
+	var done []argonWork
+	var mu sync.Mutex
+	real := argonKey
+	argonKey = func(password, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
+		mu.Lock()
+		done = append(done, argonWork{time, memory, threads, len(salt), int(keyLen)})
+		mu.Unlock()
+		return real(password, salt, time, memory, threads, keyLen)
+	}
+	t.Cleanup(func() { argonKey = real })
+	return &done
+}
+
+// A wrong password costs the same argon2 work, one hash at the cost of a
+// real account's, whoever it names: an account, one invited that has not
+// set a password yet, one removed, or an address that never had one. So
+// how long the answer takes tells an outsider nothing about which
+// addresses have accounts or invitations.
+func TestWrongPasswordsCostTheSameWhoeverTheyName(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	invite(t, h, st, owner, meera, store.RoleStaff)
+	const gone = "gone@studio.example"
+	invite(t, h, st, owner, gone, store.RoleStaff)
+	if err := st.RemoveAccount(context.Background(), gone); err != nil {
+		t.Fatal(err)
+	}
+	done := countArgon(t)
+	var real argonWork
+	for i, email := range []string{ravi, meera, gone, "nobody@studio.example"} {
+		*done = nil
+		// Each from its own address, under its free failures.
+		if w := do(h, "POST", "/studio/sign-in", signInForm(email, "a wrong long password"), from("192.0.2."+strconv.Itoa(i+1)+":1")); w.Code != http.StatusUnauthorized {
+			t.Fatalf("a wrong password for %s: %d, want 401", email, w.Code)
+		}
+		if len(*done) != 1 {
+			t.Fatalf("a wrong password for %s: %d argon2 hashes, want 1", email, len(*done))
+		}
+		if i == 0 {
+			real = (*done)[0]
+		} else if (*done)[0] != real {
+			t.Errorf("a wrong password for %s: hashed at %+v, a real account's at %+v", email, (*done)[0], real)
+		}
+	}
+	if real != (argonWork{argonTime, argonMemory, argonThreads, 16, 32}) {
+		t.Errorf("a real account's hash: %+v, want the cost in force", real)
+	}
+}

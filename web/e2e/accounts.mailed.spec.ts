@@ -74,7 +74,7 @@ test("an owner invites a Staff account, which signs in and is refused Accounts a
 
   // The invitation's link set a password once; it works no more.
   await staff.goto(link);
-  await expect(staff.getByRole("alert")).toHaveText(/used already/);
+  await expect(staff.getByRole("alert")).toHaveText(/This link has been used/);
   await expect(staff.getByRole("link", { name: "Get a new link" })).toBeVisible();
   await staff.context().close();
 });
@@ -110,7 +110,7 @@ test("a forgotten password is reset through the mailed link, which works once", 
 
   await person.goto(link);
   await expect(person.getByRole("heading", { level: 1, name: "This link does not work" })).toBeVisible();
-  await expect(person.getByRole("alert")).toHaveText(/used already/);
+  await expect(person.getByRole("alert")).toHaveText(/This link has been used/);
   await person.context().close();
 });
 

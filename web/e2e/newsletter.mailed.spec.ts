@@ -58,6 +58,7 @@ test("sign up, confirm through the mailed link, unsubscribe through the mailed l
   tampered.searchParams.set("s", signature.slice(0, -2) + (signature.endsWith("AA") ? "BB" : "AA"));
   await page.goto(local(tampered.toString()));
   await expect(page.getByRole("heading", { level: 1, name: "This link does not work" })).toBeVisible();
+  await expect(page.getByText(/^This link is not valid/)).toBeVisible();
   await expect(page.getByRole("button", { name: /Unsubscribe/ })).toHaveCount(0);
   expect(await newsletterCSV(studio)).toContain(address);
 

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { decodeHTMLAttribute } from "entities";
 import { describe, expect, it } from "vitest";
 import { loadFacts, renderMarkdown, slugify } from "./markdown";
 
@@ -70,6 +72,37 @@ describe("renderMarkdown", () => {
     expect(doc.html).not.toMatch(/href="(javascript|data):/i);
     expect(doc.sections[0]!.html).not.toMatch(/javascript|data:/i);
     expect(doc.html).toContain(" bad data ");
+  });
+
+  // The table internal/publish/builder_test.go feeds to the workspace's
+  // preview too: every link, and the href the browser would follow.
+  const table: { links: { case: string; markdown: string; href: string | null }[] } = JSON.parse(
+    readFileSync(new URL("../../internal/publish/testdata/markdown-links.json", import.meta.url), "utf8"),
+  );
+  // The hrefs of html as the browser reads them (character references decoded).
+  const hrefs = (html: string) => [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => decodeHTMLAttribute(m[1]!));
+
+  it.each(table.links)("links only to the web, mail, phones and the site: $case", ({ markdown, href }) => {
+    const doc = renderMarkdown(`## Links\n\n${markdown}\n`, facts, "fixture.md");
+    for (const html of [doc.html, doc.sections[0]!.html]) {
+      const links = hrefs(html).filter((h) => h !== "#links"); // the heading's own anchor
+      if (href === null) {
+        expect(links).toEqual([]);
+        expect(html).not.toMatch(/<a\b[^>]*>x<\/a>/);
+      } else {
+        expect(links).toEqual([href]);
+      }
+    }
+  });
+
+  it("shows a refused link's words", () => {
+    const doc = renderMarkdown("See [our story](javascript&colon;alert(1)) and <vbscript:msgbox(1)>.\n", facts, "fixture.md");
+    expect(doc.html).toBe("<p>See our story and vbscript:msgbox(1).</p>\n");
+  });
+
+  it("keeps a link's title, decoded once and escaped", () => {
+    const doc = renderMarkdown('[x](/faq "Care &amp; <repairs>")\n', facts, "fixture.md");
+    expect(doc.html).toContain('<a href="/faq" title="Care &amp; &lt;repairs&gt;">x</a>');
   });
 
   it("keeps repeated headings' ids unique", () => {

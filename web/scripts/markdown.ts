@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeHTMLAttribute } from "entities";
 import { Marked, type MarkedExtension, type Token, type Tokens } from "marked";
 import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 
@@ -60,12 +61,41 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => escap
 const markupAsText = { renderer: { html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text) } };
 
 // A link goes to a web address, a mail address, a phone or this site; one
-// to anything else (javascript:, data:) is shown as its words alone.
-const SAFE_LINK = /^(https?:|mailto:|tel:|[^:]*$|[^:]*[/?#])/i;
+// to anything else (javascript:, data:) is shown as its words alone. Marked
+// hands the destination over as typed, character references and all
+// (`javascript&colon;`), and the browser would decode them: so the address
+// is decoded first, as an attribute's value is, judged by the URL standard's
+// parser (the browser's own), and written out escaped, so that the address
+// judged is the one the browser follows. A link's address never holds a
+// control character: one that does (a tab inside "java\tscript:", which the
+// URL parser drops) is refused.
+const LINK_SCHEMES = new Set(["https:", "http:", "mailto:", "tel:"]);
+const CONTROL = /\p{Cc}/u; // C0, DEL and C1
+
+/** The address a Markdown link may point at, ready for an href; null when it may not. */
+function safeHref(destination: string): string | null {
+  const decoded = decodeHTMLAttribute(destination).trim();
+  if (CONTROL.test(decoded)) return null;
+  let href: string;
+  try {
+    // As marked writes an address: spaces and the like %-encoded, %-escapes kept.
+    href = encodeURI(decoded).replace(/%25/g, "%");
+    // A path of this site (`/faq`, `#top`, `terms`) resolves to the base's https:.
+    if (!LINK_SCHEMES.has(new URL(href, "https://site.invalid/").protocol)) return null;
+  } catch {
+    return null; // a lone surrogate, or no URL at all ("http://[")
+  }
+  return href;
+}
+
 const safeLinks: MarkedExtension = {
   renderer: {
-    link(token: Tokens.Link) {
-      return SAFE_LINK.test(token.href.trim()) ? false : this.parser.parseInline(token.tokens);
+    link({ href, title, tokens }: Tokens.Link) {
+      const words = this.parser.parseInline(tokens);
+      const safe = safeHref(href);
+      if (safe === null) return words;
+      const titled = title ? ` title="${escapeHtml(decodeHTMLAttribute(title))}"` : "";
+      return `<a href="${escapeHtml(safe)}"${titled}>${words}</a>`;
     },
   },
 };
