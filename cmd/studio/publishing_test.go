@@ -455,3 +455,103 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 		t.Errorf("a refused rollback moved main to %q or switched to %s", now.Message, p.Live())
 	}
 }
+
+// TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails is the trial's
+// hero (a path out of content/images/ to a file of the server's) and a
+// symbolic link, each pushed to DATA_DIR/content.git as a person with
+// access to the server would: each commit's build fails with its line,
+// before the front end's tools read the content; nothing is read or
+// written outside it, and the live site stays.
+func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
+	root, git := builderAndGit(t)
+	dataDir := t.TempDir()
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "BUILDER_DIR="+root,
+		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=", "PUBLISH=")
+	server := launch(t, base, env)
+	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
+	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "/tmp/secret"
+	secretBefore, _ := os.ReadDir(secret)
+
+	work := t.TempDir()
+	run := gitIn(t, git, work)
+	run("clone", "-q", filepath.Join(dataDir, "content.git"), ".")
+	head := func() string {
+		out, err := exec.Command(git, "-C", work, "rev-parse", "HEAD").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	// pushed pushes the commit made and waits for its release to fail.
+	pushed := func(what string) publish.Release {
+		t.Helper()
+		run("push", "-q", "origin", "HEAD:main")
+		commit := head()
+		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+			list, _ := releases.List()
+			for _, r := range list {
+				if r.Commit.Hash == commit && r.Status == publish.Failed {
+					return r
+				}
+				if r.Commit.Hash == commit && r.Status == publish.Ready {
+					t.Fatalf("%s was built: %+v", what, r)
+				}
+			}
+		}
+		t.Fatalf("gave up waiting for %s to fail", what)
+		return publish.Release{}
+	}
+
+	pagesFile := filepath.Join(work, "pages.json")
+	original, err := os.ReadFile(pagesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages map[string]any
+	if err := json.Unmarshal(original, &pages); err != nil {
+		t.Fatal(err)
+	}
+	trial := "x/" + strings.Repeat("../", 20) + "tmp/secret/secret-plan.jpg"
+	pages["home"].(map[string]any)["hero"].(map[string]any)["src"] = trial
+	b, _ := json.MarshalIndent(pages, "", "  ")
+	if err := os.WriteFile(pagesFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("commit", "-qam", "A hero from elsewhere")
+	want := `content/pages.json: home.hero.src: "` + trial + `" has a . or .. folder in it: the path must stay inside content/images/, like products/chair.jpg`
+	if failed := pushed("the trial's hero"); strings.Join(failed.Problems, "\n") != want {
+		t.Errorf("the trial's hero: the release's problems are %q, want [%q]", failed.Problems, want)
+	}
+
+	// The hero back as it was, and a symbolic link beside it.
+	if err := os.WriteFile(pagesFile, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(work, "images", "secret.jpg")); err != nil {
+		t.Fatal(err)
+	}
+	run("add", "-A")
+	run("commit", "-qm", "A link")
+	want = "content/images/secret.jpg is a symbolic link: only ordinary files can be published (commit the file itself)"
+	if failed := pushed("the symbolic link"); strings.Join(failed.Problems, "\n") != want {
+		t.Errorf("the symbolic link: the release's problems are %q, want [%q]", failed.Problems, want)
+	}
+
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if release := resp.Header.Get("Studio-Release"); release != publish.EmbeddedID {
+		t.Errorf("after two refused pushes the home page is release %s, want the embedded one", release)
+	}
+	if after, _ := os.ReadDir(secret); len(after) != len(secretBefore) {
+		t.Errorf("%s holds %d files, %d before the push", secret, len(after), len(secretBefore))
+	}
+}

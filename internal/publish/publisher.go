@@ -557,7 +557,17 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	setStage("reading the commit")
 	contentDir := filepath.Join(dir, "content")
 	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
-		fail(p.diskFull(err).Error())
+		if content := (*ContentError)(nil); errors.As(err, &content) {
+			fail(content.Problems...) // a symbolic link
+		} else {
+			fail(p.diskFull(err).Error())
+		}
+		return
+	}
+	// A path that leaves its folder stops the build before the front end's
+	// tools read the content.
+	if problems := sitecontent.PathProblems(os.DirFS(contentDir)); len(problems) > 0 {
+		fail(problems...)
 		return
 	}
 	logFile, err := os.Create(filepath.Join(dir, "build.log"))

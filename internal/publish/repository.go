@@ -199,6 +199,10 @@ func commitOf(c *object.Commit) Commit {
 }
 
 // Export writes the files of commit hash into dir, which must not exist.
+// A commit holding a symbolic link is refused whole, before anything is
+// written, with a *ContentError naming each: written out, a link would be
+// a file holding its target's path, or, followed, a way out of the
+// content. A submodule is not content, and is left out.
 func (r *Repository) Export(hash, dir string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -210,48 +214,74 @@ func (r *Repository) Export(hash, dir string) error {
 	if err != nil {
 		return err
 	}
+	if links, err := symbolicLinks(tree); err != nil {
+		return err
+	} else if len(links) > 0 {
+		return &ContentError{Problems: links}
+	}
 	if r.Blobs != "" {
 		defer r.pruneBlobs()
 	}
-	return tree.Files().ForEach(func(f *object.File) error {
-		if !f.Mode.IsFile() {
-			return nil // a symbolic link or submodule is not content
+	// Submodules are not listed.
+	return tree.Files().ForEach(func(f *object.File) error { return r.exportFile(hash, dir, f) })
+}
+
+// symbolicLinks is the content check's line for each symbolic link of
+// tree, found by the tree's entries alone (no file is read).
+func symbolicLinks(tree *object.Tree) ([]string, error) {
+	var links []string
+	walker := object.NewTreeWalker(tree, true, nil)
+	defer walker.Close()
+	for {
+		name, entry, err := walker.Next()
+		if errors.Is(err, io.EOF) {
+			return links, nil
 		}
-		if !fs.ValidPath(f.Name) {
-			return fmt.Errorf("publish: commit %.7s: %q is not a path inside the content", hash, f.Name)
+		if err != nil {
+			return nil, err
 		}
-		target := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		if entry.Mode == filemode.Symlink {
+			links = append(links, fmt.Sprintf("content/%s is a symbolic link: only ordinary files can be published (commit the file itself)", name))
+		}
+	}
+}
+
+// exportFile writes f, a file of commit hash, into dir.
+func (r *Repository) exportFile(hash, dir string, f *object.File) error {
+	if !fs.ValidPath(f.Name) {
+		return fmt.Errorf("publish: commit %.7s: %q is not a path inside the content", hash, f.Name)
+	}
+	target := filepath.Join(dir, filepath.FromSlash(f.Name))
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	if r.Blobs == "" {
+		return writeBlob(f, target, 0o644)
+	}
+	blob := filepath.Join(r.Blobs, f.Hash.String())
+	// A blob is shared by every export of it, so one written into
+	// through any of them (a release's content/) would reach the next
+	// build: it is used only while its bytes still hash to its name.
+	if intact, err := blobIntact(blob, f.Hash); !intact {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
+		}
+		// Read-only: an export's file is the one blob every export
+		// shares. Renamed over a damaged one, it leaves the exports
+		// that hold the damaged bytes with them.
+		tmp := fmt.Sprintf("%s.%d.tmp", blob, time.Now().UnixNano())
+		if err := os.MkdirAll(r.Blobs, 0o755); err != nil {
 			return err
 		}
-		if r.Blobs == "" {
-			return writeBlob(f, target, 0o644)
+		if err := writeBlob(f, tmp, 0o444); err != nil {
+			os.Remove(tmp)
+			return err
 		}
-		blob := filepath.Join(r.Blobs, f.Hash.String())
-		// A blob is shared by every export of it, so one written into
-		// through any of them (a release's content/) would reach the next
-		// build: it is used only while its bytes still hash to its name.
-		if intact, err := blobIntact(blob, f.Hash); !intact {
-			if !errors.Is(err, fs.ErrNotExist) {
-				r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
-			}
-			// Read-only: an export's file is the one blob every export
-			// shares. Renamed over a damaged one, it leaves the exports
-			// that hold the damaged bytes with them.
-			tmp := fmt.Sprintf("%s.%d.tmp", blob, time.Now().UnixNano())
-			if err := os.MkdirAll(r.Blobs, 0o755); err != nil {
-				return err
-			}
-			if err := writeBlob(f, tmp, 0o444); err != nil {
-				os.Remove(tmp)
-				return err
-			}
-			if err := os.Rename(tmp, blob); err != nil {
-				return err
-			}
+		if err := os.Rename(tmp, blob); err != nil {
+			return err
 		}
-		return os.Link(blob, target)
-	})
+	}
+	return os.Link(blob, target)
 }
 
 // blobIntact says whether the file blob holds the bytes of the git blob

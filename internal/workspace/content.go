@@ -15,6 +15,7 @@ import (
 
 	"studio/internal/contentform"
 	"studio/internal/publish"
+	"studio/internal/sitecontent"
 )
 
 // The Content section: the studio edits its content in forms made from
@@ -644,13 +645,21 @@ func signature(r *http.Request) publish.Signature {
 }
 
 // checkChange runs the build's content check on the content of commit base
-// with files written over it, in a scratch copy.
+// with files written over it, in a scratch copy. A path the content names
+// that leaves its folder is refused first, by the server's own check,
+// before the build's tools read the content.
 func (h *Handler) checkChange(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
 	dir, done, err := h.scratchContent(base, files)
+	if content := (*publish.ContentError)(nil); errors.As(err, &content) {
+		return content.Problems, nil // a symbolic link pushed to the content
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer done()
+	if lines := sitecontent.PathProblems(os.DirFS(dir)); len(lines) > 0 {
+		return lines, nil
+	}
 	return h.opts.Builder.Check(ctx, dir)
 }
 

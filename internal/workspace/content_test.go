@@ -11,6 +11,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"io/fs"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -140,7 +141,13 @@ type editorRig struct {
 
 func setupEditor(t *testing.T) *editorRig {
 	t.Helper()
-	repo, err := publish.OpenRepository(t.TempDir(), editorContent)
+	return setupEditorOn(t, editorContent)
+}
+
+// setupEditorOn is setupEditor on a content of the test's own.
+func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
+	t.Helper()
+	repo, err := publish.OpenRepository(t.TempDir(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,21 @@ describe("the content check", () => {
     ["a chat placeholder that names no fact", (dir) => editJson(dir, "chat.json", (c) => (c.options[0].answer += " Call {{site.fax}}.")), /^content\/chat\.json: options "[\w-]+": answer: \{\{site\.fax\}\} names no fact/],
     ["a home text whose placeholder names no fact", (dir) => editJson(dir, "pages.json", (p) => (p.home.craft.text += " In {{site.town}}.")), /^content\/pages\.json: home\.craft\.text: \{\{site\.town\}\} names no fact/],
     ["a drawing that is not in web/public", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "/images/gone.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: web\/public\/images\/gone\.svg does not exist$/],
+    [
+      "the trial's hero, outside content/images/",
+      (dir) => editJson(dir, "pages.json", (p) => (p.home.hero.src = `x/${"../".repeat(20)}tmp/secret/secret-plan.jpg`)),
+      /^content\/pages\.json: home\.hero\.src: "x\/(\.\.\/){20}tmp\/secret\/secret-plan\.jpg" has a \. or \.\. folder in it: the path must stay inside content\/images\/, like products\/chair\.jpg$/,
+    ],
+    [
+      "a hero outside content/images/, its schema's pattern loosened (a push may change it)",
+      (dir) => {
+        editJson(dir, "schema/pages.schema.json", (s) => (s.properties.home.properties.hero.properties.src.pattern = "\\S"));
+        editJson(dir, "pages.json", (p) => (p.home.hero.src = "../site.json.jpg"));
+      },
+      /^content\/pages\.json: home\.hero\.src: "\.\.\/site\.json\.jpg" has a \. or \.\. folder in it/,
+    ],
+    ["a drawing outside web/public/images/", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "/images/../../../etc/x.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: "\/images\/\.\.\/\.\.\/\.\.\/etc\/x\.svg" has a \. or \.\. folder in it: the path must stay inside web\/public\/images\/, like \/images\/craft\.svg$/],
+    ["a product photograph outside content/images/", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "/etc/chair.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: "\/etc\/chair\.jpg" begins with a slash: write the path inside content\/images\//],
     ["a home link to no page", (dir) => editJson(dir, "pages.json", (p) => (p.home.disciplines[0].link.to = "/furniture")), /^content\/pages\.json: home\.disciplines\[0\]\.link\.to: "\/furniture" is not a page of the site/],
     ["a home section without its title", (dir) => editJson(dir, "pages.json", (p) => delete p.home.values[0].title), /^content\/pages\.json: home\.values\[0\]\.title: is missing$/],
     [

@@ -11,6 +11,7 @@ import { MAIN_MENU } from "../app/lib/chat/compile";
 import { contentFacts, fillFacts, whatsappPhone, type Facts } from "../app/lib/facts";
 import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
 import { pagePaths } from "../app/lib/paths";
+import { kindOfPattern, pathProblem } from "./content-paths.mjs";
 import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "./markdown";
 
@@ -155,9 +156,15 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
     case "type":
       problem = `should be ${TYPES[String(p.type)] ?? p.type}`;
       break;
-    case "pattern":
-      problem = typeof e.data === "string" && !/\S/.test(e.data) ? "is empty" : `${JSON.stringify(e.data)} is not ${(e.parentSchema as { description?: string }).description ?? "in the right form"}`;
+    case "pattern": {
+      // A path's field says why, in the words of the path rule (the server's too).
+      const kind = kindOfPattern(p.pattern);
+      problem =
+        typeof e.data === "string" && !/\S/.test(e.data) ? "is empty"
+        : kind ? (pathProblem(kind, e.data) ?? `${JSON.stringify(e.data)} is not in the right form`)
+        : `${JSON.stringify(e.data)} is not ${(e.parentSchema as { description?: string }).description ?? "in the right form"}`;
       break;
+    }
     case "minItems":
       problem = Number(p.limit) === 1 ? "needs at least one entry" : `needs at least ${p.limit} entries`;
       break;
@@ -295,12 +302,19 @@ function pageLinks(pages: Json, paths: Set<string>): string[] {
 
 // The pictures pages.json names: the hero is an original in content/images/
 // (made into right-sized files); the others are drawings in web/public/.
+// Each path is held to the path rule before it is looked for: a schema
+// changed by a push does not loosen it.
 function pageImages(pages: Json, contentDir: string, publicDir: string): string[] {
   const problems: string[] = [];
   const hero = (pages as unknown as { home: { hero: { src: string } } }).home.hero.src;
-  if (!existsSync(join(contentDir, "images", hero))) problems.push(`content/pages.json: home.hero.src: content/images/${hero} does not exist`);
+  const heroProblem = pathProblem("image", hero);
+  if (heroProblem) problems.push(`content/pages.json: home.hero.src: ${heroProblem}`);
+  else if (!existsSync(join(contentDir, "images", hero))) problems.push(`content/pages.json: home.hero.src: content/images/${hero} does not exist`);
   for (const [where, image] of textsOf(pages, "content/pages.json: ")) {
-    if (where.endsWith(".image") && !existsSync(join(publicDir, image))) problems.push(`${where}: web/public${image} does not exist`);
+    if (!where.endsWith(".image")) continue;
+    const problem = pathProblem("drawing", image);
+    if (problem) problems.push(`${where}: ${problem}`);
+    else if (!existsSync(join(publicDir, image))) problems.push(`${where}: web/public${image} does not exist`);
   }
   return problems;
 }

@@ -21,13 +21,18 @@
 //   so no inline style and no new source for the Content-Security-Policy.
 //
 // Exit status 1, with one line per problem naming the file, the product and
-// the field, when the content is wrong; nothing is written then.
+// the field, when the content is wrong; nothing is written then. Every path
+// the content names is held to the path rule (content-paths.mjs), then
+// resolved: an original read from outside content/images/ (a symbolic
+// link's target), or a file that would be written outside the build's
+// images, stops the build before anything is read or written.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { liesInside, pathProblem } from "./content-paths.mjs";
 import { linkFile } from "./files.mjs";
 
 export const LADDER = [96, 160, 320, 480, 640, 960, 1280, 1600, 2048];
@@ -93,8 +98,9 @@ export function checkCatalogue(catalogue, imagesDir) {
       if (typeof src !== "string" || !src) return problems.push(`${where}: ${field}.src: missing`);
       if (seen.has(src)) problems.push(`${where}: ${field}.src: ${src} is already used by ${seen.get(src)}`);
       seen.set(src, `product ${p.id} ${field}`);
+      const pathWrong = pathProblem("image", src);
       if (!FORMATS.has(extname(src).toLowerCase())) problems.push(`${where}: ${field}.src: ${src}: not a JPEG, PNG, WebP, AVIF or SVG file`);
-      else if (src.includes("..") || src.startsWith("/")) problems.push(`${where}: ${field}.src: ${src}: must be a path inside content/images/`);
+      else if (pathWrong) problems.push(`${where}: ${field}.src: ${pathWrong}`);
       else if (!existsSync(join(imagesDir, src))) problems.push(`${where}: ${field}.src: content/images/${src} does not exist`);
     });
   });
@@ -326,7 +332,7 @@ export function imagesToMake(catalogue, extra = []) {
   const wanted = new Map();
   for (const p of catalogue.products) {
     // A src is used once in the catalogue (checkCatalogue).
-    p.images.forEach((image, i) => wanted.set(image.src, { src: image.src, og: i === 0, product: p }));
+    p.images.forEach((image, i) => wanted.set(image.src, { src: image.src, og: i === 0, product: p, field: `content/catalogue.json: product ${p.id} (${p.name}): images[${i}].src` }));
   }
   for (const e of extra) wanted.set(e.src, { ...e, og: e.og || wanted.get(e.src)?.og === true });
   return [...wanted.values()];
@@ -334,6 +340,8 @@ export function imagesToMake(catalogue, extra = []) {
 
 /**
  * @typedef {{ width: number, height: number, src: string, avif?: string, webp?: string, placeholder?: string, og?: string }} ManifestEntry
+ * @typedef {{ src: string, og: boolean, ogAlias?: string, use: string, field: string }} SiteImage  the site's own pictures (siteImages): field names the src's field in the check's lines
+ * @param {{ contentDir: string, outDir: string, cacheDir: string, extra?: SiteImage[], log?: (line: string) => void, warn?: (line: string) => void }} options
  * @returns {Promise<Record<string, ManifestEntry>>}
  */
 export async function buildImages({ contentDir, outDir, cacheDir, extra = [], log = console.log, warn = console.warn }) {
@@ -345,12 +353,30 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
     throw new ContentError([`content/catalogue.json: ${err.message}`]);
   }
   const problems = checkCatalogue(catalogue, imagesDir);
-  for (const e of extra) if (!existsSync(join(imagesDir, e.src))) problems.push(`content/images/${e.src}: does not exist (the site uses it: ${e.use})`);
+  for (const e of extra) {
+    const pathWrong = pathProblem("image", e.src);
+    if (pathWrong) problems.push(`${e.field}: ${pathWrong}`);
+    else if (!existsSync(join(imagesDir, e.src))) problems.push(`content/images/${e.src}: does not exist (the site uses it: ${e.use})`);
+  }
   if (problems.length) throw new ContentError(problems);
+
+  // Each original is read, and its files written, inside the build's own
+  // folders, or nothing is done: the rule above says so of the names; here
+  // the paths themselves are resolved (symbolic links followed).
+  const wanted = imagesToMake(catalogue, extra);
+  // Written to a fresh folder, then swapped in: a failed build leaves the
+  // previous output whole.
+  const staging = `${outDir}.new`;
+  const publicImages = join(staging, "public", "images");
+  const outside = [];
+  for (const w of wanted) {
+    if (!liesInside(imagesDir, join(imagesDir, w.src), { real: true })) outside.push(`${w.field}: content/images/${w.src} leads outside content/images/ (a symbolic link?): only files inside it are read`);
+    else if (!liesInside(publicImages, join(publicImages, w.src))) outside.push(`${w.field}: its resized files would be written outside the build's images: nothing was written`);
+  }
+  if (outside.length) throw new ContentError(outside);
 
   await mkdir(cacheDir, { recursive: true });
   const started = Date.now();
-  const wanted = imagesToMake(catalogue, extra);
   const tooLarge = [];
   for (const w of wanted) {
     const { size } = await stat(join(imagesDir, w.src));
@@ -379,9 +405,6 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   const broken = made.filter((m) => m.problem).map((m) => m.problem);
   if (broken.length) throw new ContentError(broken);
 
-  // Written to a fresh folder, then swapped in: a failed build leaves the
-  // previous output whole.
-  const staging = `${outDir}.new`;
   await rm(staging, { recursive: true, force: true });
   /** @type {Record<string, ManifestEntry>} */
   const manifest = {};
@@ -390,6 +413,7 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
     manifest[wanted[i].src] = entry;
     for (const [from, to] of files) {
       const target = join(staging, "public", to);
+      if (!liesInside(publicImages, target)) throw new ContentError([`${wanted[i].field}: ${to} would be written outside the build's images: nothing was written there`]);
       if (!folders.has(dirname(target))) mkdirSync(dirname(target), { recursive: true });
       folders.add(dirname(target));
       linkFile(from, target); // the cache's file, linked
@@ -407,7 +431,7 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
 // whose meta cannot reach the manifest).
 export async function siteImages(contentDir) {
   const pages = JSON.parse(await readFile(join(contentDir, "pages.json"), "utf8"));
-  return [{ src: pages.home.hero.src, og: true, ogAlias: SITE_OG, use: "content/pages.json: home.hero" }];
+  return [{ src: pages.home.hero.src, og: true, ogAlias: SITE_OG, use: "content/pages.json: home.hero", field: "content/pages.json: home.hero.src" }];
 }
 export const SITE_OG = "/images/og/site.jpg";
 

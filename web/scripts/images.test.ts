@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -7,7 +8,7 @@ import { buffer } from "node:stream/consumers";
 import { createDeflate, crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, buildImages, placeholderClass, placeholderRule, widthsFor } from "./images.mjs";
+import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, buildImages, placeholderClass, placeholderRule, siteImages, widthsFor } from "./images.mjs";
 import { makePhoto } from "./sample-photos.mjs";
 
 // The pipeline on a content folder written here: a fixture catalogue with
@@ -223,6 +224,57 @@ describe("bad content stops the build with one line per problem, and writes noth
     expect(problems.join("\n")).toMatch(want);
     expect(await readdir(outDir)).toEqual(["images.json"]);
     expect(await readFile(join(outDir, "images.json"), "utf8")).toBe("{}");
+  }, 60_000);
+});
+
+// A path the content names that leads out of content/images/: the build
+// once read the file there and wrote its resized copies beside it.
+describe("a picture outside content/images/ is refused, and nothing is read or written outside the build", () => {
+  const trial = `x/${"../".repeat(20)}tmp/secret/secret-plan.jpg`;
+  // A copy of the content, beside it a folder outside it holding a real
+  // photograph (what the build would read, and write beside); the build's
+  // problems, and what the outside folder and the output hold after.
+  const attempt = async (spoil: (dir: string) => Promise<void>) => {
+    const dir = await mkdtemp(join(root, "outside-"));
+    await cp(content, join(dir, "content"), { recursive: true });
+    await mkdir(join(dir, "outside"));
+    await makePhoto(join(dir, "outside", "secret-plan.jpg"), { width: 800, height: 600, seed: 11 });
+    await writeFile(join(dir, "content", "pages.json"), JSON.stringify({ home: { hero: { src: "photos/camera.jpg" } } }));
+    await spoil(join(dir, "content"));
+    const outDir = join(dir, "out");
+    await mkdir(outDir);
+    await writeFile(join(outDir, "images.json"), "{}");
+    const contentDir = join(dir, "content");
+    const result = buildImages({ contentDir, outDir, cacheDir: join(dir, "cache"), extra: await siteImages(contentDir), log: () => {}, warn: () => {} });
+    const problems = await problemsOf(result);
+    return { problems, outside: await readdir(join(dir, "outside")), out: await readdir(outDir), cache: existsSync(join(dir, "cache")) };
+  };
+  const hero = (src: string) => (dir: string) => writeFile(join(dir, "pages.json"), JSON.stringify({ home: { hero: { src } } }));
+
+  it("the trial's hero, as it was typed", async () => {
+    const secret = "/tmp/secret";
+    const before = existsSync(secret) ? await readdir(secret) : null;
+    const { problems, out, cache } = await attempt(hero(trial));
+    expect(problems).toEqual([`content/pages.json: home.hero.src: "${trial}" has a . or .. folder in it: the path must stay inside content/images/, like products/chair.jpg`]);
+    expect(out).toEqual(["images.json"]);
+    expect(cache, "nothing was encoded").toBe(false);
+    expect(existsSync(secret) ? await readdir(secret) : null).toEqual(before);
+  }, 60_000);
+
+  it.each<[string, (dir: string) => Promise<void>, string]>([
+    ["the hero", hero("x/../../outside/secret-plan.jpg"), `content/pages.json: home.hero.src: "x/../../outside/secret-plan.jpg" has a . or .. folder in it`],
+    ["a product's photograph", (dir) => writeCatalogue(dir, [product(1, [{ src: "x/../../outside/secret-plan.jpg", alt: "A secret" }])]), `content/catalogue.json: product 1 (Piece 1): images[0].src: "x/../../outside/secret-plan.jpg" has a . or .. folder in it`],
+    ["the hero from its absolute path", async (dir) => hero(join(dir, "..", "outside", "secret-plan.jpg"))(dir), `content/pages.json: home.hero.src: "/`],
+    ["a symbolic link to it", async (dir) => {
+      await symlink(join(dir, "..", "outside", "secret-plan.jpg"), join(dir, "images", "photos", "linked.jpg"));
+      await writeCatalogue(dir, [product(1, [{ src: "photos/linked.jpg", alt: "A link" }])]);
+    }, "content/catalogue.json: product 1 (Piece 1): images[0].src: content/images/photos/linked.jpg leads outside content/images/"],
+  ])("%s", async (_, spoil, want) => {
+    const { problems, outside, out, cache } = await attempt(spoil);
+    expect(problems).toEqual([expect.stringContaining(want)]);
+    expect(outside, "the folder outside holds only what was there").toEqual(["secret-plan.jpg"]);
+    expect(out).toEqual(["images.json"]);
+    expect(cache, "nothing was encoded").toBe(false);
   }, 60_000);
 });
 
