@@ -157,7 +157,7 @@ func TestAcknowledgementReachesTheVisitor(t *testing.T) {
 		"Product:   Marwar chair", "Material:  Wood", "Finish:    Walnut",
 		"Name:      Asha Rao", "E-mail:    asha@example.com", "Phone:     +91 98290 41752",
 		"    Could it be 10 cm lower?\n    .\n    Thanks\n",
-		site.Name, "E-mail: " + site.Email, site.Address.Street, site.Address.PostalCode, site.Country, site.BaseURL,
+		site.Name, "E-mail: " + site.Email, site.Address.Street, site.Address.PostalCode, site.Country, serverAddress + "\n",
 	}
 	for _, p := range site.Phones {
 		wants = append(wants, p.Label+": "+p.Display)

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -31,8 +32,22 @@ import (
 // not parse, say): trying again would not help, so it is given up at once.
 var errPermanent = errors.New("mail cannot be composed")
 
+// errNoAddress holds back a mail whose link needs the server's address
+// before one is known (a reset asked for before any owner signed in): it
+// is tried again later, like a mail server that does not answer.
+var errNoAddress = errors.New("no address to start the mail's link with yet: set PUBLIC_URL (or DOMAIN), or sign in to the workspace as an owner")
+
 // message composes the mail m: the studio's copy or the acknowledgement.
 func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error) {
+	if c.LinkBase != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		base, err := c.LinkBase(ctx)
+		cancel()
+		if err != nil {
+			return nil, err // the database did not answer: tried again later
+		}
+		c.linkBase = strings.TrimRight(base, "/")
+	}
 	switch m.Recipient {
 	case store.RecipientStudio:
 		return c.studioCopy(m.Enquiry, now)
@@ -136,16 +151,16 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 	if e.Message != "" {
 		fmt.Fprintf(&body, "\n%s\n", e.Message)
 	}
-	fmt.Fprintf(&body, "\nReply to this e-mail to answer. In the studio's inbox: %s\n", enquiryURL(c.Site.BaseURL, e.ID))
+	fmt.Fprintf(&body, "\nReply to this e-mail to answer. In the studio's inbox: %s\n", enquiryURL(c.linkBase, e.ID))
 	body.WriteString("The visitor is sent an acknowledgement with these details and the studio's contact details.\n")
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
 }
 
 // enquiryURL is the address of enquiry id's page in the workspace, on the
-// site's public address (site.json's baseUrl).
-func enquiryURL(baseURL string, id int64) string {
-	return fmt.Sprintf("%s/studio/enquiries/%d", strings.TrimRight(baseURL, "/"), id)
+// server's address (Config.LinkBase); its path alone while none is known.
+func enquiryURL(base string, id int64) string {
+	return fmt.Sprintf("%s/studio/enquiries/%d", base, id)
 }
 
 // acknowledgement is the mail to the visitor who sent e.
@@ -268,7 +283,9 @@ func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withID
 	b.WriteString("\n")
 }
 
-// contactDetails is the studio's signature, every fact from content/site.json.
+// contactDetails is the studio's signature, every fact from
+// content/site.json but the site's address, which is the server's own
+// (Config.LinkBase).
 func contactDetails(c Config) string {
 	site := c.Site
 	var b strings.Builder
@@ -286,8 +303,8 @@ func contactDetails(c Config) string {
 			fmt.Fprintf(&b, "%s\n", line)
 		}
 	}
-	if site.BaseURL != "" {
-		fmt.Fprintf(&b, "%s\n", site.BaseURL)
+	if c.linkBase != "" {
+		fmt.Fprintf(&b, "%s\n", c.linkBase)
 	}
 	return b.String()
 }
