@@ -33,7 +33,8 @@ const editorPort = Number(process.env.E2E_EDITOR_PORT);
 const EDITOR = /editor\.spec\.ts/;
 // The tests that follow a mailed link (a reply, an invitation, a password
 // reset, a newsletter confirmation): a server of their own that mails
-// e2e/mailsink.mjs, which lists what it got at E2E_MAIL_PORT.
+// e2e/mailsink.mjs, which lists what it got at E2E_MAIL_PORT. Its links
+// lead to it (PUBLIC_URL, as on a trial server), not to content's baseUrl.
 process.env.E2E_MAILED_PORT ??= freePort();
 process.env.E2E_SMTP_PORT ??= freePort();
 process.env.E2E_MAIL_PORT ??= freePort();
@@ -118,6 +119,7 @@ export default defineConfig({
       SMTP_PORT: process.env.E2E_SMTP_PORT!,
       SMTP_FROM: "website@jharokha.test",
       SMTP_TO: "studio@jharokha.test",
+      PUBLIC_URL: `http://127.0.0.1:${mailedPort}`,
     }),
   ],
 });

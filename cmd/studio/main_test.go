@@ -93,6 +93,8 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 		{"unwritable DATA_DIR", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + notADir}, fmt.Sprintf("studio: DATA_DIR=%q", notADir)},
 		{"bad PORT", []string{"PORT=eighty", "DATA_DIR=" + t.TempDir()}, `studio: PORT="eighty" is not a port number`},
 		{"database unreachable", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "DATABASE_URL=postgres://studio@127.0.0.1:1/studio?sslmode=disable&connect_timeout=2"}, "studio: store: ping postgres:"},
+		{"PUBLIC_URL with a path", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "PUBLIC_URL=https://www.example.com/studio"},
+			`studio: PUBLIC_URL="https://www.example.com/studio" has a path (/studio): give the site's address alone, such as https://www.example.com`},
 		{"short studio password", []string{fmt.Sprintf("PORT=%d", freePort(t)), "DATA_DIR=" + t.TempDir(), "STUDIO_PASSWORD=secret"}, "studio: STUDIO_PASSWORD is too short"},
 	}
 	for _, tt := range tests {

@@ -48,7 +48,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 		// service.json of the live release, as the site's pages do.
 		worker := mail.NewWorker(mail.Config{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
 			Password: cfg.SMTP.Password, From: cfg.SMTP.From, To: to, Live: live.get,
-			AccountToken: accountlink.NewSigner(st).Token, LinkKey: newsletterKey}, st, log)
+			AccountToken: accountlink.NewSigner(st).Token, LinkKey: newsletterKey, LinkBase: mailedLinksBase(ctx, log, cfg, st)}, st, log)
 		wg.Go(func() { worker.Run(ctx) })
 		options = append(options, server.WithMail(worker.Wake))
 		wsOptions.WakeMail = worker.Wake // replies, invitations and password resets
@@ -71,6 +71,32 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))
 	return options, func() { cancel(); wg.Wait() }
+}
+
+// mailedLinksBase is where the links in mails lead (a password reset's, an
+// invitation's, the newsletter's, the inbox's), as the log says at start:
+// PUBLIC_URL or DOMAIN, or else the address an owner last signed in to
+// the workspace at (workspace.Handler.rememberAddress keeps it in the
+// database, so a restart and every copy of the server know it). Never
+// content's baseUrl, which staff can change in a draft. Nor the Host of
+// the request that led to the mail: a reset is asked for, and an enquiry
+// sent, by anyone, who may name any host.
+func mailedLinksBase(ctx context.Context, log *slog.Logger, cfg config.Config, st *store.Store) func(context.Context) (string, error) {
+	if base := cfg.MailedLinksBase(); base != "" {
+		from := "PUBLIC_URL"
+		if cfg.PublicURL == "" {
+			from = "DOMAIN"
+		}
+		log.Info("mail: links in mails lead to "+base, "from", from)
+		return func(context.Context) (string, error) { return base, nil }
+	}
+	now, err := st.SignInAddress(ctx)
+	if err != nil || now == "" {
+		now = "none yet: until an owner signs in, invitations, password resets and newsletter confirmations wait"
+	}
+	log.Warn("mail: PUBLIC_URL and DOMAIN are not set: links in mails lead to the address an owner last signed in to /studio at",
+		"address", now)
+	return st.SignInAddress
 }
 
 // rollUpEvents makes the insights' counts now and then every five

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/mail"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,6 +32,10 @@ type Config struct {
 	HTTPSAddr     string // HTTPS_ADDR, default ":443"
 	ACMEEmail     string // ACME_EMAIL: where the certificate authority writes about expiry problems
 	ACMEDirectory string // ACME_DIRECTORY, default Let's Encrypt's production directory
+	// PUBLIC_URL: the site's address as people reach it (https://www.example.com,
+	// no path), when that is not https:// and the first of DOMAIN: behind a
+	// proxy, or on a trial server. Mailed links start with it (MailedLinksBase).
+	PublicURL string
 
 	DatabaseURL    string // DATABASE_URL: PostgreSQL instead of SQLite when set
 	StudioPassword string // STUDIO_PASSWORD: the inbox at /studio is off when empty
@@ -140,6 +145,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		if strings.Contains(d, "/") || strings.Contains(d, ":") || !strings.Contains(d, ".") {
 			return Config{}, fmt.Errorf("DOMAIN: %q is not a host name (such as www.example.com)", d)
 		}
+	}
+	if v := getenv("PUBLIC_URL"); v != "" {
+		u, err := publicURL(v)
+		if err != nil {
+			return Config{}, err
+		}
+		c.PublicURL = u
 	}
 	c.ACMEEmail = getenv("ACME_EMAIL")
 	c.MetricsToken = getenv("METRICS_TOKEN")
@@ -252,6 +264,47 @@ func smtpFromEnv(getenv func(string) string) (SMTP, error) {
 		}
 	}
 	return s, nil
+}
+
+// publicURL checks PUBLIC_URL: an http(s) address with a host and
+// nothing after it, and returns it as scheme://host[:port].
+func publicURL(v string) (string, error) {
+	problem := func(what string) error {
+		return fmt.Errorf("PUBLIC_URL=%q %s: give the site's address alone, such as https://www.example.com", v, what)
+	}
+	u, err := url.Parse(v)
+	switch {
+	case err != nil:
+		return "", problem("is not a URL")
+	case u.Scheme != "https" && u.Scheme != "http":
+		return "", problem("does not start with https:// (or http://)")
+	case u.Host == "" || u.Hostname() == "":
+		return "", problem("has no host name")
+	case u.User != nil:
+		return "", problem("holds a user name")
+	case u.Path != "" && u.Path != "/" || u.RawPath != "":
+		return "", problem("has a path (" + u.EscapedPath() + ")")
+	case u.RawQuery != "" || u.ForceQuery:
+		return "", problem("has a query (?" + u.RawQuery + ")")
+	case u.Fragment != "" || strings.Contains(v, "#"):
+		return "", problem("has a fragment (#" + u.Fragment + ")")
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// MailedLinksBase is the address the links in mails start with (a
+// password reset's, an invitation's, the newsletter's, the inbox's):
+// PUBLIC_URL, or https:// and the first of DOMAIN; "" when neither is set,
+// and the mails then use the address an owner last signed in to the
+// workspace at. Never content's baseUrl, which staff can change.
+func (c Config) MailedLinksBase() string {
+	switch {
+	case c.PublicURL != "":
+		return c.PublicURL
+	case len(c.Domains) > 0:
+		return "https://" + c.Domains[0]
+	}
+	return ""
 }
 
 // Validate checks what can only be checked on this machine: that DATA_DIR

@@ -52,6 +52,16 @@ func TestFromEnv(t *testing.T) {
 			base(func(c *Config) {
 				c.Domains, c.ACMEEmail, c.HTTPAddr, c.HTTPSAddr = []string{"www.example.com", "example.com"}, "studio@example.com", ":8080", ":8443"
 			}), ""},
+		{"public URL", map[string]string{"PUBLIC_URL": "https://trial.example.com:8443/"}, base(func(c *Config) { c.PublicURL = "https://trial.example.com:8443" }), ""},
+		{"public URL over plain HTTP", map[string]string{"PUBLIC_URL": "http://192.0.2.7:8080"}, base(func(c *Config) { c.PublicURL = "http://192.0.2.7:8080" }), ""},
+		{"public URL without a scheme", map[string]string{"PUBLIC_URL": "www.example.com"}, Config{}, `PUBLIC_URL="www.example.com" does not start with https:// (or http://)`},
+		{"public URL of another scheme", map[string]string{"PUBLIC_URL": "ftp://www.example.com"}, Config{}, `PUBLIC_URL="ftp://www.example.com" does not start with https://`},
+		{"public URL with a path", map[string]string{"PUBLIC_URL": "https://www.example.com/studio"}, Config{}, `PUBLIC_URL="https://www.example.com/studio" has a path (/studio): give the site's address alone, such as https://www.example.com`},
+		{"public URL with a query", map[string]string{"PUBLIC_URL": "https://www.example.com/?a=1"}, Config{}, `has a query (?a=1)`},
+		{"public URL with a fragment", map[string]string{"PUBLIC_URL": "https://www.example.com#top"}, Config{}, `has a fragment (#top)`},
+		{"public URL without a host", map[string]string{"PUBLIC_URL": "https:///reset"}, Config{}, `has no host name`},
+		{"public URL with a user", map[string]string{"PUBLIC_URL": "https://evil@www.example.com"}, Config{}, `holds a user name`},
+		{"public URL not a URL", map[string]string{"PUBLIC_URL": "https://www.example.com:port"}, Config{}, `is not a URL`},
 		{"metrics token", map[string]string{"METRICS_TOKEN": "0123456789abcdef"}, base(func(c *Config) { c.MetricsToken = "0123456789abcdef" }), ""},
 		{"insights kept 30 days", map[string]string{"INSIGHTS_KEEP_DAYS": "30"}, base(func(c *Config) { c.InsightsKeepDays = 30 }), ""},
 		{"analytics caps", map[string]string{"INSIGHTS_MAX_EVENTS_PER_DAY": "50000", "INSIGHTS_MAX_EVENTS_PER_ADDRESS": "500"},
@@ -96,6 +106,27 @@ func TestFromEnv(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Mailed links start with PUBLIC_URL, else https:// and the first of
+// DOMAIN, else nothing (the mail worker then asks the store).
+func TestMailedLinksBase(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"PUBLIC_URL": "http://trial.example.com:8080", "DOMAIN": "www.example.com"}, "http://trial.example.com:8080"},
+		{map[string]string{"DOMAIN": "www.example.com,example.com"}, "https://www.example.com"},
+		{nil, ""},
+	} {
+		c, err := FromEnv(env(tt.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.MailedLinksBase(); got != tt.want {
+			t.Errorf("%v: MailedLinksBase() = %q, want %q", tt.env, got, tt.want)
+		}
 	}
 }
 

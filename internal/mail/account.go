@@ -16,7 +16,8 @@ import (
 )
 
 // accountMail is an invitation to the workspace or a password reset: a
-// link, on the site's public address, where the person sets a password.
+// link, on the server's address (Config.LinkBase), where the person sets a
+// password.
 // The link's validity counts from when the mail was queued, so a mail
 // that waited for the mail server is not given a longer life.
 func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, error) {
@@ -27,6 +28,9 @@ func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, er
 	if c.AccountToken == nil {
 		return nil, fmt.Errorf("%w: no key to sign the link with", errPermanent)
 	}
+	if c.linkBase == "" {
+		return nil, errNoAddress
+	}
 	expires := m.Queued.Add(accountlink.Validity(m.Recipient))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -34,7 +38,7 @@ func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, er
 	if err != nil {
 		return nil, err // the database did not answer: tried again later
 	}
-	link := SetPasswordURL(c.Site.BaseURL, token)
+	link := SetPasswordURL(c.linkBase, token)
 	to, err := bareAddress(a.Email)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account's address: %v", errPermanent, err)
@@ -72,9 +76,9 @@ func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, er
 }
 
 // SetPasswordURL is the workspace's page where a link's token sets a
-// password, on the site's public address.
-func SetPasswordURL(baseURL, token string) string {
-	return strings.TrimRight(baseURL, "/") + "/studio/set-password?" + url.Values{"token": {token}}.Encode()
+// password, on the server's address base.
+func SetPasswordURL(base, token string) string {
+	return strings.TrimRight(base, "/") + "/studio/set-password?" + url.Values{"token": {token}}.Encode()
 }
 
 func roleText(role string) string {

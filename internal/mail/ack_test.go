@@ -105,10 +105,10 @@ func pick(t *testing.T, list []received, address string) received {
 	return received{}
 }
 
-// An enquiry's acknowledgement reaches the visitor: what they sent, when
-// the studio replies (service.json) and the studio's contact details
-// (site.json), from SMTP_FROM with the studio's name, Reply-To the
-// studio's e-mail.
+// An enquiry's acknowledgement reaches the visitor: what the studio
+// received and when, when the studio replies (service.json) and the
+// studio's contact details (site.json) with the server's address, from
+// SMTP_FROM with the studio's name, Reply-To the studio's e-mail.
 func TestAcknowledgementReachesTheVisitor(t *testing.T) {
 	list, _, st, id := sendThroughAiosmtpd(t, visitor, 2)
 	if len(list) != 2 {
@@ -150,14 +150,13 @@ func TestAcknowledgementReachesTheVisitor(t *testing.T) {
 	}
 	text := body(t, msg)
 	wants := []string{
-		"Dear Asha Rao,",
 		"Thank you for your quote request about Marwar chair.",
 		fmt.Sprintf("we reply within %d hours on business days", shipped.Service.EmailReplyHours),
+		"This is what we received, on " + visitor.CreatedAt.In(site.Location).Format("2 Jan 2006 at 15:04 MST") + ":",
 		fmt.Sprintf("Reference: Quote request #%d", id),
-		"Product:   Marwar chair", "Material:  Wood", "Finish:    Walnut",
-		"Name:      Asha Rao", "E-mail:    asha@example.com", "Phone:     +91 98290 41752",
-		"    Could it be 10 cm lower?\n    .\n    Thanks\n",
-		site.Name, "E-mail: " + site.Email, site.Address.Street, site.Address.PostalCode, site.Country, site.BaseURL,
+		"Product:   Marwar chair", "Material:  Wood", "Finish:    Walnut", "Message:   received (not repeated here)",
+		"We will answer you at this address.",
+		site.Name, "E-mail: " + site.Email, site.Address.Street, site.Address.PostalCode, site.Country, serverAddress + "\n",
 	}
 	for _, p := range site.Phones {
 		wants = append(wants, p.Label+": "+p.Display)
@@ -241,9 +240,11 @@ func TestLongNamesAreFolded(t *testing.T) {
 			if err != nil || rt.Name != name || rt.Address != visitor.Email {
 				t.Errorf("Reply-To %q parses to %+v, %v", msg.Header.Get("Reply-To"), rt, err)
 			}
+			// The acknowledgement goes to the address alone, and says nothing
+			// of the name.
 			ack := parse(t, pick(t, list, visitor.Email).Raw)
-			if !strings.Contains(body(t, ack), "Dear "+name+",") {
-				t.Error("the acknowledgement does not greet the visitor by name")
+			if to := ack.Header.Get("To"); to != "<"+visitor.Email+">" || strings.Contains(body(t, ack), name) {
+				t.Errorf("the acknowledgement carries the name: To %q, body\n%s", to, body(t, ack))
 			}
 		})
 	}
@@ -339,5 +340,96 @@ func TestAiosmtpdRefusesLongLines(t *testing.T) {
 	}
 	if n := len(srv.messages(t)); n != 0 {
 		t.Errorf("%d messages taken", n)
+	}
+}
+
+// The acknowledgement goes to whatever address was typed, so it repeats
+// none of the visitor's words: not the name, the phone, the message or a
+// piece's note, in the subject, any header or the body; its only links are
+// the server's own.
+func TestAcknowledgementRepeatsNoneOfTheVisitorsWords(t *testing.T) {
+	words := []string{"Zanzibar", "Quentin", "pills.example", "xylophonic", "900 555", "marmalade", "note-link"}
+	quote := visitor
+	quote.ID, quote.Name, quote.Phone = 41, "Quentin Zanzibar", "+1 900 555 0199"
+	quote.Message = "BUY CHEAP PILLS at https://pills.example/buy?now=1 and www.pills.example: a xylophonic offer"
+	contact := enquiry.Enquiry{ID: 42, Kind: enquiry.Contact, Name: "Visit https://pills.example now", Email: "stranger@example.com",
+		Message: "xylophonic https://pills.example", CreatedAt: time.Now()}
+	list := shortlist
+	list.ID, list.Name = 43, "Quentin Zanzibar"
+	list.Items = append([]enquiry.Item(nil), list.Items...)
+	list.Items[0].Note = "visit https://note-link.example/x for marmalade"
+	for _, e := range []enquiry.Enquiry{quote, contact, list} {
+		raw, err := compose(testConfig(25), store.PendingMail{Recipient: store.RecipientVisitor, Enquiry: e}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := parse(t, string(raw))
+		var text strings.Builder
+		for name, values := range msg.Header {
+			for _, v := range values {
+				decoded, err := new(mime.WordDecoder).DecodeHeader(v)
+				if err != nil {
+					t.Fatalf("%s: %q: %v", name, v, err)
+				}
+				fmt.Fprintf(&text, "%s: %s\n", name, decoded)
+			}
+		}
+		text.WriteString(body(t, msg))
+		for _, w := range words {
+			if strings.Contains(text.String(), w) {
+				t.Errorf("the acknowledgement of #%d repeats %q:\n%s", e.ID, w, text.String())
+			}
+		}
+		for _, l := range links(t, string(raw)) {
+			if l != serverAddress {
+				t.Errorf("the acknowledgement of #%d has the link %s", e.ID, l)
+			}
+		}
+		if !strings.Contains(text.String(), "We will answer you at this address.") || !strings.Contains(text.String(), fmt.Sprintf("#%d", e.ID)) {
+			t.Errorf("the acknowledgement of #%d does not say what was received:\n%s", e.ID, text.String())
+		}
+	}
+}
+
+// An address has at most three acknowledgements a day: a fourth enquiry
+// from it is stored, and the studio gets its copy, but nothing more goes
+// to the address.
+func TestFourthAcknowledgementInADayIsNotSent(t *testing.T) {
+	srv := startAiosmtpd(t, smtpdOptions{auth: "site:pw"})
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	w := newTestWorker(st, testConfig(srv.port))
+	defer run(t, w)()
+	ctx := context.Background()
+	var ids []int64
+	for i := range store.AcknowledgementsPerDay + 1 {
+		e := visitor
+		e.CreatedAt = time.Now().Add(time.Duration(i-store.AcknowledgementsPerDay) * time.Hour)
+		id, err := st.CreateEnquiry(ctx, e, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	w.Wake()
+	// Everything the outbox holds is sent: no mail is still to come.
+	want := 2*store.AcknowledgementsPerDay + 1
+	waitFor(t, "the mails sent", func() bool { pending, sent, _ := status(st); return pending == 0 && sent == want })
+	list := srv.messages(t)
+	acks := 0
+	for _, m := range list {
+		if slices.Equal(m.RcptTos, []string{visitor.Email}) {
+			acks++
+		}
+	}
+	if len(list) != want || acks != store.AcknowledgementsPerDay {
+		t.Errorf("%d messages, %d of them to the visitor; want %d and %d", len(list), acks, want, store.AcknowledgementsPerDay)
+	}
+	last := ids[len(ids)-1]
+	if e, err := st.Enquiry(ctx, last); err != nil || e.Email != visitor.Email {
+		t.Errorf("the fourth enquiry: %+v, %v; want it stored", e, err)
+	}
+	if d, _ := st.MailDeliveries(ctx, []int64{last}); len(d[last]) != 1 || d[last][0].Recipient != store.RecipientStudio {
+		t.Errorf("the fourth enquiry's mails: %+v, want the studio's copy alone", d[last])
 	}
 }

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -19,9 +20,10 @@ import (
 //
 //   - the studio's copy, to Config.To, with the visitor as Reply-To, so
 //     that answering it answers the visitor;
-//   - the acknowledgement, to the visitor's address: thanks, what they
-//     sent, when the studio replies (content/service.json) and how to reach
-//     the studio (content/site.json), with the studio's e-mail as Reply-To.
+//   - the acknowledgement, to the visitor's address: thanks, what the
+//     studio received (none of the visitor's words), when the studio
+//     replies (content/service.json) and how to reach the studio
+//     (content/site.json), with the studio's e-mail as Reply-To.
 //
 // Both are plain text in UTF-8, quoted-printable, composed with go-mail.
 // Every header built from what a visitor typed is encoded and folded in
@@ -31,8 +33,22 @@ import (
 // not parse, say): trying again would not help, so it is given up at once.
 var errPermanent = errors.New("mail cannot be composed")
 
+// errNoAddress holds back a mail whose link needs the server's address
+// before one is known (a reset asked for before any owner signed in): it
+// is tried again later, like a mail server that does not answer.
+var errNoAddress = errors.New("no address to start the mail's link with yet: set PUBLIC_URL (or DOMAIN), or sign in to the workspace as an owner")
+
 // message composes the mail m: the studio's copy or the acknowledgement.
 func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error) {
+	if c.LinkBase != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		base, err := c.LinkBase(ctx)
+		cancel()
+		if err != nil {
+			return nil, err // the database did not answer: tried again later
+		}
+		c.linkBase = strings.TrimRight(base, "/")
+	}
 	switch m.Recipient {
 	case store.RecipientStudio:
 		return c.studioCopy(m.Enquiry, now)
@@ -136,19 +152,26 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 	if e.Message != "" {
 		fmt.Fprintf(&body, "\n%s\n", e.Message)
 	}
-	fmt.Fprintf(&body, "\nReply to this e-mail to answer. In the studio's inbox: %s\n", enquiryURL(c.Site.BaseURL, e.ID))
-	body.WriteString("The visitor is sent an acknowledgement with these details and the studio's contact details.\n")
+	fmt.Fprintf(&body, "\nReply to this e-mail to answer. In the studio's inbox: %s\n", enquiryURL(c.linkBase, e.ID))
+	fmt.Fprintf(&body, "The visitor is sent an acknowledgement of what they asked about, without their words (at most %d a day to one address).\n",
+		store.AcknowledgementsPerDay)
 	msg.SetBodyString(gomail.TypeTextPlain, body.String())
 	return msg, nil
 }
 
 // enquiryURL is the address of enquiry id's page in the workspace, on the
-// site's public address (site.json's baseUrl).
-func enquiryURL(baseURL string, id int64) string {
-	return fmt.Sprintf("%s/studio/enquiries/%d", strings.TrimRight(baseURL, "/"), id)
+// server's address (Config.LinkBase); its path alone while none is known.
+func enquiryURL(base string, id int64) string {
+	return fmt.Sprintf("%s/studio/enquiries/%d", base, id)
 }
 
-// acknowledgement is the mail to the visitor who sent e.
+// acknowledgement is the mail to the address given with e. That address
+// is whatever was typed in the form, so the mail repeats nothing the
+// visitor wrote (their name, message, notes, phone): it says what the
+// studio received, in the catalogue's words, and when, with the studio's
+// own details. Someone whose address a stranger typed gets no stranger's
+// words from the studio's address; and at most store.AcknowledgementsPerDay
+// of these a day.
 func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Time) (*gomail.Msg, error) {
 	site := c.Site
 	// The address alone: the visitor's name stays out of the headers.
@@ -164,7 +187,6 @@ func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Tim
 	msg.SetGenHeader(gomail.Header("Auto-Submitted"), "auto-replied")
 
 	var body strings.Builder
-	fmt.Fprintf(&body, "Dear %s,\n\n", e.Name)
 	what := strings.ToLower(title)
 	switch {
 	case len(e.Items) > 0:
@@ -176,7 +198,11 @@ func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Tim
 	if c.Service.EmailReplyHours > 0 {
 		fmt.Fprintf(&body, ", and we reply within %d hours on business days", c.Service.EmailReplyHours)
 	}
-	body.WriteString(".\n\nThis is what you sent us:\n\n")
+	loc := site.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	fmt.Fprintf(&body, ".\n\nThis is what we received, on %s:\n\n", e.CreatedAt.In(loc).Format("2 Jan 2006 at 15:04 MST"))
 	fmt.Fprintf(&body, "  Reference: %s #%d\n", title, e.ID)
 	if e.ProductName != "" {
 		fmt.Fprintf(&body, "  Product:   %s\n", e.ProductName)
@@ -187,18 +213,13 @@ func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Tim
 	if e.Finish != "" {
 		fmt.Fprintf(&body, "  Finish:    %s\n", e.Finish)
 	}
-	writePieces(&body, e.Items, "  ", false)
-	fmt.Fprintf(&body, "  Name:      %s\n  E-mail:    %s\n", e.Name, e.Email)
-	if e.Phone != "" {
-		fmt.Fprintf(&body, "  Phone:     %s\n", e.Phone)
-	}
 	if e.Message != "" {
-		body.WriteString("  Message:\n\n")
-		for line := range strings.SplitSeq(e.Message, "\n") {
-			fmt.Fprintf(&body, "    %s\n", strings.TrimRight(line, "\r"))
-		}
+		body.WriteString("  Message:   received (not repeated here)\n")
 	}
-	body.WriteString("\nTo add to it or correct it, reply to this e-mail. If you did not write to us, you can ignore it.\n\n")
+	body.WriteString("\n")
+	writePieces(&body, e.Items, "  ", false)
+	body.WriteString("We will answer you at this address. To add to your enquiry or correct it, reply to this e-mail.\n")
+	body.WriteString("If you did not write to us, someone typed your address: you can ignore this e-mail.\n\n")
 	body.WriteString(contactDetails(c))
 	if subscribed {
 		body.WriteString(c.withUnsubscribe(msg, visitor))
@@ -242,9 +263,10 @@ func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now tim
 //	     Note: for the lobby
 //	  2. Jharokha mirror (#2), quantity 1
 //
-// and a blank line after. withIDs adds the catalogue's product number (the studio's copy). A note
-// is one line (enquiry.Check), so a piece cannot pass for another.
-func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withIDs bool) {
+// and a blank line after. The studio's copy (studio) has the catalogue's
+// product numbers and the visitor's notes; the acknowledgement neither. A
+// note is one line (enquiry.Check), so a piece cannot pass for another.
+func writePieces(b *strings.Builder, items []enquiry.Item, indent string, studio bool) {
 	if len(items) == 0 {
 		return
 	}
@@ -252,7 +274,7 @@ func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withID
 	for i, it := range items {
 		number := fmt.Sprintf("%d. ", i+1)
 		line := it.ProductName
-		if withIDs {
+		if studio {
 			line += fmt.Sprintf(" (#%d)", it.ProductID)
 		}
 		for _, choice := range []string{it.Material, it.Finish} {
@@ -261,14 +283,16 @@ func writePieces(b *strings.Builder, items []enquiry.Item, indent string, withID
 			}
 		}
 		fmt.Fprintf(b, "%s  %s%s, quantity %d\n", indent, number, line, it.Quantity)
-		if it.Note != "" {
+		if studio && it.Note != "" {
 			fmt.Fprintf(b, "%s  %sNote: %s\n", indent, strings.Repeat(" ", len(number)), it.Note)
 		}
 	}
 	b.WriteString("\n")
 }
 
-// contactDetails is the studio's signature, every fact from content/site.json.
+// contactDetails is the studio's signature, every fact from
+// content/site.json but the site's address, which is the server's own
+// (Config.LinkBase).
 func contactDetails(c Config) string {
 	site := c.Site
 	var b strings.Builder
@@ -286,8 +310,8 @@ func contactDetails(c Config) string {
 			fmt.Fprintf(&b, "%s\n", line)
 		}
 	}
-	if site.BaseURL != "" {
-		fmt.Fprintf(&b, "%s\n", site.BaseURL)
+	if c.linkBase != "" {
+		fmt.Fprintf(&b, "%s\n", c.linkBase)
 	}
 	return b.String()
 }

@@ -47,6 +47,17 @@ type Config struct {
 	// LinkKey signs the newsletter's links to confirm and to unsubscribe
 	// (store.KeyNewsletterLinks); without it no link is sent.
 	LinkKey []byte
+	// LinkBase gives the address every link in a mail starts with
+	// (https://www.example.com): the server's own, from PUBLIC_URL or
+	// DOMAIN, or the address an owner last signed in to the workspace at
+	// (config.Config.MailedLinksBase, store.SignInAddress). Never content's
+	// baseUrl, which staff can change. "" while none is known: a mail that
+	// is nothing without its link (an invitation, a reset, a newsletter
+	// confirmation) waits for one; the others go without links. nil: none
+	// is ever known.
+	LinkBase func(ctx context.Context) (string, error)
+
+	linkBase string // LinkBase's answer, for the mail being composed
 }
 
 // Outbox is the store's queue of pending mails.

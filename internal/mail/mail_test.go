@@ -144,9 +144,15 @@ var shipped = func() *sitecontent.Content {
 	return c
 }()
 
+// serverAddress is the server's own address in the tests' mails
+// (Config.LinkBase): not the shipped content's baseUrl, so a link built
+// from content shows.
+const serverAddress = "https://studio-server.test:8443"
+
 func testConfig(port int) Config {
 	return Config{Host: "127.0.0.1", Port: port, Username: "site", Password: "pw", From: "site@jharokha.test",
-		To: "studio@jharokha.test", Site: shipped.Site, Service: shipped.Service}
+		To: "studio@jharokha.test", Site: shipped.Site, Service: shipped.Service,
+		LinkBase: func(context.Context) (string, error) { return serverAddress, nil }}
 }
 
 func testWorker(st *store.Store, srv *smtpServer) *Worker {
@@ -228,8 +234,8 @@ func TestSendsEnquiry(t *testing.T) {
 		t.Errorf("From = %q", msg.Header.Get("From"))
 	}
 	body, _ := io.ReadAll(qpReader(msg.Body))
-	// The link to the enquiry, on the site's public address (site.json's baseUrl).
-	link := strings.TrimRight(shipped.Site.BaseURL, "/") + "/studio/enquiries/" + itoa(id)
+	// The link to the enquiry, on the server's address.
+	link := serverAddress + "/studio/enquiries/" + itoa(id)
 	for _, want := range []string{"Marwar chair (#1)", "Material: Wood", "Finish:   Walnut", "+91 98290 41752", "Could it be 10 cm lower?\r\n.\r\nThanks", "In the studio's inbox: " + link + "\r\n"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("body lacks %q:\n%s", want, body)

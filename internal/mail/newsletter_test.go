@@ -20,16 +20,16 @@ import (
 var linkKey = []byte("a newsletter key of 32 bytes....")
 
 // checkLink parses a mailed link and checks that it leads to purpose's
-// page on the site's public address, signed for address.
+// page on the server's address, signed for address.
 func checkLink(t *testing.T, link, purpose, address string) {
 	t.Helper()
 	u, err := url.Parse(link)
 	if err != nil {
 		t.Fatalf("link %q: %v", link, err)
 	}
-	base, _ := url.Parse(shipped.Site.BaseURL)
+	base, _ := url.Parse(serverAddress)
 	if u.Scheme != base.Scheme || u.Host != base.Host || u.Path != newsletter.Path(purpose) {
-		t.Errorf("link %q does not lead to %s on %s", link, newsletter.Path(purpose), shipped.Site.BaseURL)
+		t.Errorf("link %q does not lead to %s on %s", link, newsletter.Path(purpose), serverAddress)
 	}
 	if e := u.Query().Get("e"); e != address || !newsletter.Valid(linkKey, purpose, e, u.Query().Get("s")) {
 		t.Errorf("link %q is not a signed %s link for %s", link, purpose, address)

@@ -45,7 +45,7 @@ func Valid(key []byte, purpose, email, signature string) bool {
 }
 
 // Link is the full address of a link of purpose for email on the site
-// at baseURL (site.json's baseUrl): …/newsletter/<purpose>?e=…&s=….
+// at baseURL (the server's own address, never content's): …/newsletter/<purpose>?e=…&s=….
 func Link(baseURL string, key []byte, purpose, email string) string {
 	q := url.Values{"e": {email}, "s": {Sign(key, purpose, email)}}
 	return strings.TrimRight(baseURL, "/") + Path(purpose) + "?" + q.Encode()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -148,6 +149,24 @@ func TestSpamAnswersLikeSuccessButIsFlagged(t *testing.T) {
 	}
 }
 
+// The form without JavaScript judges spam alike: a filled honeypot is
+// thanked, stored as spam, and nobody is mailed, least of all the address
+// the robot typed.
+func TestSpamFormGetsNoAcknowledgement(t *testing.T) {
+	woken := 0
+	h, st := newAPI(t, WithMail(func() { woken++ }))
+	form := url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {"A"}, "email": {"stranger@example.com"}, "message": {"m"}, "website": {"http://x.test"}}
+	if w := postForm(h, "/api/enquiries", form); w.Code != http.StatusSeeOther || w.Header().Get("Location") != thanksPath {
+		t.Fatalf("%d → %q, want 303 to %s", w.Code, w.Header().Get("Location"), thanksPath)
+	}
+	if storedCount(t, st, true) != 1 {
+		t.Error("spam not stored flagged")
+	}
+	if f, _ := st.MailFigures(context.Background()); f.Pending != 0 || woken != 0 {
+		t.Errorf("spam queued %d mails", f.Pending)
+	}
+}
+
 func TestEnquiryQueuesMail(t *testing.T) {
 	woken := 0
 	h, st := newAPI(t, WithMail(func() { woken++ }))
@@ -157,6 +176,29 @@ func TestEnquiryQueuesMail(t *testing.T) {
 	// The studio's copy and the visitor's acknowledgement, one wake for both.
 	if f, _ := st.MailFigures(context.Background()); f.Pending != 2 || woken != 1 {
 		t.Errorf("f.Pending = %d, woken = %d; want 2, 1", f.Pending, woken)
+	}
+}
+
+// Past store.AcknowledgementsPerDay to one address, an enquiry is still
+// taken and stored, and the studio's copy queued: the visitor is told it
+// was received (201; without JavaScript, the thank-you page), and only
+// the acknowledgement stays unsent.
+func TestEnquiryPastTheAcknowledgementLimitIsReceived(t *testing.T) {
+	h, st := newAPI(t, WithMail(func() {}))
+	for i := range store.AcknowledgementsPerDay {
+		if w := post(h, "/api/enquiries", goodContact); w.Code != 201 || !strings.Contains(w.Body.String(), `"id"`) {
+			t.Fatalf("enquiry %d: %d %s", i+1, w.Code, w.Body)
+		}
+	}
+	form := url.Values{"kind": {"contact"}, "page": {"/contact-us"}, "name": {"Asha"}, "email": {"Asha@Example.com"}, "message": {"Hello again"}}
+	if w := postForm(h, "/api/enquiries", form); w.Code != http.StatusSeeOther || w.Header().Get("Location") != thanksPath {
+		t.Fatalf("the next, without JavaScript: %d → %q, want 303 to %s", w.Code, w.Header().Get("Location"), thanksPath)
+	}
+	if n := storedCount(t, st, false); n != store.AcknowledgementsPerDay+1 {
+		t.Errorf("%d enquiries stored, want %d", n, store.AcknowledgementsPerDay+1)
+	}
+	if f, _ := st.MailFigures(context.Background()); f.Pending != 2*store.AcknowledgementsPerDay+1 {
+		t.Errorf("%d mails queued, want %d studio's copies and %d acknowledgements", f.Pending, store.AcknowledgementsPerDay+1, store.AcknowledgementsPerDay)
 	}
 }
 

@@ -16,8 +16,9 @@ const enquiryColumns = `id, kind, name, email, phone, message, product_id, produ
 
 // CreateEnquiry stores e and returns its id. With mail set (SMTP is
 // configured and e is not spam), an e-mail to the studio and an
-// acknowledgement to the visitor are queued in the same transaction: the
-// enquiry and its mails are stored together or not at all. It returns once
+// acknowledgement to the visitor (none past AcknowledgementsPerDay to its
+// address) are queued in the same transaction: the enquiry and its mails
+// are stored together or not at all. It returns once
 // the transaction is committed, that is, on disk.
 //
 // An enquiry with an idempotency key that is already stored is a retry: it

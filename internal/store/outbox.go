@@ -41,17 +41,30 @@ type PendingMail struct {
 	Subscribed bool
 }
 
+// AcknowledgementsPerDay is the most acknowledgements mailed to one
+// address (compared without case) in any 24 hours. The address is
+// whatever a visitor typed, so the form could otherwise send the studio's
+// mail to a stranger as often as it is sent; past the limit an enquiry is
+// stored and the studio mailed as always, without an acknowledgement.
+const AcknowledgementsPerDay = 3
+
 // queueMails puts an enquiry's mails in the outbox, in the enquiry's own
 // transaction (insertEnquiry calls it with mail set, for the plain and the
 // batched path alike), so the enquiry and its mails are stored together or
 // not at all: the studio's copy, then the acknowledgement to the visitor.
 // Spam never gets an acknowledgement, whatever the caller asks: a robot's
 // form may carry someone else's address, and the studio's mail would then
-// go to a stranger.
+// go to a stranger. Nor does an address that had AcknowledgementsPerDay.
 func (s *Store) queueMails(ctx context.Context, tx *sql.Tx, enquiryID int64, e enquiry.Enquiry) error {
 	recipients := []string{RecipientStudio}
 	if !e.Spam {
-		recipients = append(recipients, RecipientVisitor)
+		sent, err := s.acknowledgementsTo(ctx, tx, e.Email, e.CreatedAt.Add(-24*time.Hour))
+		if err != nil {
+			return err
+		}
+		if sent < AcknowledgementsPerDay {
+			recipients = append(recipients, RecipientVisitor)
+		}
 	}
 	for _, r := range recipients {
 		if err := s.queueMail(ctx, tx, r, enquiryID, nil, e.CreatedAt); err != nil {
@@ -59,6 +72,25 @@ func (s *Store) queueMails(ctx context.Context, tx *sql.Tx, enquiryID int64, e e
 		}
 	}
 	return nil
+}
+
+// acknowledgementsTo counts the acknowledgements queued for address since
+// then, in the enquiry's transaction: the outbox is the record, so the
+// count holds across restarts and copies of the server. On PostgreSQL a
+// lock on the address, held until the commit, makes two enquiries to one
+// address at once count one after the other (SQLite has one writer); as
+// with the sign-ins' lock, the two-key form keeps clear of migrate's, and
+// 14 names its migration.
+func (s *Store) acknowledgementsTo(ctx context.Context, tx *sql.Tx, address string, since time.Time) (int, error) {
+	if s.dialect == Postgres {
+		if _, err := tx.ExecContext(ctx, s.q(`SELECT pg_advisory_xact_lock(14, hashtext(LOWER(?)))`), address); err != nil {
+			return 0, fmt.Errorf("lock the address: %w", err)
+		}
+	}
+	var n int
+	err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM enquiries e JOIN mail_outbox o ON o.enquiry_id = e.id
+		WHERE LOWER(e.email) = LOWER(?) AND o.recipient = ? AND o.queued_ms > ?`), address, RecipientVisitor, millis(since)).Scan(&n)
+	return n, err
 }
 
 // queueMail puts one mail in the outbox, due at once: about an enquiry

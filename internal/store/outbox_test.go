@@ -3,6 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,4 +201,100 @@ func TestRecipientColumn(t *testing.T) {
 			t.Errorf("outbox = %s, want the old row as the studio's copy", got)
 		}
 	})
+}
+
+// An address gets at most AcknowledgementsPerDay acknowledgements in any
+// 24 hours, however its case is typed and however many enquiries come at
+// once; past that each enquiry is still stored, with the studio's copy.
+// Spam, and other addresses, count nothing.
+func TestAcknowledgementsToOneAddressAreLimited(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		to := func(name, email string, at time.Time) enquiry.Enquiry {
+			e := sample(enquiry.Contact, name)
+			e.Email, e.CreatedAt = email, at
+			return e
+		}
+		bot := to("Bot", "stranger@example.com", t0)
+		bot.Spam = true
+		first := []enquiry.Enquiry{bot, to("A", "stranger@example.com", t0), to("Other", "asha@example.com", t0.Add(time.Minute))}
+		for _, e := range first {
+			if _, err := s.CreateEnquiry(ctx, e, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Six at once, the address in other cases: two more get theirs.
+		var wg sync.WaitGroup
+		errs := make(chan error, 6)
+		for i, email := range []string{"Stranger@example.com", "STRANGER@EXAMPLE.COM", "stranger@Example.com", "stranger@example.com", "Stranger@Example.Com", "sTranger@example.com"} {
+			wg.Go(func() {
+				_, err := s.CreateEnquiry(ctx, to(fmt.Sprintf("B%d", i), email, t0.Add(time.Hour)), true)
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			must(t, err)
+		}
+		count := func() (studio, visitor int) {
+			t.Helper()
+			var n [2]int
+			for i, r := range []string{RecipientStudio, RecipientVisitor} {
+				must(t, s.write.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM mail_outbox o JOIN enquiries e ON e.id = o.enquiry_id
+					WHERE LOWER(e.email) = 'stranger@example.com' AND o.recipient = ?`), r).Scan(&n[i]))
+			}
+			return n[0], n[1]
+		}
+		if studio, visitor := count(); studio != 8 || visitor != AcknowledgementsPerDay {
+			t.Errorf("%d studio's copies and %d acknowledgements to the address, want 8 and %d", studio, visitor, AcknowledgementsPerDay)
+		}
+		list, err := s.Enquiries(ctx, EnquiryFilter{AllSpam: true})
+		if err != nil || len(list) != 9 {
+			t.Errorf("%d enquiries stored (%v), want all 9", len(list), err)
+		}
+		// Another address is not held back by it.
+		if got := fmt.Sprint(recipients(t, s)); !strings.Contains(got, "Other:visitor") {
+			t.Errorf("outbox %s lacks the acknowledgement to another address", got)
+		}
+		// 23 hours after the first, still full; a day after it, one more.
+		if _, err := s.CreateEnquiry(ctx, to("C", "stranger@example.com", t0.Add(23*time.Hour)), true); err != nil {
+			t.Fatal(err)
+		}
+		if _, visitor := count(); visitor != AcknowledgementsPerDay {
+			t.Errorf("%d acknowledgements within the day, want %d", visitor, AcknowledgementsPerDay)
+		}
+		if _, err := s.CreateEnquiry(ctx, to("D", "stranger@example.com", t0.Add(24*time.Hour+time.Second)), true); err != nil {
+			t.Fatal(err)
+		}
+		if _, visitor := count(); visitor != AcknowledgementsPerDay+1 {
+			t.Errorf("%d acknowledgements once the first is a day old, want %d", visitor, AcknowledgementsPerDay+1)
+		}
+	})
+}
+
+// The count is the database's: a restart does not reset it.
+func TestAcknowledgementLimitSurvivesARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "studio.db")
+	for round := range 2 {
+		s, err := OpenSQLite(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			e := sample(enquiry.Contact, fmt.Sprintf("R%d-%d", round, i))
+			e.CreatedAt = t0.Add(time.Duration(round*2+i) * time.Minute)
+			if _, err := s.CreateEnquiry(ctx, e, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if round == 1 {
+			got := fmt.Sprint(recipients(t, s))
+			if want := "[R0-0:studio R0-0:visitor R0-1:studio R0-1:visitor R1-0:studio R1-0:visitor R1-1:studio]"; got != want {
+				t.Errorf("outbox = %s, want %s", got, want)
+			}
+		}
+		must(t, s.Close())
+	}
 }

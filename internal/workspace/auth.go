@@ -20,6 +20,7 @@ type sessionStore interface {
 	TouchSession(ctx context.Context, secretHash string, at time.Time) error
 	DeleteSession(ctx context.Context, secretHash string) error
 	DeleteSessions(ctx context.Context, accountID int64) error
+	RecordSignInAddress(ctx context.Context, base string, at time.Time) error
 }
 
 // signInStore checks an e-mail and password under the limits on failed
@@ -322,6 +323,7 @@ func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, r *ht
 		return
 	}
 	h.log.Info("studio: signed in", "account", a.Email, "client", h.opts.Visitor.IP(r))
+	h.rememberAddress(ctx, r, a)
 	// No Expires: the cookie lives as long as the session may, and the
 	// server decides when that ends.
 	http.SetCookie(w, &http.Cookie{Name: h.cookieName(r), Value: secret, Path: "/", MaxAge: int(absoluteLimit.Seconds()),
@@ -331,6 +333,30 @@ func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, r *ht
 		to = "/studio"
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// rememberAddress keeps the address an owner signed in at (scheme://host)
+// for the mails' links, which lead there when the server is told no
+// address of its own (PUBLIC_URL, DOMAIN: cmd/studio). An owner's only:
+// staff must not be able to send the owners' password resets elsewhere by
+// signing in at a forged Host. Never a request's that anyone may send (the
+// reset form's, a visitor's): its Host is the sender's to choose.
+func (h *Handler) rememberAddress(ctx context.Context, r *http.Request, a store.Account) {
+	if a.Role != store.RoleOwner {
+		return
+	}
+	scheme := "http"
+	if h.opts.Visitor.IsHTTPS(r) {
+		scheme = "https"
+	}
+	u, err := url.Parse(scheme + "://" + r.Host)
+	if err != nil || u.Host != r.Host || u.Hostname() == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		h.log.Warn("studio: the address signed in at is not a host name: not kept for the mails' links", "host", r.Host)
+		return
+	}
+	if err := h.sessions.RecordSignInAddress(ctx, u.Scheme+"://"+u.Host, h.now()); err != nil {
+		h.log.Error("studio: keep the address signed in at", "err", err)
+	}
 }
 
 // retryAfter is a wait in whole seconds, rounded up: a client that waits

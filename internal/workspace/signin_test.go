@@ -317,3 +317,44 @@ func TestWrongPasswordsCostTheSameWhoeverTheyName(t *testing.T) {
 		t.Errorf("a real account's hash: %+v, want the cost in force", real)
 	}
 }
+
+// An owner's sign-in keeps the address it came to, where the mails' links
+// lead when the server is told no address of its own; a staff account's
+// sign-in, and a Host that is not a host name, change nothing.
+func TestOwnerSignInKeepsTheAddress(t *testing.T) {
+	onBoth(t, func(t *testing.T, h *Handler, st *store.Store) {
+		ctx := context.Background()
+		host := func(name string) func(*http.Request) { return func(r *http.Request) { r.Host = name } }
+		kept := func() string {
+			t.Helper()
+			base, err := st.SignInAddress(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return base
+		}
+		if got := kept(); got != "" {
+			t.Fatalf("before any sign-in: %q", got)
+		}
+		signIn(t, h, asha, ashaPassword, host("trial.studio.test:8080"))
+		if got := kept(); got != "http://trial.studio.test:8080" {
+			t.Errorf("after an owner's sign-in over HTTP: %q", got)
+		}
+		signIn(t, h, asha, ashaPassword, host("www.studio.test"), overTLS)
+		if got := kept(); got != "https://www.studio.test" {
+			t.Errorf("after an owner's sign-in over HTTPS: %q", got)
+		}
+		hash, err := HashPassword("a staff password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.CreateAccountAs(ctx, "meera@studio.example", hash, store.RoleStaff, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		signIn(t, h, "meera@studio.example", "a staff password", host("elsewhere.example"))
+		signIn(t, h, asha, ashaPassword, host("www.studio.test/evil?x=1"))
+		if got := kept(); got != "https://www.studio.test" {
+			t.Errorf("after a staff sign-in and a Host with a path: %q, want the owner's last", got)
+		}
+	})
+}

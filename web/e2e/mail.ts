@@ -11,6 +11,10 @@ export type Mail = {
   attachments: { filename: string; contentType: string; size: number }[];
 };
 
+// The address the mailed links lead to: the mailed server's own
+// (PUBLIC_URL in playwright.config.ts), whatever content's baseUrl says.
+export const mailedServer = `http://127.0.0.1:${process.env.E2E_MAILED_PORT}`;
+
 async function mails(): Promise<Mail[]> {
   const res = await fetch(`http://127.0.0.1:${process.env.E2E_MAIL_PORT}/mails`);
   return (await res.json()) as Mail[];

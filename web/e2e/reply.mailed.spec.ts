@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
 import { products, site } from "./content";
-import { lastMailTo, linkIn } from "./mail";
+import { lastMailTo, linkIn, mailedServer } from "./mail";
 
 // The studio answers a customer without leaving the workspace: from the
 // link in its copy of the enquiry, a reply made from one of its templates
@@ -35,7 +35,7 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
 
   // The studio's copy links to the enquiry in the workspace.
   const copy = await lastMailTo("studio@jharokha.test", new RegExp(name));
-  const link = new URL(linkIn(copy, site.baseUrl.replace(/\/$/, "") + "/studio/enquiries/"));
+  const link = new URL(linkIn(copy, mailedServer + "/studio/enquiries/"));
   await signInToStudio(page);
   await page.goto(link.pathname);
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
