@@ -76,6 +76,9 @@ type pacedBody struct {
 // (a test's recorder) reads without them.
 func paceBody(w http.ResponseWriter, r *http.Request, pace UploadPace) *pacedBody {
 	p := &pacedBody{ReadCloser: r.Body, rc: http.NewResponseController(w), pace: pace, start: time.Now()}
+	// The server's WriteTimeout counts from the request's headers, and
+	// over HTTP/2 it ends the stream even while its body is being read.
+	_ = p.rc.SetWriteDeadline(p.start.Add(pace.Total + pace.Window))
 	p.moveOn()
 	r.Body = p
 	return p
@@ -142,8 +145,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, maxFiles int, 
 		return &refusal{status: http.StatusBadRequest, text: "the form was not sent as a form with files."}
 	}
 	body := paceBody(w, r, h.opts.UploadPace)
-	// The server's WriteTimeout counts from the request's headers: the
-	// answer, whatever it is, has a Window from the body's end.
+	// The answer, whatever it is, has a Window from the body's end.
 	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
 	spool, err := os.CreateTemp(h.opts.Scratch, "upload-*")
 	if err != nil {

@@ -30,8 +30,9 @@ const timeScale = 10
 var scaledPace = UploadPace{MinRate: phonePace.MinRate * timeScale, Window: phonePace.Window / timeScale, Total: phonePace.Total / timeScale}
 
 // phoneServer is the editor's workspace behind a real HTTP server with
-// the production timeouts, scaled.
-func phoneServer(t *testing.T) (*editorRig, *httptest.Server) {
+// the production timeouts, scaled: HTTP/1.1 (LISTEN_ADDR) or, with
+// HTTP/2, over TLS (DOMAIN).
+func phoneServer(t *testing.T, http2 bool) (*editorRig, *httptest.Server) {
 	t.Helper()
 	rig := setupEditor(t)
 	rig.h.opts.UploadPace = scaledPace
@@ -39,9 +40,25 @@ func phoneServer(t *testing.T) (*editorRig, *httptest.Server) {
 	srv.Config.ReadHeaderTimeout = 5 * time.Second / timeScale
 	srv.Config.ReadTimeout = 15 * time.Second / timeScale
 	srv.Config.WriteTimeout = 30 * time.Second / timeScale
-	srv.Start()
+	if http2 {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+		rig.asha = signIn(t, rig.h, asha, ashaPassword, overTLS) // the session's cookie over HTTPS
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return rig, srv
+}
+
+// overBoth runs test over HTTP/1.1 and HTTP/2.
+func overBoth(t *testing.T, test func(t *testing.T, rig *editorRig, srv *httptest.Server)) {
+	for _, h2 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "HTTP/1.1", true: "HTTP/2"}[h2], func(t *testing.T) {
+			rig, srv := phoneServer(t, h2)
+			test(t, rig, srv)
+		})
+	}
 }
 
 // bigPhoto is a PNG of about size bytes: a grey picture, stored
@@ -132,9 +149,13 @@ func sendPhoto(t *testing.T, rig *editorRig, srv *httptest.Server, contentType s
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
 	var a photoAnswer
-	if err := json.NewDecoder(res.Body).Decode(&a); err != nil {
+	err = json.NewDecoder(res.Body).Decode(&a)
+	// A body still being sent is given up: over HTTP/2, closing the
+	// answer would wait for it to end.
+	cancel()
+	res.Body.Close()
+	if err != nil {
 		t.Fatalf("the answer (%d) is not JSON: %v", res.StatusCode, err)
 	}
 	return res.StatusCode, a
@@ -158,21 +179,22 @@ func uploadsKept(t *testing.T, rig *editorRig) []string {
 // s, twice the server's ReadTimeout and all its WriteTimeout: its deadline
 // follows its progress, and it arrives whole.
 func TestAPhonesSlowUploadArrives(t *testing.T) {
-	rig, srv := phoneServer(t)
-	photo := bigPhoto(t, 12_000_000)
-	head, tail, contentType := photoForm("IMG_0042.png")
-	body := io.MultiReader(bytes.NewReader(head), &paced{r: bytes.NewReader(photo), rate: 400_000 * timeScale}, bytes.NewReader(tail))
-	status, answer := sendPhoto(t, rig, srv, contentType, body, int64(len(head)+len(photo)+len(tail)))
-	if status != http.StatusOK || answer.Problem != "" {
-		t.Fatalf("the upload: %d %+v", status, answer)
-	}
-	name, filename, _ := strings.Cut(answer.Upload, "/")
-	if filename != "IMG_0042.png" {
-		t.Errorf("the upload is named %q", answer.Upload)
-	}
-	if kept, err := os.ReadFile(filepath.Join(rig.h.uploadsDir(), name)); err != nil || !bytes.Equal(kept, photo) {
-		t.Errorf("the photograph kept is not the one sent (%v)", err)
-	}
+	overBoth(t, func(t *testing.T, rig *editorRig, srv *httptest.Server) {
+		photo := bigPhoto(t, 12_000_000)
+		head, tail, contentType := photoForm("IMG_0042.png")
+		body := io.MultiReader(bytes.NewReader(head), &paced{r: bytes.NewReader(photo), rate: 400_000 * timeScale}, bytes.NewReader(tail))
+		status, answer := sendPhoto(t, rig, srv, contentType, body, int64(len(head)+len(photo)+len(tail)))
+		if status != http.StatusOK || answer.Problem != "" {
+			t.Fatalf("the upload: %d %+v", status, answer)
+		}
+		name, filename, _ := strings.Cut(answer.Upload, "/")
+		if filename != "IMG_0042.png" {
+			t.Errorf("the upload is named %q", answer.Upload)
+		}
+		if kept, err := os.ReadFile(filepath.Join(rig.h.uploadsDir(), name)); err != nil || !bytes.Equal(kept, photo) {
+			t.Errorf("the photograph kept is not the one sent (%v)", err)
+		}
+	})
 }
 
 // A connection that stops, after 10 s at a phone's speed, is let go once
@@ -180,34 +202,36 @@ func TestAPhonesSlowUploadArrives(t *testing.T) {
 // it got (past the server's WriteTimeout: the answer is written all the
 // same); nothing is kept.
 func TestAStalledUploadSaysWhereItStopped(t *testing.T) {
-	rig, srv := phoneServer(t)
-	head, tail, contentType := photoForm("IMG_0042.jpg")
-	sent := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, 4_100_000-len(head))))
-	lost := stalling(t, &paced{r: sent, rate: 400_000 * timeScale})
-	status, answer := sendPhoto(t, rig, srv, contentType, lost, int64(12_000_000+len(tail)))
-	want := fmt.Sprintf("The connection stopped after 4.1 of 12 MB (less than 600 KB arrived in %s)", inWords(scaledPace.Window))
-	if status != http.StatusRequestTimeout || !strings.HasPrefix(answer.Problem, want) || !answer.Retry {
-		t.Errorf("a stalled upload: %d %+v, want 408 and %q, to try again", status, answer, want)
-	}
-	if kept := uploadsKept(t, rig); len(kept) > 0 {
-		t.Errorf("a stalled upload kept %v", kept)
-	}
+	overBoth(t, func(t *testing.T, rig *editorRig, srv *httptest.Server) {
+		head, tail, contentType := photoForm("IMG_0042.jpg")
+		sent := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, 4_100_000-len(head))))
+		lost := stalling(t, &paced{r: sent, rate: 400_000 * timeScale})
+		status, answer := sendPhoto(t, rig, srv, contentType, lost, int64(12_000_000+len(tail)))
+		want := fmt.Sprintf("The connection stopped after 4.1 of 12 MB (less than 600 KB arrived in %s)", inWords(scaledPace.Window))
+		if status != http.StatusRequestTimeout || !strings.HasPrefix(answer.Problem, want) || !answer.Retry {
+			t.Errorf("a stalled upload: %d %+v, want 408 and %q, to try again", status, answer, want)
+		}
+		if kept := uploadsKept(t, rig); len(kept) > 0 {
+			t.Errorf("a stalled upload kept %v", kept)
+		}
+	})
 }
 
 // A file over 30 MB is refused as soon as 30 MB of it have come, not once
 // all of it has: the client here sends no more until it has the answer.
 func TestAPhotographOverTheLimitIsRefusedAsItArrives(t *testing.T) {
-	rig, srv := phoneServer(t)
-	head, tail, contentType := photoForm("huge.jpg")
-	first := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, maxPhotoBytes+1)))
-	rest := stalling(t, first)
-	status, answer := sendPhoto(t, rig, srv, contentType, rest, int64(len(head)+40<<20+len(tail)))
-	if status != http.StatusRequestEntityTooLarge || !strings.HasPrefix(answer.Problem, "“huge.jpg” is over 30 MB: a photograph may be up to 30 MB") || answer.Retry {
-		t.Errorf("a file over 30 MB: %d %+v", status, answer)
-	}
-	if kept := uploadsKept(t, rig); len(kept) > 0 {
-		t.Errorf("a refused upload kept %v", kept)
-	}
+	overBoth(t, func(t *testing.T, rig *editorRig, srv *httptest.Server) {
+		head, tail, contentType := photoForm("huge.jpg")
+		first := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, maxPhotoBytes+1)))
+		rest := stalling(t, first)
+		status, answer := sendPhoto(t, rig, srv, contentType, rest, int64(len(head)+40<<20+len(tail)))
+		if status != http.StatusRequestEntityTooLarge || !strings.HasPrefix(answer.Problem, "“huge.jpg” is over 30 MB: a photograph may be up to 30 MB") || answer.Retry {
+			t.Errorf("a file over 30 MB: %d %+v", status, answer)
+		}
+		if kept := uploadsKept(t, rig); len(kept) > 0 {
+			t.Errorf("a refused upload kept %v", kept)
+		}
+	})
 }
 
 // The form's upload takes 12 photographs at most: more are refused when
