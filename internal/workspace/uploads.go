@@ -50,9 +50,9 @@ type UploadPace struct {
 	Total   time.Duration
 }
 
-// phonePace is the pace of production: a phone with a poor signal (20 KB/s
-// is a tenth of a weak 3G uplink) goes on; a connection that has stopped
-// is let go after half a minute.
+// phonePace is the pace of production: a phone with a poor signal goes on
+// (at 20 KB/s, a 12 MB photograph takes the 10 minutes); a connection
+// that has stopped is let go after half a minute.
 var phonePace = UploadPace{MinRate: 20_000, Window: 30 * time.Second, Total: 10 * time.Minute}
 
 // step is how many bytes move the deadline on by a Window.

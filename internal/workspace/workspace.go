@@ -299,8 +299,8 @@ func unstorable(problems map[string]string) string {
 }
 
 // inboxPolicy allows the page's one inline stylesheet and its one script
-// (photographs sent one by one, to the site's own address), by their hashes, and
-// nothing else.
+// (which sends photographs to the site's own address), by their hashes,
+// and nothing else.
 var inboxPolicy = func() string {
 	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
 	return "default-src 'none'; img-src 'self'; style-src " + sourceHash(style) + "; script-src " + sourceHash(uploadJS) +
