@@ -161,6 +161,7 @@ func (h *Handler) contentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
 	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
 	h.productRoutes(mux)
+	mux.HandleFunc("POST "+photosPath, h.signedIn(h.SendPhoto))
 }
 
 // contentView is the Content page: what is unpublished, the parts to edit,

@@ -104,8 +104,9 @@ var layoutHTML = func() string {
 	return string(b)
 }()
 
-// uploadJS is the workspace's one script, upload progress, which a product's
-// form carries inline; the page's policy allows it by its hash.
+// uploadJS is the workspace's one script, which sends a product's
+// photographs one by one; the product's form carries it inline, and the
+// page's policy allows it by its hash.
 var uploadJS = func() string {
 	b, err := fs.ReadFile(templateFiles, path.Join(templatesDir, "upload.js"))
 	if err != nil {
@@ -213,6 +214,7 @@ func templateFuncs(loc *time.Location) template.FuncMap {
 		"inc":          func(n int) int { return n + 1 },
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(uploadJS) },
+		"photoLimit":   func() int { return maxPhotoBytes }, // a photograph's most bytes
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

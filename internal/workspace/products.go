@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"studio/internal/contentform"
-	"studio/internal/input"
 	"studio/internal/publish"
 )
 
@@ -239,39 +238,17 @@ func setFeatured(doc *contentform.Value, pointer string, form url.Values) (chang
 	return changed, problems
 }
 
-// readUploads reads a form with files (a product's photographs), as
-// storableForm reads other forms, once the session is known: an anonymous
-// upload is never read.
-func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) bool {
-	if !isMultipart(r) {
-		return true
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxPhotos*maxPhotoBytes+maxContentForm)
-	if err := r.ParseMultipartForm(8 << 20); err != nil {
-		h.fail(w, r, http.StatusRequestEntityTooLarge, "Not saved", fmt.Sprintf("Nothing was saved: the upload could not be read (%v). Up to %d photographs of up to 30 MB each can be added at once.", err, maxPhotos), backPath(r))
-		return false
-	}
-	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+unstorable(problems), backPath(r))
-		return false
-	}
-	return true
-}
-
-func isMultipart(r *http.Request) bool {
-	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
-}
-
 // stagePhotos keeps the photographs of the form's "Add photographs" in the
-// uploads folder and adds each to images, its alt text to be written. What
-// it says of them: how many were added, which are narrow; what is wrong
-// with the others (not a photograph, too large): those are not added.
+// uploads folder and adds each to images, its alt text to be written, with
+// those the script sent ahead (uploadedField). What it says of them: how
+// many were added, which are narrow; what is wrong with the others (not a
+// photograph, empty, HEIC): those are not added.
 func (h *Handler) stagePhotos(r *http.Request, images *contentform.Value, field string) (notes []string, problems []contentform.Problem) {
 	if r.MultipartForm == nil || images == nil {
 		return nil, nil
 	}
-	files := r.MultipartForm.File[photoFieldName]
-	if len(files) == 0 {
+	files, ahead := r.MultipartForm.File[photoFieldName], r.MultipartForm.Value[uploadedField]
+	if len(files) == 0 && len(ahead) == 0 {
 		return nil, nil
 	}
 	dir := h.uploadsDir()
@@ -280,11 +257,10 @@ func (h *Handler) stagePhotos(r *http.Request, images *contentform.Value, field 
 	}
 	sweepUploads(dir)
 	added := 0
-	for _, fh := range files {
-		name, problem, narrow := h.stagePhoto(dir, fh)
+	add := func(name, problem, narrow string) {
 		if problem != "" {
 			problems = append(problems, contentform.Problem{Field: field, Text: problem})
-			continue
+			return
 		}
 		item := contentform.NewObject()
 		item.Set("src", contentform.Text(uploadSrcPrefix+name))
@@ -294,6 +270,12 @@ func (h *Handler) stagePhotos(r *http.Request, images *contentform.Value, field 
 		if narrow != "" {
 			notes = append(notes, narrow)
 		}
+	}
+	for _, token := range ahead {
+		add(h.sentAhead(dir, token))
+	}
+	for _, fh := range files {
+		add(h.stageUpload(dir, fh))
 	}
 	if added > 0 {
 		word := "photographs"

@@ -4,8 +4,8 @@
 // filters, and CSV exports for spreadsheets and scripts; the insights show
 // what visitors look for, and the releases which content is live; the
 // Content section edits the site. It is server-rendered HTML; its one
-// script (templates/upload.js) shows a product's upload progress, and
-// nothing needs it.
+// script (templates/upload.js) sends a product's photographs one by one,
+// with their progress, and nothing needs it.
 package workspace
 
 import (
@@ -126,6 +126,9 @@ type Options struct {
 	Content Content
 	Builder Builder
 	Scratch string
+	// UploadPace is how slowly a product's photographs may arrive (the
+	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
+	UploadPace UploadPace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
 	Previews Previews
@@ -179,6 +182,9 @@ type Handler struct {
 func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.Location == nil {
 		opts.Location = time.UTC
+	}
+	if opts.UploadPace == (UploadPace{}) {
+		opts.UploadPace = phonePace
 	}
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
@@ -258,8 +264,8 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if isMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || isReply(r)) {
-		return true // photographs, a PDF: read by readUploads or Reply, once the session is known
+	if isMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || isReply(r)) {
+		return true // photographs, a PDF: read by receive or Reply, once the session is known
 	}
 	limit := int64(maxForm)
 	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
@@ -293,8 +299,8 @@ func unstorable(problems map[string]string) string {
 }
 
 // inboxPolicy allows the page's one inline stylesheet and its one script
-// (upload progress, to the page's own address), by their hashes, and
-// nothing else.
+// (which sends photographs to the site's own address), by their hashes,
+// and nothing else.
 var inboxPolicy = func() string {
 	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
 	return "default-src 'none'; img-src 'self'; style-src " + sourceHash(style) + "; script-src " + sourceHash(uploadJS) +

@@ -34,9 +34,10 @@ async function openContent(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Content" })).toBeVisible();
 }
 
-async function openProduct(page: Page, name: string) {
+// axe runs in the page: not where JavaScript is off.
+async function openProduct(page: Page, name: string, { axe = true } = {}) {
   await page.goto("/studio/content/products");
-  await expectNoAxeViolations(page);
+  if (axe) await expectNoAxeViolations(page);
   await page.getByRole("link", { name, exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(`: ${escape(name)}$`) })).toBeVisible();
 }
@@ -94,7 +95,8 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await network.send("Network.enable");
   await network.send("Network.emulateNetworkConditions", { offline: false, latency: 40, downloadThroughput: -1, uploadThroughput: 1_000_000 });
   await page.getByRole("button", { name: "Upload the photographs" }).click();
-  const progress = page.getByRole("progressbar", { name: /^Uploading 2 photographs, [\d.]+ MB…$/ });
+  // Each is sent on its own, the bar counting both.
+  const progress = page.getByRole("progressbar", { name: /^Uploading photograph 1 of 2, “workshop-1\.jpg” \([\d.]+ MB in all\)…$/ });
   await expect(progress).toBeVisible();
   await expect.poll(() => progress.evaluate((bar: HTMLProgressElement) => bar.value)).toBeGreaterThan(0.1);
   await expect(page.getByRole("button", { name: "Save", exact: true })).toBeDisabled();
@@ -180,9 +182,17 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await name.fill(product.name);
   await page.getByLabel("Add photographs").setInputFiles([notAPhoto, tooLarge, narrow]);
   await page.getByRole("button", { name: "Upload the photographs" }).click();
-  const photos = page.getByRole("group", { name: "Photographs" });
-  await expect(photos).toHaveAccessibleDescription(/“invoice\.jpg” is not a photograph/);
-  await expect(photos).toHaveAccessibleDescription(/“huge\.jpg” is .* MB: a photograph may be up to 30 MB/);
+  // The script says beside each what became of it: too large (before
+  // sending it), not a photograph (the server's words), sent.
+  const chosen = page.getByRole("list", { name: "Photographs chosen" });
+  await expect(chosen.getByRole("listitem").filter({ hasText: "huge.jpg" })).toContainText(/“huge\.jpg” is [\d.]+ MB: a photograph may be up to 30 MB/);
+  await expect(chosen.getByRole("listitem").filter({ hasText: "invoice.jpg" })).toContainText("“invoice.jpg” is not a photograph");
+  await expect(chosen.getByRole("listitem").filter({ hasText: "narrow.jpg" })).toContainText("Uploaded. “narrow.jpg” is 800 px wide");
+  await expect(page.getByText("1 of 3 photographs uploaded. 2 were not sent: see why beside each.")).toBeVisible();
+  await expectNoAxeViolations(page);
+  // The form takes the one sent.
+  await page.getByRole("button", { name: "Upload the photographs" }).click();
+  await expect(page.getByRole("status")).toContainText("1 photograph added");
   await expect(page.getByRole("status")).toContainText("“narrow.jpg” is 800 px wide");
   const added = page.getByRole("group", { name: `Photograph ${product.images.length + 1}` });
   await expect(added).toBeVisible();
@@ -206,6 +216,85 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await discardChanges(page);
   await page.goto("/studio/content/products");
   await expect(page.getByRole("link", { name: product.name, exact: true })).toBeVisible();
+});
+
+test("each photograph is sent on its own: what cannot be sent is said first, and one that fails is tried again with one tap", async ({ page }, info) => {
+  test.setTimeout(240_000);
+  const dir = info.outputPath("one-by-one");
+  mkdirSync(dir, { recursive: true });
+  const tooLarge = join(dir, "huge.jpg");
+  writeFileSync(tooLarge, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(31 * 1024 * 1024)]));
+  const empty = join(dir, "empty.jpg");
+  writeFileSync(empty, "");
+  const heic = join(dir, "IMG_0001.HEIC");
+  writeFileSync(heic, Buffer.from("\0\0\0\x18ftypheic\0\0\0\0mif1heic", "latin1"));
+  const [first, second] = await Promise.all(
+    ["courtyard-1.jpg", "courtyard-2.jpg"].map(async (name, i) => {
+      const file = join(dir, name);
+      await sharp({ create: { width: 1600, height: 1200, channels: 3, background: i ? "#6b8e23" : "#b8860b" } }).jpeg().toFile(file);
+      return file;
+    }),
+  );
+  const product = products[1]!;
+  // Each photograph sent is a request of its own; the connection of the
+  // first is lost.
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/studio/content/photos") sent.push(request.url());
+  });
+  let lose = true;
+  await page.route("**/studio/content/photos", (route) => {
+    if (!lose) return route.continue();
+    lose = false;
+    return route.abort("connectionreset");
+  });
+
+  await openContent(page);
+  await openProduct(page, product.name);
+  await page.getByLabel("Add photographs").setInputFiles([tooLarge, empty, heic, first!, second!]);
+  await page.getByRole("button", { name: "Upload the photographs" }).click();
+  const chosen = page.getByRole("list", { name: "Photographs chosen" });
+  const row = (name: string) => chosen.getByRole("listitem").filter({ hasText: name });
+  await expect(row("huge.jpg")).toContainText(/“huge\.jpg” is 3\d\.\d MB: a photograph may be up to 30 MB/);
+  await expect(row("empty.jpg")).toContainText("“empty.jpg” is empty (0 bytes)");
+  await expect(row("IMG_0001.HEIC")).toContainText(
+    "“IMG_0001.HEIC” is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible)",
+  );
+  await expect(row("courtyard-2.jpg")).toContainText("Uploaded");
+  // The one lost says so, and its "Try again" is where the keyboard is.
+  const again = page.getByRole("button", { name: "Try again: courtyard-1.jpg" });
+  await expect(again).toBeFocused();
+  await expect(again).toHaveAccessibleDescription(/^The connection stopped after [\d.]+ of [\d.]+ MB: try again\.$/);
+  await expect(page.getByText(/^1 of 5 photographs uploaded\. 1 stopped: press its “Try again”\. 3 were not sent/)).toBeVisible();
+  // Only the two photographs were sent: the three others were said before.
+  expect(sent).toHaveLength(2);
+  await expectNoAxeViolations(page);
+
+  // One tap sends it again, and the form takes both.
+  await again.click();
+  await expect(page.getByRole("status")).toContainText("2 photographs added");
+  expect(sent).toHaveLength(3);
+  const count = product.images.length + 2;
+  await expect(page.getByRole("group", { name: `Photograph ${count}` })).toBeVisible();
+});
+
+test("without JavaScript, the server says an empty or HEIC file is one", async ({ browser }, info) => {
+  const dir = info.outputPath("no-script");
+  mkdirSync(dir, { recursive: true });
+  const empty = join(dir, "empty.jpg");
+  writeFileSync(empty, "");
+  const heic = join(dir, "IMG_0001.HEIC");
+  writeFileSync(heic, Buffer.from("\0\0\0\x18ftypheic\0\0\0\0mif1heic", "latin1"));
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await openContent(page);
+  await openProduct(page, products[0]!.name, { axe: false });
+  await page.getByLabel("Add photographs").setInputFiles([empty, heic]);
+  await page.getByRole("button", { name: "Upload the photographs" }).click();
+  const photos = page.getByRole("group", { name: "Photographs" });
+  await expect(photos).toHaveAccessibleDescription(/“empty\.jpg” is empty \(0 bytes\)/);
+  await expect(photos).toHaveAccessibleDescription(/“IMG_0001\.HEIC” is a HEIC photograph, which browsers cannot show: export it as JPEG/);
+  await context.close();
 });
 
 test("two people saving the same details: the second is shown both versions and loses nothing", async ({ browser }) => {

@@ -1,0 +1,402 @@
+package workspace
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"studio/internal/input"
+)
+
+// Uploads of photographs, read as a phone sends them: slowly, and now and
+// then not to the end. A product's form posts its files all at once (without
+// JavaScript); the upload script (templates/upload.js) sends each on its own
+// to photosPath first, then the form with their names (uploadedField).
+// Either way the body is read under a deadline that follows its progress,
+// each file is measured as it arrives, and a refusal names its cause.
+
+const (
+	// photosPath takes one photograph, sent ahead of its form by the script.
+	photosPath = "/studio/content/photos"
+	// uploadedField is, in a product's form, a photograph sent ahead:
+	// "NAME/FILENAME", its name in the uploads folder and the name it had
+	// on the phone (for what the form says of it).
+	uploadedField = "_uploaded"
+	// photoFormSlack is what a request of one photograph may carry besides
+	// the photograph: its multipart headers.
+	photoFormSlack = 64 << 10
+)
+
+// UploadPace is how long an upload may take. Its read deadline follows its
+// progress, not the clock: it goes on while at least MinRate bytes a second
+// arrive over any Window, and stops after Total in all. Every other request
+// keeps the server's short ReadTimeout.
+type UploadPace struct {
+	MinRate int64 // bytes a second
+	Window  time.Duration
+	Total   time.Duration
+}
+
+// phonePace is the pace of production: a phone with a poor signal goes on
+// (at 20 KB/s, a 12 MB photograph takes the 10 minutes); a connection
+// that has stopped is let go after half a minute.
+var phonePace = UploadPace{MinRate: 20_000, Window: 30 * time.Second, Total: 10 * time.Minute}
+
+// step is how many bytes move the deadline on by a Window.
+func (p UploadPace) step() int64 { return int64(float64(p.MinRate) * p.Window.Seconds()) }
+
+// pacedBody is a request's body whose read deadline moves on by a Window
+// each time another step of bytes arrives, never past Total from its start.
+type pacedBody struct {
+	io.ReadCloser
+	rc       *http.ResponseController
+	pace     UploadPace
+	start    time.Time
+	got      int64 // bytes read so far
+	next     int64 // at this many, the deadline moves on
+	lastStep bool  // the deadline is the last one: start + Total
+	err      error // the first error of the body's (io.EOF at its end)
+}
+
+// paceBody puts r's body under pace, from now. The deadlines are the
+// connection's (http.ResponseController): a ResponseWriter that has none
+// (a test's recorder) reads without them.
+func paceBody(w http.ResponseWriter, r *http.Request, pace UploadPace) *pacedBody {
+	p := &pacedBody{ReadCloser: r.Body, rc: http.NewResponseController(w), pace: pace, start: time.Now()}
+	// The server's WriteTimeout counts from the request's headers, and
+	// over HTTP/2 it ends the stream even while its body is being read.
+	_ = p.rc.SetWriteDeadline(p.start.Add(pace.Total + pace.Window))
+	p.moveOn()
+	r.Body = p
+	return p
+}
+
+func (p *pacedBody) Read(b []byte) (int, error) {
+	n, err := p.ReadCloser.Read(b)
+	p.got += int64(n)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	if err == nil && p.got >= p.next {
+		p.moveOn()
+	}
+	return n, err
+}
+
+func (p *pacedBody) moveOn() {
+	p.next = p.got + p.pace.step()
+	deadline, last := time.Now().Add(p.pace.Window), p.start.Add(p.pace.Total)
+	if !deadline.Before(last) {
+		deadline, p.lastStep = last, true
+	}
+	_ = p.rc.SetReadDeadline(deadline)
+}
+
+// arrived is the body's progress in words: "4.1 of 12 MB" (or "4.1 MB"
+// without a Content-Length).
+func (p *pacedBody) arrived(total int64) string {
+	if total > 0 {
+		return megabytes(p.got) + " of " + megabytes(total) + " MB"
+	}
+	return megabytes(p.got) + " MB"
+}
+
+// megabytes is n bytes in MB, to a tenth: "4.1", "12".
+func megabytes(n int64) string {
+	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64), ".0")
+}
+
+// refusal is why an upload was not taken, as its answer says it.
+type refusal struct {
+	status int
+	text   string // follows "Nothing was saved: "
+	retry  bool   // the connection failed, not the upload: sending it again may work
+}
+
+var errTooManyFiles = errors.New("too many files")
+
+// fileTooLarge is a file of the form over maxPhotoBytes.
+type fileTooLarge struct{ name string }
+
+func (e fileTooLarge) Error() string { return e.name + " is too large" }
+
+// receive reads a form with at most maxFiles files, of at most maxPhotoBytes
+// each and maxBytes in all, into r.MultipartForm, once the session is known
+// (an anonymous upload is never read). The body is read once as it arrives,
+// each part measured and the files counted, and refused at the first
+// byte over a limit; it is kept meanwhile in a file of its own, which
+// ParseMultipartForm then reads. Nothing is kept of a refused upload.
+func (h *Handler) receive(w http.ResponseWriter, r *http.Request, maxFiles int, maxBytes int64) *refusal {
+	_, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || params["boundary"] == "" {
+		return &refusal{status: http.StatusBadRequest, text: "the form was not sent as a form with files."}
+	}
+	body := paceBody(w, r, h.opts.UploadPace)
+	// The answer, whatever it is, has a Window from the body's end.
+	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
+	spool, err := os.CreateTemp(h.opts.Scratch, "upload-*")
+	if err != nil {
+		h.log.Error("studio: keep an upload", "err", err)
+		return &refusal{status: http.StatusInternalServerError, text: "the server has no room for the upload just now (its log says why).", retry: true}
+	}
+	defer func() {
+		spool.Close()
+		os.Remove(spool.Name())
+	}()
+	parts := multipart.NewReader(io.TeeReader(http.MaxBytesReader(w, body, maxBytes), spool), params["boundary"])
+	if err := measureParts(parts, maxFiles); err != nil {
+		return h.refusalOf(err, body, r.ContentLength, maxFiles, maxBytes)
+	}
+	if _, err := spool.Seek(0, io.SeekStart); err != nil {
+		return &refusal{status: http.StatusInternalServerError, text: "the upload could not be read back: " + err.Error(), retry: true}
+	}
+	r.Body = spool
+	if err := r.ParseMultipartForm(8 << 20); err != nil {
+		return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
+	}
+	// The server deletes the files of the form of the request it made, not
+	// of a copy (signedIn's WithContext): these go when the handler is done.
+	form := r.MultipartForm
+	context.AfterFunc(r.Context(), func() { form.RemoveAll() })
+	return nil
+}
+
+// measureParts reads a form's parts as they arrive, counting its files
+// and measuring each, and stops at the first over a limit.
+func measureParts(parts *multipart.Reader, maxFiles int) error {
+	files := 0
+	for {
+		part, err := parts.NextPart()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if part.FileName() == "" {
+			if _, err := io.Copy(io.Discard, part); err != nil {
+				return err
+			}
+			continue
+		}
+		if files++; files > maxFiles {
+			return errTooManyFiles
+		}
+		n, err := io.Copy(io.Discard, io.LimitReader(part, maxPhotoBytes+1))
+		if err != nil {
+			return err
+		}
+		if n > maxPhotoBytes {
+			return fileTooLarge{part.FileName()}
+		}
+	}
+}
+
+// refusalOf says why reading an upload failed: a file over the limit, too
+// many files, a connection that stopped or became too slow, or a form
+// that is not one.
+func (h *Handler) refusalOf(err error, body *pacedBody, total int64, maxFiles int, maxBytes int64) *refusal {
+	var large fileTooLarge
+	var over *http.MaxBytesError
+	switch {
+	case errors.As(err, &large):
+		return &refusal{status: http.StatusRequestEntityTooLarge, text: tooLargeText("“" + large.name + "” is over 30 MB")}
+	case errors.Is(err, errTooManyFiles):
+		text := fmt.Sprintf("more than %d photographs were sent at once: up to %d can be added at a time. Add the others next.", maxFiles, maxFiles)
+		if maxFiles == 1 {
+			text = "more than one photograph was sent: this address takes one at a time."
+		}
+		return &refusal{status: http.StatusRequestEntityTooLarge, text: text}
+	case errors.As(err, &over):
+		return &refusal{status: http.StatusRequestEntityTooLarge, text: fmt.Sprintf("the form is over %s MB, more than its photographs and texts can be.", megabytes(maxBytes))}
+	case body.err != nil && body.err != io.EOF:
+		pace := h.opts.UploadPace
+		switch {
+		case !errors.Is(body.err, os.ErrDeadlineExceeded):
+			return &refusal{status: http.StatusBadRequest, text: "the connection stopped after " + body.arrived(total) + ": try again.", retry: true}
+		case body.lastStep:
+			return &refusal{status: http.StatusRequestTimeout, retry: true,
+				text: fmt.Sprintf("the upload took more than %s (%s had arrived): try again where the signal is better, or with fewer photographs at a time.", inWords(pace.Total), body.arrived(total))}
+		default:
+			return &refusal{status: http.StatusRequestTimeout, retry: true,
+				text: fmt.Sprintf("the connection stopped after %s (less than %s KB arrived in %s): try again, where the signal is better if you can.", body.arrived(total), strconv.FormatInt(pace.step()/1000, 10), inWords(pace.Window))}
+		}
+	}
+	return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
+}
+
+// tooLargeText is what is said of a file over maxPhotoBytes, after what
+// it is.
+func tooLargeText(what string) string {
+	return what + ": a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty)."
+}
+
+// inWords is a duration as a person says it: "30 seconds", "10 minutes".
+func inWords(d time.Duration) string {
+	n, unit := int(d/time.Second), "second"
+	if d >= time.Minute && d%time.Minute == 0 {
+		n, unit = int(d/time.Minute), "minute"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	return strconv.Itoa(n) + " " + unit
+}
+
+// readUploads reads a form with files (a product's photographs, posted
+// without the script), as storableForm reads other forms, once the session
+// is known: an anonymous upload is never read. A refusal is the error page.
+func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) bool {
+	if !isMultipart(r) {
+		return true
+	}
+	if refused := h.receive(w, r, maxPhotos, maxPhotos*(maxPhotoBytes+photoFormSlack)+maxContentForm); refused != nil {
+		h.fail(w, r, refused.status, "Not saved", "Nothing was saved: "+refused.text, r.URL.Path)
+		return false
+	}
+	if problems := input.Form(r.PostForm); len(problems) > 0 {
+		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+unstorable(problems), r.URL.Path)
+		return false
+	}
+	return true
+}
+
+func isMultipart(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
+}
+
+// photoAnswer is photosPath's answer, for the script: the photograph kept
+// (Upload, for the form's uploadedField, and what is said of it), or why
+// not, and whether sending it again may work.
+type photoAnswer struct {
+	Upload  string `json:"upload,omitempty"`
+	Note    string `json:"note,omitempty"`
+	Problem string `json:"problem,omitempty"`
+	Retry   bool   `json:"retry,omitempty"`
+}
+
+// SendPhoto is POST /studio/content/photos: one photograph, sent ahead of
+// its product's form by the upload script, checked and kept in the uploads
+// folder as the form's own files are.
+func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
+	answer := func(status int, a photoAnswer) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(a)
+	}
+	if !isMultipart(r) {
+		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
+		return
+	}
+	if refused := h.receive(w, r, 1, maxPhotoBytes+photoFormSlack); refused != nil {
+		answer(refused.status, photoAnswer{Problem: capitalised(refused.text), Retry: refused.retry})
+		return
+	}
+	files := r.MultipartForm.File[photoFieldName]
+	if len(files) != 1 {
+		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
+		return
+	}
+	dir := h.uploadsDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		answer(http.StatusInternalServerError, photoAnswer{Problem: "The photograph could not be kept: " + err.Error(), Retry: true})
+		return
+	}
+	sweepUploads(dir)
+	name, problem, narrow := h.stageUpload(dir, files[0])
+	if problem != "" {
+		answer(http.StatusUnprocessableEntity, photoAnswer{Problem: problem})
+		return
+	}
+	answer(http.StatusOK, photoAnswer{Upload: name + "/" + files[0].Filename, Note: narrow})
+}
+
+func capitalised(s string) string {
+	first, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(first)) + s[size:]
+}
+
+// stageUpload keeps one file of an upload as stagePhoto does, after
+// refusing, each in its own words, two files a phone sends that are no
+// photograph the site can show: an empty one, and a HEIC one.
+func (h *Handler) stageUpload(dir string, fh *multipart.FileHeader) (name, problem, narrow string) {
+	if problem := unshowable(fh); problem != "" {
+		return "", problem, ""
+	}
+	return h.stagePhoto(dir, fh)
+}
+
+// unshowable says what is wrong with an empty or HEIC file ("" for any
+// other: stagePhoto checks those).
+func unshowable(fh *multipart.FileHeader) string {
+	label := "“" + fh.Filename + "”"
+	if fh.Size == 0 {
+		return label + " is empty (0 bytes): choose it again (a photograph still on its way from the phone’s cloud can be empty)."
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	if isHEIC(head[:n]) {
+		return label + " is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again."
+	}
+	return ""
+}
+
+// isHEIC tells a HEIC or HEIF picture (an iPhone's) by its first box's
+// brands; an AVIF, the same container, is not one.
+func isHEIC(b []byte) bool {
+	if len(b) < 16 || string(b[4:8]) != "ftyp" {
+		return false
+	}
+	box := b[8:min(len(b), max(16, int(binary.BigEndian.Uint32(b[:4]))))]
+	heif := false
+	for i := 0; i+4 <= len(box); i += 4 {
+		if i == 4 {
+			continue // the minor version
+		}
+		switch string(box[i : i+4]) {
+		case "avif", "avis":
+			return false
+		case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1":
+			heif = true
+		}
+	}
+	return heif
+}
+
+// sentAhead is a photograph the script sent ahead (uploadedField's
+// "NAME/FILENAME"), as the form adds it: still in the uploads folder, and a
+// photograph.
+func (h *Handler) sentAhead(dir, token string) (name, problem, narrow string) {
+	name, filename, _ := strings.Cut(token, "/")
+	label := "“" + filename + "”"
+	if name == "" || filepath.Base(name) != name || strings.HasPrefix(name, ".") {
+		return "", label + " is not one of this server’s uploads: add it again.", ""
+	}
+	body, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return "", label + " is no longer on the server (uploads are kept a day): add it again.", ""
+	}
+	// Checked again: the name came back from the browser.
+	if _, problem, narrow = checkPhoto(label, body); problem != "" {
+		return "", problem, ""
+	}
+	return name, "", narrow
+}
