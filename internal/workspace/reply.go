@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"studio/internal/enquiry"
@@ -215,9 +217,23 @@ func readAttachment(r *http.Request, reply *store.Reply) string {
 // 10 MB), once the session is known, and refuses text a database cannot
 // keep, as storableForm does for other forms.
 func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxAttachmentBytes+maxForm)
-	if err := r.ParseMultipartForm(maxForm); err != nil {
-		h.fail(w, r, http.StatusRequestEntityTooLarge, "Not sent", "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB.", backPath(r))
+	// A PDF from a phone takes longer than ReadTimeout: its deadline
+	// follows its progress, as a photograph's does.
+	body := paceBody(w, r, h.opts.UploadPace)
+	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
+	r.Body = http.MaxBytesReader(w, body, maxAttachmentBytes+maxForm)
+	err := r.ParseMultipartForm(maxForm)
+	if r.MultipartForm != nil {
+		// Its files go when the handler is done (see receive).
+		form := r.MultipartForm
+		context.AfterFunc(r.Context(), func() { form.RemoveAll() })
+	}
+	if err != nil {
+		status, text := http.StatusRequestEntityTooLarge, "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB."
+		if body.err != nil && body.err != io.EOF {
+			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.arrived(r.ContentLength)+". Try again, where the signal is better if you can."
+		}
+		h.fail(w, r, status, "Not sent", text, backPath(r))
 		return false
 	}
 	if problems := input.Form(r.PostForm); len(problems) > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"html"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"studio/internal/enquiry"
 	"studio/internal/store/testdb"
@@ -155,5 +157,67 @@ func TestNoRepliesWithoutMail(t *testing.T) {
 	}
 	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 {
 		t.Error("a reply was stored without mail")
+	}
+}
+
+// A quote of 8 MB from a phone arrives past the server's ReadTimeout, its
+// deadline following its progress as a photograph's does; a connection
+// that stalls is refused with how far it got, and nothing is stored. (The
+// server's timeouts and the pace are scaled as in uploads_test.go.)
+func TestAPhonesSlowReplyArrives(t *testing.T) {
+	st := testdb.SQLite(t)
+	h := setupOn(t, st, func(o *Options) {
+		o.WakeMail = func() {}
+		o.UploadPace = scaledPace
+	})
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})
+	c := signIn(t, h, asha, ashaPassword)
+	page := "/studio/enquiries/" + itoa(id)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadHeaderTimeout = 5 * time.Second / timeScale
+	srv.Config.ReadTimeout = 15 * time.Second / timeScale
+	srv.Config.WriteTimeout = 30 * time.Second / timeScale
+	srv.Start()
+	t.Cleanup(srv.Close)
+	// No redirect is followed: the answer itself is the test's.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(body io.Reader, length int64, contentType string) (int, string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, "POST", srv.URL+page+"/reply", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.ContentLength = length
+		req.Header.Set("Content-Type", contentType)
+		req.AddCookie(c)
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, html.UnescapeString(string(b))
+	}
+	key := formKey.FindStringSubmatch(do(h, "GET", page, nil, withCookie(c)).Body.String())[1]
+	form := url.Values{"to": {"meera@example.com"}, "subject": {"Re: Marwar chair"}, "body": {"Dear Meera,\r\nthe quote is attached."}, "key": {key}}
+	pdf := append([]byte("%PDF-1.4 "), make([]byte, 8_000_000)...)
+	ct, b := multipartForm(t, form, "quote.pdf", pdf)
+	whole := b.Bytes()
+
+	stalled := stalling(t, &paced{r: bytes.NewReader(whole[:3_000_000]), rate: 400_000 * timeScale})
+	if status, got := send(stalled, int64(len(whole)), ct); status != http.StatusRequestTimeout || !strings.Contains(got, "the connection stopped after 3 of 8 MB") {
+		t.Errorf("a stalled reply: %d, want 408 saying where it stopped", status)
+	}
+	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 {
+		t.Fatalf("a stalled reply stored %d replies", len(replies))
+	}
+
+	if status, _ := send(&paced{r: bytes.NewReader(whole), rate: 400_000 * timeScale}, int64(len(whole)), ct); status != http.StatusSeeOther {
+		t.Fatalf("a slow reply: %d, want 303", status)
+	}
+	if replies, err := st.Replies(context.Background(), []int64{id}); err != nil || len(replies) != 1 || replies[0].AttachmentName != "quote.pdf" {
+		t.Fatalf("a slow reply: %d replies stored (%v), want 1 with its PDF", len(replies), err)
 	}
 }
