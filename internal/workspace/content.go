@@ -409,9 +409,11 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		h.saveMarkdown(w, r, part)
 		return
 	}
-	if !h.readUploads(w, r) {
+	r, done, ok := h.readUploads(w, r)
+	if !ok {
 		return
 	}
+	defer done()
 	base := r.PostForm.Get("_version")
 	schema, baseDoc, err := h.readPart(base, part)
 	if err != nil {

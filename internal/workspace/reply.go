@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -106,8 +105,13 @@ func fillTemplate(text string, e enquiry.Enquiry, sender string) string {
 
 // Reply is POST /studio/enquiries/{id}/reply (multipart: the PDF).
 func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
-	if isMultipart(r) && !h.readReplyForm(w, r) {
-		return
+	if isMultipart(r) {
+		read, done, ok := h.readReplyForm(w, r)
+		if !ok {
+			return
+		}
+		defer done()
+		r = read
 	}
 	e, ok := h.enquiryID(w, r)
 	if !ok {
@@ -215,32 +219,31 @@ func readAttachment(r *http.Request, reply *store.Reply) string {
 
 // readReplyForm reads the reply's multipart form (its PDF of up to
 // 10 MB), once the session is known, and refuses text a database cannot
-// keep, as storableForm does for other forms.
-func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) bool {
+// keep, as storableForm does for other forms; as readUploads, it gives the
+// request to go on with and what to do at the end.
+func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) (read *http.Request, done func(), ok bool) {
 	// A PDF from a phone takes longer than ReadTimeout: its deadline
 	// follows its progress, as a photograph's does.
 	body := paceBody(w, r, h.opts.UploadPace)
 	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
 	r.Body = http.MaxBytesReader(w, body, maxAttachmentBytes+maxForm)
 	err := r.ParseMultipartForm(maxForm)
-	if r.MultipartForm != nil {
-		// Its files go when the handler is done (see receive).
-		form := r.MultipartForm
-		context.AfterFunc(r.Context(), func() { form.RemoveAll() })
-	}
+	read, done = h.bodyRead(r)
 	if err != nil {
 		status, text := http.StatusRequestEntityTooLarge, "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB."
 		if body.err != nil && body.err != io.EOF {
 			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.arrived(r.ContentLength)+". Try again, where the signal is better if you can."
 		}
-		h.fail(w, r, status, "Not sent", text, backPath(r))
-		return false
+		h.fail(w, read, status, "Not sent", text, backPath(r))
+		done()
+		return nil, nil, false
 	}
-	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		h.fail(w, r, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), backPath(r))
-		return false
+	if problems := input.Form(read.PostForm); len(problems) > 0 {
+		h.fail(w, read, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), backPath(r))
+		done()
+		return nil, nil, false
 	}
-	return true
+	return read, done, true
 }
 
 // isReply tells whether r posts a reply.

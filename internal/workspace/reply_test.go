@@ -173,7 +173,7 @@ func TestAPhonesSlowReplyArrives(t *testing.T) {
 	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})
 	c := signIn(t, h, asha, ashaPassword)
 	page := "/studio/enquiries/" + itoa(id)
-	srv := httptest.NewUnstartedServer(h)
+	srv := httptest.NewUnstartedServer(withRequestClock(h))
 	srv.Config.ReadHeaderTimeout = 5 * time.Second / timeScale
 	srv.Config.ReadTimeout = 15 * time.Second / timeScale
 	srv.Config.WriteTimeout = 30 * time.Second / timeScale

@@ -167,11 +167,24 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, maxFiles int, 
 	if err := r.ParseMultipartForm(8 << 20); err != nil {
 		return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
 	}
-	// The server deletes the files of the form of the request it made, not
-	// of a copy (signedIn's WithContext): these go when the handler is done.
-	form := r.MultipartForm
-	context.AfterFunc(r.Context(), func() { form.RemoveAll() })
 	return nil
+}
+
+// bodyRead is r once its body has arrived, which may be minutes after the
+// request began: its database work gets DATABASE_TIMEOUT from now (the
+// clock the server started with the request, server.databaseDeadline, is
+// let go), and done, when the handler ends, deletes the form's files (the
+// server deletes those of the request it made, not of a copy such as
+// signedIn's) and stops the clock.
+func (h *Handler) bodyRead(r *http.Request) (read *http.Request, done func()) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.opts.DatabaseTimeout)
+	form := r.MultipartForm
+	return r.WithContext(ctx), func() {
+		cancel()
+		if form != nil {
+			form.RemoveAll()
+		}
+	}
 }
 
 // measureParts reads a form's parts as they arrive, counting its files
@@ -258,20 +271,25 @@ func inWords(d time.Duration) string {
 
 // readUploads reads a form with files (a product's photographs, posted
 // without the script), as storableForm reads other forms, once the session
-// is known: an anonymous upload is never read. A refusal is the error page.
-func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) bool {
+// is known: an anonymous upload is never read. A refusal is the error page;
+// else the request to go on with (bodyRead's) and what to do at the end.
+func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) (read *http.Request, done func(), ok bool) {
 	if !isMultipart(r) {
-		return true
+		return r, func() {}, true
 	}
-	if refused := h.receive(w, r, maxPhotos, maxPhotos*(maxPhotoBytes+photoFormSlack)+maxContentForm); refused != nil {
-		h.fail(w, r, refused.status, "Not saved", "Nothing was saved: "+refused.text, r.URL.Path)
-		return false
+	refused := h.receive(w, r, maxPhotos, maxPhotos*(maxPhotoBytes+photoFormSlack)+maxContentForm)
+	read, done = h.bodyRead(r)
+	if refused != nil {
+		h.fail(w, read, refused.status, "Not saved", "Nothing was saved: "+refused.text, r.URL.Path)
+		done()
+		return nil, nil, false
 	}
-	if problems := input.Form(r.PostForm); len(problems) > 0 {
-		h.fail(w, r, http.StatusBadRequest, "Not saved", "Nothing was saved: "+unstorable(problems), r.URL.Path)
-		return false
+	if problems := input.Form(read.PostForm); len(problems) > 0 {
+		h.fail(w, read, http.StatusBadRequest, "Not saved", "Nothing was saved: "+unstorable(problems), r.URL.Path)
+		done()
+		return nil, nil, false
 	}
-	return true
+	return read, done, true
 }
 
 func isMultipart(r *http.Request) bool {
@@ -305,6 +323,8 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 		answer(refused.status, photoAnswer{Problem: capitalised(refused.text), Retry: refused.retry})
 		return
 	}
+	r, done := h.bodyRead(r)
+	defer done()
 	files := r.MultipartForm.File[photoFieldName]
 	if len(files) != 1 {
 		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
