@@ -48,7 +48,7 @@ test: lint test-go test-web test-budgets test-e2e
 # The lint gates; each stops at its first problem and names where it is.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: typecheck bin/studio
-	@unformatted=$$(gofmt -l cmd internal content deploy web/embed.go); \
+	@unformatted=$$(gofmt -l cmd internal content deploy docs web/embed.go); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt: not formatted: $$unformatted"; exit 1; fi
 	go vet ./...
 	go run $(STATICCHECK) ./...
@@ -91,7 +91,7 @@ $(PHOTO_SITE)/bin/studio: bin/studio scripts/photo-site.sh web/scripts/sample-ph
 test-e2e: bin/studio $(PHOTO_SITE)/bin/studio
 	cd web && E2E_PHOTO_SITE=$(CURDIR)/$(PHOTO_SITE) npx playwright test
 
-# Figures, not tests: see the README's benchmarks.
+# Figures, not tests: see docs/benchmarks.md.
 bench:
 	scripts/bench.sh
 
