@@ -75,7 +75,7 @@ func backupCommand(args []string, out io.Writer) error {
 			return nil
 		}
 		fmt.Fprintf(out, "backup: %s: %d commits of the content (branches %s), %d bytes, in %s\n", path, m.Commits, m.Branches(), m.Bytes(), took)
-		fmt.Fprintln(out, `backup: the database is PostgreSQL (DATABASE_URL) and is not in this backup: back it up with pg_dump (see the README, "Backups")`)
+		fmt.Fprintln(out, `backup: the database is PostgreSQL (DATABASE_URL) and is not in this backup: back it up with pg_dump (see docs/backups.md)`)
 		return nil
 	}
 	r, err := backup.Restore(ctx, cfg.DataDir, path, database)
@@ -99,7 +99,7 @@ func backupCommand(args []string, out io.Writer) error {
 	case r.DatabaseOnly:
 		fmt.Fprintln(out, "restore: this backup holds the database only (backups before they held the content): the content and releases in DATA_DIR are left as they are")
 	case database == backup.PostgreSQL:
-		fmt.Fprintln(out, `restore: the database is PostgreSQL (DATABASE_URL): restore it with pg_restore (see the README, "Backups")`)
+		fmt.Fprintln(out, `restore: the database is PostgreSQL (DATABASE_URL): restore it with pg_restore (see docs/backups.md)`)
 		fmt.Fprintln(out, "restore: the first start takes main and the live release from the database; a restored main the database lacks is kept as a branch, unshared-…")
 	default:
 		fmt.Fprintln(out, "restore: the first start builds the restored main and makes it live")

@@ -34,7 +34,7 @@ func TestAcknowledgedEnquiriesSurviveSIGKILL(t *testing.T) {
 	}
 	const (
 		clients   = 8
-		wantAcked = 1000 // the README's figure
+		wantAcked = 1000 // docs/testing.md's figure
 		minKills  = 20
 	)
 	dataDir := t.TempDir()

@@ -169,7 +169,7 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 // bin/studio on one PostgreSQL database, as behind a load balancer: a push
 // to one copy's content.git is built once and goes live on both, and
 // `studio rollback` on either brings both back. It logs how long the
-// second copy took after the first, and the rollback (the README's
+// second copy took after the first, and the rollback (docs/publishing.md's
 // figures, "More than one copy"); it does not assert them, as they
 // depend on how busy the machine is.
 func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"studio/internal/store/storetest"
 )
 
-// The README's account commands, run beside a running server: the inbox
+// docs/workspace.md's account commands, run beside a running server: the inbox
 // turns on with the first account, a token opens the CSV until revoked, a
 // new password ends the sessions, and STUDIO_PASSWORD still signs in as
 // "studio".

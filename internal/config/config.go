@@ -99,7 +99,7 @@ func (s SMTP) Enabled() bool { return s.Host != "" }
 // address is a hundred visits: an office, or phones behind one carrier's
 // address, keep counting, and one sender cannot take more than a hundredth
 // of a day. With INSIGHTS_KEEP_DAYS at 90 the events take at most the
-// space the README computes ("Abuse limits").
+// space docs/security-and-limits.md computes.
 const (
 	DefaultMaxEventsPerDay     = 200_000
 	DefaultMaxEventsPerAddress = 2_000

@@ -348,7 +348,7 @@ func TestADamagedSharedBlobIsFetchedAgain(t *testing.T) {
 // BenchmarkExportChecksBlobs exports a commit whose 64 MiB of photographs
 // are in the blobs already: each is read and hashed (its git hash), then
 // linked. MB/s is the check's speed, the figure for a large catalogue's
-// originals (the README, "Publishing").
+// originals (docs/publishing.md).
 func BenchmarkExportChecksBlobs(b *testing.B) {
 	dir := b.TempDir()
 	repo, err := OpenRepository(filepath.Join(dir, "content.git"), content.Files)

@@ -443,7 +443,7 @@ func (p *Publisher) queueIfNew(c Commit) {
 	}
 }
 
-var ErrNoBuilder = errors.New("publishing needs the builder: this server has no front end to build with (see the README, \"Publishing\")")
+var ErrNoBuilder = errors.New("publishing needs the builder: this server has no front end to build with (see docs/publishing.md)")
 
 // queue puts a build of c in its slot, main's or (preview) the previews':
 // each slot holds one, so neither kind ever pushes out the other.

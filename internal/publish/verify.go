@@ -32,7 +32,7 @@ import (
 // core, and the photographs' originals in content/images, which nothing
 // reads after the build, by their size (a 300-product release's 685 MB of
 // them doubled the time of a start); `studio releases --verify` hashes
-// every file (VerifyAll). See the README, "Releases are checked".
+// every file (VerifyAll). See docs/publishing.md, "Releases are checked".
 const manifestFile = "files.sha256"
 
 // A DamageError names the files of a release that are not what its build

@@ -13,7 +13,7 @@ import (
 
 // go test ./internal/store -run '^$' -bench AddEvents -benchtime 3s
 // go test ./internal/store -run '^$' -bench EventBytes -benchtime 1x
-// (the room an event takes on disk: the README's ceiling is made from it)
+// (the room an event takes on disk: docs/security-and-limits.md's ceiling is made from it)
 // go test ./internal/store -run '^$' -bench 'RollUpDay|InsightsQueries' -benchtime 10x
 // (the second stores 1,050,000 events for each: about half a minute)
 //

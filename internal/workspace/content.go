@@ -670,7 +670,7 @@ func (h *Handler) checkChange(ctx context.Context, base string, files map[string
 // written over it, for the builder's tools; done deletes it.
 func (h *Handler) scratchContent(base string, files map[string][]byte) (dir string, done func(), err error) {
 	if h.opts.Builder == nil {
-		return "", nil, errors.New("this server has no builder to check the content with; see the README, “Publishing”")
+		return "", nil, errors.New("this server has no builder to check the content with; see docs/publishing.md")
 	}
 	work, err := os.MkdirTemp(h.opts.Scratch, "check-")
 	if err != nil {

@@ -33,7 +33,7 @@ var (
 )
 
 // noBuilder says why there is no "Publish now", and how to add it.
-const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`
+const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
 
 // releasesView is every release, newest first.
 type releasesView struct {

@@ -359,7 +359,7 @@ func TestPublishNow(t *testing.T) {
 	noBuilder.canBuild = false
 	h, c = setupReleases(t, noBuilder)
 	body = html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
-	if strings.Contains(body, "Publish now") || !strings.Contains(body, `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see the README, "Publishing".`) {
+	if strings.Contains(body, "Publish now") || !strings.Contains(body, `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`) {
 		t.Errorf("without a builder: want the notice and no Publish now:\n%s", body)
 	}
 	if w := do(h, "POST", "/studio/releases/publish", url.Values{}, withCookie(c)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Nothing was published") {

@@ -9,7 +9,7 @@ import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./f
 
 const STUDIO = join(import.meta.dirname, "../../bin/studio");
 
-// Adds an account the way the README says: `studio user add EMAIL`, the
+// Adds an account the way docs/workspace.md says: `studio user add EMAIL`, the
 // password on standard input, beside the running server.
 function addAccount(email: string, password: string) {
   execFileSync(STUDIO, ["user", "add", email], {

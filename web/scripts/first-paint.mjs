@@ -1,7 +1,7 @@
 // What the prerender changes in each page so that a slow phone paints it
 // early and can use it soon after (make interactive: slow 4G, CPU 4×):
 // - its stylesheets are written into it, so it paints from its HTML alone,
-//   without a round trip for them (README: first paint 0.15–0.2 s sooner);
+//   without a round trip for them (docs/benchmarks.md: first paint 0.15–0.2 s sooner);
 // - its scripts are fetched once its content and main pictures are
 //   painted, all at once, not in a chain of imports.
 // A script in its <head> does both parts' browser side.

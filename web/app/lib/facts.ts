@@ -40,8 +40,8 @@ export type Facts = Record<string, unknown>;
 
 // Everything a text in content/ may name as {{path}}: the files site.json
 // and service.json as written, with the warranty's words derived, plus
-// `contact.*`, ready-made phrases built from the site's facts. The README
-// lists them ("Facts in texts").
+// `contact.*`, ready-made phrases built from the site's facts.
+// docs/content-editing.md lists them ("Facts in texts").
 export function contentFacts(site: SiteFacts, service: { warranty: { years: number } }): Facts {
   const phones = site.phones;
   const or = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : items.join(""));
@@ -69,7 +69,7 @@ export function fillFacts(text: string, facts: Facts, where: string): string {
   return text.replace(PLACEHOLDER, (_, path: string) => {
     const value = path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], facts);
     if (typeof value !== "string" && typeof value !== "number") {
-      throw new Error(`${where}: {{${path}}} names no fact (the README lists them under "Facts in texts")`);
+      throw new Error(`${where}: {{${path}}} names no fact (docs/content-editing.md lists them under "Facts in texts")`);
     }
     return String(value);
   });
