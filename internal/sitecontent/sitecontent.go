@@ -151,12 +151,12 @@ func New(site Site, products []Product) (*Content, error) {
 	var err error
 	// "" is UTC (site.json must name one; tests need not).
 	if site.Location, err = time.LoadLocation(site.TimeZone); err != nil {
-		return nil, fmt.Errorf("catalogue: site.json: timeZone %q is not a time zone (an IANA name such as Asia/Kolkata)", site.TimeZone)
+		return nil, fmt.Errorf("content: site.json: timeZone %q is not a time zone (an IANA name such as Asia/Kolkata)", site.TimeZone)
 	}
 	c := Content{Site: site, byID: make(map[int]Product, len(products))}
 	for _, p := range products {
 		if _, dup := c.byID[p.ID]; dup {
-			return nil, fmt.Errorf("catalogue: product id %d appears twice", p.ID)
+			return nil, fmt.Errorf("content: catalogue.json: product id %d appears twice", p.ID)
 		}
 		c.byID[p.ID] = p
 	}
@@ -185,17 +185,17 @@ func readJSON(fsys fs.FS, name string, v any) error {
 	}
 	compiler := jsonschema.NewCompiler()
 	if err := compiler.AddResource(schemaFile, schemaDoc); err != nil {
-		return fmt.Errorf("catalogue: %s: %w", schemaFile, err)
+		return fmt.Errorf("content: %s: %w", schemaFile, err)
 	}
 	schema, err := compiler.Compile(schemaFile)
 	if err != nil {
-		return fmt.Errorf("catalogue: %s: %w", schemaFile, err)
+		return fmt.Errorf("content: %s: %w", schemaFile, err)
 	}
 	if err := schema.Validate(doc); err != nil {
-		return fmt.Errorf("catalogue: %s does not match %s: %w", file, schemaFile, err)
+		return fmt.Errorf("content: %s does not match %s: %w", file, schemaFile, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("catalogue: decode %s: %w", file, err)
+		return fmt.Errorf("content: decode %s: %w", file, err)
 	}
 	return nil
 }
@@ -205,11 +205,11 @@ func readJSON(fsys fs.FS, name string, v any) error {
 func readDocument(fsys fs.FS, file string) ([]byte, any, error) {
 	b, err := fs.ReadFile(fsys, file)
 	if err != nil {
-		return nil, nil, fmt.Errorf("catalogue: read %s: %w", file, err)
+		return nil, nil, fmt.Errorf("content: read %s: %w", file, err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		return nil, nil, fmt.Errorf("catalogue: parse %s: %w", file, err)
+		return nil, nil, fmt.Errorf("content: parse %s: %w", file, err)
 	}
 	return b, doc, nil
 }

@@ -133,11 +133,6 @@ func (s *Store) overwrite(ctx context.Context) error {
 	return nil
 }
 
-// querier is a database or a transaction.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 // enquiriesFrom lists the ids of the enquiries whose address has the key.
 // The comparison is Go's (enquiry.EmailKey), not the database's LOWER,
 // which on SQLite folds ASCII letters only: every address is read, which

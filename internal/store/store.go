@@ -26,6 +26,13 @@ const (
 	Postgres Dialect = "postgres"
 )
 
+// querier is a database or a transaction: what a read needs of either, so
+// that one method serves on its own and inside a write.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // Store is the database. It is safe for concurrent use.
 type Store struct {
 	dialect Dialect

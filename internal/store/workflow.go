@@ -131,11 +131,7 @@ func (s *Store) LastChange(ctx context.Context, id int64) (Event, bool, error) {
 	return ev, !ev.Undone && ev.Action != ActionUndo, nil
 }
 
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func (s *Store) lastChange(ctx context.Context, db queryer, id int64) (Event, error) {
+func (s *Store) lastChange(ctx context.Context, db querier, id int64) (Event, error) {
 	var ev Event
 	err := db.QueryRowContext(ctx, s.q(`SELECT id, enquiry_id, actor, action, from_value, to_value, undone, at FROM enquiry_events
 		WHERE enquiry_id = ? AND action IN (?, ?, ?) ORDER BY id DESC LIMIT 1`), id, ActionStatus, ActionSpam, ActionUndo).
