@@ -13,7 +13,7 @@ export default defineConfig({
         // chunks are merged into others, where Rollup finds that no page
         // then loads code it would not have loaded anyway (24 files on the
         // home page's first load become 17). Not above the size of the
-        // shortlist's store (2.8 KB): a chunk loaded on demand would be
+        // shortlist's items.ts (2.8 KB): a chunk loaded on demand would be
         // merged into one every page loads, and be on demand no more
         // (make test-budgets checks it).
         experimentalMinChunkSize: 2_500,

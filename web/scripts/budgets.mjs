@@ -2,7 +2,7 @@
 // - first-load JavaScript of the home page at most 130 KB gzip;
 // - the code of the overlays (search, chat, quote dialog, offer) is not in
 //   any page's first load: it loads on demand; nor is the shortlist's
-//   (lib/shortlist/store.ts), but on the shortlist page itself;
+//   (lib/shortlist/items.ts), but on the shortlist page itself;
 // - all CSS at most 20 KB gzip;
 // - no web font blocks text;
 // - every <img> of every prerendered page has width and height, and the
@@ -22,7 +22,7 @@ const KB = 1024;
 const BUDGET = { homeJs: 130 * KB, css: 20 * KB, image: 250 * KB };
 // File-name stems of code that must load on demand (see the components),
 // with the one page, if any, whose first load may have it.
-const ON_DEMAND = { SearchOverlay: null, QuoteDialog: null, ChatPanel: null, OfferDialog: null, store: "/shortlist" };
+const ON_DEMAND = { SearchOverlay: null, QuoteDialog: null, ChatPanel: null, OfferDialog: null, items: "/shortlist" };
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {

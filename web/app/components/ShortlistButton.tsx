@@ -8,7 +8,7 @@ import "./ShortlistButton.css";
 
 // The code that changes the shortlist, fetched when a visitor reaches for
 // the button (and at the latest when it is pressed).
-const loadShortlistStore = () => import("../lib/shortlist/store");
+const loadShortlistItems = () => import("../lib/shortlist/items");
 
 type Props = {
   product: ProductSummary;
@@ -29,10 +29,10 @@ export function ShortlistButton({ product, material, finish, compact = false }: 
   const inShortlist = useShortlistIds().includes(product.id);
   const [refused, setRefused] = useState("");
   const toggle = () =>
-    loadShortlistStore()
-      .then((store) => {
-        const outcome = store.setInShortlist(product, !inShortlist, material, finish);
-        setRefused(outcome === "saved" ? "" : store.REFUSED[outcome]);
+    loadShortlistItems()
+      .then((shortlist) => {
+        const outcome = shortlist.setInShortlist(product, !inShortlist, material, finish);
+        setRefused(outcome === "saved" ? "" : shortlist.REFUSED[outcome]);
         if (outcome !== "saved") return;
         track(inShortlist ? "remove_from_wishlist" : "add_to_wishlist", itemEventParams(product));
       })
@@ -45,8 +45,8 @@ export function ShortlistButton({ product, material, finish, compact = false }: 
         aria-pressed={inShortlist}
         aria-label={compact ? `Add ${product.name} to shortlist` : undefined}
         data-waiting={!hydrated || undefined}
-        onPointerEnter={loadShortlistStore}
-        onFocus={loadShortlistStore}
+        onPointerEnter={loadShortlistItems}
+        onFocus={loadShortlistItems}
         onClick={toggle}
       >
         <Icon name="bookmark" size={compact ? 22 : 20} />

@@ -16,7 +16,7 @@ import type { ProductCardData } from "../lib/catalogue";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
 import { SHORTLIST_PATH } from "../lib/paths";
-import type { ShortlistItem } from "../lib/shortlist/store";
+import type { ShortlistItem } from "../lib/shortlist/items";
 import { useHydrated } from "../lib/useHydrated";
 import "../components/Field.css";
 import "./shortlist.css";

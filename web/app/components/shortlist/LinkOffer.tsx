@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { ProductCardData } from "../../lib/catalogue";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 import { shortlistSize } from "./pieces";
 
 // A shared link opened over a shortlist of other pieces: the visitor

@@ -3,7 +3,7 @@ import { Field } from "../Field";
 import { Picture } from "../Picture";
 import type { ProductCardData } from "../../lib/catalogue";
 import { itemField, quantityProblem } from "../../lib/shortlist/request";
-import { MAX_QUANTITY, NOTE_MAX, type ShortlistItem } from "../../lib/shortlist/store";
+import { MAX_QUANTITY, NOTE_MAX, type ShortlistItem } from "../../lib/shortlist/items";
 import { Choice } from "./Choice";
 
 type PieceProps = {

@@ -2,7 +2,7 @@
 import { ShareLink } from "./ShareLink";
 import { Piece } from "./Piece";
 import type { ProductCardData } from "../../lib/catalogue";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 import { shortlistSize } from "./pieces";
 import type { PieceEditing } from "./usePieceEditing";
 

@@ -3,7 +3,7 @@ import { Dialog } from "../Dialog";
 import type { ProductCardData } from "../../lib/catalogue";
 import { SHORTLIST_PATH } from "../../lib/paths";
 import { shareUrl } from "../../lib/shortlist/share";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 import { shortlistSize } from "./pieces";
 
 // Copy link: the shortlist in an address (lib/shortlist/share.ts), put on

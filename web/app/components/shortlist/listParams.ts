@@ -1,5 +1,5 @@
 import type { ProductCardData } from "../../lib/catalogue";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 
 /** The shortlist as GA4's item list: the parameters of view_item_list and generate_lead. */
 export const listParams = (list: readonly ShortlistItem[], byId: Map<number, ProductCardData>) => ({

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from "react";
 import type { ProductCardData } from "../../lib/catalogue";
 import { parseStored } from "../../lib/shortlist/saved";
-import { checkItems, droppedNotice, saveShortlist, useSavedShortlist } from "../../lib/shortlist/store";
+import { checkItems, droppedNotice, saveShortlist, useSavedShortlist } from "../../lib/shortlist/items";
 
 /**
  * The shortlist this browser keeps, checked against the catalogue: items,

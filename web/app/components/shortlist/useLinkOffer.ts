@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { ProductCardData } from "../../lib/catalogue";
 import { SHARE_PARAM, decodeShare } from "../../lib/shortlist/share";
-import { droppedNotice, samePieces, saveShortlist, type ShortlistItem } from "../../lib/shortlist/store";
+import { droppedNotice, samePieces, saveShortlist, type ShortlistItem } from "../../lib/shortlist/items";
 
 /**
  * A shared link (?items=): taken at once into an empty shortlist (or one

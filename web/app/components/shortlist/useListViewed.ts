@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 import { listParams } from "./listParams";
 
 /** The shortlist shown (GA4's view_item_list), once a visit, when it has pieces and what was stored could be read. */

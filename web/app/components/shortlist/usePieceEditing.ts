@@ -2,7 +2,7 @@ import { useState } from "react";
 import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { itemField } from "../../lib/shortlist/request";
-import { isQuantity, moved, saveShortlist, updated, withoutItem, type ShortlistItem } from "../../lib/shortlist/store";
+import { isQuantity, moved, saveShortlist, updated, withoutItem, type ShortlistItem } from "../../lib/shortlist/items";
 import { shortlistSize } from "./pieces";
 
 type Options = {

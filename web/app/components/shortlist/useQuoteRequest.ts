@@ -3,7 +3,7 @@ import { useEnquirySubmit, useFormStart } from "../../lib/submission";
 import { track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { quantityProblems, quoteRequest, requestFields, type QuoteSender } from "../../lib/shortlist/request";
-import type { ShortlistItem } from "../../lib/shortlist/store";
+import type { ShortlistItem } from "../../lib/shortlist/items";
 import { listParams } from "./listParams";
 import { shortlistSize } from "./pieces";
 

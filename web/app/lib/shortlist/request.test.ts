@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../enquiries";
 import { quantityProblem, quantityProblems, quoteRequest, requestFields } from "./request";
-import type { ShortlistItem } from "./store";
+import type { ShortlistItem } from "./items";
 
 // Pieces and a sender of the test's own.
 const items: ShortlistItem[] = [

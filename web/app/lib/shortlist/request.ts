@@ -1,5 +1,5 @@
 import type { EnquiryPayload } from "../enquiries";
-import { MAX_QUANTITY, isQuantity, type ShortlistItem } from "./store";
+import { MAX_QUANTITY, isQuantity, type ShortlistItem } from "./items";
 
 // The shortlist's one request for a quote: its body (every piece with its
 // choices, and who is asking), the names the server gives its fields

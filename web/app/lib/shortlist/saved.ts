@@ -4,7 +4,7 @@ import { useSyncExternalStore } from "react";
 // versioned JSON, {"version": 1, "items": [{productId, material, finish,
 // quantity, note}]}. This module is in every page's first load (the
 // header's count, the Add to shortlist buttons), so it only reads which
-// products are in it; changing it is store.ts's, loaded on demand.
+// products are in it; changing it is items.ts's, loaded on demand.
 export const SHORTLIST_KEY = "studio.shortlist";
 export const SHORTLIST_VERSION = 1;
 const CHANGED = "studio:shortlist";
@@ -68,7 +68,7 @@ export function subscribeShortlist(onChange: () => void): () => void {
   };
 }
 
-/** Tells this page's readers that store.ts has written the shortlist. */
+/** Tells this page's readers that items.ts has written the shortlist. */
 export const announceShortlistChange = () => window.dispatchEvent(new Event(CHANGED));
 
 /** The shortlist's products and their quantities; none until hydrated, as in the prerendered page. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeShare, encodeShare, optionSlug, shareUrl } from "./share";
-import { newItem, type ShortlistItem } from "./store";
+import { newItem, type ShortlistItem } from "./items";
 
 // A small catalogue of its own, with names of more than one word.
 const products = [

@@ -1,4 +1,4 @@
-import { checkItems, type ProductOptions, type ShortlistItem } from "./store";
+import { checkItems, type ProductOptions, type ShortlistItem } from "./items";
 
 // A shortlist in a link, which opens the same shortlist in another browser
 // with nothing kept on the server: /shortlist?items=3.wood.walnut.2~7..oak.1
@@ -35,7 +35,7 @@ export function encodeShare(items: readonly ShortlistItem[], products: readonly 
 /**
  * The shortlist a link's ?items= describes, checked against the catalogue:
  * unknown products and malformed pieces left out, unknown options back to
- * the product's first, with how many of each (store.ts, checkItems).
+ * the product's first, with how many of each (items.ts, checkItems).
  */
 export function decodeShare(value: string, products: readonly ProductOptions[]) {
   const byId = new Map(products.map((p) => [p.id, p]));

@@ -4,7 +4,7 @@ import { LIMITS } from "../enquiries";
 import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, parseStored, readSavedShortlist, subscribeShortlist } from "./saved";
 
 // The shortlist: the pieces a visitor keeps to ask one quote for, with
-// their choices. The pure functions are tested (store.test.ts); the
+// their choices. The pure functions are tested (items.test.ts); the
 // functions at the end read and write localStorage (saved.ts: the key and
 // its format). Loaded on demand: by the shortlist page, and by an Add to
 // shortlist button when it is reached for.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ITEMS, MAX_QUANTITY, NOTE_MAX, checkItems, droppedNotice, moved, newItem, samePieces, serialize, updated, withItem, withoutItem, type ShortlistItem } from "./store";
+import { MAX_ITEMS, MAX_QUANTITY, NOTE_MAX, checkItems, droppedNotice, moved, newItem, samePieces, serialize, updated, withItem, withoutItem, type ShortlistItem } from "./items";
 import { parseStored } from "./saved";
 
 // A small catalogue of its own, where each rule can be seen.
