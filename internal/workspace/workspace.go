@@ -1,4 +1,4 @@
-// Package studio is the studio's workspace at /studio: named accounts sign
+// Package workspace is the studio's workspace at /studio: named accounts sign
 // in (sessions kept in the database), and the inbox carries each enquiry
 // from New to Won or Lost, with notes, spam and not-spam, undo, search and
 // filters, and CSV exports for spreadsheets and scripts; the insights show
