@@ -22,6 +22,9 @@ export default tseslint.config(
     rules: {
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "error",
+      // The build scripts may import the app, never the reverse: what the
+      // app needs at prerender time is app code (app/lib/*.server.ts).
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/scripts/*"], message: "The app never imports web/scripts/: move what it needs into app/lib/." }] }],
     },
   },
   {

@@ -301,7 +301,7 @@ func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
 }
 
 // TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite renders every link of
-// testdata/markdown-links.json (the table web/scripts/markdown.test.ts
+// testdata/markdown-links.json (the table web/app/lib/markdown.server.test.ts
 // gives the renderer) as the workspace's preview does, in one text: the
 // preview links where the table says, to the address it says, and nowhere
 // else (no javascript:, however it is written).

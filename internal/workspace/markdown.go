@@ -58,7 +58,7 @@ func (h *Handler) preview(ctx context.Context, base string, part contentPart, te
 		return "", "The preview could not be made: " + err.Error()
 	}
 	// The build's renderer shows markup typed in the text as text
-	// (web/scripts/markdown.ts), as the site does.
+	// (web/app/lib/markdown.server.ts), as the site does.
 	return template.HTML(html), ""
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { loadFacts, renderMarkdown, type MarkdownDoc } from "../scripts/markdown";
+import { loadFacts, renderMarkdown, type MarkdownDoc } from "../app/lib/markdown.server";
 import type { CatalogueFile, ProductEntry } from "../app/lib/catalogue";
 import { vocabularyOf } from "../app/lib/filters";
 import type { Site } from "../app/lib/site";

@@ -13,7 +13,7 @@ import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
 import { pagePaths } from "../app/lib/paths";
 import { kindOfPattern, pathProblem } from "./content-paths.mjs";
 import { checkCatalogue } from "./images.mjs";
-import { parseFrontMatter } from "./markdown";
+import { parseFrontMatter } from "../app/lib/markdown.server";
 
 // The JSON files of content/, each with its schema.
 export const JSON_FILES = ["site", "service", "catalogue", "pages", "chat", "replies"] as const;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { escapeHtml as escape, loadFacts, renderMarkdown } from "./markdown";
+import { escapeHtml as escape, loadFacts, renderMarkdown } from "../app/lib/markdown.server";
 
 // `MARKDOWN_FILE=pages/about.md node scripts/run-ts.mjs
 // scripts/preview-markdown.ts < about.md`: one Markdown text of content/,

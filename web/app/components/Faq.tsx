@@ -1,4 +1,4 @@
-import type { Section } from "../../scripts/markdown";
+import type { Section } from "../lib/markdown.server";
 import { Icon } from "./Icon";
 import "./Faq.css";
 

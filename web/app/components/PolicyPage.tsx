@@ -1,4 +1,4 @@
-import type { MarkdownDoc } from "../../scripts/markdown";
+import type { MarkdownDoc } from "../lib/markdown.server";
 import "./PolicyPage.css";
 
 // A policy: title, 'last updated', a table of contents of its numbered

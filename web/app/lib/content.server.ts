@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import type { CatalogueFile } from "./catalogue";
 import type { Site } from "./site";
 import { contentFacts, type Facts } from "./facts";
-import { renderMarkdown, type MarkdownDoc } from "../../scripts/markdown";
+import { renderMarkdown, type MarkdownDoc } from "./markdown.server";
 import type pagesData from "../../../content/pages.json";
 import type serviceData from "../../../content/service.json";
 
@@ -37,7 +37,7 @@ export const catalogueFile = () => readContentJson<CatalogueFile>("catalogue.jso
 export const facts = (): Facts => once("facts", () => contentFacts(siteFacts(), service()));
 
 // A Markdown text of content/ (e.g. "policies/returns.md") as HTML, with
-// the studio's facts filled in (scripts/markdown.ts).
+// the studio's facts filled in (markdown.server.ts).
 export const markdownDoc = (name: string): MarkdownDoc =>
   once(`md:${name}`, () => renderMarkdown(readFileSync(join(contentDir(), name), "utf8"), facts(), `content/${name}`));
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeHTMLAttribute } from "entities";
 import { Marked, type MarkedExtension, type Token, type Tokens } from "marked";
-import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
+import { contentFacts, fillFacts, type Facts } from "./facts";
 
 // Long texts (policies, the studio story, the FAQ) are Markdown in content/.
 // The route loaders turn each into ready HTML when the pages are
