@@ -55,6 +55,7 @@ func (b *fakeBuilder) built() string {
 }
 
 func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	id := preview(t, p, s.draftTagline("draft"))
@@ -100,6 +101,7 @@ func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
 }
 
 func TestMainAndPreviewsQueuedTogetherAreAllBuilt(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.builder.hold()
@@ -137,6 +139,7 @@ func TestMainAndPreviewsQueuedTogetherAreAllBuilt(t *testing.T) {
 }
 
 func TestTheSameFilesGiveTheSamePreview(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, _ := s.start("v1")
 	s.builder.hold()
@@ -159,6 +162,7 @@ func TestTheSameFilesGiveTheSamePreview(t *testing.T) {
 }
 
 func TestOnlyTheNewestTwoPreviewsAreKept(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.keep = 2
 	p, target := s.start("v1")
@@ -187,6 +191,7 @@ func TestOnlyTheNewestTwoPreviewsAreKept(t *testing.T) {
 }
 
 func TestPublishingAPreviewedDraftBuildsMain(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	id := preview(t, p, s.draftTagline("previewed"))
