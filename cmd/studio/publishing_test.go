@@ -32,6 +32,7 @@ import (
 // problem and changes nothing. The waits are generous, for a machine under
 // load: how fast is measured by make bench-publish, not asserted here.
 func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site twice with the front end's pipeline")
 	}
@@ -173,6 +174,7 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 // figures, "More than one copy"); it does not assert them, as they
 // depend on how busy the machine is.
 func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site with the front end's pipeline")
 	}
@@ -463,6 +465,7 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 // before the front end's tools read the content; nothing is read or
 // written outside it, and the live site stays.
 func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
+	t.Parallel()
 	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
 	port := freePort(t)

@@ -23,6 +23,7 @@ import (
 // intact release of the studio's content, never the content built into
 // bin/studio; says what happened in /readyz; and builds main again.
 func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site four times with the front end's pipeline")
 	}

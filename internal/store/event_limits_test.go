@@ -356,15 +356,21 @@ func TestEventBatcherCommitsWhenTheCallerLeaves(t *testing.T) {
 		_, err := s.AddEvents(caller, EventCaps{}, EventBatch{ID: "left-xxxxxxxxxxxxxxxx", Day: "2026-11-23", Events: events("2026-11-23", "left", 5)})
 		done <- err
 	}()
+	// Until the batcher waits for the connection, the batch in hand; the
+	// deadlines are generous, for a machine under load.
+	deadline := time.Now().Add(2 * time.Minute)
 	for s.write.Stats().WaitCount == waits {
-		time.Sleep(time.Millisecond) // until the batcher waits for the connection, the batch in hand
+		if time.Now().After(deadline) {
+			t.Fatal("the batcher never waited for the held connection")
+		}
+		time.Sleep(time.Millisecond)
 	}
 	leave()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("the caller that left heard %v, want context.Canceled", err)
 	}
 	held.Close()
-	deadline := time.Now().Add(2 * time.Minute) // generous: for a machine under load
+	deadline = time.Now().Add(2 * time.Minute)
 	for rawEvents(t, s) != 6 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d events stored, want 6: the batch of the caller that left was dropped", rawEvents(t, s))
