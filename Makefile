@@ -43,7 +43,11 @@ web/build/.built: web/node_modules/.package-lock.json $(WEB_SOURCES)
 bin/studio: web/build/.built $(GO_SOURCES)
 	go build -o bin/studio ./cmd/studio
 
-test: lint test-go test-web test-budgets test-e2e
+# The stages one after the other, each followed by its time
+# (scripts/timed.sh); the first to fail stops the rest.
+TEST_STAGES := lint test-go test-web test-budgets test-e2e
+test:
+	@MAKE='$(MAKE)' scripts/timed.sh $(TEST_STAGES)
 
 # The lint gates; each stops at its first problem and names where it is.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
