@@ -64,8 +64,9 @@ lint: typecheck bin/studio
 check-deploy: bin/studio web/node_modules/.package-lock.json
 	scripts/check-deploy.sh
 
-# The store runs every test on both databases: some minutes, near go
-# test's default limit of 10 on a busy machine.
+# Independent tests run in parallel (t.Parallel), each with its own
+# DATA_DIR, port, and PostgreSQL schema. The limit is for a busy machine:
+# cmd/studio builds the site with the front end's pipeline several times.
 test-go: bin/studio
 	go test -race -timeout 30m ./...
 
