@@ -43,7 +43,11 @@ web/build/.built: web/node_modules/.package-lock.json $(WEB_SOURCES)
 bin/studio: web/build/.built $(GO_SOURCES)
 	go build -o bin/studio ./cmd/studio
 
-test: lint test-go test-web test-budgets test-e2e
+# The stages one after the other, each followed by its time
+# (scripts/timed.sh); the first to fail stops the rest.
+TEST_STAGES := lint test-go test-web test-budgets test-e2e
+test:
+	@MAKE='$(MAKE)' scripts/timed.sh $(TEST_STAGES)
 
 # The lint gates; each stops at its first problem and names where it is.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -60,8 +64,9 @@ lint: typecheck bin/studio
 check-deploy: bin/studio web/node_modules/.package-lock.json
 	scripts/check-deploy.sh
 
-# The store runs every test on both databases: some minutes, near go
-# test's default limit of 10 on a busy machine.
+# Independent tests run in parallel (t.Parallel), each with its own
+# DATA_DIR, port, and PostgreSQL schema. The limit is for a busy machine:
+# cmd/studio builds the site with the front end's pipeline several times.
 test-go: bin/studio
 	go test -race -timeout 30m ./...
 

@@ -2,6 +2,10 @@ module studio
 
 go 1.26.0
 
+// npm's packages are no part of the module, though some hold Go files
+// (flatted does): ./... never reaches into them.
+ignore ./web/node_modules
+
 require (
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3

@@ -25,6 +25,7 @@ import (
 // into a new machine's DATA_DIR brings it back: the server starts there
 // with the same main and draft.
 func TestBackupRestoresTheContent(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -109,27 +110,18 @@ func TestBackupRestoresTheContent(t *testing.T) {
 // the backup's name: `studio restore` of that name is refused and changes
 // nothing, and the next backup to the same name is written whole.
 func TestBackupKilledLeavesNoBackup(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	st, err := store.Open(t.Context(), "", dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
-	// Enough photographs that writing them takes long enough to be killed
-	// in the middle, whatever the machine.
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, publish.RepositoryDir), content.Files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A photograph large enough that writing it takes long enough to be
+	// killed in the middle, whatever the machine.
 	photo := make([]byte, 16<<20)
 	rand.Read(photo)
-	main, err := repo.Main()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := repo.Commit(main.Hash, map[string][]byte{"images/large.jpg": photo}, nil, publish.Signature{Name: "Meena", Email: "meena@example.com"}, "A large photograph"); err != nil {
-		t.Fatal(err)
-	}
+	commitLarge(t, filepath.Join(dataDir, publish.RepositoryDir), "images/large.jpg", photo)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "studio-backup")
@@ -180,4 +172,35 @@ func TestBackupKilledLeavesNoBackup(t *testing.T) {
 	if out, err := again.CombinedOutput(); err != nil {
 		t.Fatalf("a backup after the killed one: %v\n%s", err, out)
 	}
+}
+
+// commitLarge commits a large file to main of the content repository at
+// dir: with git's own commands when git is installed, as go-git, under
+// the race detector, takes seconds to compress a few megabytes.
+func commitLarge(t *testing.T, dir, name string, data []byte) {
+	t.Helper()
+	repo, err := publish.OpenRepository(dir, content.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		main, err := repo.Main()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := repo.Commit(main.Hash, map[string][]byte{name: data}, nil, publish.Signature{Name: "Meena", Email: "meena@example.com"}, "A large file"); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	work := t.TempDir()
+	run := gitIn(t, git, work)
+	run("clone", "-q", dir, ".")
+	if err := os.WriteFile(filepath.Join(work, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run("add", name)
+	run("commit", "-qm", "A large file")
+	run("push", "-q", "origin", "HEAD:main")
 }

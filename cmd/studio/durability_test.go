@@ -29,6 +29,7 @@ import (
 // an enquiry committed just before a kill is retried: it must not be
 // stored twice.
 func TestAcknowledgedEnquiriesSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills and restarts a server many times")
 	}

@@ -9,13 +9,20 @@ import (
 )
 
 type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // if not nil, told of each write
 }
 
 func (b *lockedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.wrote != nil {
+		select {
+		case b.wrote <- struct{}{}:
+		default:
+		}
+	}
 	return b.buf.Write(p)
 }
 
@@ -26,15 +33,17 @@ func (b *lockedBuffer) String() string {
 }
 
 func TestLogWriterFlushesOnTickAndClose(t *testing.T) {
-	var out lockedBuffer
+	t.Parallel()
+	out := lockedBuffer{wrote: make(chan struct{}, 1)}
 	lw := newLogWriter(&out, 20*time.Millisecond)
 	lw.Write([]byte("one\n"))
-	deadline := time.Now().Add(time.Minute) // generous: a loaded machine may be slow to tick
-	for out.String() != "one\n" {
-		if time.Now().After(deadline) {
-			t.Fatalf("not written out after the interval: %q", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-out.wrote:
+	case <-time.After(2 * time.Minute): // generous: a loaded machine may be slow to tick
+		t.Fatal("not written out after the interval")
+	}
+	if got := out.String(); got != "one\n" {
+		t.Fatalf("written out after the interval: %q", got)
 	}
 	lw.Write([]byte("two\n"))
 	if err := lw.Close(); err != nil {
@@ -46,6 +55,7 @@ func TestLogWriterFlushesOnTickAndClose(t *testing.T) {
 }
 
 func TestLogWriterKeepsConcurrentLinesWhole(t *testing.T) {
+	t.Parallel()
 	var out lockedBuffer
 	lw := newLogWriter(&out, time.Hour)
 	var wg sync.WaitGroup

@@ -17,6 +17,7 @@ import (
 // the first of DOMAIN, else to the address an owner last signed in at (as
 // the store keeps it, so a restart knows it); the log says which at start.
 func TestMailedLinksBase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.OpenSQLite(ctx, filepath.Join(t.TempDir(), "studio.db"))
 	if err != nil {

@@ -24,7 +24,10 @@ import (
 var binary string
 
 // TestMain builds bin/studio once so the tests can run it as a visitor's
-// server runs: a separate process with its own environment.
+// server runs: a separate process with its own environment. The tests run
+// in parallel, each with its own DATA_DIR, port and database, except
+// those that run a command in this process: they set the environment
+// (t.Setenv), which is the whole process's.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "studio-bin")
 	if err != nil {
@@ -72,11 +75,12 @@ func runToExit(t *testing.T, env ...string) (int, string) {
 }
 
 func TestStartupErrorsAreOneClearLine(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", ":0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer busy.Close()
+	t.Cleanup(func() { busy.Close() }) // after the subtests, which run in parallel
 	busyPort := busy.Addr().(*net.TCPAddr).Port
 
 	notADir := filepath.Join(t.TempDir(), "file")
@@ -99,6 +103,7 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			code, stderr := runToExit(t, tt.env...)
 			if code == 0 {
 				t.Fatalf("exit code 0, want non-zero")
@@ -112,8 +117,10 @@ func TestStartupErrorsAreOneClearLine(t *testing.T) {
 }
 
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			_, cmd := startServer(t)
 			cmd.Process.Signal(sig)
 			if err := cmd.Wait(); err != nil {
@@ -179,6 +186,7 @@ func startServer(t *testing.T) (string, *exec.Cmd) {
 // others are answered meanwhile, and the slow ones are cut off once the
 // header timeout has passed.
 func TestSlowClientsAreDropped(t *testing.T) {
+	t.Parallel()
 	base, _ := startServer(t)
 	addr := strings.TrimPrefix(base, "http://")
 
@@ -238,6 +246,7 @@ func TestSlowClientsAreDropped(t *testing.T) {
 // SIGTERM while an enquiry is half sent: the server stops taking new
 // connections, finishes that request (201, stored), and exits 0.
 func TestShutdownFinishesRequestsInFlight(t *testing.T) {
+	t.Parallel()
 	base, cmd := startServer(t)
 	addr := strings.TrimPrefix(base, "http://")
 	body := `{"kind":"contact","name":"Asha","email":"asha@example.com","message":"Sent slowly","fillMs":5000}`
@@ -302,6 +311,7 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 // the dead server's WAL file, which holds enquiries taken after the backup,
 // is moved aside rather than replayed into the copy.
 func TestBackupAndRestoreCommands(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)

@@ -20,6 +20,7 @@ import (
 // X-Forwarded-For. From a proxy not named, the same headers bring neither,
 // the log names the proxy, and one warning says what to set.
 func TestBehindAProxy(t *testing.T) {
+	t.Parallel()
 	const visitor, password = "203.0.113.9", "correct horse battery staple"
 	for _, tt := range []struct {
 		name, trustedProxies string
@@ -31,6 +32,7 @@ func TestBehindAProxy(t *testing.T) {
 		{"proxy not in TRUSTED_PROXIES", "10.0.0.1", false, "127.0.0.1", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			port := freePort(t)
 			base := fmt.Sprintf("http://127.0.0.1:%d", port)
 			cmd := exec.Command(binary)

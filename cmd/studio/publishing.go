@@ -70,14 +70,19 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 		}
 		repo.Blobs = filepath.Join(cfg.DataDir, "build-cache", "blobs")
 		repo.Logger = log
-		p.Builder = &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: filepath.Join(cfg.DataDir, "build-cache"),
-			TimeOut: cfg.Publishing.TimeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
+		p.Builder = newBuilder(root, scratch, filepath.Join(cfg.DataDir, "build-cache"), cfg.Publishing.TimeOut)
 		abs, _ := filepath.Abs(root)
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
 	} else {
 		log.Info("publish: no builder (BUILDER_DIR with web/node_modules): the live release serves, new commits wait for one")
 	}
 	return p, nil
+}
+
+// newBuilder is the builder of a server whose checkout is root: its
+// builds in scratch, its caches in cache.
+func newBuilder(root, scratch, cache string, timeOut time.Duration) *publish.NodeBuilder {
+	return &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: cache, TimeOut: timeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
 }
 
 // codeVersion names this bin/studio: the start of its file's SHA-256. A

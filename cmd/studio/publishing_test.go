@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -32,11 +33,13 @@ import (
 // problem and changes nothing. The waits are generous, for a machine under
 // load: how fast is measured by make bench-publish, not asserted here.
 func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site twice with the front end's pipeline")
 	}
 	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
+	withBundles(t, root, dataDir)
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "BUILDER_DIR="+root,
@@ -173,6 +176,7 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 // figures, "More than one copy"); it does not assert them, as they
 // depend on how busy the machine is.
 func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site with the front end's pipeline")
 	}
@@ -185,6 +189,7 @@ func TestTwoServersOnOnePostgreSQLPublishTogether(t *testing.T) {
 	var copies []copyOf
 	for range 2 {
 		c := copyOf{dataDir: t.TempDir()}
+		withBundles(t, root, c.dataDir)
 		port := freePort(t)
 		c.base = fmt.Sprintf("http://127.0.0.1:%d", port)
 		c.env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+c.dataDir, "BUILDER_DIR="+root,
@@ -276,6 +281,50 @@ func builderAndGit(t *testing.T) (root, git string) {
 		t.Skip("no git binary to push with")
 	}
 	return root, git
+}
+
+// bundles are the code's bundles, made once for the tests whose servers
+// build. A server bundles the code at its first build, and again only when
+// the code changes: with a new DATA_DIR for each test, each would bundle
+// the same code, the most of a build's time.
+var bundles struct {
+	once sync.Once
+	dir  string // the bundle/ of a build cache
+	err  error
+}
+
+// withBundles gives the build cache of dataDir the bundles of this code,
+// as a server that has built before has them. They are made once, by the
+// builder a server makes (newBuilder) building the shipped content; how
+// bundles are kept and reused is internal/publish's test.
+func withBundles(t *testing.T, root, dataDir string) {
+	t.Helper()
+	bundles.once.Do(func() { bundles.dir, bundles.err = bundle(root) })
+	if bundles.err != nil {
+		t.Fatal(bundles.err)
+	}
+	if err := os.CopyFS(filepath.Join(dataDir, "build-cache", "bundle"), os.DirFS(bundles.dir)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// bundle builds the content of the checkout at root, beside bin/studio
+// (deleted with it), and returns the bundle/ of its build cache.
+func bundle(root string) (string, error) {
+	dir := filepath.Join(filepath.Dir(binary), "bundles")
+	contentDir, scratch := filepath.Join(dir, "content"), filepath.Join(dir, "scratch")
+	if err := os.CopyFS(contentDir, os.DirFS(filepath.Join(root, "content"))); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return "", err
+	}
+	var log bytes.Buffer
+	b := newBuilder(root, scratch, filepath.Join(dir, "cache"), 30*time.Minute)
+	if _, err := b.Build(context.Background(), contentDir, filepath.Join(dir, "client"), func(string) {}, &log); err != nil {
+		return "", fmt.Errorf("building the bundles: %v\n%s", err, log.String())
+	}
+	return filepath.Join(dir, "cache", "bundle"), nil
 }
 
 // gitIn runs git in dir as the studio's owner, failing the test on an error.
@@ -463,6 +512,7 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 // before the front end's tools read the content; nothing is read or
 // written outside it, and the live site stays.
 func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
+	t.Parallel()
 	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
 	port := freePort(t)

@@ -23,11 +23,13 @@ import (
 // intact release of the studio's content, never the content built into
 // bin/studio; says what happened in /readyz; and builds main again.
 func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site four times with the front end's pipeline")
 	}
 	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
+	withBundles(t, root, dataDir)
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "BUILDER_DIR="+root,
@@ -70,7 +72,9 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 				return
 			}
 		}
-		out, _ := exec.Command(binary, "releases").CombinedOutput()
+		cmd := exec.Command(binary, "releases")
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
 		t.Fatalf("gave up waiting for %s; studio releases:\n%s", what, out)
 	}
 	homeSays := func(tagline string) func() bool {

@@ -21,6 +21,7 @@ import (
 // new password ends the sessions, and STUDIO_PASSWORD still signs in as
 // "studio".
 func TestAccountCommands(t *testing.T) {
+	t.Parallel()
 	dataDir := t.TempDir()
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)

@@ -30,6 +30,7 @@ import (
 //     bundled (no "bundling the code" stage) and the release is exactly the
 //     one a full build of them made.
 func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the site three times with the front end's pipeline")
 	}
@@ -251,6 +252,7 @@ func atoi(t *testing.T, s string) int {
 // address, read from its site.json), markup shown as text, and a fact
 // that does not exist said as the build says it.
 func TestRenderMarkdownIsTheSitesRenderer(t *testing.T) {
+	t.Parallel()
 	b, content := markdownBuilder(t)
 	const email = "preview@example.org"
 	editJSON(t, filepath.Join(content, "site.json"), func(site map[string]any) { site["email"] = email })
@@ -306,6 +308,7 @@ func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
 // preview links where the table says, to the address it says, and nowhere
 // else (no javascript:, however it is written).
 func TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/markdown-links.json")
 	if err != nil {
 		t.Fatal(err)

@@ -120,6 +120,7 @@ func (l *logLines) String() string {
 // no longer hash to its name, says so, writes it again from git, and links
 // the intact file; the damaged release keeps its damaged bytes.
 func TestADamagedBlobIsWrittenAgainFromGit(t *testing.T) {
+	t.Parallel()
 	for _, d := range damages {
 		t.Run(d.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -187,6 +188,7 @@ func TestADamagedBlobIsWrittenAgainFromGit(t *testing.T) {
 // bundles again; an intact bundle is copied whole, and a bundle kept with
 // no list of hashes is not used.
 func TestADamagedBundleIsBundledAgain(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"client/assets/entry-abc.js": "console.log('the entry');\n", "client/favicon.svg": "<svg/>", "server/index.js": "export const build = 1;\n"}
 	bundle := func(t *testing.T) (build, kept string) {
 		t.Helper()
@@ -264,6 +266,7 @@ func TestADamagedBundleIsBundledAgain(t *testing.T) {
 // file brings the intact bytes on both, and the damaged one stays with
 // the release it was damaged in.
 func TestADamagedSharedBlobIsFetchedAgain(t *testing.T) {
+	t.Parallel()
 	for _, d := range damages {
 		t.Run(d.name, func(t *testing.T) {
 			url := storetest.PostgresURL(t)

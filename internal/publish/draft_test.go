@@ -30,6 +30,7 @@ func readOn(t *testing.T, r *Repository, hash, name string) string {
 var owner = Signature{Name: "Owner", Email: "owner@example.com"}
 
 func TestASavedDraftLeavesMainAloneUntilPublished(t *testing.T) {
+	t.Parallel()
 	r := newDraftRepo(t)
 	main, _ := r.Main()
 	start, draft, err := r.Draft()
@@ -67,6 +68,7 @@ func TestASavedDraftLeavesMainAloneUntilPublished(t *testing.T) {
 }
 
 func TestASaveStartedBeforeAnotherIsRefused(t *testing.T) {
+	t.Parallel()
 	r := newDraftRepo(t)
 	start, _, _ := r.Draft()
 	if _, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "First"}`)}, nil, owner, "first"); err != nil {
@@ -86,6 +88,7 @@ func TestASaveStartedBeforeAnotherIsRefused(t *testing.T) {
 }
 
 func TestPublishingOverAMovedMainKeepsBoth(t *testing.T) {
+	t.Parallel()
 	r := newDraftRepo(t)
 	start, _, _ := r.Draft()
 	if _, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "Draft"}`)}, nil, owner, "draft"); err != nil {
@@ -108,6 +111,7 @@ func TestPublishingOverAMovedMainKeepsBoth(t *testing.T) {
 }
 
 func TestPublishingRefusesWhenMainChangedTheSameFile(t *testing.T) {
+	t.Parallel()
 	r := newDraftRepo(t)
 	start, _, _ := r.Draft()
 	draftHash, err := r.SaveDraft(start.Hash, map[string][]byte{"site.json": []byte(`{"name": "Draft"}`)}, nil, owner, "draft")
@@ -140,6 +144,7 @@ func TestPublishingRefusesWhenMainChangedTheSameFile(t *testing.T) {
 // A repository made by an older bin/studio gets the files shipped since on
 // its next start, once; the studio's own copy of one is never replaced.
 func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := fstest.MapFS{"site.json": {Data: []byte(`{"name": "A"}`)}}
 	if _, err := OpenRepository(dir, old); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,6 +28,7 @@ func (s *site) restart(p *Publisher, damage func()) (*Publisher, *fakeTarget) {
 }
 
 func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("checked")
@@ -77,6 +79,7 @@ func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
 }
 
 func TestADamagedLiveReleaseGivesWayToAnIntactOneAndMainIsRebuilt(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("older")
@@ -126,6 +129,7 @@ func TestADamagedLiveReleaseGivesWayToAnIntactOneAndMainIsRebuilt(t *testing.T) 
 }
 
 func TestADamagedLiveReleaseGivesWayToAnotherOfTheSameContent(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("twice")
@@ -147,6 +151,7 @@ func TestADamagedLiveReleaseGivesWayToAnotherOfTheSameContent(t *testing.T) {
 }
 
 func TestAnEmptyOrMissingLiveFileServesTheNewestIntactRelease(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"empty", "missing"} {
 		t.Run(name, func(t *testing.T) {
 			s := newSite(t)
@@ -172,6 +177,7 @@ func TestAnEmptyOrMissingLiveFileServesTheNewestIntactRelease(t *testing.T) {
 }
 
 func TestWithNoReleaseOfTheStudiosContentThePagesWaitForMainsBuild(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.commitTagline("restored")
 	// A restore's first start: content.git holds the studio's commits,
@@ -192,6 +198,7 @@ func TestWithNoReleaseOfTheStudiosContentThePagesWaitForMainsBuild(t *testing.T)
 }
 
 func TestAReadyReleaseOfMainAStopKeptFromGoingLiveGoesLiveAtStart(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("before")
@@ -205,6 +212,7 @@ func TestAReadyReleaseOfMainAStopKeptFromGoingLiveGoesLiveAtStart(t *testing.T) 
 }
 
 func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	for _, tagline := range []string{"a", "b", "c"} {
@@ -260,6 +268,7 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 }
 
 func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
+	t.Parallel()
 	scratch := filepath.Join(t.TempDir(), ".scratch")
 	step := filepath.Join(scratch, "build-1", "web")
 	if err := os.MkdirAll(step, 0o755); err != nil {
@@ -284,15 +293,36 @@ func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("the leftover step is still running")
 	}
+	// The step's child, killed with it, may end a moment after it: one
+	// that was not killed would still be there in two minutes.
+	waitFor(t, "the step's child to end", func() bool { return len(processesUnder(scratch)) == 0 })
 	if n := StopLeftoverBuilds(scratch); n != 0 {
 		t.Errorf("a second look stopped %d processes, want none left", n)
 	}
+}
+
+// processesUnder is the processes whose working directory is under dir
+// (not an ended one: it has none).
+func processesUnder(dir string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && strings.HasPrefix(cwd, dir+string(filepath.Separator)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // A photograph's original is checked by its size when a release is served
 // (nothing serves it; hashing them doubled a start's time), and by every
 // byte by VerifyAll (studio releases --verify).
 func TestAnOriginalIsCheckedBySizeAtAStartAndWhollyByVerifyAll(t *testing.T) {
+	t.Parallel()
 	rs, err := OpenReleases(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -319,6 +349,7 @@ func TestAnOriginalIsCheckedBySizeAtAStartAndWhollyByVerifyAll(t *testing.T) {
 }
 
 func TestADiskThatFillsDuringABuildIsSaidInTheStudiosWords(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("served")
@@ -345,6 +376,7 @@ func TestADiskThatFillsDuringABuildIsSaidInTheStudiosWords(t *testing.T) {
 // for main's build, and the live file keeps naming the studio's release,
 // so a restart meanwhile does not serve the shipped content either.
 func TestWithEveryReleaseDamagedNoRestartServesTheShippedContent(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("only")
@@ -378,6 +410,7 @@ func TestWithEveryReleaseDamagedNoRestartServesTheShippedContent(t *testing.T) {
 // A build short of disk space gets back at once the cached pages only
 // deleted releases held, and their sidecars; a page a release links stays.
 func TestTrimCachesDropsThePagesNoReleaseLinks(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	pages := filepath.Join(cache, "pages")
 	release := filepath.Join(t.TempDir(), "index.html")

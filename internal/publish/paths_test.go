@@ -39,6 +39,7 @@ func (s *site) failedRelease(commit string) Release {
 }
 
 func TestACommitNamingAPictureOutsideTheContentFailsBeforeTheBuild(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("good")
@@ -109,6 +110,7 @@ func (s *site) commitLink(name, target string) string {
 }
 
 func TestACommitHoldingASymbolicLinkIsRefused(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	commit := s.commitLink("images/products/secret.jpg", "/etc/passwd")
 	want := []string{"content/images/products/secret.jpg is a symbolic link: only ordinary files can be published (commit the file itself)"}

@@ -57,6 +57,7 @@ type Publisher struct {
 	Observe     func(stage string, seconds float64, result string) // the metrics: a build's duration and result (result "" while under way)
 	Shared      *Shared                                            // PostgreSQL: the copies of the server share releases, main and one builder; nil: this server alone
 	FreeBytes   func(dir string) (uint64, error)                   // the free space of dir's disk; nil: statfs (tests give less)
+	LookEvery   time.Duration                                      // how often watch looks; zero: a quarter of a second (tests look more often)
 
 	wake         chan struct{}
 	running      sync.WaitGroup
@@ -718,12 +719,16 @@ func (p *Publisher) switchTo(id string, record bool) error {
 
 // watch builds main when it moves (a push, a commit from the workspace),
 // follows the live file when another process changes it and does what
-// `studio rollback` asks (answerRollback), four times a second: a rollback
-// from the shell is live within a second. Each look is a small file read.
-// With Shared it also follows the other copies: at once on their notice,
-// and every sharedPoll in any case.
+// `studio rollback` asks (answerRollback), four times a second (LookEvery):
+// a rollback from the shell is live within a second. Each look is a small
+// file read. With Shared it also follows the other copies: at once on
+// their notice, and every sharedPoll in any case.
 func (p *Publisher) watch(ctx context.Context) {
-	tick := time.NewTicker(250 * time.Millisecond)
+	every := p.LookEvery
+	if every == 0 {
+		every = 250 * time.Millisecond
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	var notices chan struct{}
 	if p.Shared != nil {

@@ -151,6 +151,11 @@ func newSite(t *testing.T) *site {
 	return &site{t: t, dir: dir, repo: repo, releases: releases, builder: &fakeBuilder{}, keep: 10}
 }
 
+// lookEvery is how often the tests' publishers look for a commit, a
+// rollback or a change of the live file: a server looks four times a
+// second, and a test would wait a quarter of a second at each step.
+const lookEvery = 10 * time.Millisecond
+
 // start runs a publisher of code version until the test ends.
 func (s *site) start(version string) (*Publisher, *fakeTarget) {
 	s.t.Helper()
@@ -159,7 +164,7 @@ func (s *site) start(version string) (*Publisher, *fakeTarget) {
 	s.stop = cancel
 	target := &fakeTarget{releases: s.releases, id: EmbeddedID, tagline: "embedded"}
 	p := &Publisher{Repo: s.repo, Releases: s.releases, Builder: s.builder, Target: target, CodeVersion: version,
-		Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: s.keep, Log: slog.New(slog.DiscardHandler)}
+		Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: s.keep, Log: slog.New(slog.DiscardHandler), LookEvery: lookEvery}
 	if err := p.Start(ctx); err != nil {
 		s.t.Fatal(err)
 	}
@@ -216,6 +221,7 @@ func servingTagline(target *fakeTarget, want string) func() bool {
 }
 
 func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	main, err := s.repo.Main()
 	if err != nil {
@@ -258,6 +264,7 @@ func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
 }
 
 func TestACommitGoesLiveAndAnEarlierReleaseComesBack(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("first")
@@ -299,6 +306,7 @@ func TestACommitGoesLiveAndAnEarlierReleaseComesBack(t *testing.T) {
 }
 
 func TestAFailedBuildKeepsTheLiveRelease(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("good")
@@ -331,6 +339,7 @@ func TestAFailedBuildKeepsTheLiveRelease(t *testing.T) {
 }
 
 func TestANewerCommitSupersedesAQueuedOne(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	_, target := s.start("v1")
 	s.builder.hold() // the first build waits
@@ -356,6 +365,7 @@ func TestANewerCommitSupersedesAQueuedOne(t *testing.T) {
 }
 
 func TestARestartServesTheLastLiveRelease(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("kept")
@@ -383,6 +393,7 @@ func TestARestartServesTheLastLiveRelease(t *testing.T) {
 }
 
 func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target := s.start("v1")
 	s.commitTagline("content")
@@ -407,6 +418,7 @@ func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
 }
 
 func TestABuildTheStopInterruptedIsBuiltAgain(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.commitTagline("interrupted")
 	main, _ := s.repo.Main()
@@ -423,6 +435,7 @@ func TestABuildTheStopInterruptedIsBuiltAgain(t *testing.T) {
 }
 
 func TestOnlyTheNewestReleasesAreKept(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.keep = 3
 	_, target := s.start("v1")
@@ -442,6 +455,7 @@ func TestOnlyTheNewestReleasesAreKept(t *testing.T) {
 }
 
 func TestCommitRefusesToLoseAConcurrentCommit(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	// Two changes started from the same main: the second must not
 	// overwrite the first.
@@ -462,6 +476,7 @@ func TestCommitRefusesToLoseAConcurrentCommit(t *testing.T) {
 }
 
 func TestASubjectIsTheMessagesFirstLine(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
 		if got := (Commit{Message: in}).Subject(); got != want {
 			t.Errorf("Subject of %q = %q, want %q", in, got, want)

@@ -53,7 +53,7 @@ func startCopies(t *testing.T, n int) ([]*copyOf, *sql.DB) {
 		}
 		target := &fakeTarget{releases: s.releases, id: EmbeddedID, tagline: "embedded"}
 		p := &Publisher{Repo: s.repo, Releases: s.releases, Builder: s.builder, Target: target, CodeVersion: "v1",
-			Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: 10, Log: log, Shared: shared}
+			Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: 10, Log: log, Shared: shared, LookEvery: lookEvery}
 		if err := p.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -105,6 +105,7 @@ func allServe(t *testing.T, copies []*copyOf, tagline string) time.Duration {
 }
 
 func TestTwoCopiesOnOnePostgreSQLSwitchTogether(t *testing.T) {
+	t.Parallel()
 	copies, db := startCopies(t, 2)
 	b := builder(t, copies)
 	other := copies[0]
@@ -165,6 +166,7 @@ func TestTwoCopiesOnOnePostgreSQLSwitchTogether(t *testing.T) {
 }
 
 func TestCommitsOnTwoCopiesAtOnceLoseNothing(t *testing.T) {
+	t.Parallel()
 	copies, _ := startCopies(t, 2)
 	builder(t, copies)
 	// A commit on a copy that took the other's at that moment is refused

@@ -50,6 +50,7 @@ func (s *site) twoReleases() (*Publisher, *fakeTarget, Release) {
 }
 
 func TestARollbackMakesTheOlderContentMainsAgain(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target, first := s.twoReleases()
 	before, _ := s.repo.Main()
@@ -89,6 +90,7 @@ func TestARollbackMakesTheOlderContentMainsAgain(t *testing.T) {
 }
 
 func TestUnpublishedChangesStayOnTopOfTheOlderVersion(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target, first := s.twoReleases()
 	main, _ := s.repo.Main()
@@ -143,6 +145,7 @@ func mapFS(t *testing.T, r *Repository, hash string) fs.FS {
 }
 
 func TestARollbackToTheSameFilesMakesNoCommit(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target, first := s.twoReleases()
 	second := p.Live()
@@ -164,6 +167,7 @@ func TestARollbackToTheSameFilesMakesNoCommit(t *testing.T) {
 }
 
 func TestARollbackToTheEmbeddedBuildCommitsItsContent(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	p, target, _ := s.twoReleases()
 	if _, err := p.Rollback(EmbeddedID, meena); err != nil {
@@ -179,6 +183,7 @@ func TestARollbackToTheEmbeddedBuildCommitsItsContent(t *testing.T) {
 }
 
 func TestStudioRollbackIsDoneByTheRunningServer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	_, target, first := s.twoReleases()
 	before, _ := s.repo.Main()
@@ -223,6 +228,7 @@ func waitForAnswer(t *testing.T, rs *Releases) RollbackAnswer {
 }
 
 func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
+	t.Parallel()
 	r := newDraftRepo(t)
 	first, _ := r.Main()
 	second, err := r.Commit(first.Hash, map[string][]byte{"site.json": []byte(`{"name": "B"}`)}, nil, owner, "B")
@@ -243,6 +249,7 @@ func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
 // With copies on PostgreSQL, a rollback on one switches every copy, and its
 // commit is main on every copy: the copy that builds builds nothing for it.
 func TestARollbackOnOneCopyMovesEveryCopysMain(t *testing.T) {
+	t.Parallel()
 	copies, _ := startCopies(t, 2)
 	b := builder(t, copies)
 	other := copies[0]

@@ -19,6 +19,7 @@ import (
 // before it began, and restored into a fresh DATA_DIR it is a sound
 // database the server opens.
 func TestBackupUnderLoadRestores(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dataDir := t.TempDir()
 	s, err := Open(ctx, "", dataDir)
@@ -107,6 +108,7 @@ func TestBackupUnderLoadRestores(t *testing.T) {
 // Restore refuses while a server holds DATA_DIR, and refuses a file that
 // is not a backup; the database is untouched either way.
 func TestRestoreRefuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dataDir := t.TempDir()
 	s, err := Open(ctx, "", dataDir)

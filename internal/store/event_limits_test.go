@@ -56,6 +56,7 @@ func readQuotas(t *testing.T, s *Store) (quotas map[string]int64, batches map[st
 }
 
 func TestEventBatchStoredOnce(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		b := EventBatch{ID: "batch-0123456789abcdef", Day: "2026-11-23", Sender: "s1", Events: events("2026-11-23", "a", 3)}
@@ -84,6 +85,7 @@ func TestEventBatchStoredOnce(t *testing.T) {
 // group commit would take them: stored once, each other call told it was
 // a duplicate.
 func TestEventBatchRaces(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		const ids, copies = 20, 5
 		var stored, duplicate atomic.Int64
@@ -112,6 +114,7 @@ func TestEventBatchRaces(t *testing.T) {
 }
 
 func TestEventCaps(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		caps := EventCaps{PerDay: 10, PerSender: 4}
@@ -156,6 +159,7 @@ func TestEventCaps(t *testing.T) {
 // one after another do (on PostgreSQL, each its own transaction): ids
 // repeated within the group, a sender's cap and the day's reached in it.
 func TestEventGroupDecidesAsOneAfterAnother(t *testing.T) {
+	t.Parallel()
 	caps := EventCaps{PerDay: 6, PerSender: 4}
 	day := "2026-11-23"
 	batch := func(id, sender string, n int) eventRequest {
@@ -219,6 +223,7 @@ func TestEventGroupDecidesAsOneAfterAnother(t *testing.T) {
 // concurrent callers from many senders: no more than the caps are stored,
 // and what each call was told adds up to what is stored.
 func TestEventCapsExactAcrossCopies(t *testing.T) {
+	t.Parallel()
 	const (
 		perDay, perSender = 300, 40
 		callers, calls    = 8, 25 // per copy
@@ -296,6 +301,7 @@ func TestEventCapsExactAcrossCopies(t *testing.T) {
 // The batch ids and the senders' counts go once the day after theirs is
 // over; the days' totals with the events, after keepDays.
 func TestEventLimitsRetention(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		for i, day := range []string{"2026-11-20", "2026-11-21", "2026-11-22", "2026-11-23"} {
@@ -333,6 +339,7 @@ func TestEventLimitsRetention(t *testing.T) {
 // lost. The writing connection is held, so the batcher waits with the
 // batch in hand while the caller's context ends.
 func TestEventBatcherCommitsWhenTheCallerLeaves(t *testing.T) {
+	t.Parallel()
 	s := newSQLite(t)
 	ctx := context.Background()
 	// The group commit prepares its statement on first use: done here, so
@@ -349,15 +356,21 @@ func TestEventBatcherCommitsWhenTheCallerLeaves(t *testing.T) {
 		_, err := s.AddEvents(caller, EventCaps{}, EventBatch{ID: "left-xxxxxxxxxxxxxxxx", Day: "2026-11-23", Events: events("2026-11-23", "left", 5)})
 		done <- err
 	}()
+	// Until the batcher waits for the connection, the batch in hand; the
+	// deadlines are generous, for a machine under load.
+	deadline := time.Now().Add(2 * time.Minute)
 	for s.write.Stats().WaitCount == waits {
-		time.Sleep(time.Millisecond) // until the batcher waits for the connection, the batch in hand
+		if time.Now().After(deadline) {
+			t.Fatal("the batcher never waited for the held connection")
+		}
+		time.Sleep(time.Millisecond)
 	}
 	leave()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("the caller that left heard %v, want context.Canceled", err)
 	}
 	held.Close()
-	deadline := time.Now().Add(2 * time.Minute) // generous: for a machine under load
+	deadline = time.Now().Add(2 * time.Minute)
 	for rawEvents(t, s) != 6 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d events stored, want 6: the batch of the caller that left was dropped", rawEvents(t, s))
@@ -371,6 +384,7 @@ func TestEventBatcherCommitsWhenTheCallerLeaves(t *testing.T) {
 // answers: each batch is stored exactly once, including those committed
 // though their caller heard an error.
 func TestEventBatchCancelledThenRetriedStoredOnce(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		const workers, perWorker, size, cancelAttempts = 4, 6, 4, 5
 		var cancelled, storedAnyway atomic.Int64

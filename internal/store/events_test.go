@@ -57,6 +57,7 @@ func insightEvents() []InsightEvent {
 }
 
 func TestInsightsRollUpAndQueries(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		addEvents(t, s, insightEvents()...)
@@ -133,6 +134,7 @@ func TestInsightsRollUpAndQueries(t *testing.T) {
 }
 
 func TestInsightsRetentionKeepsRecentDays(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		var events []InsightEvent
@@ -169,6 +171,7 @@ func TestInsightsRetentionKeepsRecentDays(t *testing.T) {
 // The server was off for a week: the days it had not rolled up are,
 // whatever their age, before their raw events go.
 func TestInsightsRollUpCatchesUp(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		addEvents(t, s, ev("2026-11-01", "a", "search"), ev("2026-11-02", "a", "search"), ev("2026-11-02", "b", "search"))
@@ -195,6 +198,7 @@ func TestInsightsRollUpCatchesUp(t *testing.T) {
 }
 
 func TestInsightsBadDays(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if err := s.RollUpEvents(ctx, "22/11/2026", 30); err == nil {
@@ -210,6 +214,7 @@ func TestInsightsBadDays(t *testing.T) {
 }
 
 func TestAddEventsConcurrently(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		const callers, calls, size = 32, 20, 7
@@ -251,6 +256,7 @@ func TestAddEventsConcurrently(t *testing.T) {
 }
 
 func TestAddEventsRespectsContextAndClose(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -278,6 +284,7 @@ func TestAddEventsRespectsContextAndClose(t *testing.T) {
 }
 
 func TestEnquiriesByProduct(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		create := func(kind enquiry.Kind, product int, at time.Time, spam bool) int64 {
@@ -328,6 +335,7 @@ func TestEnquiriesByProduct(t *testing.T) {
 // Events of yesterday that came after its last rollup are counted by the
 // next one; two rollups at once (two copies of the server) both succeed.
 func TestInsightsRollUpYesterdayAndAtOnce(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		addEvents(t, s, ev("2026-11-22", "a", "page_view"))
@@ -356,6 +364,7 @@ func TestInsightsRollUpYesterdayAndAtOnce(t *testing.T) {
 // cannot grow the counts (kept for good) without end; the event's total
 // still counts every event, and the bounded dimensions keep every value.
 func TestDayCountsKeepTheMostFrequentValues(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		const day = "2026-11-20"

@@ -34,6 +34,7 @@ func itemRows(t *testing.T, s *Store) int {
 }
 
 func TestItemsRoundTripInOrder(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		want := shortlist("Asha")
@@ -76,6 +77,7 @@ func TestItemsRoundTripInOrder(t *testing.T) {
 // Deleting an enquiry from the inbox takes its pieces with it (the foreign
 // key's ON DELETE CASCADE), and leaves another enquiry's alone.
 func TestItemsGoWithTheirEnquiry(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		gone, err := s.CreateEnquiry(ctx, shortlist("Asha"), true)
@@ -105,6 +107,7 @@ func TestItemsGoWithTheirEnquiry(t *testing.T) {
 // (SQLite, batch.go) as on the plain one: many at once, each enquiry with
 // its own pieces; a retry with the same key stores no second set.
 func TestItemsStoredConcurrently(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		const n = 24
@@ -149,6 +152,7 @@ func TestItemsStoredConcurrently(t *testing.T) {
 // transaction each: that enquiry is not stored at all (never without its
 // pieces), and the others are stored whole.
 func TestItemsInOneBatch(t *testing.T) {
+	t.Parallel()
 	s := newSQLite(t)
 	bad := shortlist("Bad")
 	bad.Items[2].Quantity = 0
@@ -185,6 +189,7 @@ func TestItemsInOneBatch(t *testing.T) {
 // its search finds a piece's product and note; insights count a shortlist
 // once for each product it lists.
 func TestItemsAreFound(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		list := shortlist("Asha")

@@ -38,6 +38,7 @@ func dueConfirmations(t *testing.T, s *Store, now time.Time) []PendingMail {
 }
 
 func TestDoubleOptIn(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		created, err := s.Subscribe(ctx, "Mira@Example.com", true, t0)
@@ -116,6 +117,7 @@ func TestDoubleOptIn(t *testing.T) {
 }
 
 func TestUnconfirmedAreDropped(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if _, err := s.Subscribe(ctx, "late@example.com", true, t0); err != nil {
@@ -152,6 +154,7 @@ func TestUnconfirmedAreDropped(t *testing.T) {
 }
 
 func TestMailsSaySubscribed(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if _, err := s.CreateEnquiry(ctx, sample(enquiry.Contact, "Asha"), true); err != nil {
@@ -183,6 +186,7 @@ func TestMailsSaySubscribed(t *testing.T) {
 }
 
 func TestErasePerson(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		quote := sample(enquiry.Quote, "Asha Rao")
@@ -296,6 +300,7 @@ func TestErasePerson(t *testing.T) {
 // Sign-ups of one new address at once (a double click, a retry) all
 // succeed, as one subscriber with one confirmation mail.
 func TestSignUpsAtOnce(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		errs := make(chan error, 8)
@@ -320,6 +325,7 @@ func TestSignUpsAtOnce(t *testing.T) {
 // erasure finds them, letters beyond ASCII too (SQLite's LOWER folds
 // ASCII only).
 func TestEnquiriesFromAnAddress(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		e := sample(enquiry.Contact, "Élise")

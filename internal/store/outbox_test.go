@@ -31,6 +31,7 @@ func recipients(t *testing.T, s *Store) []string {
 // acknowledgement; spam never gets an acknowledgement, even when the
 // caller asks for mail; no mail asked, none queued.
 func TestAcknowledgementIsQueuedWithTheEnquiry(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if _, err := s.CreateEnquiry(ctx, sample(enquiry.Quote, "Asha"), true); err != nil {
@@ -56,6 +57,7 @@ func TestAcknowledgementIsQueuedWithTheEnquiry(t *testing.T) {
 // the acknowledgement's row; the plain path (PostgreSQL) and the batched
 // one (SQLite, batch.go) both go through insertEnquiry.
 func TestAcknowledgementSharesTheEnquirysTransaction(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		var refuse []string
@@ -92,6 +94,7 @@ func TestAcknowledgementSharesTheEnquirysTransaction(t *testing.T) {
 
 // MailDeliveries tells, for the enquiries of a page, where each mail stands.
 func TestMailDeliveries(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		create := func(name string, mail bool) int64 {
@@ -188,6 +191,7 @@ func must(t testing.TB, err error) {
 // studio's copy. (Since 0011 the worker, not the table, refuses a kind
 // it does not know: mail's TestUnknownKindIsGivenUp.)
 func TestRecipientColumn(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		id, err := s.CreateEnquiry(ctx, sample(enquiry.Contact, "Old"), false)
@@ -208,6 +212,7 @@ func TestRecipientColumn(t *testing.T) {
 // once; past that each enquiry is still stored, with the studio's copy.
 // Spam, and other addresses, count nothing.
 func TestAcknowledgementsToOneAddressAreLimited(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		to := func(name, email string, at time.Time) enquiry.Enquiry {
@@ -275,6 +280,7 @@ func TestAcknowledgementsToOneAddressAreLimited(t *testing.T) {
 
 // The count is the database's: a restart does not reset it.
 func TestAcknowledgementLimitSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "studio.db")
 	for round := range 2 {

@@ -15,6 +15,7 @@ import (
 // author's); the same form sent twice is one reply; an enquiry further
 // along keeps its status.
 func TestAddReply(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		id, err := s.CreateEnquiry(ctx, sample(enquiry.Quote, "Asha"), false)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestBackoffWait(t *testing.T) {
+	t.Parallel()
 	b := Backoff{Free: 3, First: 30 * time.Second, Max: 15 * time.Minute}
 	for _, c := range []struct {
 		name  string
@@ -55,6 +56,7 @@ func reserve(t *testing.T, s *Store, account, address string, at time.Time) time
 }
 
 func TestSignInFailuresArePerPairAndPerAddress(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		for i := range testRule.Pair.Free {
@@ -105,6 +107,7 @@ func TestSignInFailuresArePerPairAndPerAddress(t *testing.T) {
 }
 
 func TestUnlockAccount(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		for i := range 5 {
@@ -135,6 +138,7 @@ func TestUnlockAccount(t *testing.T) {
 // free ones are let through, within one copy of the server and across two
 // on one PostgreSQL.
 func TestConcurrentTriesAreCountedOnce(t *testing.T) {
+	t.Parallel()
 	race := func(t *testing.T, stores []*Store, account func(i int) string, address string, want int) {
 		t.Helper()
 		var wg sync.WaitGroup

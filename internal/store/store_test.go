@@ -19,13 +19,15 @@ import (
 const PostgresURLVar = storetest.URLVar
 
 // eachStore runs test against a fresh SQLite database and a fresh
-// PostgreSQL schema. Without a PostgreSQL URL the second half is skipped,
+// PostgreSQL schema, the two at once. Without a PostgreSQL URL the second half is skipped,
 // unless CI=true, where a missing half is a failure.
 func eachStore(t *testing.T, test func(t *testing.T, s *Store)) {
 	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
 		test(t, newSQLite(t))
 	})
 	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
 		test(t, NewPostgresForTest(t))
 	})
 }
@@ -63,6 +65,7 @@ func sample(kind enquiry.Kind, name string) enquiry.Enquiry {
 }
 
 func TestEnquiries(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		var ids []int64
@@ -121,6 +124,7 @@ func enquiryNames(list []enquiry.Enquiry) string {
 }
 
 func TestConcurrentWritesEachStoredOnce(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		var wg sync.WaitGroup
@@ -162,6 +166,7 @@ func TestConcurrentWritesEachStoredOnce(t *testing.T) {
 }
 
 func TestSubscribe(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		for _, c := range []struct {
@@ -181,6 +186,7 @@ func TestSubscribe(t *testing.T) {
 }
 
 func TestMailOutbox(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		id, err := s.CreateEnquiry(ctx, sample(enquiry.Quote, "Mailed"), true)
@@ -239,6 +245,7 @@ func TestMailOutbox(t *testing.T) {
 }
 
 func TestMigrationsAreAppliedOnce(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "studio.db")
 	for i := 0; i < 2; i++ {
 		s, err := OpenSQLite(context.Background(), path)
@@ -256,6 +263,7 @@ func TestMigrationsAreAppliedOnce(t *testing.T) {
 }
 
 func TestSQLiteIsDurable(t *testing.T) {
+	t.Parallel()
 	s := newSQLite(t)
 	for pragma, want := range map[string]string{"journal_mode": "wal", "synchronous": "2", "busy_timeout": "10000"} {
 		var got string
@@ -266,6 +274,7 @@ func TestSQLiteIsDurable(t *testing.T) {
 }
 
 func TestPing(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		if err := s.Ping(context.Background()); err != nil {
 			t.Fatal(err)
@@ -278,6 +287,7 @@ func TestPing(t *testing.T) {
 }
 
 func TestCreateEnquiryRespectsContextAndClose(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -305,6 +315,7 @@ func TestCreateEnquiryRespectsContextAndClose(t *testing.T) {
 }
 
 func TestCheckWrite(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		for i := range 2 { // the first write makes the row, the next ones rewrite it
 			if err := s.CheckWrite(context.Background(), time.Now()); err != nil {
@@ -321,6 +332,7 @@ func TestCheckWrite(t *testing.T) {
 // A SQLite database that takes no writes (here: query_only, as a
 // read-only file would be) fails the write check.
 func TestCheckWriteFailsWhenSQLiteTakesNoWrites(t *testing.T) {
+	t.Parallel()
 	s := newSQLite(t)
 	if _, err := s.write.Exec("PRAGMA query_only = ON"); err != nil {
 		t.Fatal(err)
@@ -332,6 +344,7 @@ func TestCheckWriteFailsWhenSQLiteTakesNoWrites(t *testing.T) {
 
 // PostgreSQL's placeholders are numbered; a ? in a quoted literal is text.
 func TestPlaceholdersForPostgres(t *testing.T) {
+	t.Parallel()
 	s := &Store{dialect: Postgres}
 	for query, want := range map[string]string{
 		`SELECT a FROM t WHERE b = ? AND c = ?`:          `SELECT a FROM t WHERE b = $1 AND c = $2`,

@@ -11,6 +11,7 @@ import (
 )
 
 func TestStatusSpamUndoAndHistory(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		id, err := s.CreateEnquiry(ctx, sample(enquiry.Quote, "Asha"), false)
@@ -100,6 +101,7 @@ func TestStatusSpamUndoAndHistory(t *testing.T) {
 }
 
 func TestNotesAndDelete(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		id, err := s.CreateEnquiry(ctx, sample(enquiry.Contact, "Asha"), true) // with its mail queued
@@ -143,6 +145,7 @@ func TestNotesAndDelete(t *testing.T) {
 }
 
 func TestFiltersSearchAndPages(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		var ids []int64
@@ -195,6 +198,7 @@ func TestFiltersSearchAndPages(t *testing.T) {
 }
 
 func TestAccountsSessionsTokens(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if on, err := s.HasAccounts(ctx); err != nil || on {
@@ -300,6 +304,7 @@ func TestAccountsSessionsTokens(t *testing.T) {
 // `studio user remove` (RemoveAccount) takes the last owner only with the
 // last account: staff are never left with no one to manage accounts.
 func TestRemovingTheLastOwner(t *testing.T) {
+	t.Parallel()
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		if err := s.CreateAccountAs(ctx, "asha@studio.in", "hash", RoleOwner, t0); err != nil {
