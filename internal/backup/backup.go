@@ -287,19 +287,27 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 		return Restored{}, fmt.Errorf("restore: %s was taken with PostgreSQL and holds no database: set DATABASE_URL, and restore the database with pg_restore", path)
 	}
 
-	// Everything is copied into DATA_DIR beside what it replaces, and
-	// checked there; until all of it is, nothing in DATA_DIR has changed.
-	var db *store.StagedRestore
+	db, staged, err := stage(ctx, dataDir, path, m)
+	if err != nil {
+		return Restored{}, err
+	}
+	return switchTo(dataDir, m, db, staged)
+}
+
+// stage copies the backup at path into DATA_DIR beside what it replaces,
+// and checks it there against the manifest; until all of it is, nothing in
+// DATA_DIR has changed. db is nil when the database is PostgreSQL's.
+func stage(ctx context.Context, dataDir, path string, m Manifest) (db *store.StagedRestore, staged string, err error) {
 	if m.Database == SQLite {
 		if db, err = store.StageRestore(ctx, dataDir, filepath.Join(path, DatabaseFile)); err != nil {
-			return Restored{}, err
+			return nil, "", err
 		}
 		if err := m.matchDatabase(path, db.Stats); err != nil {
 			db.Discard()
-			return Restored{}, err
+			return nil, "", err
 		}
 	}
-	staged := filepath.Join(dataDir, stagedContent)
+	staged = filepath.Join(dataDir, stagedContent)
 	os.RemoveAll(staged) // left by a restore that was cut short
 	b, err := publish.RestoreRepository(filepath.Join(path, ContentFile), staged)
 	if err == nil {
@@ -310,11 +318,14 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 		if db != nil {
 			db.Discard()
 		}
-		return Restored{}, err
+		return nil, "", err
 	}
+	return db, staged, nil
+}
 
-	// Now the switch: the releases aside, then the content, then the
-	// database. Cut short here, a restore is run again.
+// switchTo puts what stage staged in place: the releases aside, then the
+// content, then the database. Cut short here, a restore is run again.
+func switchTo(dataDir string, m Manifest, db *store.StagedRestore, staged string) (Restored, error) {
 	r := Restored{Manifest: m}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	for _, name := range []string{publish.ReleasesDir, publish.RepositoryDir} {

@@ -109,15 +109,45 @@ const (
 const LetsEncrypt = "https://acme-v02.api.letsencrypt.org/directory"
 
 // FromEnv reads the settings through lookup (os.LookupEnv in production)
-// and fills in defaults.
+// and fills in defaults. The first setting found wrong is the error.
 func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	getenv := func(k string) string { v, _ := lookup(k); return v }
 	c := Config{Port: 8080, DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
 		InsightsMaxEventsPerDay: DefaultMaxEventsPerDay, InsightsMaxEventsPerAddress: DefaultMaxEventsPerAddress, DatabaseTimeout: 3 * time.Second}
+	if err := c.readListeners(getenv); err != nil {
+		return Config{}, err
+	}
+	if err := c.readSite(lookup, getenv); err != nil {
+		return Config{}, err
+	}
+	if err := c.readInsights(getenv); err != nil {
+		return Config{}, err
+	}
+	if err := c.readDatabase(getenv); err != nil {
+		return Config{}, err
+	}
+	publishing, err := publishingFromEnv(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Publishing = publishing
+	if err := c.readStudioAccess(getenv); err != nil {
+		return Config{}, err
+	}
+	smtp, err := smtpFromEnv(getenv)
+	if err != nil {
+		return Config{}, err
+	}
+	c.SMTP = smtp
+	return c, nil
+}
+
+// readListeners reads PORT and the addresses to listen on.
+func (c *Config) readListeners(getenv func(string) string) error {
 	if v := getenv("PORT"); v != "" {
 		port, err := strconv.Atoi(v)
 		if err != nil || port < 1 || port > 65535 {
-			return Config{}, fmt.Errorf("PORT=%q is not a port number (1-65535)", v)
+			return fmt.Errorf("PORT=%q is not a port number (1-65535)", v)
 		}
 		c.Port = port
 	}
@@ -125,16 +155,22 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	for name, addr := range map[string]*string{"LISTEN_ADDR": &c.ListenAddr, "HTTP_ADDR": &c.HTTPAddr, "HTTPS_ADDR": &c.HTTPSAddr} {
 		if v := getenv(name); v != "" {
 			if err := checkAddr(v); err != nil {
-				return Config{}, fmt.Errorf("%s=%q is not an address to listen on (host:port, such as 127.0.0.1:8080 or :8080): %w", name, v, err)
+				return fmt.Errorf("%s=%q is not an address to listen on (host:port, such as 127.0.0.1:8080 or :8080): %w", name, v, err)
 			}
 			*addr = v
 		}
 	}
+	return nil
+}
+
+// readSite reads where the data lives and the names the site answers to:
+// DATA_DIR, DOMAIN, PUBLIC_URL, the ACME settings and METRICS_TOKEN.
+func (c *Config) readSite(lookup func(string) (string, bool), getenv func(string) string) error {
 	// An empty DATA_DIR is a mistake (a variable that lost its value), not
 	// a wish for ./data.
 	if v, set := lookup("DATA_DIR"); set {
 		if strings.TrimSpace(v) == "" {
-			return Config{}, errors.New("DATA_DIR is set but empty: name the directory for the database (unset it to use ./data)")
+			return errors.New("DATA_DIR is set but empty: name the directory for the database (unset it to use ./data)")
 		}
 		c.DataDir = v
 	}
@@ -143,28 +179,33 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	for _, d := range c.Domains {
 		if strings.Contains(d, "/") || strings.Contains(d, ":") || !strings.Contains(d, ".") {
-			return Config{}, fmt.Errorf("DOMAIN: %q is not a host name (such as www.example.com)", d)
+			return fmt.Errorf("DOMAIN: %q is not a host name (such as www.example.com)", d)
 		}
 	}
 	if v := getenv("PUBLIC_URL"); v != "" {
 		u, err := publicURL(v)
 		if err != nil {
-			return Config{}, err
+			return err
 		}
 		c.PublicURL = u
 	}
 	c.ACMEEmail = getenv("ACME_EMAIL")
 	c.MetricsToken = getenv("METRICS_TOKEN")
 	if c.MetricsToken != "" && len(c.MetricsToken) < 16 {
-		return Config{}, errors.New("METRICS_TOKEN is too short: use at least 16 characters")
+		return errors.New("METRICS_TOKEN is too short: use at least 16 characters")
 	}
 	if v := getenv("ACME_DIRECTORY"); v != "" {
 		c.ACMEDirectory = v
 	}
+	return nil
+}
+
+// readInsights reads how long the insights' events are kept and their caps.
+func (c *Config) readInsights(getenv func(string) string) error {
 	if v := getenv("INSIGHTS_KEEP_DAYS"); v != "" {
 		days, err := strconv.Atoi(v)
 		if err != nil || days < 1 {
-			return Config{}, fmt.Errorf("INSIGHTS_KEEP_DAYS=%q is not a number of days (1 or more)", v)
+			return fmt.Errorf("INSIGHTS_KEEP_DAYS=%q is not a number of days (1 or more)", v)
 		}
 		c.InsightsKeepDays = days
 	}
@@ -172,45 +213,45 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		if v := getenv(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 1 {
-				return Config{}, fmt.Errorf("%s=%q is not a number of events (1 or more)", name, v)
+				return fmt.Errorf("%s=%q is not a number of events (1 or more)", name, v)
 			}
 			*limit = n
 		}
 	}
+	return nil
+}
+
+// readDatabase reads DATABASE_TIMEOUT and DATABASE_URL.
+func (c *Config) readDatabase(getenv func(string) string) error {
 	if v := getenv("DATABASE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 100*time.Millisecond || d > time.Minute {
-			return Config{}, fmt.Errorf("DATABASE_TIMEOUT=%q is not a duration between 100ms and 1m (such as 3s)", v)
+			return fmt.Errorf("DATABASE_TIMEOUT=%q is not a duration between 100ms and 1m (such as 3s)", v)
 		}
 		c.DatabaseTimeout = d
 	}
-	publishing, err := publishingFromEnv(getenv)
-	if err != nil {
-		return Config{}, err
-	}
-	c.Publishing = publishing
 	c.DatabaseURL = getenv("DATABASE_URL")
+	return nil
+}
+
+// readStudioAccess reads STUDIO_PASSWORD and TRUSTED_PROXIES.
+func (c *Config) readStudioAccess(getenv func(string) string) error {
 	c.StudioPassword = getenv("STUDIO_PASSWORD")
 	if c.StudioPassword != "" && len(c.StudioPassword) < 12 {
-		return Config{}, errors.New("STUDIO_PASSWORD is too short: use at least 12 characters")
+		return errors.New("STUDIO_PASSWORD is too short: use at least 12 characters")
 	}
 	for _, field := range strings.FieldsFunc(getenv("TRUSTED_PROXIES"), func(r rune) bool { return r == ',' || r == ' ' }) {
 		prefix, err := netip.ParsePrefix(field)
 		if err != nil {
 			addr, aerr := netip.ParseAddr(field)
 			if aerr != nil {
-				return Config{}, fmt.Errorf("TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", field)
+				return fmt.Errorf("TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", field)
 			}
 			prefix = netip.PrefixFrom(addr, addr.BitLen())
 		}
 		c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
 	}
-	smtp, err := smtpFromEnv(getenv)
-	if err != nil {
-		return Config{}, err
-	}
-	c.SMTP = smtp
-	return c, nil
+	return nil
 }
 
 func publishingFromEnv(getenv func(string) string) (Publishing, error) {

@@ -177,64 +177,18 @@ type EnquiryFilter struct {
 // Enquiries lists enquiries newest first. With AfterID it lists the Limit
 // enquiries just above that id, so "newer" pages back the way "older" came.
 func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enquiry, error) {
-	query := `SELECT ` + enquiryColumns + ` FROM enquiries WHERE (spam = ? OR ?)`
-	args := []any{f.Spam, f.AllSpam}
-	if len(f.Statuses) > 0 {
-		query += ` AND status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
-		for _, st := range f.Statuses {
-			args = append(args, string(st))
-		}
+	where, args, none, err := s.enquiryConditions(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("store: list enquiries: %w", err)
 	}
-	if f.Kind != "" {
-		query += ` AND kind = ?`
-		args = append(args, string(f.Kind))
-	}
-	if f.ProductID != 0 {
-		// The product asked about, or one of the pieces of a shortlist.
-		query += ` AND (product_id = ? OR id IN (SELECT enquiry_id FROM enquiry_items WHERE product_id = ?))`
-		args = append(args, f.ProductID, f.ProductID)
-	}
-	if !f.From.IsZero() {
-		query += ` AND created_at >= ?`
-		args = append(args, f.From.UTC())
-	}
-	if !f.To.IsZero() {
-		query += ` AND created_at < ?`
-		args = append(args, f.To.UTC())
-	}
-	if f.Email != "" {
-		// Compared as ErasePerson compares: in Go, as SQLite's LOWER folds
-		// ASCII letters only.
-		ids, err := s.enquiriesFrom(ctx, s.read, enquiry.EmailKey(strings.TrimSpace(f.Email)))
-		if err != nil {
-			return nil, fmt.Errorf("store: list enquiries: %w", err)
-		}
-		if len(ids) == 0 {
-			return nil, nil
-		}
-		query += ` AND id IN (?` + strings.Repeat(`, ?`, len(ids)-1) + `)`
-		args = append(args, anys(ids)...)
-	}
-	if words := strings.TrimSpace(f.Search); words != "" {
-		// LOWER and LIKE behave the same in both databases; \ escapes the
-		// wildcards so "100%" is searched as typed.
-		pattern := "%" + likeEscaper.Replace(strings.ToLower(words)) + "%"
-		query += ` AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(email) LIKE ? ESCAPE '\' OR LOWER(phone) LIKE ? ESCAPE '\'
-			OR LOWER(message) LIKE ? ESCAPE '\' OR LOWER(product_name) LIKE ? ESCAPE '\'
-			OR id IN (SELECT enquiry_id FROM enquiry_items WHERE LOWER(product_name) LIKE ? ESCAPE '\' OR LOWER(note) LIKE ? ESCAPE '\'))`
-		args = append(args, pattern, pattern, pattern, pattern, pattern, pattern, pattern)
+	if none {
+		return nil, nil
 	}
 	order := ` ORDER BY id DESC`
-	if f.BeforeID > 0 {
-		query += ` AND id < ?`
-		args = append(args, f.BeforeID)
-	}
 	if f.AfterID > 0 {
-		query += ` AND id > ?`
-		args = append(args, f.AfterID)
 		order = ` ORDER BY id ASC`
 	}
-	query += order
+	query := `SELECT ` + enquiryColumns + ` FROM enquiries WHERE ` + where + order
 	if f.Limit > 0 {
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
@@ -262,6 +216,68 @@ func (s *Store) Enquiries(ctx context.Context, f EnquiryFilter) ([]enquiry.Enqui
 		return nil, err
 	}
 	return list, nil
+}
+
+// enquiryConditions is the WHERE clause choosing the enquiries f asks for,
+// with its arguments; none is true when nothing can match (no enquiry from
+// f.Email), so there is nothing to ask the database.
+func (s *Store) enquiryConditions(ctx context.Context, f EnquiryFilter) (where string, args []any, none bool, err error) {
+	where = `(spam = ? OR ?)`
+	args = []any{f.Spam, f.AllSpam}
+	if len(f.Statuses) > 0 {
+		where += ` AND status IN (?` + strings.Repeat(`, ?`, len(f.Statuses)-1) + `)`
+		for _, st := range f.Statuses {
+			args = append(args, string(st))
+		}
+	}
+	if f.Kind != "" {
+		where += ` AND kind = ?`
+		args = append(args, string(f.Kind))
+	}
+	if f.ProductID != 0 {
+		// The product asked about, or one of the pieces of a shortlist.
+		where += ` AND (product_id = ? OR id IN (SELECT enquiry_id FROM enquiry_items WHERE product_id = ?))`
+		args = append(args, f.ProductID, f.ProductID)
+	}
+	if !f.From.IsZero() {
+		where += ` AND created_at >= ?`
+		args = append(args, f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		where += ` AND created_at < ?`
+		args = append(args, f.To.UTC())
+	}
+	if f.Email != "" {
+		// Compared as ErasePerson compares: in Go, as SQLite's LOWER folds
+		// ASCII letters only.
+		ids, err := s.enquiriesFrom(ctx, s.read, enquiry.EmailKey(strings.TrimSpace(f.Email)))
+		if err != nil {
+			return "", nil, false, err
+		}
+		if len(ids) == 0 {
+			return "", nil, true, nil
+		}
+		where += ` AND id IN (?` + strings.Repeat(`, ?`, len(ids)-1) + `)`
+		args = append(args, anys(ids)...)
+	}
+	if words := strings.TrimSpace(f.Search); words != "" {
+		// LOWER and LIKE behave the same in both databases; \ escapes the
+		// wildcards so "100%" is searched as typed.
+		pattern := "%" + likeEscaper.Replace(strings.ToLower(words)) + "%"
+		where += ` AND (LOWER(name) LIKE ? ESCAPE '\' OR LOWER(email) LIKE ? ESCAPE '\' OR LOWER(phone) LIKE ? ESCAPE '\'
+			OR LOWER(message) LIKE ? ESCAPE '\' OR LOWER(product_name) LIKE ? ESCAPE '\'
+			OR id IN (SELECT enquiry_id FROM enquiry_items WHERE LOWER(product_name) LIKE ? ESCAPE '\' OR LOWER(note) LIKE ? ESCAPE '\'))`
+		args = append(args, pattern, pattern, pattern, pattern, pattern, pattern, pattern)
+	}
+	if f.BeforeID > 0 {
+		where += ` AND id < ?`
+		args = append(args, f.BeforeID)
+	}
+	if f.AfterID > 0 {
+		where += ` AND id > ?`
+		args = append(args, f.AfterID)
+	}
+	return where, args, false, nil
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
