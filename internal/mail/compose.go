@@ -29,10 +29,6 @@ import (
 // Every header built from what a visitor typed is encoded and folded in
 // headers.go; the visitor's words otherwise go in the body only.
 
-// errPermanent marks a mail that cannot be composed (an address that does
-// not parse, say): trying again would not help, so it is given up at once.
-var errPermanent = errors.New("mail cannot be composed")
-
 // errNoAddress holds back a mail whose link needs the server's address
 // before one is known (a reset asked for before any owner signed in): it
 // is tried again later, like a mail server that does not answer.

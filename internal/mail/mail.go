@@ -60,6 +60,10 @@ type Config struct {
 	linkBase string // LinkBase's answer, for the mail being composed
 }
 
+// errPermanent marks a mail that cannot be composed (an address that does
+// not parse, say): trying again would not help, so it is given up at once.
+var errPermanent = errors.New("mail cannot be composed")
+
 // Outbox is the store's queue of pending mails.
 type Outbox interface {
 	DueMails(ctx context.Context, now time.Time, limit int) ([]store.PendingMail, error)

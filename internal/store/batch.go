@@ -28,8 +28,14 @@ type createReply struct {
 	err error
 }
 
+// enquiryWriter is what the batcher commits through (the Store).
+type enquiryWriter interface {
+	inTx(ctx context.Context, fn func(*sql.Tx) error) error
+	insertEnquiry(ctx context.Context, tx *sql.Tx, e enquiry.Enquiry, mail bool) (int64, error)
+}
+
 type batcher struct {
-	s        *Store
+	s        enquiryWriter
 	requests chan createRequest
 	quit     chan struct{}
 	done     sync.WaitGroup
@@ -38,7 +44,7 @@ type batcher struct {
 
 var errClosed = errors.New("store: closed")
 
-func newBatcher(s *Store) *batcher {
+func newBatcher(s enquiryWriter) *batcher {
 	b := &batcher{s: s, requests: make(chan createRequest), quit: make(chan struct{})}
 	b.done.Go(b.run)
 	return b

@@ -43,7 +43,7 @@ type Store struct {
 	write  *sql.DB
 	read   *sql.DB
 	batch  *batcher      // SQLite: enquiries are committed in groups (batch.go)
-	events *eventBatcher // SQLite: and so are analytics events (events.go)
+	events *eventBatcher // SQLite: and so are analytics events (event_batch.go)
 }
 
 // Open opens PostgreSQL when databaseURL is set and the SQLite file
