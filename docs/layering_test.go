@@ -4,7 +4,8 @@ package docs
 // function is over 80 lines, and within each package the files use each
 // other in one direction. Run them alone, on all of internal/ or on one
 // folder of it (CHECK_PATH), with the allow-lists below set aside
-// (CHECK_ALL=1) to see what is still to split:
+// (CHECK_ALL=1) to see what is still to split; -v names every
+// declaration each tie of a circle uses, not only the first:
 //
 //	go test ./docs/ -run 'TestFunctionLength|TestFilesOneWay'
 //	CHECK_ALL=1 CHECK_PATH=internal/workspace go test ./docs/ -run 'TestFunctionLength|TestFilesOneWay'
@@ -20,6 +21,7 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,13 +176,14 @@ func exportData(t *testing.T, root string) map[string]string {
 }
 
 // fileUse is one tie in a package's map of files: a file uses something
-// declared in another, and name is the first such thing found.
+// declared in another, named by name.
 type fileUse struct {
 	from, to, name string
 }
 
 // fileUses maps which file of the package uses which: from → to → the
-// first name found of those declared in to. A use is of a package-level
+// first name (by order) of those declared in to that from uses, or with -v
+// every such name. A use is of a package-level
 // function, type, variable or constant, tied to the file that declares it.
 // A method or a field counts, as the issue allows, as a use of its type:
 // calling s.routes() uses the file that declares Server, wherever routes is.
@@ -206,7 +209,7 @@ func fileUses(t *testing.T, p goPackage, imp types.Importer) map[string]map[stri
 	for sel, selection := range info.Selections {
 		fieldOf[sel.Sel] = selection.Recv()
 	}
-	uses := map[string]map[string]string{}
+	names := map[[2]string]map[string]bool{}
 	for ident, obj := range info.Uses {
 		decl, name := declarationOf(obj, pkg, fieldOf[ident])
 		if decl == nil {
@@ -217,13 +220,24 @@ func fileUses(t *testing.T, p goPackage, imp types.Importer) map[string]map[stri
 		if from == to {
 			continue
 		}
-		from, to = relPath(from), relPath(to)
-		if uses[from] == nil {
-			uses[from] = map[string]string{}
+		tie := [2]string{relPath(from), relPath(to)}
+		if names[tie] == nil {
+			names[tie] = map[string]bool{}
 		}
-		if prev, ok := uses[from][to]; !ok || name < prev {
-			uses[from][to] = name // the first by name, so the report is the same each run
+		names[tie][name] = true
+	}
+	// The first name by order, so the report is the same each run; with -v,
+	// every name, to see what would have to move.
+	uses := map[string]map[string]string{}
+	for tie, set := range names {
+		sorted := slices.Sorted(maps.Keys(set))
+		if !testing.Verbose() {
+			sorted = sorted[:1]
 		}
+		if uses[tie[0]] == nil {
+			uses[tie[0]] = map[string]string{}
+		}
+		uses[tie[0]][tie[1]] = strings.Join(sorted, ", ")
 	}
 	return uses
 }
@@ -378,7 +392,7 @@ func TestFilesOneWay(t *testing.T) {
 				files = append(files, filepath.Base(tie.from))
 			}
 			files = slices.Compact(files)
-			fmt.Fprintf(&b, "\n  circle of %d files (%s), its %d ties, each with one name it uses:",
+			fmt.Fprintf(&b, "\n  circle of %d files (%s), its %d ties, each with what it uses (the first name; every name with -v):",
 				len(files), strings.Join(files, ", "), len(ties))
 			for _, tie := range ties {
 				back := ""

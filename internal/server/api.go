@@ -16,9 +16,6 @@ import (
 	"studio/internal/input"
 )
 
-// maxBody is the largest request body the API reads.
-const maxBody = 64 << 10
-
 // errorBody is the JSON of every API error: {"error": "...", "fields": {...}}.
 type errorBody struct {
 	Error  string            `json:"error"`

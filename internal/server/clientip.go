@@ -1,10 +1,15 @@
 package server
 
 import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"strings"
+	"studio/internal/analytics"
 	"sync"
 	"time"
 )
@@ -14,6 +19,13 @@ const (
 	enquiriesPerWindow = 10
 	limitWindow        = 10 * time.Minute
 )
+
+// Analytics batches allowed from one client per window: a page sends a
+// batch every few seconds at most and one when hidden
+// (internal/analytics/events.json).
+var eventBatchesPerWindow = analytics.Events.Limits.BatchesPerMinute
+
+const eventWindow = time.Minute
 
 // ClientIP is the address of the visitor: the connection's, or, when the
 // connection comes from a trusted proxy, the last address in
@@ -142,4 +154,26 @@ func VisitorKey(r *http.Request, trusted []netip.Prefix) string {
 	}
 	p, _ := a.Prefix(64)
 	return p.String()
+}
+
+// visitorSalts makes the daily visitor hash. The salt of a day is random
+// and never written down; a restart makes a new one (the day's visitors
+// before and after are then counted twice).
+type visitorSalts struct {
+	mu   sync.Mutex
+	day  string
+	salt [32]byte
+}
+
+func (v *visitorSalts) visitor(day, address, agent string) string {
+	v.mu.Lock()
+	if v.day != day {
+		v.day = day
+		rand.Read(v.salt[:])
+	}
+	h := sha256.New()
+	h.Write(v.salt[:])
+	v.mu.Unlock()
+	fmt.Fprintf(h, "%s\x00%s\x00%s", day, address, agent)
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -3,10 +3,8 @@ package server
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -28,22 +25,13 @@ import (
 // hash of those with a salt that changes every day and lives only in
 // memory, so visits cannot be joined across days (as Plausible counts).
 
-// Events is the storage of analytics events (a *store.Store).
-type Events interface {
-	AddEvents(ctx context.Context, caps store.EventCaps, b store.EventBatch) (store.EventsAdded, error)
-}
-
 // The limits of a batch are the list's (internal/analytics/events.json),
 // which the page's code is typed with too.
 var (
 	maxEventsPerBatch = analytics.Events.Limits.EventsPerBatch
 	maxParamChars     = analytics.Events.Limits.TextChars // a string parameter's length, and a path's, in characters
 	maxParamsBytes    = analytics.Events.Limits.ParamsBytes
-	// A page sends a batch every few seconds at most and one when hidden.
-	eventBatchesPerWindow = analytics.Events.Limits.BatchesPerMinute
 )
-
-const eventWindow = time.Minute
 
 type eventBatch struct {
 	// BatchID is made by the page for each batch and sent again with it
@@ -235,28 +223,6 @@ func referrerHost(s string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-}
-
-// visitorSalts makes the daily visitor hash. The salt of a day is random
-// and never written down; a restart makes a new one (the day's visitors
-// before and after are then counted twice).
-type visitorSalts struct {
-	mu   sync.Mutex
-	day  string
-	salt [32]byte
-}
-
-func (v *visitorSalts) visitor(day, address, agent string) string {
-	v.mu.Lock()
-	if v.day != day {
-		v.day = day
-		rand.Read(v.salt[:])
-	}
-	h := sha256.New()
-	h.Write(v.salt[:])
-	v.mu.Unlock()
-	fmt.Fprintf(h, "%s\x00%s\x00%s", day, address, agent)
-	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // events is POST /api/events: 204 when the batch is taken (or, under

@@ -251,3 +251,50 @@ func titleOf(page []byte) string {
 	}
 	return html.UnescapeString(string(title))
 }
+
+// variant is one encoding of a file, with its header values made once, at
+// start-up: the hot path assigns them without formatting or allocating.
+type variant struct {
+	body     []byte // held in memory; nil when read from fsys on each request
+	fsys     fs.FS
+	name     string
+	etag     string   // quoted
+	headers  []string // ETag value
+	length   []string // Content-Length value
+	encoding []string // Content-Encoding value; nil for identity
+}
+
+func newVariant(body []byte, etag, encoding string) *variant {
+	v := &variant{body: body, etag: etag, headers: []string{etag}, length: []string{strconv.Itoa(len(body))}}
+	if encoding != "" {
+		v.encoding = []string{encoding}
+	}
+	return v
+}
+
+// streamedVariant is a variant left in the build, read when it is sent.
+func streamedVariant(fsys fs.FS, name, etag, encoding string) (*variant, error) {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	v := &variant{fsys: fsys, name: name, etag: etag, headers: []string{etag}, length: []string{strconv.FormatInt(info.Size(), 10)}}
+	if encoding != "" {
+		v.encoding = []string{encoding}
+	}
+	return v, nil
+}
+
+// writeBody sends the variant's bytes, from memory or from the build.
+func (v *variant) writeBody(w io.Writer) {
+	if v.fsys == nil {
+		w.Write(v.body)
+		return
+	}
+	f, err := v.fsys.Open(v.name)
+	if err != nil {
+		return // the build is embedded: a file listed at start-up is there
+	}
+	defer f.Close()
+	io.Copy(w, f)
+}

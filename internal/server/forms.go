@@ -25,14 +25,6 @@ import (
 // form's own page again with each field's problem beside it and what was
 // typed kept. The checks, limits and storage are the API's.
 
-// Where a sent form leads.
-const (
-	thanksPath           = "/thank-you"
-	newsletterThanksPath = "/thank-you/newsletter"
-	// After a sign-up whose confirmation is mailed (newsletter.go).
-	newsletterCheckInboxPath = "/newsletter/confirm"
-)
-
 // isFormPost tells a browser's form post from an API call.
 func isFormPost(r *http.Request) bool {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"studio/internal/store"
@@ -24,28 +21,6 @@ const (
 	// readiness comes back once the database answers again.
 	readyCheckEvery = time.Second
 )
-
-// health is what /readyz remembers between probes. Readiness is its own
-// check of the database and the disk, and nothing else: a request that
-// failed, for its own input or for the database, never sets it; a
-// database failure only makes the next probe check at once.
-type health struct {
-	dataDir   string // where the SQLite database lives; "" when there is none to watch (PostgreSQL)
-	freeBytes func(dir string) (uint64, error)
-	recheck   atomic.Bool // a request's database work failed: the next probe checks, whatever the time
-
-	checkMu     sync.Mutex
-	checkedAt   time.Time
-	checkReason string // the last check's answer: "" when ready
-}
-
-func diskFreeBytes(dir string) (uint64, error) {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		return 0, err
-	}
-	return st.Bavail * uint64(st.Bsize), nil
-}
 
 // writeFailed records that a request's database work failed: counted in
 // /metrics, and the next /readyz checks the database at once. A visitor

@@ -2,12 +2,10 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"html/template"
 	"net/http"
 	"strings"
-	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -25,12 +23,6 @@ import (
 // token, and needs none, as the signature is the authority. So neither
 // POST is checked for its origin. A link with a bad signature changes
 // nothing.
-
-// Newsletter is what the links change on the list (a *store.Store).
-type Newsletter interface {
-	ConfirmSubscription(ctx context.Context, email string, at time.Time) error
-	Unsubscribe(ctx context.Context, email string, at time.Time) error
-}
 
 // WithNewsletter turns the newsletter's links on: st changes the list,
 // key (store.KeyNewsletterLinks) checks the links' signatures. Without

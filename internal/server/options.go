@@ -1,9 +1,7 @@
 package server
 
 import (
-	"context"
 	"io/fs"
-	"net/http"
 	"net/netip"
 	"time"
 
@@ -11,32 +9,6 @@ import (
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
-
-// Enquiries is the storage the API needs (a *store.Store).
-type Enquiries interface {
-	CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error)
-	Subscribe(ctx context.Context, email string, mail bool, at time.Time) (bool, error)
-	CheckWrite(ctx context.Context, now time.Time) error
-}
-
-// Workspace is the studio's workspace (a *workspace.Handler), which
-// serves /studio and everything under it (its routes are in
-// internal/workspace). It is on once an account exists; until then those
-// paths are the 404 page.
-type Workspace interface {
-	http.Handler
-	On(ctx context.Context) (bool, error)
-	// Previewing is the preview (a release id) the request may see the
-	// site as: a studio account's, signed in, that asked for it; "" for
-	// everyone else, who see the live release.
-	Previewing(r *http.Request) string
-	// SignedIn says whether the request comes from a browser signed in to
-	// the workspace: the studio's own visits, which the analytics leave out.
-	SignedIn(r *http.Request) bool
-}
-
-// Option adds an optional part to the Server.
-type Option func(*Server)
 
 // WithStore turns the API on: enquiries and subscribers go to st.
 func WithStore(st Enquiries) Option { return func(s *Server) { s.store = st } }

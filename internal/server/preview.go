@@ -5,14 +5,10 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"io/fs"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-
-	"studio/internal/sitecontent"
 )
 
 // Previews: a studio account that asked to preview the editor's draft
@@ -36,14 +32,6 @@ var bannerStyle = func() string {
 	sum := sha256.Sum256([]byte(style))
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }()
-
-// previews loads the previews' releases, keeping the one last asked for:
-// the studio looks at one preview at a time.
-type previews struct {
-	load func(id string) (fs.FS, *sitecontent.Content, error) // nil: no previews
-	mu   sync.Mutex
-	last *release
-}
 
 // previewFor is the preview release to answer r from, or nil for the live
 // one: for a GET of the site's pages and files (not the workspace's, not

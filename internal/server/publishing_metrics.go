@@ -28,17 +28,6 @@ func (m *metrics) watchBuilds() *buildMetrics {
 	return b
 }
 
-// ObserveBuild is the publisher's report of a build: a stage beginning
-// (result ""), or its end with its duration and result.
-func (s *Server) ObserveBuild(stage string, seconds float64, result string) {
-	s.builds.stage.Reset()
-	if result == "" {
-		s.builds.stage.WithLabelValues(stage).Set(1)
-		return
-	}
-	s.builds.duration.WithLabelValues(result).Observe(seconds)
-}
-
 func (b *buildMetrics) switched(id string) {
 	b.live.Reset()
 	b.live.WithLabelValues(id).Set(1)

@@ -12,6 +12,9 @@ import (
 	"studio/internal/store"
 )
 
+// maxBody is the largest request body the API reads.
+const maxBody = 64 << 10
+
 // apiError is a refusal a handler decides itself (a cross-site request, a
 // limit reached), with its status.
 type apiError struct {

@@ -3,12 +3,15 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"studio/internal/enquiry"
@@ -50,6 +53,81 @@ type Server struct {
 	builds          *buildMetrics // the publisher's builds (ObserveBuild) and the live release
 	dbTimeout       time.Duration // how long a request's database work may take
 }
+
+// What the server is given (options.go): the store's parts and the
+// workspace, each by the few methods the handlers call. These, and the
+// state below, are declared here beside Server, not with their handlers,
+// so that server.go uses no file that uses it back (docs/layering_test.go).
+
+// Enquiries is the storage the API needs (a *store.Store).
+type Enquiries interface {
+	CreateEnquiry(ctx context.Context, e enquiry.Enquiry, mail bool) (int64, error)
+	Subscribe(ctx context.Context, email string, mail bool, at time.Time) (bool, error)
+	CheckWrite(ctx context.Context, now time.Time) error
+}
+
+// Workspace is the studio's workspace (a *workspace.Handler), which
+// serves /studio and everything under it (its routes are in
+// internal/workspace). It is on once an account exists; until then those
+// paths are the 404 page.
+type Workspace interface {
+	http.Handler
+	On(ctx context.Context) (bool, error)
+	// Previewing is the preview (a release id) the request may see the
+	// site as: a studio account's, signed in, that asked for it; "" for
+	// everyone else, who see the live release.
+	Previewing(r *http.Request) string
+	// SignedIn says whether the request comes from a browser signed in to
+	// the workspace: the studio's own visits, which the analytics leave out.
+	SignedIn(r *http.Request) bool
+}
+
+// Events is the storage of analytics events (a *store.Store).
+type Events interface {
+	AddEvents(ctx context.Context, caps store.EventCaps, b store.EventBatch) (store.EventsAdded, error)
+}
+
+// Newsletter is what the links change on the list (a *store.Store).
+type Newsletter interface {
+	ConfirmSubscription(ctx context.Context, email string, at time.Time) error
+	Unsubscribe(ctx context.Context, email string, at time.Time) error
+}
+
+// The state the handlers of one concern keep between requests.
+
+// health is what /readyz remembers between probes. Readiness is its own
+// check of the database and the disk, and nothing else: a request that
+// failed, for its own input or for the database, never sets it; a
+// database failure only makes the next probe check at once.
+type health struct {
+	dataDir   string // where the SQLite database lives; "" when there is none to watch (PostgreSQL)
+	freeBytes func(dir string) (uint64, error)
+	recheck   atomic.Bool // a request's database work failed: the next probe checks, whatever the time
+
+	checkMu     sync.Mutex
+	checkedAt   time.Time
+	checkReason string // the last check's answer: "" when ready
+}
+
+// diskFreeBytes is the space left to an unprivileged writer in dir.
+func diskFreeBytes(dir string) (uint64, error) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// previews loads the previews' releases, keeping the one last asked for:
+// the studio looks at one preview at a time.
+type previews struct {
+	load func(id string) (fs.FS, *sitecontent.Content, error) // nil: no previews
+	mu   sync.Mutex
+	last *release
+}
+
+// Option adds an optional part to the Server.
+type Option func(*Server)
 
 // New makes the first release, "embedded", from the client build and the
 // content, and checks that they match, so a stale build fails at start-up
