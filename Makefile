@@ -4,11 +4,15 @@
 # A copy of the site with camera-sized photographs (scripts/photo-site.sh).
 PHOTO_SITE := .photo-site
 
-WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) \
-	web/react-router.config.ts web/vite.config.ts web/package-lock.json internal/workspace/photos.json internal/sitecontent/paths.json
-# Every file of cmd and internal: what they embed (the workspace's
-# templates, the migrations, rules.json, events.json) is in the binary too.
-GO_SOURCES := $(shell find cmd internal -type f 2>/dev/null) $(shell find content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod go.sum
+# contracts/: what the front end shares with the server (enquiry rules,
+# analytics events, photographs' limits, the content's rules), the one
+# folder outside web/ and content/ it reads.
+CONTRACTS := $(shell find contracts -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) $(CONTRACTS) \
+	web/react-router.config.ts web/vite.config.ts web/package-lock.json
+# Every file of cmd, internal and contracts: what they embed (the
+# workspace's templates, the migrations, the contracts) is in the binary too.
+GO_SOURCES := $(shell find cmd internal contracts -type f 2>/dev/null) $(shell find content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod go.sum
 
 .PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-serve bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
 
@@ -29,7 +33,7 @@ web/node_modules/.package-lock.json: web/package-lock.json
 # The content check (web/scripts/check-content.ts: every problem of
 # content/, one line each), then the image pipeline's output and manifest
 # (web/scripts/images.mjs), which the route loaders, and so the typecheck, read.
-web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs internal/workspace/photos.json web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs internal/sitecontent/paths.json web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
+web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs $(CONTRACTS) web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
 	cd web && npm run --silent check && npm run --silent images
 
 # The prerendered site, with .gz and .br beside every text file. The stamp
@@ -52,7 +56,7 @@ test:
 # The lint gates; each stops at its first problem and names where it is.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: typecheck bin/studio
-	@unformatted=$$(gofmt -l cmd internal content deploy docs web/embed.go); \
+	@unformatted=$$(gofmt -l cmd internal contracts content deploy docs web/embed.go); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt: not formatted: $$unformatted"; exit 1; fi
 	go vet ./...
 	go run $(STATICCHECK) ./...
@@ -71,7 +75,7 @@ test-go: bin/studio
 	go test -race -timeout 30m ./...
 
 # npm run typecheck first makes track()'s types (web/.generated/analytics-events.d.ts)
-# from the list of analytics events, internal/analytics/events.json.
+# from the list of analytics events, contracts/analytics-events.json.
 typecheck: web/.generated/images.json
 	cd web && npm run typecheck
 

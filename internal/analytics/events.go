@@ -1,5 +1,5 @@
 // Package analytics is the one list of the analytics events the site sends
-// and the server takes (events.json): their names, their parameters and
+// and the server takes (contracts/analytics-events.json): their names, their parameters and
 // the limits of a batch. The server's POST /api/events (internal/server)
 // refuses a name not listed and applies the limits; the site's typecheck
 // derives track()'s types from the same file (web/scripts/analytics-events.mjs).
@@ -7,17 +7,17 @@ package analytics
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"studio/contracts"
 )
 
-//go:embed events.json
-var eventsJSON []byte
+var eventsJSON = contracts.AnalyticsEvents
 
 // Limits are the limits of POST /api/events.
 type Limits struct {
@@ -52,7 +52,7 @@ type Event struct {
 	Params []Param
 }
 
-// List is events.json.
+// List is contracts/analytics-events.json.
 type List struct {
 	Limits Limits
 	// Item is the fields of one of GA4's items (a parameter "items" is a list of them).
@@ -95,7 +95,7 @@ func Names() []string {
 // program at start-up rather than counting nothing.
 func Name(name string) string {
 	if !Known(name) {
-		panic(fmt.Sprintf("analytics: %q is not in events.json", name))
+		panic(fmt.Sprintf("analytics: %q is not in contracts/analytics-events.json", name))
 	}
 	return name
 }
@@ -117,7 +117,7 @@ var (
 func mustList(b []byte) List {
 	l, err := parse(b)
 	if err != nil {
-		panic("analytics: events.json: " + err.Error())
+		panic("analytics: contracts/analytics-events.json: " + err.Error())
 	}
 	return l
 }

@@ -72,7 +72,7 @@ const MinFillTime = 3 * time.Second
 // idempotencyKeyPattern is what an idempotency key looks like: 16 to 64
 // letters, digits, - and _ (a UUID, or a base64url random string). The
 // site's forms make the key themselves and never show a visitor this
-// rule, so it lives here only, not in rules.json.
+// rule, so it lives here only, not in contracts/enquiry-rules.json.
 var idempotencyKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
 // Input is an enquiry as the API receives it.
@@ -116,7 +116,7 @@ type ItemInput struct {
 	Note      string   `json:"note,omitempty"`
 }
 
-// The limits of a shortlist's quote request (rules.json, which the
+// The limits of a shortlist's quote request (contracts/enquiry-rules.json, which the
 // shortlist page reads too).
 var (
 	MaxItems    = Rules.Limits.Items    // pieces in one request

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"studio/contracts/cases"
 	"studio/internal/sitecontent"
 )
 
@@ -27,7 +27,7 @@ func valid() Input {
 func TestCheck(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	// The field rules (name, e-mail, phone, message) are the table of
-	// testdata/parity.json (parity_test.go); these are the server's own.
+	// contracts/cases/enquiry-parity.json (parity_test.go); these are the server's own.
 	tests := []struct {
 		name   string
 		edit   func(*Input)
@@ -341,7 +341,7 @@ func TestCheckItems(t *testing.T) {
 // shortlist's size is said alike everywhere. One product twice, in two
 // materials, is one product whose pieces are each counted.
 func TestPiecesOf(t *testing.T) {
-	b, err := os.ReadFile("testdata/pieces.json")
+	b, err := cases.Files.ReadFile("enquiry-pieces.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"os"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"studio/contracts/cases"
 )
 
-// The table of testdata/parity.json, which web/app/lib/enquiries.test.ts
+// The table of contracts/cases/enquiry-parity.json, which web/app/lib/enquiries.test.ts
 // feeds to the site's forms' check: both judge every case alike.
 type parityTable struct {
 	Valid map[string]string `json:"valid"`
@@ -41,7 +42,7 @@ func (s paritySpan) text(t *testing.T) string {
 }
 
 func TestParityTable(t *testing.T) {
-	b, err := os.ReadFile("testdata/parity.json")
+	b, err := cases.Files.ReadFile("enquiry-parity.json")
 	if err != nil {
 		t.Fatal(err)
 	}

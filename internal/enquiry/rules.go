@@ -1,22 +1,22 @@
 package enquiry
 
 import (
-	_ "embed"
 	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"studio/contracts"
 )
 
-// rules.json is the one source of the enquiry rules: the limits, the phone
-// pattern and the messages. The site's forms import the same file
-// (web/app/lib/enquiries.ts), so the browser and the server judge alike;
-// testdata/parity.json is the table of cases both are tested on.
-//
-//go:embed rules.json
-var rulesJSON []byte
+// contracts/enquiry-rules.json is the one source of the enquiry rules: the
+// limits, the phone pattern and the messages. The site's forms import the
+// same file (web/app/lib/enquiries.ts), so the browser and the server
+// judge alike; contracts/cases/enquiry-parity.json is the table of cases
+// both are tested on.
+var rulesJSON = contracts.EnquiryRules
 
-// RuleSet is rules.json.
+// RuleSet is contracts/enquiry-rules.json.
 type RuleSet struct {
 	Limits struct {
 		Name    int `json:"name"`
@@ -44,11 +44,11 @@ var (
 func mustRules(b []byte) RuleSet {
 	var r RuleSet
 	if err := json.Unmarshal(b, &r); err != nil {
-		panic("enquiry: rules.json: " + err.Error())
+		panic("enquiry: contracts/enquiry-rules.json: " + err.Error())
 	}
 	for _, key := range []string{"nameMissing", "nameTooLong", "emailMissing", "emailTooLong", "emailInvalid", "phoneInvalid", "messageMissing", "messageTooLong"} {
 		if r.Messages[key] == "" {
-			panic("enquiry: rules.json: messages." + key + " is missing")
+			panic("enquiry: contracts/enquiry-rules.json: messages." + key + " is missing")
 		}
 	}
 	return r

@@ -53,7 +53,7 @@ func (e *ContentError) Error() string {
 // those sources (bundleKey), and a build whose code was bundled before
 // copies them instead of bundling: a text change only renders the pages.
 type NodeBuilder struct {
-	Root    string        // a checkout's root: web/ with its packages installed (node_modules), and the files of frontEndFiles
+	Root    string        // a checkout's root: web/ with its packages installed (node_modules), and the folder frontEndFolder
 	Scratch string        // where each build gets its own directory
 	Cache   string        // the caches, kept between builds: images (an unchanged photograph is never resized again), compressed, pages (a page whose data is unchanged is not rendered again), bundle
 	TimeOut time.Duration // a build still running then is stopped and fails
@@ -97,13 +97,8 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	if err := copyWeb(filepath.Join(b.Root, "web"), web, code); err != nil {
 		return stats, fmt.Errorf("publish: copying %s: %w", b.Root, err)
 	}
-	for _, name := range frontEndFiles {
-		if err := copyFile(filepath.Join(b.Root, name), filepath.Join(work, name)); err != nil {
-			return stats, fmt.Errorf("publish: %w", err)
-		}
-		if err := hashFile(code, name, filepath.Join(work, name)); err != nil {
-			return stats, fmt.Errorf("publish: %w", err)
-		}
+	if err := copyFolder(b.Root, work, frontEndFolder, code); err != nil {
+		return stats, fmt.Errorf("publish: %w", err)
 	}
 	// What is installed is part of the code too.
 	if err := hashFile(code, "node_modules/.package-lock.json", filepath.Join(b.Root, "web", "node_modules", ".package-lock.json")); err != nil {
@@ -539,14 +534,32 @@ func linkModules(from, to string) error {
 	return nil
 }
 
-// frontEndFiles are the files outside web/ the front end's code imports:
-// the enquiry rules, the photographs' limits and the content's path rule it
-// shares with the server.
-var frontEndFiles = []string{"internal/enquiry/rules.json", "internal/workspace/photos.json", "internal/sitecontent/paths.json"}
+// frontEndFolder is the one folder outside web/ the front end's code reads
+// (besides the content): the contracts it shares with the server.
+// web/scripts/outside-web.test.ts keeps the front end to it.
+const frontEndFolder = "contracts"
+
+// copyFolder copies the files of folder, a folder of the checkout root,
+// into work, and adds each to the code's hash.
+func copyFolder(root, work, folder string, code io.Writer) error {
+	return filepath.WalkDir(filepath.Join(root, folder), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if err := copyFile(path, filepath.Join(work, name)); err != nil {
+			return err
+		}
+		return hashFile(code, name, filepath.Join(work, name))
+	})
+}
 
 // HasBuilder says whether root holds what NodeBuilder needs.
 func HasBuilder(root string) bool {
-	for _, name := range append([]string{"web/package.json", "web/node_modules/.package-lock.json"}, frontEndFiles...) {
+	for _, name := range []string{"web/package.json", "web/node_modules/.package-lock.json", frontEndFolder} {
 		if _, err := os.Stat(filepath.Join(root, name)); err != nil {
 			return false
 		}

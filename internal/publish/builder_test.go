@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"studio/contracts/cases"
 )
 
 // TestTheCodeIsBundledOncePerCodeVersion builds the shipped content and a
@@ -303,13 +305,13 @@ func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
 }
 
 // TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite renders every link of
-// testdata/markdown-links.json (the table web/app/lib/markdown.server.test.ts
+// contracts/cases/markdown-links.json (the table web/app/lib/markdown.server.test.ts
 // gives the renderer) as the workspace's preview does, in one text: the
 // preview links where the table says, to the address it says, and nowhere
 // else (no javascript:, however it is written).
 func TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("testdata/markdown-links.json")
+	raw, err := cases.Files.ReadFile("markdown-links.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,10 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"studio/internal/analytics"
 	"sync"
 	"time"
+
+	"studio/internal/analytics"
 )
 
 // Enquiries and sign-ups allowed from one client per window.
@@ -22,7 +23,7 @@ const (
 
 // Analytics batches allowed from one client per window: a page sends a
 // batch every few seconds at most and one when hidden
-// (internal/analytics/events.json).
+// (contracts/analytics-events.json).
 var eventBatchesPerWindow = analytics.Events.Limits.BatchesPerMinute
 
 const eventWindow = time.Minute

@@ -25,7 +25,7 @@ import (
 // hash of those with a salt that changes every day and lives only in
 // memory, so visits cannot be joined across days (as Plausible counts).
 
-// The limits of a batch are the list's (internal/analytics/events.json),
+// The limits of a batch are the list's (contracts/analytics-events.json),
 // which the page's code is typed with too.
 var (
 	maxEventsPerBatch = analytics.Events.Limits.EventsPerBatch
@@ -90,7 +90,7 @@ func keepName(*store.InsightEvent, eventParams) bool { return true }
 
 // eventKinds are what is kept of the events the page sends: its one
 // dimension (Label) and, for some, a product or "found nothing". Which
-// events are taken is the list's (internal/analytics/events.json): one it
+// events are taken is the list's (contracts/analytics-events.json): one it
 // does not have is refused; a listed one without a reader here keeps its
 // name (keepName). A reader for an event not listed stops the server
 // (mustListEventReaders).
@@ -177,7 +177,7 @@ var eventKinds = mustListEventReaders(map[string]eventReader{
 func mustListEventReaders(readers map[string]eventReader) map[string]eventReader {
 	for name := range readers {
 		if !analytics.Known(name) {
-			panic(fmt.Sprintf("server: events.go reads %q, which internal/analytics/events.json does not list", name))
+			panic(fmt.Sprintf("server: events.go reads %q, which contracts/analytics-events.json does not list", name))
 		}
 	}
 	return readers

@@ -316,7 +316,7 @@ func TestEveryEventThePageSendsIsKnown(t *testing.T) {
 				found++
 				sent[m[1]] = true
 				if !analytics.Known(m[1]) {
-					t.Errorf("%s:%d sends %q, which internal/analytics/events.json does not list and /api/events refuses", path, line, m[1])
+					t.Errorf("%s:%d sends %q, which contracts/analytics-events.json does not list and /api/events refuses", path, line, m[1])
 				}
 			}
 		}
@@ -327,7 +327,7 @@ func TestEveryEventThePageSendsIsKnown(t *testing.T) {
 	}
 	for _, name := range analytics.Names() {
 		if !sent[name] {
-			t.Errorf("%s is listed in internal/analytics/events.json, but no code of web/app sends it: send it, or take it off the list", name)
+			t.Errorf("%s is listed in contracts/analytics-events.json, but no code of web/app sends it: send it, or take it off the list", name)
 		}
 	}
 	for _, name := range []string{"add_to_wishlist", "remove_from_wishlist"} {

@@ -1,7 +1,6 @@
 package sitecontent
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -9,17 +8,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"studio/contracts"
 )
 
-// paths.json is the one rule for every path the content names: the
-// server's check (here) and the build's (web/scripts/content-paths.mjs,
-// run by the content check and the image pipeline) read it, and
-// testdata/paths.json is the table of cases both are tested on. A path
-// that left its folder once had the build read a file outside the content
-// and write its resized copies beside it.
-//
-//go:embed paths.json
-var pathsJSON []byte
+// contracts/content-paths.json is the one rule for every path the content
+// names: the server's check (here) and the build's
+// (web/scripts/content-paths.mjs, run by the content check and the image
+// pipeline) read it, and contracts/cases/content-paths.json is the table
+// of cases both are tested on. A path that left its folder once had the
+// build read a file outside the content and write its resized copies
+// beside it.
+var pathsJSON = contracts.ContentPaths
 
 // A PathKind is what a path of the content names, and so the folder it
 // must stay inside.
@@ -55,12 +55,12 @@ type pathRuleSet struct {
 func mustPathRules(b []byte) pathRuleSet {
 	var r pathRuleSet
 	if err := json.Unmarshal(b, &r); err != nil {
-		panic("sitecontent: paths.json: " + err.Error())
+		panic("sitecontent: contracts/content-paths.json: " + err.Error())
 	}
 	for _, kind := range []PathKind{ImagePath, DrawingPath} {
 		k := r.Kinds[kind]
 		if k == nil {
-			panic(fmt.Sprintf("sitecontent: paths.json: the kind %q is missing", kind))
+			panic(fmt.Sprintf("sitecontent: contracts/content-paths.json: the kind %q is missing", kind))
 		}
 		k.pattern = regexp.MustCompile(k.Pattern)
 	}
@@ -79,7 +79,7 @@ func PathProblem(kind PathKind, p string) string {
 	return problem
 }
 
-// judgePath is PathProblem with the key of the reason (paths.json's
+// judgePath is PathProblem with the key of the reason (content-paths.json's
 // refusals, or "notKind"), which the shared table names.
 func judgePath(kind PathKind, p string) (key, problem string) {
 	k := pathRules.Kinds[kind]

@@ -3,16 +3,16 @@ package sitecontent
 import (
 	"encoding/json"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"studio/content"
+	"studio/contracts/cases"
 )
 
-// The table of testdata/paths.json, which web/scripts/content-paths.test.ts
+// The table of contracts/cases/content-paths.json, which web/scripts/content-paths.test.ts
 // feeds to the build's rule too: both judge every case alike.
 type pathCase struct {
 	Kind    PathKind `json:"kind"`
@@ -22,7 +22,7 @@ type pathCase struct {
 
 func readPathCases(t *testing.T) []pathCase {
 	t.Helper()
-	b, err := os.ReadFile("testdata/paths.json")
+	b, err := cases.Files.ReadFile("content-paths.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestEverySchemaPathPatternIsTheRules(t *testing.T) {
 			}
 			kind, ok := patterns[value]
 			if !ok {
-				t.Errorf("%s: %s is %q, not a kind's pattern of internal/sitecontent/paths.json", name, field, value)
+				t.Errorf("%s: %s is %q, not a kind's pattern of contracts/content-paths.json", name, field, value)
 			}
 			found[kind]++
 		})

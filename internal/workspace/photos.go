@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -24,6 +23,7 @@ import (
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // thumbnails of WebP photographs
 
+	"studio/contracts"
 	"studio/internal/publish"
 )
 
@@ -31,11 +31,9 @@ import (
 // its size in pixels, both read from its header before anything decodes
 // it), and its thumbnail, made once and kept by the picture's hash.
 
-// photos.json is the one source of the photographs' limits: the build's
-// image step (web/scripts/images.mjs) reads it too.
-//
-//go:embed photos.json
-var photosJSON []byte
+// contracts/photos.json is the one source of the photographs' limits: the
+// build's image step (web/scripts/images.mjs) reads it too.
+var photosJSON = contracts.Photos
 
 // photoRules is photos.json.
 type photoRules struct {

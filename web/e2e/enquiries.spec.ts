@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 const product = products.find((p) => p.id === 1)!;
 
 // The enquiry rules the form and the server share.
-const rules = JSON.parse(readFileSync(new URL("../../internal/enquiry/rules.json", import.meta.url), "utf8"));
+const rules = JSON.parse(readFileSync(new URL("../../contracts/enquiry-rules.json", import.meta.url), "utf8"));
 
 // Each test is a visitor of its own (the server limits enquiries per
 // visitor), and runs with a fake clock so the form's fill time can pass

@@ -1,5 +1,5 @@
 // The types of track() (web/app/lib/analytics.ts) from the one list of
-// analytics events, internal/analytics/events.json, which the server embeds:
+// analytics events, contracts/analytics-events.json, which the server embeds:
 // writes web/.generated/analytics-events.d.ts, types only (nothing of it
 // reaches the browser). Run by `npm run typecheck` before tsc, so the types
 // are never older than the list. The server checks the list itself
@@ -7,7 +7,7 @@
 // node scripts/analytics-events.mjs
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 
-const source = new URL("../../internal/analytics/events.json", import.meta.url);
+const source = new URL("../../contracts/analytics-events.json", import.meta.url);
 const target = new URL("../.generated/analytics-events.d.ts", import.meta.url);
 const list = JSON.parse(await readFile(source, "utf8"));
 
@@ -15,7 +15,7 @@ const list = JSON.parse(await readFile(source, "utf8"));
 // dialog's [material, finish] before either is known.
 const TYPES = { text: "string", number: "number", boolean: "boolean", texts: "readonly (string | undefined)[]", items: "readonly AnalyticsItem[]" };
 const fail = (message) => {
-  console.error(`internal/analytics/events.json: ${message}`);
+  console.error(`contracts/analytics-events.json: ${message}`);
   process.exit(1);
 };
 const quote = (s) => JSON.stringify(s);
@@ -40,7 +40,7 @@ const literal = (value) =>
     : quote(value);
 
 const lines = [
-  "// Made by web/scripts/analytics-events.mjs from internal/analytics/events.json: edit that list, not this file.",
+  "// Made by web/scripts/analytics-events.mjs from contracts/analytics-events.json: edit that list, not this file.",
   "",
   "/** One of GA4's items (the list's \"item\"). */",
   `export type AnalyticsItem = { ${fields("item", list.item)} };`,

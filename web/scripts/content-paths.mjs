@@ -1,13 +1,13 @@
 // The one rule for every path the content names (a product's photographs,
 // the home page's hero, the pages' drawings), as the build applies it: the
 // content check (content-rules.ts) and the image pipeline (images.mjs).
-// The rule is internal/sitecontent/paths.json, which the server applies
-// too; internal/sitecontent/testdata/paths.json holds the cases both
-// judge alike (content-paths.test.ts).
+// The rule is contracts/content-paths.json, which the server applies too;
+// contracts/cases/content-paths.json holds the cases both judge alike
+// (content-paths.test.ts).
 import { readFileSync, realpathSync } from "node:fs";
 import { resolve, sep } from "node:path";
 
-const rules = JSON.parse(readFileSync(new URL("../../internal/sitecontent/paths.json", import.meta.url), "utf8"));
+const rules = JSON.parse(readFileSync(new URL("../../contracts/content-paths.json", import.meta.url), "utf8"));
 const kinds = Object.fromEntries(Object.entries(rules.kinds).map(([name, k]) => [name, { ...k, pattern: new RegExp(k.pattern, "u") }]));
 const refusals = rules.refusals.map((r) => ({ ...r, match: new RegExp(r.match, "u") }));
 

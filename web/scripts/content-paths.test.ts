@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import rules from "../../internal/sitecontent/paths.json";
+import rules from "../../contracts/content-paths.json";
 import { judgePath, kindOfPattern } from "./content-paths.mjs";
 
 // The table the server's rule is tested on too (internal/sitecontent/
 // paths_test.go): both judge every case alike.
 type Case = { kind: "image" | "drawing"; path: string; refused: string | null };
-const { cases } = JSON.parse(readFileSync(new URL("../../internal/sitecontent/testdata/paths.json", import.meta.url), "utf8")) as { cases: Case[] };
+const { cases } = JSON.parse(readFileSync(new URL("../../contracts/cases/content-paths.json", import.meta.url), "utf8")) as { cases: Case[] };
 
 describe("the rule for the paths the content names", () => {
   it.each(cases.map((c) => [c.kind, JSON.stringify(c.path), c] as const))("%s %s", (_, __, c) => {

@@ -29,7 +29,7 @@ describe("track", () => {
   });
 
   // The typecheck (npm run typecheck) fails when a line marked as an
-  // expected error compiles: these are what internal/analytics/events.json does not list.
+  // expected error compiles: these are what contracts/analytics-events.json does not list.
   it("takes only the listed events, each with its listed parameters", () => {
     vi.stubGlobal("window", undefined);
     const product = { id: 1, name: "Chair", category: "Seatings" };

@@ -14,7 +14,7 @@ declare global {
 
 
 /**
- * The events the site sends and each one's parameters: internal/analytics/events.json,
+ * The events the site sends and each one's parameters: contracts/analytics-events.json,
  * the list the server takes (web/.generated/analytics-events.d.ts is made from it
  * by `npm run typecheck`). An event or a parameter not listed there is a type error.
  */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
-import rules from "../../../internal/enquiry/rules.json";
+import rules from "../../../contracts/enquiry-rules.json";
 import { checkEnquiry, onlyMissing, sendEnquiry, subscribe } from "./enquiries";
 
 const payload = { kind: "contact" as const, name: "Asha", email: "asha@example.com", message: "Hello", idempotencyKey: "0123456789abcdef0123" };
@@ -79,7 +79,7 @@ describe("checkEnquiry", () => {
 // both checks judge every case alike.
 type Span = { fill: string; length: string; end?: string };
 const table: { valid: Record<string, string>; cases: { case: string; edit: Record<string, string | Span>; problems: Record<string, keyof typeof rules.messages> }[] } = JSON.parse(
-  readFileSync(new URL("../../../internal/enquiry/testdata/parity.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../../contracts/cases/enquiry-parity.json", import.meta.url), "utf8"),
 );
 const limitOf = (field: string) => rules.limits[field as keyof typeof rules.limits];
 const spanText = ({ fill, length, end = "" }: Span) => {

@@ -1,6 +1,6 @@
 // Sending enquiries and newsletter sign-ups to the studio's API
 // (POST /api/enquiries, POST /api/newsletter; contracts in ARCHITECTURE.md).
-import rules from "../../../internal/enquiry/rules.json";
+import rules from "../../../contracts/enquiry-rules.json";
 
 export type EnquiryKind = "contact" | "quote" | "customize";
 /** The kinds the quote dialog and the request page ask for: a quote, or a piece made to measure. */
@@ -69,7 +69,7 @@ export function subscribe(email: string): Promise<SendResult> {
 }
 
 // The form's own check before sending, by the rules the server applies
-// (internal/enquiry/rules.json, read by both; testdata/parity.json is the
+// (contracts/enquiry-rules.json, read by both; contracts/cases/enquiry-parity.json is the
 // table of cases both are tested on). The server checks again.
 export const LIMITS = rules.limits;
 const PHONE = new RegExp(rules.phonePattern);

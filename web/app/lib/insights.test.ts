@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import events from "../../../internal/analytics/events.json";
+import events from "../../../contracts/analytics-events.json";
 import { arrival, batches, batchId, counted, MAX_BODY_BYTES, MAX_EVENTS, type Insight } from "./insights";
 
 type Body = { batchId: string; events: Insight[] };

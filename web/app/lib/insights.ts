@@ -17,7 +17,7 @@ const ENDPOINT = "/api/events";
 const FLUSH_MS = 5000;
 // The server takes at most 50 events and 64 KiB a request, and refuses a
 // request in which one event's parameters are over 2 KiB. The limits are
-// internal/analytics/events.json's: typed with its values, so a constant
+// contracts/analytics-events.json's: typed with its values, so a constant
 // here that is not the list's is a type error, and costs no byte more.
 export const MAX_EVENTS: AnalyticsLimits["eventsPerBatch"] = 50;
 export const MAX_BODY_BYTES = 60_000;

@@ -9,7 +9,7 @@ const products = (n: number) => `${n} ${n === 1 ? "product" : "products"}`;
  * fewer: "1 piece", "3 pieces" (one of each of three products), "2
  * products, 7 pieces"; one product in two materials is one product. The
  * studio's inbox and mails say the same (internal/enquiry PiecesOf, tested
- * on the same table, internal/enquiry/testdata/pieces.json).
+ * on the same table, contracts/cases/enquiry-pieces.json).
  */
 export function shortlistSize(items: readonly { productId: number; quantity: number }[]): string {
   const total = items.reduce((sum, i) => sum + i.quantity, 0);

@@ -22,7 +22,7 @@ export type ShortlistItem = {
 /** What the shortlist checks a piece against: the catalogue's own options. */
 export type ProductOptions = Pick<ProductSummary, "id" | "material" | "finish">;
 
-// The limits one quote request is held to (internal/enquiry/rules.json, which the server reads too).
+// The limits one quote request is held to (contracts/enquiry-rules.json, which the server reads too).
 export const MAX_QUANTITY = LIMITS.quantity;
 export const NOTE_MAX = LIMITS.itemNote;
 /** The pieces one request takes, so the most a shortlist keeps (one line per product). */
