@@ -33,7 +33,7 @@ web/node_modules/.package-lock.json: web/package-lock.json
 # The content check (web/scripts/check-content.ts: every problem of
 # content/, one line each), then the image pipeline's output and manifest
 # (web/scripts/images.mjs), which the route loaders, and so the typecheck, read.
-web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs $(CONTRACTS) web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
+web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs web/scripts/content-references.mjs $(CONTRACTS) web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
 	cd web && npm run --silent check && npm run --silent images
 
 # The prerendered site, with .gz and .br beside every text file. The stamp

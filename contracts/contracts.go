@@ -27,6 +27,14 @@ var AnalyticsEvents []byte
 //go:embed content-paths.json
 var ContentPaths []byte
 
+// ContentReferences are the fields of the content that name another part
+// of it (a featured piece by its product's id, the WhatsApp phone by its
+// label), each of which must name one that exists (internal/sitecontent;
+// web/scripts/content-references.mjs).
+//
+//go:embed content-references.json
+var ContentReferences []byte
+
 // Photos are the limits of a photograph: the workspace's uploads and
 // thumbnails, and the build's image step (web/scripts/images.mjs).
 //

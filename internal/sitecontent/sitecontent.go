@@ -113,7 +113,9 @@ type ReplyTemplate struct {
 // Load reads site.json, service.json, catalogue.json and (when it is
 // there) replies.json from fsys and
 // checks them against their schemas (schema/*.schema.json, the same files the build's
-// content check uses: web/scripts/content-rules.ts).
+// content check uses: web/scripts/content-rules.ts), and the fields that
+// name another part of their file against contracts/content-references.json
+// (references.go), as the build does.
 func Load(fsys fs.FS) (*Content, error) {
 	var c Content
 	if err := readJSON(fsys, "site", &c.Site); err != nil {
@@ -130,6 +132,9 @@ func Load(fsys fs.FS) (*Content, error) {
 	}
 	loaded, err := New(c.Site, file.Products)
 	if err != nil {
+		return nil, err
+	}
+	if err := referencesHold(fsys, "site.json", "catalogue.json"); err != nil {
 		return nil, err
 	}
 	loaded.Service = c.Service

@@ -1,17 +1,19 @@
 // The content check (scripts/check-content.ts runs it before anything is
 // built): every file of content/ against its schema
 // (content/schema/*.schema.json, which the Go server reads too), then what a
-// schema cannot say (an id used twice, a featured piece that does not exist,
-// a missing picture, a {{placeholder}} that names no fact). It prints every
+// schema cannot say (an id used twice, a featured piece or a WhatsApp
+// phone that does not exist (content-references.mjs), a missing picture,
+// a {{placeholder}} that names no fact). It prints every
 // problem at once, one line each, as "file: field: problem", and exits 1.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { MAIN_MENU } from "../app/lib/chat/compile";
-import { contentFacts, fillFacts, whatsappPhone, type Facts } from "../app/lib/facts";
+import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
 import { pagePaths } from "../app/lib/paths";
 import { kindOfPattern, pathProblem } from "./content-paths.mjs";
+import { referenceProblems } from "./content-references.mjs";
 import { checkCatalogue } from "./images.mjs";
 import { parseFrontMatter } from "../app/lib/markdown.server";
 
@@ -57,11 +59,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
   // What a schema cannot say, for each file that passed its own.
   const { site, service, catalogue, pages, chat } = data;
   if (site) {
-    try {
-      whatsappPhone(site as unknown as Parameters<typeof whatsappPhone>[0]);
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
+    problems.push(...referenceProblems("site.json", site).map((p) => `content/site.json: ${p}`));
     problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
     problems.push(...phonesAgree(site as unknown as { phones: { display: string; tel: string }[] }));
   }

@@ -33,6 +33,7 @@ import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { liesInside, pathProblem } from "./content-paths.mjs";
+import { referenceProblems } from "./content-references.mjs";
 import { linkFile } from "./files.mjs";
 
 export const LADDER = [96, 160, 320, 480, 640, 960, 1280, 1600, 2048];
@@ -104,9 +105,8 @@ export function checkCatalogue(catalogue, imagesDir) {
       else if (!existsSync(join(imagesDir, src))) problems.push(`${where}: ${field}.src: content/images/${src} does not exist`);
     });
   });
-  for (const id of [...(catalogue.featured?.whatsHot ?? []), catalogue.featured?.fresh]) {
-    if (!ids.has(id)) problems.push(`${file}: featured: product ${id} is not in the catalogue`);
-  }
+  // The featured pieces are products (contracts/content-references.json).
+  problems.push(...referenceProblems("catalogue.json", catalogue).map((p) => `${file}: ${p}`));
   return problems;
 }
 

@@ -5,8 +5,9 @@
 
 type Phone = { label: string; display: string; tel: string };
 
-// The phone the studio answers messages on; a label that names no phone
-// stops the build (the pages and the chat are built from it).
+// The phone the studio answers messages on. A label that names no phone
+// is refused by the content check first (contracts/content-references.json),
+// and would stop the build here (the pages and the chat are built from it).
 export function whatsappPhone(site: { phones: Phone[]; whatsappPhone: string }): Phone {
   const phone = site.phones.find((p) => p.label === site.whatsappPhone);
   if (!phone) {
