@@ -49,7 +49,6 @@ var (
 	packagesNotYetOneWay = []string{
 		"internal/workspace",
 		"internal/publish",
-		"internal/contentform",
 	}
 )
 
