@@ -55,7 +55,7 @@ export const requestPath = (id: number, kind: (typeof REQUEST_KINDS)[number]) =>
 // The visitor's shortlist, kept in the browser (routes/shortlist.tsx).
 export const SHORTLIST_PATH = "/shortlist";
 
-// Where forms sent without JavaScript lead (internal/server/forms.go; the
+// Where forms sent without JavaScript lead (internal/server/release.go, thanksPath; the
 // server does not start without these pages).
 export const THANKS_PATHS = ["/thank-you", "/thank-you/newsletter"];
 
