@@ -16,6 +16,7 @@ import (
 	"studio/internal/contentform"
 	"studio/internal/publish"
 	"studio/internal/sitecontent"
+	"studio/internal/workspace/page"
 )
 
 // The Content section: the studio edits its content in forms made from
@@ -565,7 +566,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.log.Info("studio: content saved", "part", part.Slug, "account", actor(r), "message", message)
+	h.log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r), "message", message)
 	slug := part.Slug
 	if part.Product == newProduct {
 		slug = "products/" + doc.At(pointer+"/id").Number
@@ -642,7 +643,7 @@ func summary(labels []string) string {
 
 // signature names the signed-in account as a commit's author.
 func signature(r *http.Request) publish.Signature {
-	email := actor(r)
+	email := page.Actor(r)
 	name, _, _ := strings.Cut(email, "@")
 	return publish.Signature{Name: name, Email: email}
 }
@@ -726,7 +727,7 @@ func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
 	if _, err := h.opts.Releases.Publish(); err != nil {
 		h.log.Error("studio: publish", "err", err)
 	}
-	h.log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", actor(r))
+	h.log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content?"+url.Values{"published": {commit}}.Encode(), http.StatusSeeOther)
 }
 
@@ -746,6 +747,6 @@ func (h *Handler) DiscardContent(w http.ResponseWriter, r *http.Request) {
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.log.Info("studio: draft discarded", "account", actor(r))
+	h.log.Info("studio: draft discarded", "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content?discarded=1", http.StatusSeeOther)
 }

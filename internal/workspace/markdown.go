@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"studio/internal/publish"
+	"studio/internal/workspace/page"
 )
 
 // The long texts of the Content section: the About, Bespoke and FAQ pages
@@ -150,6 +151,6 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.log.Info("studio: content saved", "part", part.Slug, "account", actor(r))
+	h.log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content/"+part.Slug+"?saved=1", http.StatusSeeOther)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"studio/internal/publish"
+	"studio/internal/workspace/page"
 )
 
 // Previews: the studio looks at the editor's draft on the site itself, at
@@ -69,7 +70,7 @@ func (h *Handler) PreviewDraft(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusConflict, "Preview", "The preview could not be started ("+err.Error()+").", "/studio/content")
 		return
 	}
-	h.log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", actor(r))
+	h.log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", page.Actor(r))
 	http.Redirect(w, r, previewPath(id), http.StatusSeeOther)
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"studio/internal/contentform"
 	"studio/internal/publish"
+	"studio/internal/workspace/page"
 )
 
 // The products of the Content section: their table, each product's form
@@ -466,6 +467,6 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part con
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.log.Info("studio: product deleted", "product", id, "account", actor(r))
+	h.log.Info("studio: product deleted", "product", id, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content/products?deleted="+id, http.StatusSeeOther)
 }
