@@ -613,20 +613,3 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	h.log.Info("studio: password set through a mailed link", "account", a.Email, "purpose", l.Purpose, "client", h.opts.Visitor.IP(r))
 	h.startSession(ctx, w, r, a)
 }
-
-// accountRoutes are the routes of accounts and passwords.
-func (h *Handler) accountRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /studio/account", h.signedIn(h.YourAccount))
-	mux.HandleFunc("POST /studio/account/name", h.signedIn(h.SetYourName))
-	mux.HandleFunc("POST /studio/account/password", h.signedIn(h.ChangePassword))
-	mux.HandleFunc("GET /studio/accounts", h.signedIn(h.ownerOnly("manage accounts", h.Accounts)))
-	mux.HandleFunc("POST /studio/accounts/invite", h.signedIn(h.ownerOnly("invite accounts", h.Invite)))
-	mux.HandleFunc("POST /studio/accounts/{id}/invite", h.signedIn(h.ownerOnly("invite accounts", h.Reinvite)))
-	mux.HandleFunc("POST /studio/accounts/{id}/role", h.signedIn(h.ownerOnly("change roles", h.SetRole)))
-	mux.HandleFunc("GET /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.ConfirmRemove)))
-	mux.HandleFunc("POST /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.RemoveAccount)))
-	mux.HandleFunc("GET /studio/forgot-password", h.ForgotPassword)
-	mux.HandleFunc("POST /studio/forgot-password", h.SendReset)
-	mux.HandleFunc("GET /studio/set-password", h.SetPasswordForm)
-	mux.HandleFunc("POST /studio/set-password", h.SetPassword)
-}

@@ -151,20 +151,6 @@ var (
 // script's form is about 40 kB).
 const maxContentForm = 2 << 20
 
-func (h *Handler) contentRoutes(mux *http.ServeMux) {
-	if h.opts.Content == nil {
-		return
-	}
-	mux.HandleFunc("GET /studio/content", h.signedIn(h.ContentIndex))
-	mux.HandleFunc("GET /studio/content/{part}", h.onPart(h.showEditor))
-	mux.HandleFunc("POST /studio/content/{part}", h.onPart(h.save))
-	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.ownerOnly("publish", h.PublishContent)))
-	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
-	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
-	h.productRoutes(mux)
-	mux.HandleFunc("POST "+photosPath, h.signedIn(h.SendPhoto))
-}
-
 // contentView is the Content page: what is unpublished, the parts to edit,
 // and the release of the last publish.
 type contentView struct {

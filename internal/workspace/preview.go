@@ -30,18 +30,6 @@ var previewPage = newPage("preview.html")
 // which is Strict.
 func (h *Handler) previewCookieName(r *http.Request) string { return h.hostCookie(r, "studio-preview") }
 
-// previewRoutes registers the previews' routes, when there is a publisher.
-func (h *Handler) previewRoutes(mux *http.ServeMux) {
-	if h.opts.Previews == nil {
-		return
-	}
-	mux.HandleFunc("POST /studio/content/preview", h.signedIn(h.PreviewDraft))
-	mux.HandleFunc("GET /studio/content/preview", h.signedIn(h.PreviewStatus))
-	// Leaving needs no session: it only forgets the cookie.
-	mux.HandleFunc("POST /studio/preview/leave", h.LeavePreview)
-	mux.HandleFunc("GET /studio/preview/leave", h.LeavePreview)
-}
-
 // previewView is a preview's build as the page shows it.
 type previewView struct {
 	frame

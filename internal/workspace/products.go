@@ -45,15 +45,6 @@ var (
 	deleteProductPage = newPage("content-product-delete.html")
 )
 
-func (h *Handler) productRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /studio/content/products", h.signedIn(h.Products))
-	mux.HandleFunc("GET /studio/content/products/{id}", h.onPart(h.showEditor))
-	mux.HandleFunc("POST /studio/content/products/{id}", h.onPart(h.save))
-	mux.HandleFunc("GET /studio/content/products/{id}/delete", h.onPart(h.confirmDeleteProduct))
-	mux.HandleFunc("POST /studio/content/products/{id}/delete", h.onPart(h.deleteProduct))
-	mux.HandleFunc("GET /studio/content/thumbnail", h.signedIn(h.Thumbnail))
-}
-
 // productRow is one line of the products table.
 type productRow struct {
 	ID                 string

@@ -185,43 +185,6 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	return h
 }
 
-// routes lists every route of the workspace, in one place. The server
-// sends it /studio and /studio/….
-func (h *Handler) routes() *http.ServeMux {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /studio", h.Inbox)
-	mux.HandleFunc("POST /studio/sign-in", h.SignIn)
-	mux.HandleFunc("POST /studio/sign-out", h.signedIn(h.SignOut))
-	mux.HandleFunc("POST /studio/sign-out-everywhere", h.signedIn(h.SignOutEverywhere))
-	h.accountRoutes(mux)
-	mux.HandleFunc("GET /studio/enquiries/{id}", h.signedIn(h.Enquiry))
-	mux.HandleFunc("POST /studio/enquiries/{id}/status", h.signedIn(h.SetStatus))
-	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.signedIn(h.SetSpam))
-	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.signedIn(h.Undo))
-	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.signedIn(h.AddNote))
-	if h.opts.WakeMail != nil {
-		mux.HandleFunc("POST /studio/enquiries/{id}"+replyPath, h.signedIn(h.Reply))
-	}
-	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.ConfirmDelete)))
-	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.Delete)))
-	mux.HandleFunc("GET /studio/customers", h.signedIn(h.Customer))
-	mux.HandleFunc("GET /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.ConfirmErase)))
-	mux.HandleFunc("POST /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.Erase)))
-	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.ownerOnly("export the enquiries", h.EnquiriesCSV)))
-	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.ownerOnly("export the newsletter list", h.NewsletterCSV)))
-	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
-	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.ownerOnly("export the insights", h.InsightsCSV)))
-	if h.opts.Releases != nil {
-		mux.HandleFunc("GET /studio/releases", h.signedIn(h.Releases))
-		mux.HandleFunc("GET /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.ownerOnly("publish", h.Publish)))
-	}
-	h.contentRoutes(mux)
-	h.previewRoutes(mux)
-	return mux
-}
-
 // On tells whether the workspace is on: once an account exists (made with
 // `studio user add`, or from STUDIO_PASSWORD).
 func (h *Handler) On(ctx context.Context) (bool, error) { return h.accounts.HasAccounts(ctx) }
