@@ -5,7 +5,7 @@
 PHOTO_SITE := .photo-site
 
 WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/dev/null) \
-	web/react-router.config.ts web/vite.config.ts web/package-lock.json internal/workspace/photos.json internal/sitecontent/paths.json
+	web/react-router.config.ts web/vite.config.ts web/package-lock.json internal/workspace/edit/photos.json internal/sitecontent/paths.json
 # Every file of cmd and internal: what they embed (the workspace's
 # templates, the migrations, rules.json, events.json) is in the binary too.
 GO_SOURCES := $(shell find cmd internal -type f 2>/dev/null) $(shell find content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod go.sum
@@ -29,7 +29,7 @@ web/node_modules/.package-lock.json: web/package-lock.json
 # The content check (web/scripts/check-content.ts: every problem of
 # content/, one line each), then the image pipeline's output and manifest
 # (web/scripts/images.mjs), which the route loaders, and so the typecheck, read.
-web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs internal/workspace/photos.json web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs internal/sitecontent/paths.json web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
+web/.generated/images.json: web/node_modules/.package-lock.json web/scripts/images.mjs internal/workspace/edit/photos.json web/scripts/check-content.ts web/scripts/content-rules.ts web/scripts/content-paths.mjs internal/sitecontent/paths.json web/app/lib/facts.ts $(shell find content -type f 2>/dev/null)
 	cd web && npm run --silent check && npm run --silent images
 
 # The prerendered site, with .gz and .br beside every text file. The stamp

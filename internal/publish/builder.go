@@ -542,7 +542,7 @@ func linkModules(from, to string) error {
 // frontEndFiles are the files outside web/ the front end's code imports:
 // the enquiry rules, the photographs' limits and the content's path rule it
 // shares with the server.
-var frontEndFiles = []string{"internal/enquiry/rules.json", "internal/workspace/photos.json", "internal/sitecontent/paths.json"}
+var frontEndFiles = []string{"internal/enquiry/rules.json", "internal/workspace/edit/photos.json", "internal/sitecontent/paths.json"}
 
 // HasBuilder says whether root holds what NodeBuilder needs.
 func HasBuilder(root string) bool {

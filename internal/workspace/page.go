@@ -9,6 +9,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
 
@@ -103,6 +104,6 @@ func templateFuncs() template.FuncMap {
 		"customerURL":  customerURL,
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(uploadJS) },
-		"photoLimit":   func() int { return maxPhotoBytes }, // a photograph's most bytes
+		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes
 	}
 }

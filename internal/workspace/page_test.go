@@ -12,6 +12,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/publish"
 	"studio/internal/store"
+	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
 
@@ -51,11 +52,11 @@ func pageFixtures() map[workspacePage][]view {
 		makeLivePage: {&makeLiveView{}, &makeLiveView{frame: frame{Title: "Make “Old tagline” live?", Section: "releases"},
 			Release:     publish.Release{ID: "20260302-082000-ccccccc", Commit: publish.Commit{Hash: "ccccccc4444", Message: "Old tagline", Author: "Meera", When: at}, Status: publish.Ready},
 			Unpublished: []publish.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}}},
-		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: contentParts,
+		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []publish.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releaseRow{Release: publish.Release{ID: "r1", Status: publish.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
-		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: contentParts[0], Version: "ccc",
-			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{"Tagline", "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
 				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
 				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
@@ -72,7 +73,7 @@ func pageFixtures() map[workspacePage][]view {
 		productsPage: {&productsView{}, &productsView{frame: frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Marwar chair", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
 			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Jali screen"}}}},
 		deleteProductPage: {&deleteProductView{}, &deleteProductView{frame: frame{Title: "Delete Marwar chair?"}, Part: contentPart{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
-		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: markdownParts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
+		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
 			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
 		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
 		accountsPage: {&accountsView{}, &accountsView{frame: frame{Title: "Accounts", Section: "accounts", Owner: true, Notice: "Invited."}, MailOff: true, Email: "x@example.com", Name: "X", Role: store.RoleOwner,

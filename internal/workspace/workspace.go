@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"studio/internal/accountlink"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
 
@@ -113,6 +115,10 @@ type Options struct {
 	Content Content
 	Builder Builder
 	Scratch string
+	// Uploads is the folder a product's photographs wait in until their
+	// form is saved (DATA_DIR/uploads, edit.UploadsDir: it outlives a
+	// restart, which empties Scratch); "": Scratch/uploads.
+	Uploads string
 	// UploadPace is how slowly a product's photographs may arrive (the
 	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
 	UploadPace UploadPace
@@ -149,6 +155,8 @@ type Handler struct {
 	now         func() time.Time
 	erasures    personEraser
 
+	editor *edit.Editor // the Content section's rules
+
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
 }
@@ -181,6 +189,12 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		panic(err)
 	}
 	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
+	if opts.Uploads == "" {
+		opts.Uploads = filepath.Join(opts.Scratch, edit.UploadsDir)
+	}
+	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
+		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}}}
+	h.opts = opts
 	h.mux = h.routes()
 	return h
 }

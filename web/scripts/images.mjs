@@ -46,8 +46,8 @@ export const MAX_BYTES = 240 * 1024;
 export const MAX_ORIGINAL_BYTES = 30 * 2 ** 20;
 // The most pixels an original may have, measured before it is decoded (a
 // 1 MB PNG can hold 900 megapixels): the workspace's uploads are held to
-// the same limit (internal/workspace/photos.json, the one source).
-export const MAX_PIXELS = JSON.parse(readFileSync(new URL("../../internal/workspace/photos.json", import.meta.url), "utf8")).maxPixels;
+// the same limit (internal/workspace/edit/photos.json, the one source).
+export const MAX_PIXELS = JSON.parse(readFileSync(new URL("../../internal/workspace/edit/photos.json", import.meta.url), "utf8")).maxPixels;
 // Narrower than the gallery's main image on a phone at 2× looks soft.
 export const MIN_WIDTH = 640;
 const ENCODE = {
