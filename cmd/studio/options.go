@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"time"
 
 	"context"
@@ -17,6 +18,7 @@ import (
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/workspace"
+	"studio/internal/workspace/edit"
 )
 
 // serverOptions turns on the parts of the server the configuration asks
@@ -139,6 +141,9 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 	if b, ok := publisher.Builder.(*publish.NodeBuilder); ok {
 		opts.Builder, opts.Scratch = b, b.Scratch
 	}
+	// A product's photographs wait for their form's save in a folder of
+	// their own, which a restart keeps (the scratch folder it empties).
+	opts.Uploads = filepath.Join(cfg.DataDir, edit.UploadsDir)
 	return opts
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"studio/internal/accountlink"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // Accounts in the browser (issue 29): an owner invites, removes and
@@ -55,18 +56,12 @@ func unusablePassword() string { return "!invited " + NewSecret() }
 // invited tells whether an account has not set its password yet.
 func invited(a store.Account) bool { return strings.HasPrefix(a.Password, "!") }
 
-// current is the account a request is made by.
-func current(r *http.Request) store.Account {
-	a, _ := r.Context().Value(accountKey{}).(store.Account)
-	return a
-}
-
 // ownerOnly lets an owner through, and tells anyone else, with a 403 page,
 // that only an owner can do what (“manage accounts”). It goes inside
 // signedIn or scripted, which put the account in the context.
 func (h *Handler) ownerOnly(what string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if a := current(r); a.Role != store.RoleOwner {
+		if a := page.Account(r); a.Role != store.RoleOwner {
 			h.log.Warn("studio: refused to staff", "account", a.Email, "path", r.URL.Path)
 			h.fail(w, r, http.StatusForbidden, "Only an owner", "Only an owner can "+what+". Your account is staff: ask an owner if you need this done.", "")
 			return
@@ -110,7 +105,7 @@ func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status in
 		h.noDatabase(w, r)
 		return
 	}
-	me := current(r)
+	me := page.Account(r)
 	for _, a := range list {
 		v.Accounts = append(v.Accounts, accountRow{Account: a, Invited: invited(a), You: a.ID == me.ID})
 	}
@@ -190,7 +185,7 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.wakeMail()
-	h.log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", actor(r))
+	h.log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", page.Actor(r))
 	accountsDone(w, r, "invited", a.ID)
 }
 
@@ -268,7 +263,7 @@ func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "change role", err)
 		return
 	}
-	h.log.Info("studio: role changed", "account", a.Email, "role", role, "by", actor(r))
+	h.log.Info("studio: role changed", "account", a.Email, "role", role, "by", page.Actor(r))
 	accountsDone(w, r, "role", a.ID)
 }
 
@@ -305,7 +300,7 @@ func (h *Handler) RemoveAccount(w http.ResponseWriter, r *http.Request) {
 		h.storeFailed(w, r, "remove account", err)
 		return
 	}
-	h.log.Info("studio: account removed", "account", a.Email, "by", actor(r))
+	h.log.Info("studio: account removed", "account", a.Email, "by", page.Actor(r))
 	accountsDone(w, r, "removed", a.ID)
 }
 
@@ -322,7 +317,7 @@ type yourAccountView struct {
 
 // YourAccount is GET /studio/account: one's own account and sessions.
 func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
-	v := &yourAccountView{Me: current(r)}
+	v := &yourAccountView{Me: page.Account(r)}
 	switch r.URL.Query().Get("done") {
 	case "name":
 		v.Notice = "Your name is saved: your replies are signed with it."
@@ -336,7 +331,7 @@ func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
 // under ("Asha Rao, Jharokha Studio").
 func (h *Handler) SetYourName(w http.ResponseWriter, r *http.Request) {
 	name := strings.Join(strings.Fields(r.PostFormValue("name")), " ")
-	me := current(r)
+	me := page.Account(r)
 	if n := utf8.RuneCountInString(name); n > maxName {
 		me.Name = name
 		v := &yourAccountView{Me: me}
@@ -358,7 +353,7 @@ func (h *Handler) SetYourName(w http.ResponseWriter, r *http.Request) {
 // browser is signed in again.
 func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
-	v := &yourAccountView{Me: current(r)}
+	v := &yourAccountView{Me: page.Account(r)}
 	refuse := func(status int, why string) {
 		v.Problem = "Your password was not changed: " + why
 		h.yourAccount(w, r, status, v)
@@ -617,21 +612,4 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("studio: password set through a mailed link", "account", a.Email, "purpose", l.Purpose, "client", h.opts.Visitor.IP(r))
 	h.startSession(ctx, w, r, a)
-}
-
-// accountRoutes are the routes of accounts and passwords.
-func (h *Handler) accountRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /studio/account", h.signedIn(h.YourAccount))
-	mux.HandleFunc("POST /studio/account/name", h.signedIn(h.SetYourName))
-	mux.HandleFunc("POST /studio/account/password", h.signedIn(h.ChangePassword))
-	mux.HandleFunc("GET /studio/accounts", h.signedIn(h.ownerOnly("manage accounts", h.Accounts)))
-	mux.HandleFunc("POST /studio/accounts/invite", h.signedIn(h.ownerOnly("invite accounts", h.Invite)))
-	mux.HandleFunc("POST /studio/accounts/{id}/invite", h.signedIn(h.ownerOnly("invite accounts", h.Reinvite)))
-	mux.HandleFunc("POST /studio/accounts/{id}/role", h.signedIn(h.ownerOnly("change roles", h.SetRole)))
-	mux.HandleFunc("GET /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.ConfirmRemove)))
-	mux.HandleFunc("POST /studio/accounts/{id}/remove", h.signedIn(h.ownerOnly("remove accounts", h.RemoveAccount)))
-	mux.HandleFunc("GET /studio/forgot-password", h.ForgotPassword)
-	mux.HandleFunc("POST /studio/forgot-password", h.SendReset)
-	mux.HandleFunc("GET /studio/set-password", h.SetPasswordForm)
-	mux.HandleFunc("POST /studio/set-password", h.SetPassword)
 }

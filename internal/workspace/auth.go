@@ -11,6 +11,7 @@ import (
 
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // sessionStore keeps the sessions of those signed in.
@@ -76,14 +77,6 @@ func (h *Handler) hostCookie(r *http.Request, name string) string {
 		return "__Host-" + name
 	}
 	return name
-}
-
-type accountKey struct{}
-
-// actor is the e-mail of the account a request is made by.
-func actor(r *http.Request) string {
-	a, _ := r.Context().Value(accountKey{}).(store.Account)
-	return a.Email
 }
 
 // errSignedOut is session's answer for a request without a live session.
@@ -170,7 +163,7 @@ func (h *Handler) signedIn(next http.HandlerFunc) http.HandlerFunc {
 			h.noDatabase(w, r)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account)))
+		next(w, page.WithAccount(r, s.Account))
 	}
 }
 
@@ -182,7 +175,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 		s, _, err := h.session(r)
 		switch {
 		case err == nil:
-			next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account)))
+			next(w, page.WithAccount(r, s.Account))
 			return
 		case !errors.Is(err, errSignedOut):
 			databaseDidNotAnswer(w)
@@ -191,7 +184,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 			a, err := h.tokens.AccountByToken(r.Context(), SecretHash(strings.TrimSpace(bearer)), h.now())
 			if err == nil {
-				next(w, r.WithContext(context.WithValue(r.Context(), accountKey{}, a)))
+				next(w, page.WithAccount(r, a))
 				return
 			}
 			if !errors.Is(err, store.ErrNoAccount) {
@@ -210,7 +203,7 @@ func (h *Handler) scripted(next http.HandlerFunc) http.HandlerFunc {
 			case err == nil:
 				ctx, cancel := h.afterHashing(r)
 				defer cancel()
-				next(w, r.WithContext(context.WithValue(ctx, accountKey{}, a)))
+				next(w, page.WithAccount(r.WithContext(ctx), a))
 				return
 			case !errors.Is(err, errWrongPassword):
 				databaseDidNotAnswer(w)
@@ -389,7 +382,7 @@ func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	h.log.Info("studio: signed out", "account", actor(r))
+	h.log.Info("studio: signed out", "account", page.Actor(r))
 	h.forgetCookie(w, r)
 	h.forgetPreview(w, r)
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
@@ -398,7 +391,7 @@ func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 // SignOutEverywhere is POST /studio/sign-out-everywhere: every session of
 // the account ends, on every device.
 func (h *Handler) SignOutEverywhere(w http.ResponseWriter, r *http.Request) {
-	a, _ := r.Context().Value(accountKey{}).(store.Account)
+	a := page.Account(r)
 	if err := h.sessions.DeleteSessions(r.Context(), a.ID); err != nil {
 		h.log.Error("studio: sign out everywhere", "err", err)
 		h.fail(w, r, http.StatusServiceUnavailable, "Sign out", "You are still signed in: the database did not answer. Try again in a minute.", "")
@@ -416,6 +409,6 @@ func (h *Handler) forgetCookie(w http.ResponseWriter, r *http.Request) {
 
 // databaseDidNotAnswer is the plain-text 503 of the scripts' routes.
 func databaseDidNotAnswer(w http.ResponseWriter) {
-	w.Header().Set("Retry-After", retryAfterSeconds)
+	w.Header().Set("Retry-After", page.RetryAfterSeconds)
 	http.Error(w, "503 the database did not answer", http.StatusServiceUnavailable)
 }

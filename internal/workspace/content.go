@@ -1,21 +1,18 @@
 package workspace
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"studio/internal/contentform"
 	"studio/internal/publish"
-	"studio/internal/sitecontent"
+	"studio/internal/workspace/edit"
+	"studio/internal/workspace/page"
 )
 
 // The Content section: the studio edits its content in forms made from
@@ -23,19 +20,12 @@ import (
 // and publishes the draft to main, whose release the page then follows to
 // live. The site is untouched until Publish.
 
-// Content is the content repository (a *publish.Repository) as the editor
-// uses it.
-type Content interface {
-	Draft() (publish.Commit, bool, error)
-	Main() (publish.Commit, error)
-	ReadFile(hash, name string) ([]byte, error)
-	Export(hash, dir string) error
-	SaveDraft(base string, files map[string][]byte, removed []string, who publish.Signature, message string) (string, error)
-	Unpublished() ([]publish.Commit, error)
-	PublishDraft(who publish.Signature) (string, error)
-	DiscardDraft() error
-	Log(hash string, n int) ([]publish.Commit, error)
-}
+// Content and Builder are the content repository and the build's tools
+// as the editor uses them (package edit).
+type (
+	Content = edit.Content
+	Builder = edit.Builder
+)
 
 // savedNotice is what a page says after a save.
 const savedNotice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
@@ -45,100 +35,7 @@ func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part co
 	h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
 }
 
-// Builder is the build's own tools, run on a copy of the content (a
-// *publish.NodeBuilder): its content check, whose "file: field: problem"
-// lines are those a build stops on, and its Markdown renderer, for the
-// preview beside a text.
-type Builder interface {
-	Check(ctx context.Context, contentDir string) ([]string, error)
-	RenderMarkdown(ctx context.Context, contentDir, name string, text []byte) (string, error)
-}
-
-// A contentPart is one form of the Content section: a content file, or
-// one part of it.
-type contentPart struct {
-	Slug, Title, File, Pointer, About string
-	Product                           int      // a product's form, by its id (newProduct: one being added); its place in the list is found in each version
-	Only                              []string // the file's fields the form shows (none: all of them)
-}
-
-// form is the part's form of doc: its schema's, fitted to a product, or
-// only the fields of Only.
-func (p contentPart) form(schema *contentform.Schema, doc *contentform.Value, pointer string) *contentform.Field {
-	f := schema.Form(doc, pointer)
-	if p.Product != 0 {
-		productForm(f, doc)
-	}
-	if p.Only != nil {
-		f.Fields = slices.DeleteFunc(f.Fields, func(c *contentform.Field) bool { return !slices.Contains(p.Only, strings.TrimPrefix(c.Name, "/")) })
-	}
-	return f
-}
-
-// ownPart is what of doc the part's form changes: the value at pointer,
-// or the fields of Only.
-func (p contentPart) ownPart(doc *contentform.Value, pointer string) *contentform.Value {
-	if p.Only == nil {
-		return doc.At(pointer)
-	}
-	own := contentform.NewObject()
-	for _, k := range p.Only {
-		if v := doc.Get(k); v != nil {
-			own.Set(k, v)
-		}
-	}
-	return own
-}
-
-// pointerIn is where the part is in doc: a product by its id.
-func (p contentPart) pointerIn(doc *contentform.Value, schema *contentform.Schema) (string, bool) {
-	if p.Product == 0 {
-		return p.Pointer, true
-	}
-	products := doc.Get("products")
-	if products == nil {
-		return "", false
-	}
-	for i, item := range products.Items {
-		if p.Product == newProduct && i == len(products.Items)-1 || item.Get("id") != nil && item.Get("id").Number == strconv.Itoa(p.Product) {
-			return "/products/" + strconv.Itoa(i), true
-		}
-	}
-	return "", false
-}
-
-var contentParts = []contentPart{
-	{Slug: "studio", Title: "Studio details", File: "site.json", Pointer: "", About: "The studio’s name, phones, e-mail, address, social links and map, on every page."},
-	{Slug: "services", Title: "Services", File: "service.json", Pointer: "", About: "Warranty, delivery, returns and reply times, as the policies and the FAQ quote them."},
-	{Slug: "home", Title: "Home page", File: "pages.json", Pointer: "/home", About: "The hero and each section’s texts and links."},
-	{Slug: "about", Title: "About page", File: "pages.json", Pointer: "/about", About: "The founders, the craftsmen and the projects."},
-	{Slug: "bespoke", Title: "Bespoke page", File: "pages.json", Pointer: "/bespoke", About: "The pictures and texts beside the bespoke enquiry form."},
-	{Slug: "vocabulary", Title: "Categories, materials and finishes", File: "catalogue.json", Only: []string{"categories", "finishes", "filters", "details"},
-		About: "The catalogue’s tabs, the finishes a product may name, the Sort menu’s groups of materials and finishes, and the note on dimensions."},
-	{Slug: "chat", Title: "Chat script", File: "chat.json", Pointer: "", About: "The chat assistant’s messages, topics and answers."},
-	{Slug: "replies", Title: "Reply templates", File: "replies.json", Pointer: "", About: "The ready answers of the inbox’s reply form; {{name}}, {{piece}} and {{sender}} are filled in for each customer."},
-}
-
-func partBySlug(slug string) (contentPart, bool) {
-	if id, ok := strings.CutPrefix(slug, "products/"); ok {
-		if id == "new" {
-			return contentPart{Slug: slug, Title: "Add a product", File: "catalogue.json", Product: newProduct,
-				About: "A new piece for the catalogue: its texts, and at least one photograph with its alt text."}, true
-		}
-		n, err := strconv.Atoi(id)
-		if err != nil || n < 1 || strconv.Itoa(n) != id {
-			return contentPart{}, false
-		}
-		return contentPart{Slug: slug, Title: "Product " + id, File: "catalogue.json", Product: n,
-			About: "Its texts and photographs; the first photograph is its cover."}, true
-	}
-	for _, p := range slices.Concat(contentParts, markdownParts) {
-		if p.Slug == slug {
-			return p, true
-		}
-	}
-	return contentPart{}, false
-}
+type contentPart = edit.Part
 
 var (
 	contentPage     = newPage("content.html")
@@ -149,20 +46,6 @@ var (
 // maxContentForm is the largest form of the Content section (the chat
 // script's form is about 40 kB).
 const maxContentForm = 2 << 20
-
-func (h *Handler) contentRoutes(mux *http.ServeMux) {
-	if h.opts.Content == nil {
-		return
-	}
-	mux.HandleFunc("GET /studio/content", h.signedIn(h.ContentIndex))
-	mux.HandleFunc("GET /studio/content/{part}", h.onPart(h.showEditor))
-	mux.HandleFunc("POST /studio/content/{part}", h.onPart(h.save))
-	mux.HandleFunc("POST /studio/content/publish", h.signedIn(h.ownerOnly("publish", h.PublishContent)))
-	mux.HandleFunc("GET /studio/content/discard", h.signedIn(h.ConfirmDiscard))
-	mux.HandleFunc("POST /studio/content/discard", h.signedIn(h.DiscardContent))
-	h.productRoutes(mux)
-	mux.HandleFunc("POST "+photosPath, h.signedIn(h.SendPhoto))
-}
 
 // contentView is the Content page: what is unpublished, the parts to edit,
 // and the release of the last publish.
@@ -214,7 +97,7 @@ func discardedNotice(mainLive bool) string {
 // commit's release (Queued, Building — stage, Live) with a "Check again"
 // link, as the releases page does.
 func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
-	p := &contentView{frame: frame{Title: "Content", Section: "content"}, Parts: contentParts, Texts: markdownParts, Here: r.URL.RequestURI()}
+	p := &contentView{frame: frame{Title: "Content", Section: "content"}, Parts: edit.Parts, Texts: edit.Texts, Here: r.URL.RequestURI()}
 	list, err := h.opts.Content.Unpublished()
 	if err != nil {
 		h.log.Error("studio: read the draft", "err", err)
@@ -302,7 +185,7 @@ func (v *editView) Marked() []markedField {
 }
 
 // theirChange is one field of someone else's save, as the page shows it.
-type theirChange struct{ Label, Value string }
+type theirChange = edit.TheirChange
 
 // onPart serves a route of one part of the content, named by its path
 // (/studio/content/{part}, /studio/content/products/{id}).
@@ -312,7 +195,7 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 		if id := r.PathValue("id"); id != "" {
 			slug = "products/" + id
 		}
-		part, ok := partBySlug(slug)
+		part, ok := edit.PartBySlug(slug)
 		if !ok {
 			h.fail(w, r, http.StatusNotFound, "Not found", "There is no such part of the content.", "/studio/content")
 			return
@@ -321,49 +204,48 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 	})
 }
 
-// openPart reads the draft's version of part: its commit, its schema, its
-// document and where the part is in it. On failure it answers with the
-// error page and ok false.
-func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head publish.Commit, schema *contentform.Schema, doc *contentform.Value, pointer string, ok bool) {
-	head, _, err := h.opts.Content.Draft()
-	if err == nil {
-		schema, doc, err = h.readPart(head.Hash, part)
-	}
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	if pointer, ok = part.pointerIn(doc, schema); !ok {
+// openPart reads the draft's version of part. On failure it answers with
+// the error page and ok false.
+func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head publish.Commit, c *edit.Change, ok bool) {
+	head, c, err := h.editor.Open(part)
+	switch {
+	case errors.Is(err, edit.ErrNoProduct):
 		h.fail(w, r, http.StatusNotFound, "Not found", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted.", "/studio/content/products")
+		return head, nil, false
+	case err != nil:
+		h.contentFailed(w, r, err)
+		return head, nil, false
 	}
-	return
+	return head, c, true
 }
 
 // showEditor shows part's form as the draft has it.
 func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part contentPart) {
-	if strings.HasSuffix(part.File, ".md") {
+	if part.IsText() {
 		h.showMarkdown(w, r, part)
 		return
 	}
-	head, schema, doc, pointer, ok := h.openPart(w, r, part)
+	_, c, ok := h.openPart(w, r, part)
 	if !ok {
 		return
 	}
-	p := h.editView(part, schema, doc, pointer, head.Hash)
+	p := h.editView(c)
 	if r.URL.Query().Get("saved") != "" {
 		p.Notice = savedNotice
 	}
 	h.render(w, r, http.StatusOK, contentEditPage, p)
 }
 
-func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *contentform.Value, pointer, version string) *editView {
+// editView is the form of a change, as it stands.
+func (h *Handler) editView(c *edit.Change) *editView {
+	part, doc, pointer := c.Part, c.Doc, c.Pointer
 	p := &editView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Action: "/studio/content/" + part.Slug,
-		Form: part.form(schema, doc, pointer), Version: version, Product: part.Product != 0}
+		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0}
 	if part.Product > 0 {
 		p.Delete = "/studio/content/" + part.Slug + "/delete"
 	}
 	if p.Product {
-		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
+		p.Hot, p.Fresh = edit.Featured(doc, doc.At(pointer+"/id").Text())
 		if name := doc.At(pointer + "/name").Text(); part.Product > 0 && name != "" {
 			p.Title = part.Title + ": " + name
 		}
@@ -371,31 +253,26 @@ func (h *Handler) editView(part contentPart, schema *contentform.Schema, doc *co
 	return p
 }
 
+// unsaved is the form of a change not saved, each problem beside its
+// field, with how many fields it changes.
+func (h *Handler) unsaved(c *edit.Change) *editView {
+	p := h.editView(c)
+	for _, pr := range c.Problems {
+		if pr.Field == edit.FreshField {
+			p.FreshProblems = append(p.FreshProblems, pr.Text)
+		} else if f := findField(p.Form, pr.Field); f != nil {
+			f.Problems = append(f.Problems, pr.Text)
+		} else {
+			p.Others = append(p.Others, pr.Text)
+		}
+	}
+	p.Changes = c.Changed()
+	return p
+}
+
 func (h *Handler) contentFailed(w http.ResponseWriter, r *http.Request, err error) {
 	h.log.Error("studio: content", "err", err)
 	h.fail(w, r, http.StatusInternalServerError, "Not done", "The content cannot be read just now ("+err.Error()+"). Nothing was changed.", "/studio/content")
-}
-
-// readPart reads part's file and its schema at commit hash; a new
-// product is there as a blank one at the end of the list.
-func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, *contentform.Value, error) {
-	raw, err := h.opts.Content.ReadFile(hash, part.File)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc, err := contentform.Parse(raw)
-	if err != nil {
-		return nil, nil, fmt.Errorf("content/%s is not JSON: %w", part.File, err)
-	}
-	rawSchema, err := h.opts.Content.ReadFile(hash, "schema/"+strings.TrimSuffix(part.File, ".json")+".schema.json")
-	if err != nil {
-		return nil, nil, err
-	}
-	schema, err := contentform.ParseSchema(rawSchema)
-	if err == nil && part.Product == newProduct {
-		addBlankProduct(schema, doc)
-	}
-	return schema, doc, err
 }
 
 // save is POST /studio/content/{part} and /studio/content/products/{id}:
@@ -405,7 +282,7 @@ func (h *Handler) readPart(hash string, part contentPart) (*contentform.Schema, 
 // beside its field, saving nothing. A save made from a version of the part
 // that someone has changed since is refused, with both versions shown.
 func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart) {
-	if strings.HasSuffix(part.File, ".md") {
+	if part.IsText() {
 		h.saveMarkdown(w, r, part)
 		return
 	}
@@ -414,209 +291,81 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 		return
 	}
 	defer done()
-	base := r.PostForm.Get("_version")
-	schema, baseDoc, err := h.readPart(base, part)
-	if err != nil {
+	var files []*multipart.FileHeader
+	var ahead []string
+	if r.MultipartForm != nil {
+		files, ahead = r.MultipartForm.File[photoFieldName], r.MultipartForm.Value[uploadedField]
+	}
+	action := r.PostForm.Get("_action")
+	c, err := h.editor.Apply(part, r.PostForm.Get("_version"), r.PostForm, files, ahead, action)
+	switch {
+	case errors.Is(err, edit.ErrUnknownVersion):
 		h.unknownVersion(w, r, part)
-		return
-	}
-	pointer, ok := part.pointerIn(baseDoc, schema)
-	if !ok {
+	case errors.Is(err, edit.ErrNoProduct):
 		h.fail(w, r, http.StatusNotFound, "Not saved", "There is no product "+strconv.Itoa(part.Product)+" in the content: it may have been deleted. Nothing was saved.", "/studio/content/products")
-		return
-	}
-	doc, problems := schema.Apply(baseDoc, pointer, r.PostForm)
-	var notes, featured []string
-	if part.Product != 0 {
-		var featureProblems []contentform.Problem
-		featured, featureProblems = setFeatured(doc, pointer, r.PostForm)
-		problems = append(problems, featureProblems...)
-		added, uploadProblems := h.stagePhotos(r, doc.At(pointer+"/images"), pointer+"/images")
-		problems = append(problems, uploadProblems...)
-		notes = append(notes, added...)
-	}
-	p := h.editView(part, schema, doc, pointer, base)
-	show := func(status int) {
-		p.Form = part.form(schema, doc, pointer)
-		p.Hot, p.Fresh = featuredOf(doc, doc.At(pointer+"/id").Text())
-		for _, pr := range problems {
-			if pr.Field == freshField {
-				p.FreshProblems = append(p.FreshProblems, pr.Text)
-			} else if f := findField(p.Form, pr.Field); f != nil {
-				f.Problems = append(f.Problems, pr.Text)
-			} else {
-				p.Others = append(p.Others, pr.Text)
-			}
-		}
-		p.Changes = len(schema.Changed(baseDoc, doc, pointer))
-		h.render(w, r, status, contentEditPage, p)
-	}
-	// "upload": the photographs chosen are added (above), nothing else.
-	if action := r.PostForm.Get("_action"); action != "" && action != "save" && action != "upload" {
-		done, ok := schema.Act(doc, action)
-		if !ok {
-			p.Problem = "That button does nothing here. Nothing was saved."
-			show(http.StatusBadRequest)
-			return
-		}
-		notes = append(notes, done)
-	}
-	if len(notes) > 0 || len(problems) > 0 || r.PostForm.Get("_action") == "upload" {
-		if len(problems) > 0 {
-			p.Problem = refusedSave
-		}
-		if len(notes) > 0 {
-			p.Notice = strings.Join(notes, " ") + " Nothing is saved until you press Save."
-		}
-		status := http.StatusOK
-		if len(problems) > 0 {
-			status = http.StatusUnprocessableEntity
-		}
-		show(status)
-		return
-	}
-	head, _, err := h.opts.Content.Draft()
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	if head.Hash != base {
-		// Someone saved since this form was made: their save stands; this one
-		// is made over it only if they did not change this part.
-		_, headDoc, err := h.readPart(head.Hash, part)
+	case errors.Is(err, edit.ErrNoSuchButton):
+		p := h.unsaved(c)
+		p.Problem = "That button does nothing here. Nothing was saved."
+		h.render(w, r, http.StatusBadRequest, contentEditPage, p)
+	case len(c.Notes) > 0 || len(c.Problems) > 0 || action == "upload":
+		h.showUnsaved(w, r, c)
+	default:
+		slug, message, err := h.editor.Save(r.Context(), c, signature(r))
 		if err != nil {
-			h.contentFailed(w, r, err)
+			h.refuseSave(w, r, c, err)
 			return
 		}
-		headPointer, ok := part.pointerIn(headDoc, schema)
-		if part.Product == newProduct {
-			// A new product goes at the end of their list, with the next id there.
-			doc.At(pointer).Set("id", headDoc.At(headPointer+"/id"))
-		} else if !ok || !contentform.Equal(part.ownPart(baseDoc, pointer), part.ownPart(headDoc, headPointer)) {
-			p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
-				head.Author, strings.ToLower(part.Title), head.Subject(), head.When.In(h.opts.Location).Format("15:04"))
-			if ok {
-				p.Theirs = theirChanges(schema, baseDoc, headDoc, pointer, headPointer)
-			} else {
-				p.Problem = fmt.Sprintf("Not saved: %s deleted this product while you were editing (“%s”). Your version is below, unsaved.", head.Author, head.Subject())
-			}
-			p.Version = head.Hash
-			show(http.StatusConflict)
-			return
-		}
-		merged := headDoc.Clone()
-		switch {
-		case part.Only != nil:
-			for _, k := range part.Only {
-				merged.Replace("/"+k, doc.Get(k))
-			}
-		case pointer == "":
-			merged = doc
-		default:
-			merged.Replace(headPointer, doc.At(pointer))
-		}
-		if part.Product != 0 {
-			featured, _ = setFeatured(merged, headPointer, r.PostForm)
-		}
-		baseDoc, doc, base, pointer = headDoc, merged, head.Hash, headPointer
-		p = h.editView(part, schema, doc, pointer, base)
+		h.log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r), "message", message)
+		http.Redirect(w, r, "/studio/content/"+slug+"?saved=1", http.StatusSeeOther)
 	}
-	changed := append(schema.Changed(baseDoc, doc, pointer), featured...)
-	if len(changed) == 0 {
-		http.Redirect(w, r, "/studio/content/"+part.Slug, http.StatusSeeOther)
+}
+
+// showUnsaved shows the form again with what its photographs and buttons
+// did, or what is wrong with it, nothing saved.
+func (h *Handler) showUnsaved(w http.ResponseWriter, r *http.Request, c *edit.Change) {
+	p, status := h.unsaved(c), http.StatusOK
+	if len(c.Problems) > 0 {
+		p.Problem, status = refusedSave, http.StatusUnprocessableEntity
+	}
+	if len(c.Notes) > 0 {
+		p.Notice = strings.Join(c.Notes, " ") + " Nothing is saved until you press Save."
+	}
+	h.render(w, r, status, contentEditPage, p)
+}
+
+// refuseSave says why Save saved nothing: the form again, with the
+// problem, or the error page.
+func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Change, err error) {
+	var conflict *edit.Conflict
+	var refused *edit.Refused
+	p := h.unsaved(c)
+	switch {
+	case errors.Is(err, edit.ErrUnchanged):
+		http.Redirect(w, r, "/studio/content/"+c.Part.Slug, http.StatusSeeOther)
 		return
-	}
-	// The photographs uploaded get their names in the content; the form
-	// keeps them as uploads until the save is made.
-	saved := doc.Clone()
-	files, err := h.placeUploads(saved, pointer)
-	if err != nil {
-		h.contentFailed(w, r, err)
-		return
-	}
-	files[part.File] = saved.Encode()
-	lines, err := h.checkChange(r.Context(), base, files)
-	if err != nil {
-		h.log.Error("studio: content check", "err", err)
-		p.Problem = "Nothing was saved: the content check could not run (" + err.Error() + ")."
-		show(http.StatusInternalServerError)
-		return
-	}
-	if len(lines) > 0 {
-		p.Others = contentform.Attach(p.Form, part.File, doc, lines)
-		p.Problem = refusedSave
-		p.Changes = len(changed)
+	case errors.As(err, &conflict) && conflict.Deleted:
+		p.Problem = fmt.Sprintf("Not saved: %s deleted this product while you were editing (“%s”). Your version is below, unsaved.", conflict.Head.Author, conflict.Head.Subject())
+		h.render(w, r, http.StatusConflict, contentEditPage, p)
+	case errors.As(err, &conflict):
+		p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
+			conflict.Head.Author, strings.ToLower(c.Part.Title), conflict.Head.Subject(), conflict.Head.When.In(h.opts.Location).Format("15:04"))
+		p.Theirs = conflict.Theirs
+		h.render(w, r, http.StatusConflict, contentEditPage, p)
+	case errors.As(err, &refused):
+		p = h.editView(c)
+		p.Others = contentform.Attach(p.Form, c.Part.File, c.Doc, refused.Lines)
+		p.Problem, p.Changes = refusedSave, len(c.Fields)
 		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
-		return
-	}
-	title := part.Title
-	if part.Product == newProduct {
-		title = "Product " + doc.At(pointer+"/id").Number + " (new)"
-	}
-	message := title + ": " + summary(changed)
-	if _, err := h.opts.Content.SaveDraft(base, files, nil, signature(r), message); err != nil {
-		if errors.Is(err, publish.ErrDraftMoved) {
-			p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
-			head, _, _ := h.opts.Content.Draft()
-			p.Version = head.Hash
-			show(http.StatusConflict)
-			return
-		}
+	case errors.Is(err, edit.ErrCheckDidNotRun):
+		h.log.Error("studio: content check", "err", err)
+		p.Problem = "Nothing was saved: " + err.Error() + "."
+		h.render(w, r, http.StatusInternalServerError, contentEditPage, p)
+	case errors.Is(err, publish.ErrDraftMoved):
+		p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
+		h.render(w, r, http.StatusConflict, contentEditPage, p)
+	default:
 		h.contentFailed(w, r, err)
-		return
 	}
-	h.log.Info("studio: content saved", "part", part.Slug, "account", actor(r), "message", message)
-	slug := part.Slug
-	if part.Product == newProduct {
-		slug = "products/" + doc.At(pointer+"/id").Number
-	}
-	http.Redirect(w, r, "/studio/content/"+slug+"?saved=1", http.StatusSeeOther)
-}
-
-// theirChanges says what a newer save changed in the part: each field's
-// label and its new value.
-func theirChanges(schema *contentform.Schema, base, theirs *contentform.Value, pointer, theirPointer string) []theirChange {
-	var out []theirChange
-	// Their part, compared at the place it had in base.
-	moved := base.Clone()
-	moved.Replace(pointer, theirs.At(theirPointer))
-	if pointer == "" {
-		moved = theirs
-	}
-	form := schema.Form(moved, pointer)
-	for _, label := range schema.Changed(base, moved, pointer) {
-		out = append(out, theirChange{Label: label, Value: valueOfLabel(form, label, pointer)})
-	}
-	return out
-}
-
-// valueOfLabel finds the value shown by the field labelled path ("Phone
-// 1 › Display").
-func valueOfLabel(form *contentform.Field, path, pointer string) string {
-	var found string
-	var walk func(f *contentform.Field, labels []string)
-	walk = func(f *contentform.Field, labels []string) {
-		if f.Name != pointer {
-			labels = append(labels, f.Label)
-		}
-		if strings.Join(labels, " › ") == path {
-			switch {
-			case f.Kind == "checkbox" && f.Checked:
-				found = "yes"
-			case f.Kind == "checkbox":
-				found = "no"
-			case f.Kind == "list" || f.Kind == "group":
-				found = fmt.Sprintf("%d items", len(f.Fields))
-			default:
-				found = f.Value
-			}
-		}
-		for _, c := range f.Fields {
-			walk(c, labels)
-		}
-	}
-	walk(form, nil)
-	return found
 }
 
 func findField(f *contentform.Field, name string) *contentform.Field {
@@ -631,70 +380,11 @@ func findField(f *contentform.Field, name string) *contentform.Field {
 	return nil
 }
 
-// summary says a change's fields in a commit message: the first four and
-// how many more.
-func summary(labels []string) string {
-	if len(labels) > 4 {
-		return strings.Join(labels[:4], ", ") + fmt.Sprintf(" and %d more", len(labels)-4)
-	}
-	return strings.Join(labels, ", ")
-}
-
 // signature names the signed-in account as a commit's author.
 func signature(r *http.Request) publish.Signature {
-	email := actor(r)
+	email := page.Actor(r)
 	name, _, _ := strings.Cut(email, "@")
 	return publish.Signature{Name: name, Email: email}
-}
-
-// checkChange runs the build's content check on the content of commit base
-// with files written over it, in a scratch copy. A path the content names
-// that leaves its folder is refused first, by the server's own check,
-// before the build's tools read the content.
-func (h *Handler) checkChange(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
-	dir, done, err := h.scratchContent(base, files)
-	if content := (*publish.ContentError)(nil); errors.As(err, &content) {
-		return content.Problems, nil // a symbolic link pushed to the content
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	if lines := sitecontent.PathProblems(os.DirFS(dir)); len(lines) > 0 {
-		return lines, nil
-	}
-	return h.opts.Builder.Check(ctx, dir)
-}
-
-// scratchContent is a copy of the content of commit base, with files
-// written over it, for the builder's tools; done deletes it.
-func (h *Handler) scratchContent(base string, files map[string][]byte) (dir string, done func(), err error) {
-	if h.opts.Builder == nil {
-		return "", nil, errors.New("this server has no builder to check the content with; see docs/publishing.md")
-	}
-	work, err := os.MkdirTemp(h.opts.Scratch, "check-")
-	if err != nil {
-		return "", nil, err
-	}
-	done = func() { os.RemoveAll(work) }
-	dir = filepath.Join(work, "content")
-	if err := h.opts.Content.Export(base, dir); err != nil {
-		done()
-		return "", nil, err
-	}
-	for name, body := range files {
-		target := filepath.Join(dir, filepath.FromSlash(path.Clean(name)))
-		os.Remove(target) // a hard link to the shared blob: never write through it
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			done()
-			return "", nil, err
-		}
-		if err := os.WriteFile(target, body, 0o644); err != nil {
-			done()
-			return "", nil, err
-		}
-	}
-	return dir, done, nil
 }
 
 // PublishContent is POST /studio/content/publish: the draft goes on main,
@@ -726,7 +416,7 @@ func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
 	if _, err := h.opts.Releases.Publish(); err != nil {
 		h.log.Error("studio: publish", "err", err)
 	}
-	h.log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", actor(r))
+	h.log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content?"+url.Values{"published": {commit}}.Encode(), http.StatusSeeOther)
 }
 
@@ -746,6 +436,6 @@ func (h *Handler) DiscardContent(w http.ResponseWriter, r *http.Request) {
 		h.contentFailed(w, r, err)
 		return
 	}
-	h.log.Info("studio: draft discarded", "account", actor(r))
+	h.log.Info("studio: draft discarded", "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/content?discarded=1", http.StatusSeeOther)
 }

@@ -25,6 +25,7 @@ import (
 	"studio/internal/contentform"
 	"studio/internal/publish"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/edit"
 )
 
 var _ Content = (*publish.Repository)(nil)
@@ -556,8 +557,8 @@ func TestEachKindOfPhotographHasAThumbnail(t *testing.T) {
 		kinds[kind]++
 		switch kind {
 		case "image/jpeg":
-			if cfg, err := jpeg.DecodeConfig(thumb.Body); err != nil || cfg.Width != thumbnailWidth {
-				t.Errorf("the PNG's thumbnail: %+v %v, want a JPEG %d px wide", cfg, err, thumbnailWidth)
+			if cfg, err := jpeg.DecodeConfig(thumb.Body); err != nil || cfg.Width != edit.ThumbnailWidth {
+				t.Errorf("the PNG's thumbnail: %+v %v, want a JPEG %d px wide", cfg, err, edit.ThumbnailWidth)
 			}
 		case "image/avif":
 			if !bytes.Equal(thumb.Body.Bytes(), avif) {
@@ -633,7 +634,7 @@ func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	// Jali screen becomes Fresh from the studio and leaves What's Hot.
-	w := do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {main.Hash}, hotField: {"false"}, freshField: {"false", "true"}}, withCookie(rig.asha))
+	w := do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {main.Hash}, edit.HotField: {"false"}, edit.FreshField: {"false", "true"}}, withCookie(rig.asha))
 	if w.Code != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", w.Code, w.Body)
 	}
@@ -648,7 +649,7 @@ func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 	}
 	// Unticking the Fresh piece is refused: the home page needs one.
 	head, _, _ := rig.repo.Draft()
-	w = do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {head.Hash}, freshField: {"false"}}, withCookie(rig.asha))
+	w = do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {head.Hash}, edit.FreshField: {"false"}}, withCookie(rig.asha))
 	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "always shows one piece as Fresh from the studio") {
 		t.Errorf("unticking Fresh from: %d", w.Code)
 	}

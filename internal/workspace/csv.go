@@ -12,6 +12,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // exportStore reads what the CSV exports hold.
@@ -133,7 +134,7 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 				quantity, n(it.Note), n(notesCell(notes[e.ID], h.opts.Location)), n(repliesCell(replies[e.ID], h.opts.Location))})
 		}
 	}
-	h.log.Info("studio: enquiries exported", "account", actor(r), "enquiries", len(list), "rows", len(rows))
+	h.log.Info("studio: enquiries exported", "account", page.Actor(r), "enquiries", len(list), "rows", len(rows))
 	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
 }
 

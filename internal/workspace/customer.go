@@ -12,6 +12,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // One page per customer, by e-mail address: everything they sent and
@@ -115,7 +116,7 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	// In time order; what happened at one moment (a reply and the move to
 	// Replied) in the order it was recorded.
 	slices.SortStableFunc(p.Timeline, func(a, b customerEvent) int { return a.At.Compare(b.At) })
-	if current(r).Role == store.RoleOwner {
+	if page.Account(r).Role == store.RoleOwner {
 		p.Erase = "/studio/customers/erase?" + url.Values{"email": {email}, "return": {customerURL(email)}}.Encode()
 	}
 	h.render(w, r, http.StatusOK, customerPage, p)

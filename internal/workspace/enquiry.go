@@ -14,6 +14,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // One enquiry's page, the work done on it (status, spam, undo, notes) and
@@ -213,7 +214,7 @@ func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "There is no status “"+string(status)+"”: nothing was changed.", "")
 		return
 	}
-	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, page.Actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "set status", err)
 		return
 	}
@@ -231,7 +232,7 @@ func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "Say spam=true or spam=false: nothing was changed.", "")
 		return
 	}
-	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, page.Actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "set spam", err)
 		return
 	}
@@ -245,7 +246,7 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	change, _ := strconv.ParseInt(r.PostFormValue("change"), 10, 64)
-	err := h.enquiries.Undo(r.Context(), e.ID, change, actor(r), h.now())
+	err := h.enquiries.Undo(r.Context(), e.ID, change, page.Actor(r), h.now())
 	switch {
 	case errors.Is(err, store.ErrStale):
 		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
@@ -273,7 +274,7 @@ func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "The note is "+strconv.Itoa(n)+" characters long: keep it to "+strconv.Itoa(maxNote)+". It was not added.", body)
 		return
 	}
-	if err := h.enquiries.AddNote(r.Context(), e.ID, actor(r), body, h.now()); err != nil {
+	if err := h.enquiries.AddNote(r.Context(), e.ID, page.Actor(r), body, h.now()); err != nil {
 		h.storeFailed(w, r, "add note", err)
 		return
 	}
@@ -295,11 +296,11 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, actor(r), h.now()); err != nil {
+	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, page.Actor(r), h.now()); err != nil {
 		h.storeFailed(w, r, "delete", err)
 		return
 	}
-	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", actor(r))
+	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", page.Actor(r))
 	back, _ := url.Parse(backPath(r))
 	q := back.Query()
 	q.Set("deleted", strconv.FormatInt(e.ID, 10))

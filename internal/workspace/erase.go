@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // Erasing a person's data, when they ask to be forgotten (the customer
@@ -60,9 +61,9 @@ func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", backPath(r))
 		return
 	}
-	n, err := h.erasures.ErasePerson(r.Context(), email, actor(r), h.now())
+	n, err := h.erasures.ErasePerson(r.Context(), email, page.Actor(r), h.now())
 	if errors.Is(err, store.ErrNotOverwritten) {
-		h.log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", actor(r), "err", err)
+		h.log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", page.Actor(r), "err", err)
 		h.fail(w, r, http.StatusServiceUnavailable, "Erased, not yet overwritten",
 			erasedNotice(n)+" But the database could not overwrite the old copies of their data in its files yet. Erase again in a minute to try once more: there is nothing left to blank, only the copies to overwrite.", backPath(r))
 		return
@@ -72,7 +73,7 @@ func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The log keeps that it happened, not whose data it was.
-	h.log.Info("studio: a person's data erased", "enquiries", n, "account", actor(r))
+	h.log.Info("studio: a person's data erased", "enquiries", n, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio?"+url.Values{"erased": {strconv.Itoa(n)}}.Encode(), http.StatusSeeOther)
 }
 

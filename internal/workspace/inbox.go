@@ -13,6 +13,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // listStore reads the inbox's list.
@@ -56,7 +57,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 		h.noDatabase(w, r)
 		return
 	}
-	r = r.WithContext(context.WithValue(r.Context(), accountKey{}, s.Account))
+	r = page.WithAccount(r, s.Account)
 	q := r.URL.Query()
 	p := h.newListView("Enquiries")
 	p.Filter = filterFormOf(q)

@@ -15,6 +15,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // row finds a table row of the insights page by its first cell and gives
@@ -163,13 +164,13 @@ func BenchmarkInsightsPage(b *testing.B) {
 	if err := h.RollUp(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	page := "/studio/insights?from=" + now.AddDate(0, 0, 1-days).Format(time.DateOnly) + "&to=" + now.Format(time.DateOnly)
+	target := "/studio/insights?from=" + now.AddDate(0, 0, 1-days).Format(time.DateOnly) + "&to=" + now.Format(time.DateOnly)
 	// As the page opens (the counts as they are), and when the latest are
 	// asked for after a new event (today's events counted again first).
-	for name, target := range map[string]string{"counted": page, "latest": page + "&latest"} {
+	for name, url := range map[string]string{"counted": target, "latest": target + "&latest"} {
 		b.Run(name, func(b *testing.B) {
-			r := httptest.NewRequest("GET", target, nil)
-			r = r.WithContext(context.WithValue(r.Context(), accountKey{}, store.Account{Email: "bench@studio.example"}))
+			r := httptest.NewRequest("GET", url, nil)
+			r = page.WithAccount(r, store.Account{Email: "bench@studio.example"})
 			began := time.Now()
 			for range b.N {
 				if name == "latest" {
@@ -284,7 +285,7 @@ func TestReadInsights(t *testing.T) {
 		enquiries: 1,
 	}
 	p := period{"2026-03-01", "2026-03-02"}
-	got, err := readInsights(context.Background(), st, p, time.UTC, Facts{Products: []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
+	got, err := readInsights(context.Background(), st, p, time.UTC, Facts{Products: []Product{{ID: 1, Name: "Marwar chair"}, {ID: 2, Name: "Jharokha mirror"}},
 		PageTitles: map[string]string{"/product/2": "Jharokha mirror, wall mirror", "/": "Jharokha Studio: furniture"}})
 	if err != nil {
 		t.Fatal(err)

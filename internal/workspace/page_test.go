@@ -12,6 +12,8 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/publish"
 	"studio/internal/store"
+	"studio/internal/workspace/edit"
+	"studio/internal/workspace/page"
 )
 
 // pageFixtures is a view model for each page of the workspace: the zero
@@ -27,7 +29,7 @@ func pageFixtures() map[workspacePage][]view {
 		signInPage: {&signInView{}, &signInView{frame: frame{Title: "Sign in", Problem: "No."}, Email: asha}},
 		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
 			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
-			Products: []Product{{1, "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
+			Products: []Product{{ID: 1, Name: "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
 		enquiryPage: {&enquiryView{}, &enquiryView{frame: frame{Title: "#7"}, Enquiry: e, Notes: []store.Note{{Author: asha, Body: "Call", At: at}},
 			History: []store.Event{*change}, Undo: change, Mails: []store.MailDelivery{{Recipient: store.RecipientVisitor, State: "sent", At: at}},
 			ReplyURL: "mailto:meera@example.com", WhatsAppURL: "https://wa.me/919829041752", Back: "/studio", Statuses: enquiry.Statuses,
@@ -50,11 +52,11 @@ func pageFixtures() map[workspacePage][]view {
 		makeLivePage: {&makeLiveView{}, &makeLiveView{frame: frame{Title: "Make “Old tagline” live?", Section: "releases"},
 			Release:     publish.Release{ID: "20260302-082000-ccccccc", Commit: publish.Commit{Hash: "ccccccc4444", Message: "Old tagline", Author: "Meera", When: at}, Status: publish.Ready},
 			Unpublished: []publish.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}}},
-		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: contentParts,
+		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []publish.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releaseRow{Release: publish.Release{ID: "r1", Status: publish.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
-		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: contentParts[0], Version: "ccc",
-			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{"Tagline", "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
 				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
 				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
@@ -71,7 +73,7 @@ func pageFixtures() map[workspacePage][]view {
 		productsPage: {&productsView{}, &productsView{frame: frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Marwar chair", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
 			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Jali screen"}}}},
 		deleteProductPage: {&deleteProductView{}, &deleteProductView{frame: frame{Title: "Delete Marwar chair?"}, Part: contentPart{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
-		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: markdownParts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
+		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
 			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
 		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []publish.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
 		accountsPage: {&accountsView{}, &accountsView{frame: frame{Title: "Accounts", Section: "accounts", Owner: true, Notice: "Invited."}, MailOff: true, Email: "x@example.com", Name: "X", Role: store.RoleOwner,
@@ -81,7 +83,6 @@ func pageFixtures() map[workspacePage][]view {
 			Sessions: []sessionRow{{SessionInfo: store.SessionInfo{Created: at, Seen: at}, ThisBrowser: true}, {SessionInfo: store.SessionInfo{Created: at, Seen: at}}}}},
 		forgotPage:      {&forgotView{}, &forgotView{frame: frame{Title: "Check your mail", Notice: "If …"}, Email: asha}},
 		setPasswordPage: {&setPasswordView{}, &setPasswordView{frame: frame{Title: "Set"}, Token: "t", Email: asha, Invite: true}, &setPasswordView{frame: frame{Title: "No", Problem: "Expired."}, Refused: true}},
-		errorPage:       {&errorView{}, &errorView{frame: frame{Title: "Not found", Problem: "There is no enquiry #9."}, Back: "/studio?kind=quote"}},
 		previewPage: {&previewView{}, &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
 			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
 			&previewView{frame: frame{Title: "Preview"}, ID: "gone", Gone: true}},
@@ -101,7 +102,7 @@ func TestEveryPageRenders(t *testing.T) {
 		}
 		for i, v := range views {
 			var b strings.Builder
-			if err := h.pages[p].ExecuteTemplate(&b, layoutFile, v); err != nil {
+			if err := h.pages.Template(p).ExecuteTemplate(&b, "layout.html", v); err != nil {
 				t.Errorf("page %s, view %d: %v", p, i, err)
 				continue
 			}
@@ -117,7 +118,7 @@ func TestEveryPageRenders(t *testing.T) {
 func templatesWithout(t *testing.T, left string, added map[string]string) fs.FS {
 	t.Helper()
 	files := fstest.MapFS{}
-	err := fs.WalkDir(templateFiles, templatesDir, func(name string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(templateFiles, page.TemplatesDir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || name == left {
 			return err
 		}
@@ -137,25 +138,24 @@ func templatesWithout(t *testing.T, left string, added map[string]string) fs.FS 
 // A page without its template, a broken template, and a template no page
 // declares each stop start-up.
 func TestBrokenTemplatesStopStartUp(t *testing.T) {
-	funcs := templateFuncs(time.UTC)
-	if _, err := parsePages(templatesWithout(t, "", nil), pageFiles, funcs); err != nil {
+	funcs := templateFuncs()
+	if _, err := page.Parse(templatesWithout(t, "", nil), pageFiles, time.UTC, funcs); err != nil {
 		t.Fatalf("the built-in templates: %v", err)
 	}
 	for name, fsys := range map[string]fs.FS{
-		"a page's file missing":   templatesWithout(t, "templates/pages/insights.html", nil),
-		"the layout missing":      templatesWithout(t, "templates/layout.html", nil),
-		"a partial missing":       templatesWithout(t, "templates/partials/flash.html", nil),
-		"a broken page":           templatesWithout(t, "", map[string]string{"templates/pages/error.html": `{{define "content"}}{{if .Title}}{{end}}`}),
-		"a page without content":  templatesWithout(t, "", map[string]string{"templates/pages/error.html": `<p>no content defined</p>`}),
-		"a page no handler shows": templatesWithout(t, "", map[string]string{"templates/pages/stray.html": `{{define "content"}}{{end}}`}),
+		"a page's file missing":   templatesWithout(t, "templates/insights.html", nil),
+		"a partial missing":       templatesWithout(t, "templates/partials/enquiry-title.html", nil),
+		"a broken page":           templatesWithout(t, "", map[string]string{"templates/inbox.html": `{{define "content"}}{{if .Title}}{{end}}`}),
+		"a page without content":  templatesWithout(t, "", map[string]string{"templates/inbox.html": `<p>no content defined</p>`}),
+		"a page no handler shows": templatesWithout(t, "", map[string]string{"templates/stray.html": `{{define "content"}}{{end}}`}),
 	} {
-		if _, err := parsePages(fsys, pageFiles, funcs); err == nil {
+		if _, err := page.Parse(fsys, pageFiles, time.UTC, funcs); err == nil {
 			t.Errorf("%s: the templates parsed", name)
 		}
 	}
 
 	// New itself refuses to start with a page whose file is missing.
-	defer func(declared []workspacePage) { pageFiles = declared }(pageFiles)
+	defer func(declared page.Names) { pageFiles = declared }(pageFiles)
 	pageFiles = append(pageFiles[:len(pageFiles):len(pageFiles)], "missing.html")
 	defer func() {
 		if recover() == nil {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"studio/internal/publish"
+	"studio/internal/workspace/edit"
 )
 
 // bombPNG is the trial's picture: a greyscale PNG of 30000 × 30000 black
@@ -111,14 +112,14 @@ func TestAPictureOfTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
 	}); n > mostAllocated {
 		t.Errorf("the upload allocated %d MB", n>>20)
 	}
-	want := fmt.Sprintf("“bomb.png” is 30000 × 30000 pixels: a photograph may have at most %d megapixels.", photoLimits.MaxPixels/1e6)
+	want := fmt.Sprintf("“bomb.png” is 30000 × 30000 pixels: a photograph may have at most %d megapixels.", edit.PhotoLimits.MaxPixels/1e6)
 	if !strings.Contains(body, want) {
 		t.Errorf("the page does not say %q:\n%s", want, body)
 	}
 	if strings.Contains(body, "thumbnail?upload=") {
 		t.Error("the bomb was added to the form")
 	}
-	if entries, _ := os.ReadDir(rig.h.uploadsDir()); len(entries) != 0 {
+	if entries, _ := os.ReadDir(rig.h.editor.Photos.Dir); len(entries) != 0 {
 		t.Errorf("the uploads folder holds %d files", len(entries))
 	}
 
@@ -153,22 +154,21 @@ func TestAnAVIFIsMeasuredByItsLargestPicture(t *testing.T) {
 		{"a box longer than the file", avifWith([2]uint32{4032, 3024})[:60], "", 0, 0, "“bomb.avif” is not a photograph"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ext, w, h := photoKind(c.file)
+			ext, w, h := edit.PhotoKind(c.file)
 			if ext != c.ext || w != c.w || h != c.h {
 				t.Errorf("photoKind = %q %d × %d, want %q %d × %d", ext, w, h, c.ext, c.w, c.h)
 			}
-			if _, problem, _ := checkPhoto("“bomb.avif”", c.file); !strings.HasPrefix(problem, c.label) || (c.label == "") != (problem == "") {
-				t.Errorf("checkPhoto: %q, want %q", problem, c.label)
+			if _, problem, _ := edit.CheckPhoto("“bomb.avif”", c.file); !strings.HasPrefix(problem, c.label) || (c.label == "") != (problem == "") {
+				t.Errorf("CheckPhoto: %q, want %q", problem, c.label)
 			}
 		})
 	}
 }
 
 // countThumbnails counts the thumbnails made while the test runs.
-func countThumbnails(t *testing.T) *atomic.Int32 {
+func countThumbnails(rig *editorRig) *atomic.Int32 {
 	var made atomic.Int32
-	thumbnailMaking = func() { made.Add(1) }
-	t.Cleanup(func() { thumbnailMaking = nil })
+	rig.h.editor.Photos.Thumbnails.Making = func() { made.Add(1) }
 	return &made
 }
 
@@ -176,7 +176,7 @@ func countThumbnails(t *testing.T) *atomic.Int32 {
 // form's page asks for it at once, and finds it made.
 func TestAThumbnailIsMadeOnceWhenItsPhotographIsUploaded(t *testing.T) {
 	rig := setupEditor(t)
-	made := countThumbnails(t)
+	made := countThumbnails(rig)
 	main, _ := rig.repo.Main()
 	picture := photo(t, 1600, 1200)
 	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
@@ -193,7 +193,7 @@ func TestAThumbnailIsMadeOnceWhenItsPhotographIsUploaded(t *testing.T) {
 	_, rest, _ := strings.Cut(w.Body.String(), `src="/studio/content/thumbnail?upload=`)
 	name, _, _ := strings.Cut(rest, `"`)
 	thumb := do(rig.h, "GET", "/studio/content/thumbnail?upload="+name, nil, withCookie(rig.asha))
-	if cfg, err := jpeg.DecodeConfig(thumb.Body); err != nil || cfg.Width != thumbnailWidth {
+	if cfg, err := jpeg.DecodeConfig(thumb.Body); err != nil || cfg.Width != edit.ThumbnailWidth {
 		t.Errorf("the thumbnail: %d %+v %v", thumb.Code, cfg, err)
 	}
 	if made.Load() != 1 {
@@ -209,13 +209,12 @@ func TestThumbnailsAreMadeOneAtATime(t *testing.T) {
 	second := photo(t, 1200, 900)
 	var calls atomic.Int32
 	entered, release := make(chan struct{}), make(chan struct{})
-	thumbnailMaking = func() {
+	rig.h.editor.Photos.Thumbnails.Making = func() {
 		if calls.Add(1) == 1 { // the first is held until the test lets it go
 			close(entered)
 			<-release
 		}
 	}
-	t.Cleanup(func() { thumbnailMaking = nil })
 	first := make(chan int, 1)
 	go func() {
 		first <- do(rig.h, "GET", "/studio/content/thumbnail?src=products/first.png", nil, withCookie(rig.asha)).Code
@@ -228,14 +227,14 @@ func TestThumbnailsAreMadeOneAtATime(t *testing.T) {
 	// Its asker gone, the second stops waiting, and makes none.
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := rig.h.thumbnail(gone, second); !errors.Is(err, context.Canceled) {
+	if _, err := rig.h.editor.Photos.Thumbnails.Of(gone, second); !errors.Is(err, context.Canceled) {
 		t.Errorf("a second thumbnail made while the first was: %v, want the wait given up", err)
 	}
 	close(release)
 	if code := <-first; code != http.StatusOK {
 		t.Errorf("the first thumbnail: %d", code)
 	}
-	if thumb, err := rig.h.thumbnail(context.Background(), second); err != nil || len(thumb) == 0 {
+	if thumb, err := rig.h.editor.Photos.Thumbnails.Of(context.Background(), second); err != nil || len(thumb) == 0 {
 		t.Errorf("the second, after the first: %v", err)
 	}
 	if calls.Load() != 2 {

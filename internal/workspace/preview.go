@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"studio/internal/publish"
+	"studio/internal/workspace/page"
 )
 
 // Previews: the studio looks at the editor's draft on the site itself, at
@@ -28,18 +29,6 @@ var previewPage = newPage("preview.html")
 // Strict: a preview opened from a link elsewhere still needs the session,
 // which is Strict.
 func (h *Handler) previewCookieName(r *http.Request) string { return h.hostCookie(r, "studio-preview") }
-
-// previewRoutes registers the previews' routes, when there is a publisher.
-func (h *Handler) previewRoutes(mux *http.ServeMux) {
-	if h.opts.Previews == nil {
-		return
-	}
-	mux.HandleFunc("POST /studio/content/preview", h.signedIn(h.PreviewDraft))
-	mux.HandleFunc("GET /studio/content/preview", h.signedIn(h.PreviewStatus))
-	// Leaving needs no session: it only forgets the cookie.
-	mux.HandleFunc("POST /studio/preview/leave", h.LeavePreview)
-	mux.HandleFunc("GET /studio/preview/leave", h.LeavePreview)
-}
 
 // previewView is a preview's build as the page shows it.
 type previewView struct {
@@ -69,7 +58,7 @@ func (h *Handler) PreviewDraft(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusConflict, "Preview", "The preview could not be started ("+err.Error()+").", "/studio/content")
 		return
 	}
-	h.log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", actor(r))
+	h.log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", page.Actor(r))
 	http.Redirect(w, r, previewPath(id), http.StatusSeeOther)
 }
 

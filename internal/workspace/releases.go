@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"studio/internal/publish"
+	"studio/internal/workspace/page"
 )
 
 // The releases: each commit to the content's main branch built into a
@@ -213,7 +214,7 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 			h.refuseRelease(w, r, http.StatusUnprocessableEntity, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). Nothing was changed: the live release still serves the site.")
 			return
 		}
-		h.log.Info("studio: release made live", "release", rel.ID, "account", actor(r), "commit", commit)
+		h.log.Info("studio: release made live", "release", rel.ID, "account", page.Actor(r), "commit", commit)
 		if commit != "" {
 			back.Set("content", "back")
 		}
@@ -267,7 +268,7 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 		h.refuseRelease(w, r, http.StatusInternalServerError, "Main could not be queued to build ("+err.Error()+"). The live release still serves the site.")
 		return
 	}
-	h.log.Info("studio: publish", "release", id, "account", actor(r))
+	h.log.Info("studio: publish", "release", id, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/releases?"+url.Values{"queued": {id}}.Encode(), http.StatusSeeOther)
 }
 

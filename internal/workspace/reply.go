@@ -16,6 +16,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
 // Replying to a customer from an enquiry's page: the form, its reply
@@ -28,14 +29,6 @@ const (
 	maxAttachmentBytes = 10 << 20
 	replyPath          = "/reply" // after /studio/enquiries/{id}
 )
-
-// ReplyTemplate is one of the studio's ready answers; its text may name
-// {{name}} (the customer's), {{piece}} (what they asked about) and
-// {{sender}} (the account's name).
-type ReplyTemplate struct {
-	Name string
-	Body string
-}
 
 // replyForm is the reply form as it is shown: filled in for a first
 // reply, or as it was sent when it was refused.
@@ -60,7 +53,7 @@ func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyF
 	f := replyForm{To: e.Email, Subject: replySubject(e), Key: NewSecret(), Templates: h.opts.Facts().ReplyTemplates}
 	if n >= 1 && n <= len(f.Templates) {
 		f.Template = n
-		a, _ := r.Context().Value(accountKey{}).(store.Account)
+		a := page.Account(r)
 		sender := a.Name
 		if sender == "" {
 			sender = h.opts.Facts().StudioName // an account without a name signs as the studio
@@ -117,7 +110,7 @@ func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, _ := r.Context().Value(accountKey{}).(store.Account)
+	a := page.Account(r)
 	form := replyForm{
 		To:        strings.TrimSpace(r.PostFormValue("to")),
 		Subject:   strings.TrimSpace(r.PostFormValue("subject")),

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"studio/internal/input"
+	"studio/internal/workspace/edit"
 )
 
 // Uploads of photographs, read as a phone sends them: slowly, and now and
@@ -128,12 +127,12 @@ type refusal struct {
 
 var errTooManyFiles = errors.New("too many files")
 
-// fileTooLarge is a file of the form over maxPhotoBytes.
+// fileTooLarge is a file of the form over edit.MaxPhotoBytes.
 type fileTooLarge struct{ name string }
 
 func (e fileTooLarge) Error() string { return e.name + " is too large" }
 
-// receive reads a form with at most maxFiles files, of at most maxPhotoBytes
+// receive reads a form with at most maxFiles files, of at most edit.MaxPhotoBytes
 // each and maxBytes in all, into r.MultipartForm, once the session is known
 // (an anonymous upload is never read). The body is read once as it arrives,
 // each part measured and the files counted, and refused at the first
@@ -208,11 +207,11 @@ func measureParts(parts *multipart.Reader, maxFiles int) error {
 		if files++; files > maxFiles {
 			return errTooManyFiles
 		}
-		n, err := io.Copy(io.Discard, io.LimitReader(part, maxPhotoBytes+1))
+		n, err := io.Copy(io.Discard, io.LimitReader(part, edit.MaxPhotoBytes+1))
 		if err != nil {
 			return err
 		}
-		if n > maxPhotoBytes {
+		if n > edit.MaxPhotoBytes {
 			return fileTooLarge{part.FileName()}
 		}
 	}
@@ -251,7 +250,7 @@ func (h *Handler) refusalOf(err error, body *pacedBody, total int64, maxFiles in
 	return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
 }
 
-// tooLargeText is what is said of a file over maxPhotoBytes, after what
+// tooLargeText is what is said of a file over edit.MaxPhotoBytes, after what
 // it is.
 func tooLargeText(what string) string {
 	return what + ": a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty)."
@@ -277,7 +276,7 @@ func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) (read *htt
 	if !isMultipart(r) {
 		return r, func() {}, true
 	}
-	refused := h.receive(w, r, maxPhotos, maxPhotos*(maxPhotoBytes+photoFormSlack)+maxContentForm)
+	refused := h.receive(w, r, maxPhotos, maxPhotos*(edit.MaxPhotoBytes+photoFormSlack)+maxContentForm)
 	read, done = h.bodyRead(r)
 	if refused != nil {
 		h.fail(w, read, refused.status, "Not saved", "Nothing was saved: "+refused.text, r.URL.Path)
@@ -319,7 +318,7 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
 		return
 	}
-	if refused := h.receive(w, r, 1, maxPhotoBytes+photoFormSlack); refused != nil {
+	if refused := h.receive(w, r, 1, edit.MaxPhotoBytes+photoFormSlack); refused != nil {
 		answer(refused.status, photoAnswer{Problem: capitalised(refused.text), Retry: refused.retry})
 		return
 	}
@@ -330,13 +329,11 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
 		return
 	}
-	dir := h.uploadsDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := h.editor.Photos.Ready(); err != nil {
 		answer(http.StatusInternalServerError, photoAnswer{Problem: "The photograph could not be kept: " + err.Error(), Retry: true})
 		return
 	}
-	sweepUploads(dir)
-	name, problem, narrow := h.stageUpload(dir, files[0])
+	name, problem, narrow := h.editor.Photos.Stage(files[0])
 	if problem != "" {
 		answer(http.StatusUnprocessableEntity, photoAnswer{Problem: problem})
 		return
@@ -347,76 +344,4 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 func capitalised(s string) string {
 	first, size := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(first)) + s[size:]
-}
-
-// stageUpload keeps one file of an upload as stagePhoto does, after
-// refusing, each in its own words, two files a phone sends that are no
-// photograph the site can show: an empty one, and a HEIC one.
-func (h *Handler) stageUpload(dir string, fh *multipart.FileHeader) (name, problem, narrow string) {
-	if problem := unshowable(fh); problem != "" {
-		return "", problem, ""
-	}
-	return h.stagePhoto(dir, fh)
-}
-
-// unshowable says what is wrong with an empty or HEIC file ("" for any
-// other: stagePhoto checks those).
-func unshowable(fh *multipart.FileHeader) string {
-	label := "“" + fh.Filename + "”"
-	if fh.Size == 0 {
-		return label + " is empty (0 bytes): choose it again (a photograph still on its way from the phone’s cloud can be empty)."
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	if isHEIC(head[:n]) {
-		return label + " is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again."
-	}
-	return ""
-}
-
-// isHEIC tells a HEIC or HEIF picture (an iPhone's) by its first box's
-// brands; an AVIF, the same container, is not one.
-func isHEIC(b []byte) bool {
-	if len(b) < 16 || string(b[4:8]) != "ftyp" {
-		return false
-	}
-	box := b[8:min(len(b), max(16, int(binary.BigEndian.Uint32(b[:4]))))]
-	heif := false
-	for i := 0; i+4 <= len(box); i += 4 {
-		if i == 4 {
-			continue // the minor version
-		}
-		switch string(box[i : i+4]) {
-		case "avif", "avis":
-			return false
-		case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1":
-			heif = true
-		}
-	}
-	return heif
-}
-
-// sentAhead is a photograph the script sent ahead (uploadedField's
-// "NAME/FILENAME"), as the form adds it: still in the uploads folder, and a
-// photograph.
-func (h *Handler) sentAhead(dir, token string) (name, problem, narrow string) {
-	name, filename, _ := strings.Cut(token, "/")
-	label := "“" + filename + "”"
-	if name == "" || filepath.Base(name) != name || strings.HasPrefix(name, ".") {
-		return "", label + " is not one of this server’s uploads: add it again.", ""
-	}
-	body, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		return "", label + " is no longer on the server (uploads are kept a day): add it again.", ""
-	}
-	// Checked again: the name came back from the browser.
-	if _, problem, narrow = checkPhoto(label, body); problem != "" {
-		return "", problem, ""
-	}
-	return name, "", narrow
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"studio/internal/workspace/edit"
 	"testing"
 	"time"
 )
@@ -176,7 +177,7 @@ func sendPhoto(t *testing.T, rig *editorRig, srv *httptest.Server, contentType s
 // uploadsKept lists the uploads folder.
 func uploadsKept(t *testing.T, rig *editorRig) []string {
 	t.Helper()
-	entries, err := os.ReadDir(rig.h.uploadsDir())
+	entries, err := os.ReadDir(rig.h.editor.Photos.Dir)
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestAPhonesSlowUploadArrives(t *testing.T) {
 		if filename != "IMG_0042.png" {
 			t.Errorf("the upload is named %q", answer.Upload)
 		}
-		if kept, err := os.ReadFile(filepath.Join(rig.h.uploadsDir(), name)); err != nil || !bytes.Equal(kept, photo) {
+		if kept, err := os.ReadFile(filepath.Join(rig.h.editor.Photos.Dir, name)); err != nil || !bytes.Equal(kept, photo) {
 			t.Errorf("the photograph kept is not the one sent (%v)", err)
 		}
 	})
@@ -234,7 +235,7 @@ func TestAStalledUploadSaysWhereItStopped(t *testing.T) {
 func TestAPhotographOverTheLimitIsRefusedAsItArrives(t *testing.T) {
 	overBoth(t, func(t *testing.T, rig *editorRig, srv *httptest.Server) {
 		head, tail, contentType := photoForm("huge.jpg")
-		first := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, maxPhotoBytes+1)))
+		first := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, edit.MaxPhotoBytes+1)))
 		rest := stalling(t, first)
 		status, answer := sendPhoto(t, rig, srv, contentType, rest, int64(len(head)+40<<20+len(tail)))
 		if status != http.StatusRequestEntityTooLarge || !strings.HasPrefix(answer.Problem, "“huge.jpg” is over 30 MB: a photograph may be up to 30 MB") || answer.Retry {
@@ -309,7 +310,7 @@ func TestEmptyAndHEICFilesAreSaidSo(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if isHEIC(avifOf(1600)) {
+	if edit.IsHEIC(avifOf(1600)) {
 		t.Error("an AVIF is taken for a HEIC")
 	}
 }
@@ -363,7 +364,7 @@ func TestPhotographsSentAheadAreAddedByTheForm(t *testing.T) {
 		}
 	}
 	name, _, _ := strings.Cut(wide.Upload, "/")
-	if src := field(t, html.UnescapeString(w.Body.String()), "/products/1/images/1/src"); src != uploadSrcPrefix+name {
+	if src := field(t, html.UnescapeString(w.Body.String()), "/products/1/images/1/src"); src != edit.UploadSrcPrefix+name {
 		t.Errorf("the first photograph added is %q, want the first sent", src)
 	}
 }

@@ -10,14 +10,10 @@ package workspace
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"html/template"
+	"io/fs"
 	"log/slog"
-	"maps"
 	"net/http"
-	"slices"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +21,8 @@ import (
 	"studio/internal/accountlink"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/edit"
+	"studio/internal/workspace/page"
 )
 
 // Store is everything the workspace reads and writes (a *store.Store).
@@ -77,10 +75,6 @@ const (
 	basicAuthRealm = `Basic realm="Studio inbox", charset="UTF-8"`
 )
 
-// retryAfterSeconds is the Retry-After of a page whose database did not
-// answer.
-var retryAfterSeconds = strconv.Itoa(int(store.RetryAfter / time.Second))
-
 var signInRule = store.SignInRule{
 	Pair:    store.Backoff{Free: pairFreeFailures, First: firstWait, Max: maxWait},
 	Address: store.Backoff{Free: addressFreeFailures, First: firstWait, Max: maxWait},
@@ -88,18 +82,13 @@ var signInRule = store.SignInRule{
 	Keep:    failuresShown,
 }
 
-// Visitor tells what the server knows of a request's visitor, believing
-// forwarded headers only from trusted proxies (server.ClientIP, IsHTTPS).
-type Visitor struct {
-	IP      func(*http.Request) string // tells visitors apart for the limits on failed sign-ins (an IPv6 address by its /64)
-	IsHTTPS func(*http.Request) bool   // the session cookie is Secure (and __Host-) over HTTPS
-}
-
-// Product is one choice of the inbox's product filter.
-type Product struct {
-	ID   int
-	Name string
-}
+// The site's facts and the visitor, as package page has them.
+type (
+	Facts         = page.Facts
+	Product       = page.Product
+	Visitor       = page.Visitor
+	ReplyTemplate = page.ReplyTemplate
+)
 
 // Options are the facts of the site the workspace needs.
 type Options struct {
@@ -126,6 +115,10 @@ type Options struct {
 	Content Content
 	Builder Builder
 	Scratch string
+	// Uploads is the folder a product's photographs wait in until their
+	// form is saved (DATA_DIR/uploads, edit.UploadsDir: it outlives a
+	// restart, which empties Scratch); "": Scratch/uploads.
+	Uploads string
 	// UploadPace is how slowly a product's photographs may arrive (the
 	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
 	UploadPace UploadPace
@@ -136,18 +129,6 @@ type Options struct {
 	// invitation, a password reset); nil: mail is off (no SMTP_HOST): the
 	// inbox sends no replies, and invitations wait in the outbox.
 	WakeMail func()
-}
-
-// Facts are the site's facts that change with the content: the catalogue's
-// products (by id, for the inbox's filter and Insights), the studio's
-// phone and the pages' titles.
-type Facts struct {
-	Products    []Product
-	StudioPhone string
-	StudioName  string            // site.json's name
-	PageTitles  map[string]string // the pages' titles by path, for Insights
-	// The studio's ready answers for the reply form (content/replies.json).
-	ReplyTemplates []ReplyTemplate
 }
 
 // Handler serves /studio and everything under it.
@@ -169,9 +150,12 @@ type Handler struct {
 	opts        Options
 	crossOrigin *http.CrossOriginProtection
 	mux         *http.ServeMux
-	pages       map[workspacePage]*template.Template
+	kit         *page.Kit
+	pages       *page.Pages
 	now         func() time.Time
 	erasures    personEraser
+
+	editor *edit.Editor // the Content section's rules
 
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
@@ -193,54 +177,26 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		facts := Facts{Products: opts.Products, StudioPhone: opts.StudioPhone}
 		opts.Facts = func() Facts { return facts }
 	}
-	pages, err := parsePages(templateFiles, pageFiles, templateFuncs(opts.Location))
-	if err != nil {
-		panic(err)
-	}
 	h := &Handler{
 		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
 		people: st, links: accountlink.NewSigner(st),
-		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), pages: pages, now: time.Now,
+		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
+	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
+		ShowReleases: opts.Releases != nil, ShowContent: opts.Content != nil, Now: func() time.Time { return h.now() }})
+	own, err := fs.Sub(templateFiles, ".")
+	if err != nil {
+		panic(err)
+	}
+	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
+	if opts.Uploads == "" {
+		opts.Uploads = filepath.Join(opts.Scratch, edit.UploadsDir)
+	}
+	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
+		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}}}
+	h.opts = opts
 	h.mux = h.routes()
 	return h
-}
-
-// routes lists every route of the workspace, in one place. The server
-// sends it /studio and /studio/….
-func (h *Handler) routes() *http.ServeMux {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /studio", h.Inbox)
-	mux.HandleFunc("POST /studio/sign-in", h.SignIn)
-	mux.HandleFunc("POST /studio/sign-out", h.signedIn(h.SignOut))
-	mux.HandleFunc("POST /studio/sign-out-everywhere", h.signedIn(h.SignOutEverywhere))
-	h.accountRoutes(mux)
-	mux.HandleFunc("GET /studio/enquiries/{id}", h.signedIn(h.Enquiry))
-	mux.HandleFunc("POST /studio/enquiries/{id}/status", h.signedIn(h.SetStatus))
-	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.signedIn(h.SetSpam))
-	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.signedIn(h.Undo))
-	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.signedIn(h.AddNote))
-	if h.opts.WakeMail != nil {
-		mux.HandleFunc("POST /studio/enquiries/{id}"+replyPath, h.signedIn(h.Reply))
-	}
-	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.ConfirmDelete)))
-	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.signedIn(h.ownerOnly("delete an enquiry", h.Delete)))
-	mux.HandleFunc("GET /studio/customers", h.signedIn(h.Customer))
-	mux.HandleFunc("GET /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.ConfirmErase)))
-	mux.HandleFunc("POST /studio/customers/erase", h.signedIn(h.ownerOnly("erase a person's data", h.Erase)))
-	mux.HandleFunc("GET /studio/enquiries.csv", h.scripted(h.ownerOnly("export the enquiries", h.EnquiriesCSV)))
-	mux.HandleFunc("GET /studio/newsletter.csv", h.scripted(h.ownerOnly("export the newsletter list", h.NewsletterCSV)))
-	mux.HandleFunc("GET /studio/insights", h.signedIn(h.Insights))
-	mux.HandleFunc("GET /studio/insights.csv", h.scripted(h.ownerOnly("export the insights", h.InsightsCSV)))
-	if h.opts.Releases != nil {
-		mux.HandleFunc("GET /studio/releases", h.signedIn(h.Releases))
-		mux.HandleFunc("GET /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.signedIn(h.ownerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/publish", h.signedIn(h.ownerOnly("publish", h.Publish)))
-	}
-	h.contentRoutes(mux)
-	h.previewRoutes(mux)
-	return mux
 }
 
 // On tells whether the workspace is on: once an account exists (made with
@@ -292,31 +248,12 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// unstorable says which fields of a form (input.Form's problems) hold
-// text a database cannot keep.
-func unstorable(problems map[string]string) string {
-	return strings.Join(slices.Sorted(maps.Keys(problems)), ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
-}
+// unstorable says which fields of a form hold text a database cannot keep.
+func unstorable(problems map[string]string) string { return page.Unstorable(problems) }
 
 // inboxPolicy allows the page's one inline stylesheet and its one script
 // (which sends photographs to the site's own address), by their hashes,
 // and nothing else.
-var inboxPolicy = func() string {
-	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
-	return "default-src 'none'; img-src 'self'; style-src " + sourceHash(style) + "; script-src " + sourceHash(uploadJS) +
-		"; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-}()
+var inboxPolicy = page.Policy(uploadJS)
 
-// sourceHash is the policy's source expression of an inline text.
-func sourceHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}
-
-func privateHeaders(w http.ResponseWriter) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Robots-Tag", "noindex")
-	w.Header().Set("X-Frame-Options", "DENY")
-	w.Header().Set("Content-Security-Policy", inboxPolicy)
-	w.Header().Set("Referrer-Policy", "same-origin")
-}
+func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }

@@ -24,6 +24,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/store"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/page"
 )
 
 // Two people of the studio, each with an account of their own.
@@ -67,7 +68,7 @@ func setupOn(t *testing.T, st *store.Store, edit ...func(*Options)) *Handler {
 	opts := Options{
 		Visitor:     Visitor{IP: remoteIP, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }},
 		Location:    kolkata,
-		Products:    []Product{{1, "Marwar chair"}, {2, "Jharokha mirror"}},
+		Products:    []Product{{ID: 1, Name: "Marwar chair"}, {ID: 2, Name: "Jharokha mirror"}},
 		StudioPhone: "+919829041752",
 	}
 	for _, e := range edit {
@@ -823,7 +824,7 @@ func TestNeutralise(t *testing.T) {
 }
 
 func TestInboxPolicyAllowsOnlyItsOwnStylesheetAndScript(t *testing.T) {
-	style := layoutHTML[strings.Index(layoutHTML, "<style>")+len("<style>") : strings.Index(layoutHTML, "</style>")]
+	style := page.LayoutHTML[strings.Index(page.LayoutHTML, "<style>")+len("<style>") : strings.Index(page.LayoutHTML, "</style>")]
 	sum := sha256.Sum256([]byte(style))
 	want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	sum = sha256.Sum256([]byte(uploadJS))

@@ -1,0 +1,84 @@
+package edit
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"studio/internal/contentform"
+)
+
+func parse(t *testing.T, text string) *contentform.Value {
+	t.Helper()
+	v, err := contentform.Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+const catalogue = `{"products": [
+  {"id": 1, "name": "Chair", "images": [{"src": "products/1.jpg", "alt": "a"}, {"src": "products/shared.jpg", "alt": "b"}]},
+  {"id": 2, "name": "Mirror", "images": [{"src": "products/shared.jpg", "alt": "c"}]}
+], "featured": {"whatsHot": [1, 2], "fresh": 2}}`
+
+// A product deleted leaves What's Hot, and takes the photographs no other
+// product shows; the Fresh from the studio piece is not deleted.
+func TestDeletingAProduct(t *testing.T) {
+	doc := parse(t, catalogue)
+	removed, err := removeProduct(doc, "/products/0", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(removed, []string{"images/products/1.jpg"}) {
+		t.Errorf("removed %v, want only the photograph no other product shows", removed)
+	}
+	if n := len(doc.At("/products").List()); n != 1 {
+		t.Errorf("%d products left, want 1", n)
+	}
+	if hot, _ := Featured(doc, "1"); hot {
+		t.Error("the deleted product is still in What's Hot")
+	}
+	if _, err := removeProduct(parse(t, catalogue), "/products/1", "2"); !errors.Is(err, ErrFreshPiece) {
+		t.Errorf("deleting the Fresh piece: %v, want ErrFreshPiece", err)
+	}
+}
+
+// A form is put over a newer draft only when that draft left its part as
+// the form found it.
+func TestMergingOverANewerDraft(t *testing.T) {
+	part := Part{Slug: "products/1", File: "catalogue.json", Product: 1}
+	base := parse(t, catalogue)
+	mine := base.Clone()
+	mine.Replace("/products/0/name", contentform.Text("Marwar chair"))
+
+	theirs := base.Clone()
+	theirs.Replace("/products/1/name", contentform.Text("Jharokha mirror")) // another product
+	out, ok := merged(part, base, mine, theirs, "/products/0", "/products/0", true)
+	if !ok || out.At("/products/0/name").Text() != "Marwar chair" || out.At("/products/1/name").Text() != "Jharokha mirror" {
+		t.Errorf("their change elsewhere: ok %v, want both changes kept", ok)
+	}
+
+	theirs = base.Clone()
+	theirs.Replace("/products/0/name", contentform.Text("Rocking chair")) // the same product
+	if _, ok := merged(part, base, mine, theirs, "/products/0", "/products/0", true); ok {
+		t.Error("their change of the same product was overwritten")
+	}
+	if _, ok := merged(part, base, mine, theirs, "/products/0", "", false); ok {
+		t.Error("a product they deleted was saved over their deletion")
+	}
+}
+
+func TestNames(t *testing.T) {
+	for in, want := range map[string]string{"Jharokha Mirror": "jharokha-mirror", "  ": "product", "Chair (teak), 2": "chair-teak-2"} {
+		if got := slugOf(in); got != want {
+			t.Errorf("slugOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := NormalText("a\r\nb"); got != "a\nb\n" {
+		t.Errorf("NormalText = %q", got)
+	}
+	if p, ok := PartBySlug("products/007"); ok {
+		t.Errorf("products/007 is %+v, want no part (ids are written without zeros)", p)
+	}
+}

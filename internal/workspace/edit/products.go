@@ -1,0 +1,154 @@
+package edit
+
+import (
+	"errors"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"studio/internal/contentform"
+)
+
+// The catalogue's rules for a product's form: its id and category, the
+// two boxes for the home page, and what deleting a product takes with it.
+
+// addBlankProduct puts a new product at the end of the catalogue's list,
+// with the next id.
+func addBlankProduct(schema *contentform.Schema, doc *contentform.Value) {
+	products := doc.Get("products")
+	if products == nil {
+		return
+	}
+	next := 1
+	for _, item := range products.Items {
+		if n, err := strconv.Atoi(item.Get("id").Text()); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	blank := schema.Blank(schema.ItemsAt("/products"))
+	blank.Set("id", &contentform.Value{Kind: contentform.Number, Number: strconv.Itoa(next)})
+	// The id first, as in every product.
+	blank.Keys = append([]string{"id"}, slices.DeleteFunc(blank.Keys, func(k string) bool { return k == "id" })...)
+	products.Items = append(products.Items, blank)
+}
+
+// productForm fits a product's form to the catalogue: its id is kept, not
+// typed (it is the product's address and its enquiries'); its category is
+// chosen from the catalogue's; its materials and finishes list the known
+// ones.
+func productForm(form *contentform.Field, doc *contentform.Value) {
+	var categories, finishes, materials []string
+	for _, c := range doc.At("/categories").List() {
+		categories = append(categories, c.Get("name").Text())
+	}
+	for _, f := range doc.At("/finishes").List() {
+		finishes = append(finishes, f.Text())
+	}
+	if groups := doc.At("/filters/material"); groups != nil {
+		for _, k := range groups.Keys {
+			for _, m := range groups.Fields[k].List() {
+				if !slices.Contains(materials, m.Text()) {
+					materials = append(materials, m.Text())
+				}
+			}
+		}
+	}
+	for _, f := range form.Fields {
+		switch path.Base(f.Name) {
+		case "id":
+			f.Kind = "hidden"
+		case "category":
+			f.Kind, f.Options = "select", categories
+			if !slices.Contains(categories, f.Value) {
+				f.Options = append([]string{f.Value}, categories...)
+			}
+		case "material":
+			f.Hint = "Known: " + strings.Join(materials, ", ") + ". A new one is first added to a group of the Sort menu, under Content › Categories, materials and finishes."
+		case "finish":
+			f.Hint = "Known: " + strings.Join(finishes, ", ") + "."
+		}
+	}
+}
+
+// The product form's two boxes for the home page: in What's Hot (a list of
+// ids) and the Fresh from the studio piece (one id), both in the
+// catalogue's "featured", outside the product itself.
+const (
+	HotField   = "_featured/whatsHot"
+	FreshField = "_featured/fresh"
+)
+
+// Featured says whether the product id is in What's Hot and is Fresh from
+// the studio.
+func Featured(doc *contentform.Value, id string) (hot, fresh bool) {
+	for _, v := range doc.At("/featured/whatsHot").List() {
+		hot = hot || v.Text() == id
+	}
+	return hot, doc.At("/featured/fresh").Text() == id
+}
+
+// setFeatured writes the form's two boxes into doc's "featured" for the
+// product at pointer, and says what changed; a box the form did not post
+// is left as it was. Fresh from the studio always has a piece: it moves
+// to another product by ticking it there, not by unticking it here.
+func setFeatured(doc *contentform.Value, pointer string, form url.Values) (changed []string, problems []contentform.Problem) {
+	featured, id := doc.Get("featured"), doc.At(pointer+"/id")
+	if featured == nil || id == nil {
+		return nil, nil
+	}
+	hot, fresh := Featured(doc, id.Text())
+	if vs, ok := form[HotField]; ok && slices.Contains(vs, "true") != hot {
+		list := featured.Get("whatsHot")
+		if hot {
+			list.Items = slices.DeleteFunc(list.Items, func(v *contentform.Value) bool { return v.Text() == id.Text() })
+			changed = append(changed, "taken out of What’s Hot")
+		} else {
+			list.Items = append(list.Items, id.Clone())
+			changed = append(changed, "in What’s Hot")
+		}
+	}
+	if vs, ok := form[FreshField]; ok && slices.Contains(vs, "true") != fresh {
+		if fresh {
+			problems = append(problems, contentform.Problem{Field: FreshField, Text: "The home page always shows one piece as Fresh from the studio: tick it on another product to move it there."})
+		} else {
+			featured.Set("fresh", id.Clone())
+			changed = append(changed, "Fresh from the studio")
+		}
+	}
+	return changed, problems
+}
+
+// ErrFreshPiece refuses to delete the home page's Fresh from the studio
+// piece: another is chosen first.
+var ErrFreshPiece = errors.New("edit: the product is the home page's Fresh from the studio piece")
+
+// removeProduct takes the product with id at pointer out of doc's
+// catalogue, and out of What's Hot; it returns its photographs that no
+// other product shows, to be deleted with it.
+func removeProduct(doc *contentform.Value, pointer, id string) (removed []string, err error) {
+	if fresh := doc.At("/featured/fresh"); fresh.Text() == id {
+		return nil, ErrFreshPiece
+	}
+	gone := doc.At(pointer + "/images").List()
+	products := doc.Get("products")
+	i, _ := strconv.Atoi(path.Base(pointer))
+	products.Items = slices.Delete(products.Items, i, i+1)
+	if hot := doc.At("/featured/whatsHot"); hot != nil {
+		hot.Items = slices.DeleteFunc(hot.Items, func(v *contentform.Value) bool { return v.Text() == id })
+	}
+	for _, img := range gone {
+		src := img.Get("src").Text()
+		used := false
+		for _, p := range products.Items {
+			for _, other := range p.At("/images").List() {
+				used = used || other.Get("src").Text() == src
+			}
+		}
+		if !used {
+			removed = append(removed, "images/"+src)
+		}
+	}
+	return removed, nil
+}

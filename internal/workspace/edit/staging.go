@@ -1,0 +1,218 @@
+package edit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"studio/internal/contentform"
+)
+
+// Photographs added to a product's form wait in a folder of their own
+// until the form is saved, which names them and commits them; one never
+// saved is deleted after a day.
+
+// UploadsDir is the folder of DATA_DIR the photographs wait in. Unlike the
+// publisher's scratch folder it outlives a restart: a form being filled in
+// keeps its photographs.
+const UploadsDir = "uploads"
+
+const (
+	uploadsKeptFor = 24 * time.Hour // an upload never saved is deleted after this
+	// UploadSrcPrefix starts the src of a photograph of a form not yet
+	// saved: "upload:NAME", NAME in the uploads folder.
+	UploadSrcPrefix = "upload:"
+)
+
+// Staging is the folder photographs wait in (Dir), with their thumbnails,
+// made as each arrives.
+type Staging struct {
+	Dir        string
+	Thumbnails *Thumbnails
+	Log        *slog.Logger
+}
+
+// Ready makes the folder if need be and deletes the uploads never saved.
+func (s *Staging) Ready() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return err
+	}
+	entries, _ := os.ReadDir(s.Dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > uploadsKeptFor {
+			os.Remove(filepath.Join(s.Dir, e.Name()))
+		}
+	}
+	return nil
+}
+
+// Read is an upload's photograph, by its name in the folder.
+func (s *Staging) Read(name string) ([]byte, error) {
+	if filepath.Base(name) != name || name == "" || strings.HasPrefix(name, ".") {
+		return nil, fmt.Errorf("the upload %q is not one of this server's", name)
+	}
+	return os.ReadFile(filepath.Join(s.Dir, name))
+}
+
+// Stage keeps one uploaded file: its name in the folder, or the problem
+// that refused it; and a warning when it is narrow. Two files a phone
+// sends that are no photograph the site can show, an empty one and a HEIC
+// one, are refused each in its own words.
+func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string) {
+	if problem := unshowable(fh); problem != "" {
+		return "", problem, ""
+	}
+	label := "“" + fh.Filename + "”"
+	if fh.Size > MaxPhotoBytes {
+		return "", fmt.Sprintf("%s is %.1f MB: a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty).", label, float64(fh.Size)/1e6), ""
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return "", label + " could not be read: " + err.Error(), ""
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, MaxPhotoBytes+1))
+	if err != nil {
+		return "", label + " could not be read: " + err.Error(), ""
+	}
+	if len(body) > MaxPhotoBytes {
+		return "", label + " is over 30 MB: a photograph may be up to 30 MB.", ""
+	}
+	ext, problem, narrow := CheckPhoto(label, body)
+	if problem != "" {
+		return "", problem, ""
+	}
+	token := make([]byte, 12)
+	rand.Read(token)
+	name = hex.EncodeToString(token) + ext
+	if err := os.WriteFile(filepath.Join(s.Dir, name), body, 0o644); err != nil {
+		return "", label + " could not be kept: " + err.Error(), ""
+	}
+	// Made now, once: the form shows it next (an AVIF is shown as it is).
+	if ext != ".avif" {
+		if _, err := s.Thumbnails.Of(context.Background(), body); err != nil {
+			s.Log.Warn("studio: no thumbnail of an upload", "upload", name, "err", err)
+		}
+	}
+	return name, "", narrow
+}
+
+// SentAhead is a photograph the script sent ahead ("NAME/FILENAME"), as
+// the form adds it: still in the folder, and a photograph.
+func (s *Staging) SentAhead(token string) (name, problem, narrow string) {
+	name, filename, _ := strings.Cut(token, "/")
+	label := "“" + filename + "”"
+	if name == "" || filepath.Base(name) != name || strings.HasPrefix(name, ".") {
+		return "", label + " is not one of this server’s uploads: add it again.", ""
+	}
+	body, err := os.ReadFile(filepath.Join(s.Dir, name))
+	if err != nil {
+		return "", label + " is no longer on the server (uploads are kept a day): add it again.", ""
+	}
+	// Checked again: the name came back from the browser.
+	if _, problem, narrow = CheckPhoto(label, body); problem != "" {
+		return "", problem, ""
+	}
+	return name, "", narrow
+}
+
+// unshowable says what is wrong with an empty or HEIC file ("" for any
+// other: Stage checks those).
+func unshowable(fh *multipart.FileHeader) string {
+	label := "“" + fh.Filename + "”"
+	if fh.Size == 0 {
+		return label + " is empty (0 bytes): choose it again (a photograph still on its way from the phone’s cloud can be empty)."
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	if IsHEIC(head[:n]) {
+		return label + " is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again."
+	}
+	return ""
+}
+
+// IsHEIC tells a HEIC or HEIF picture (an iPhone's) by its first box's
+// brands; an AVIF, the same container, is not one.
+func IsHEIC(b []byte) bool {
+	if len(b) < 16 || string(b[4:8]) != "ftyp" {
+		return false
+	}
+	box := b[8:min(len(b), max(16, int(binary.BigEndian.Uint32(b[:4]))))]
+	heif := false
+	for i := 0; i+4 <= len(box); i += 4 {
+		if i == 4 {
+			continue // the minor version
+		}
+		switch string(box[i : i+4]) {
+		case "avif", "avis":
+			return false
+		case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1":
+			heif = true
+		}
+	}
+	return heif
+}
+
+// place names each uploaded photograph of the product at pointer in doc
+// (products/12-chair-3f9a1c.jpg), writing its new src into doc, and
+// returns the files to commit.
+func (s *Staging) place(doc *contentform.Value, pointer string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	product := doc.At(pointer)
+	for _, image := range doc.At(pointer + "/images").List() {
+		name, ok := strings.CutPrefix(image.Get("src").Text(), UploadSrcPrefix)
+		if !ok {
+			continue
+		}
+		if filepath.Base(name) != name || name == "" {
+			return nil, fmt.Errorf("the upload %q is not one of this server's", name)
+		}
+		body, err := os.ReadFile(filepath.Join(s.Dir, name))
+		if err != nil {
+			return nil, fmt.Errorf("the photograph uploaded is no longer on the server (uploads are kept a day): add it again: %w", err)
+		}
+		src := fmt.Sprintf("products/%s-%s-%s", product.Get("id").Text(), slugOf(product.Get("name").Text()), name[:6]+path.Ext(name))
+		image.Set("src", contentform.Text(src))
+		files["images/"+src] = body
+	}
+	return files, nil
+}
+
+// slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror".
+func slugOf(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "product"
+	}
+	return b.String()
+}

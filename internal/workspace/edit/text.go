@@ -1,0 +1,93 @@
+package edit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"html/template"
+	"strings"
+
+	"studio/internal/publish"
+)
+
+// The long texts (Texts): each a Markdown file of content/ edited whole,
+// with its rendering beside it.
+
+// TextConflict is a text's save refused because someone saved a newer
+// version of it (Head) meanwhile: theirs.
+type TextConflict struct {
+	Head   publish.Commit
+	Theirs string
+}
+
+func (c *TextConflict) Error() string {
+	return "edit: " + c.Head.Author + " saved a newer version of the text"
+}
+
+// Preview renders text, part's file changed, as the site will show it: by
+// the build's own renderer, with the facts of commit base filled in. What
+// stops it (a fact that does not exist) is said in its place.
+func (e *Editor) Preview(ctx context.Context, base string, part Part, text []byte) (template.HTML, string) {
+	dir, done, err := e.scratchContent(base, nil)
+	if err != nil {
+		return "", "The preview could not be made: " + err.Error()
+	}
+	defer done()
+	html, err := e.Builder.RenderMarkdown(ctx, dir, part.File, text)
+	var problem *publish.ContentError
+	switch {
+	case errors.As(err, &problem):
+		return "", "The site cannot show this text: " + strings.Join(problem.Problems, "; ")
+	case err != nil:
+		return "", "The preview could not be made: " + err.Error()
+	}
+	// The build's renderer shows markup typed in the text as text
+	// (web/app/lib/markdown.server.ts), as the site does.
+	return template.HTML(html), ""
+}
+
+// NormalText is a text as a form posts it, as the file keeps it: its lines
+// ended by "\n", one at its end.
+func NormalText(posted string) string {
+	text := strings.ReplaceAll(posted, "\r\n", "\n")
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text
+}
+
+// SaveText commits text as part's file to the draft, by who, over the
+// commit version the form was made from: made over a newer draft when
+// that did not change the text (*TextConflict when it did), and checked
+// by the build's content check (*Refused, ErrCheckDidNotRun).
+// ErrUnknownVersion: no such version; ErrUnchanged: the text is the
+// same; publish.ErrDraftMoved: someone saved at the same moment.
+func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, who publish.Signature) error {
+	was, err := e.Content.ReadFile(version, part.File)
+	if err != nil {
+		return ErrUnknownVersion
+	}
+	head, _, err := e.Content.Draft()
+	if err != nil {
+		return err
+	}
+	if head.Hash != version {
+		now, err := e.Content.ReadFile(head.Hash, part.File)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, was) {
+			return &TextConflict{Head: head, Theirs: string(now)}
+		}
+		version = head.Hash
+	}
+	if string(was) == text {
+		return ErrUnchanged
+	}
+	files := map[string][]byte{part.File: []byte(text)}
+	if err := e.check(ctx, version, files); err != nil {
+		return err
+	}
+	_, err = e.Content.SaveDraft(version, files, nil, who, part.Title+": text")
+	return err
+}
