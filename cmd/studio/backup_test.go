@@ -16,6 +16,7 @@ import (
 
 	"studio/content"
 	"studio/internal/backup"
+	"studio/internal/datadir"
 	"studio/internal/publish"
 	"studio/internal/store"
 )
@@ -40,7 +41,7 @@ func TestBackupRestoresTheContent(t *testing.T) {
 
 	// Edited as the workspace does, from this process while the server
 	// runs on the same repository.
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, publish.RepositoryDir), content.Files)
+	repo, err := publish.OpenRepository(datadir.Dir(dataDir).Repository(), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestBackupRestoresTheContent(t *testing.T) {
 	server.Process.Signal(syscall.SIGTERM)
 	server.Wait()
 
-	restored, err := publish.OpenRepository(filepath.Join(fresh, publish.RepositoryDir), content.Files)
+	restored, err := publish.OpenRepository(datadir.Dir(fresh).Repository(), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestBackupKilledLeavesNoBackup(t *testing.T) {
 	// killed in the middle, whatever the machine.
 	photo := make([]byte, 16<<20)
 	rand.Read(photo)
-	commitLarge(t, filepath.Join(dataDir, publish.RepositoryDir), "images/large.jpg", photo)
+	commitLarge(t, datadir.Dir(dataDir).Repository(), "images/large.jpg", photo)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "studio-backup")

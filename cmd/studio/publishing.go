@@ -16,6 +16,7 @@ import (
 	"studio/content"
 	"studio/internal/backup"
 	"studio/internal/config"
+	"studio/internal/datadir"
 	"studio/internal/publish"
 	"studio/internal/store"
 	"studio/web"
@@ -35,11 +36,11 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 	if err := backup.CutShort(cfg.DataDir); err != nil {
 		return nil, err
 	}
-	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, publish.RepositoryDir), content.Files)
+	repo, err := publish.OpenRepository(datadir.Dir(cfg.DataDir).Repository(), content.Files)
 	if err != nil {
 		return nil, err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
+	releases, err := publish.OpenReleases(datadir.Dir(cfg.DataDir).Releases())
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 		root = "."
 	}
 	if publish.HasBuilder(root) {
-		scratch := filepath.Join(cfg.DataDir, publish.ReleasesDir, ".scratch")
+		scratch := datadir.Dir(cfg.DataDir).BuildScratch()
 		if n := publish.StopLeftoverBuilds(scratch); n > 0 {
 			log.Warn("publish: stopped the processes of a build a killed server left running", "processes", n)
 		}
@@ -68,9 +69,9 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 		if err := os.MkdirAll(scratch, 0o755); err != nil {
 			return nil, err
 		}
-		repo.Blobs = filepath.Join(cfg.DataDir, "build-cache", "blobs")
+		repo.Blobs = datadir.Dir(cfg.DataDir).ContentBlobs()
 		repo.Logger = log
-		p.Builder = newBuilder(root, scratch, filepath.Join(cfg.DataDir, "build-cache"), cfg.Publishing.TimeOut)
+		p.Builder = newBuilder(root, scratch, datadir.Dir(cfg.DataDir).BuildCache(), cfg.Publishing.TimeOut)
 		abs, _ := filepath.Abs(root)
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
 	} else {
@@ -112,7 +113,7 @@ func releasesCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
+	releases, err := publish.OpenReleases(datadir.Dir(cfg.DataDir).Releases())
 	if err != nil {
 		return err
 	}
@@ -191,7 +192,7 @@ func rollbackCommand(cfg config.Config, releases *publish.Releases, book release
 		// copies; one that is stopped cannot move it.
 		return fmt.Errorf("rollback: no server is running on DATA_DIR %s, and with PostgreSQL the content's main is moved by a running copy: start it and run studio rollback again, or use Make live on the Releases page of a running copy. Nothing was changed", cfg.AbsDataDir())
 	}
-	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
+	repo, err := publish.OpenRepository(datadir.Dir(cfg.DataDir).Repository(), content.Files)
 	if err != nil {
 		return err
 	}

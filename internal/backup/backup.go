@@ -32,6 +32,7 @@ import (
 	"strings"
 	"time"
 
+	"studio/internal/datadir"
 	"studio/internal/publish"
 	"studio/internal/store"
 )
@@ -53,9 +54,9 @@ const (
 	PostgreSQL = "postgresql" // the database is not in the backup: pg_dump backs it up
 )
 
-// Where a restore stages the content before it takes the repository's
-// place.
-const stagedContent = publish.RepositoryDir + ".restoring"
+// stagedContent is where a restore stages the content before it takes the
+// repository's place.
+func stagedContent(dataDir string) string { return datadir.Dir(dataDir).Repository() + ".restoring" }
 
 // A Manifest is backup.json: what a backup holds.
 type Manifest struct {
@@ -121,7 +122,7 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 		}
 		m.Enquiries = stats.Enquiries
 	}
-	bundle, err := publish.BackupRepository(filepath.Join(dataDir, publish.RepositoryDir), filepath.Join(partial, ContentFile))
+	bundle, err := publish.BackupRepository(datadir.Dir(dataDir).Repository(), filepath.Join(partial, ContentFile))
 	if err != nil {
 		return Manifest{}, err
 	}
@@ -143,7 +144,7 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 	}
 
 	// Read it back as a restore would, the content unpacked beside it.
-	if _, err := check(ctx, partial, filepath.Join(partial, ".check-"+publish.RepositoryDir)); err != nil {
+	if _, err := check(ctx, partial, filepath.Join(partial, ".check-content.git")); err != nil {
 		return Manifest{}, fmt.Errorf("backup: the backup written does not read back: %w", err)
 	}
 	if err := os.Rename(partial, path); err != nil {
@@ -299,7 +300,7 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 			return Restored{}, err
 		}
 	}
-	staged := filepath.Join(dataDir, stagedContent)
+	staged := stagedContent(dataDir)
 	os.RemoveAll(staged) // left by a restore that was cut short
 	b, err := publish.RestoreRepository(filepath.Join(path, ContentFile), staged)
 	if err == nil {
@@ -317,8 +318,8 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 	// database. Cut short here, a restore is run again.
 	r := Restored{Manifest: m}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
-	for _, name := range []string{publish.ReleasesDir, publish.RepositoryDir} {
-		kept, err := moveAside(filepath.Join(dataDir, name), stamp)
+	for _, dir := range []string{datadir.Dir(dataDir).Releases(), datadir.Dir(dataDir).Repository()} {
+		kept, err := moveAside(dir, stamp)
 		if err != nil {
 			return r, err
 		}
@@ -326,7 +327,7 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 			r.Replaced = append(r.Replaced, kept)
 		}
 	}
-	if err := os.Rename(staged, filepath.Join(dataDir, publish.RepositoryDir)); err != nil {
+	if err := os.Rename(staged, datadir.Dir(dataDir).Repository()); err != nil {
 		return r, fmt.Errorf("restore: %w", err)
 	}
 	if err := syncDir(dataDir); err != nil {
@@ -381,14 +382,14 @@ func moveAside(path, stamp string) (string, error) {
 // server started then would make a new content repository with the
 // content shipped in bin/studio.
 func CutShort(dataDir string) error {
-	if _, err := os.Stat(filepath.Join(dataDir, publish.RepositoryDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(datadir.Dir(dataDir).Repository()); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, stagedContent)); err != nil {
+	if _, err := os.Stat(stagedContent(dataDir)); err != nil {
 		return nil
 	}
 	return fmt.Errorf("a restore into DATA_DIR %s was cut short (%s is there, %s is not): run studio restore again",
-		dataDir, stagedContent, publish.RepositoryDir)
+		dataDir, filepath.Base(stagedContent(dataDir)), filepath.Base(datadir.Dir(dataDir).Repository()))
 }
 
 func hashFile(path string) (File, error) {

@@ -25,6 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"studio/internal/datadir"
 	"studio/internal/enquiry"
 	"studio/internal/publish"
 	"studio/internal/store"
@@ -64,7 +65,7 @@ func newSite(t *testing.T, photoSize int) *site {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s.repo, err = publish.OpenRepository(filepath.Join(s.dir, publish.RepositoryDir), seed); err != nil {
+	if s.repo, err = publish.OpenRepository(datadir.Dir(s.dir).Repository(), seed); err != nil {
 		t.Fatal(err)
 	}
 	s.photo = make([]byte, photoSize)
@@ -92,7 +93,7 @@ func newSite(t *testing.T, photoSize int) *site {
 // branches is every branch of the content repository in dataDir.
 func branches(t *testing.T, dataDir string) map[string]string {
 	t.Helper()
-	return branchesOf(t, filepath.Join(dataDir, publish.RepositoryDir))
+	return branchesOf(t, datadir.Dir(dataDir).Repository())
 }
 
 // branchesOf is every branch of the repository in dir.
@@ -119,7 +120,7 @@ func branchesOf(t *testing.T, dir string) map[string]string {
 // commits is every commit of the content repository in dataDir.
 func commits(t *testing.T, dataDir string) map[string]bool {
 	t.Helper()
-	repo, err := git.PlainOpen(filepath.Join(dataDir, publish.RepositoryDir))
+	repo, err := git.PlainOpen(datadir.Dir(dataDir).Repository())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestBackupWhileCommittingRestores(t *testing.T) {
 	if len(restored) != m.Commits {
 		t.Errorf("the restored repository has %d commits, the manifest says %d", len(restored), m.Commits)
 	}
-	repo, err := publish.OpenRepository(filepath.Join(fresh, publish.RepositoryDir), seed)
+	repo, err := publish.OpenRepository(datadir.Dir(fresh).Repository(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,8 +516,8 @@ func TestRestoreKeepsWhatItReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := newSite(t, 64<<10)
-	os.MkdirAll(filepath.Join(target.dir, publish.ReleasesDir, "20261128-101500-abcdef1"), 0o755)
-	os.WriteFile(filepath.Join(target.dir, publish.ReleasesDir, "live"), []byte("20261128-101500-abcdef1"), 0o644)
+	os.MkdirAll(filepath.Join(datadir.Dir(target.dir).Releases(), "20261128-101500-abcdef1"), 0o755)
+	os.WriteFile(filepath.Join(datadir.Dir(target.dir).Releases(), "live"), []byte("20261128-101500-abcdef1"), 0o644)
 	oldBranches := branches(t, target.dir)
 	r, err := Restore(ctx, target.dir, path, SQLite)
 	if err != nil {
@@ -530,7 +531,7 @@ func TestRestoreKeepsWhatItReplaces(t *testing.T) {
 			t.Errorf("what the restore replaced is not kept: %v", err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(target.dir, publish.ReleasesDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(datadir.Dir(target.dir).Releases()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after a restore DATA_DIR still has its releases: %v", err)
 	}
 	if got := branches(t, target.dir); !maps.Equal(got, m.Refs) {
@@ -600,11 +601,11 @@ func TestCutShort(t *testing.T) {
 	if err := CutShort(dir); err != nil {
 		t.Errorf("a new DATA_DIR: %v", err)
 	}
-	os.Mkdir(filepath.Join(dir, stagedContent), 0o755)
+	os.Mkdir(stagedContent(dir), 0o755)
 	if err := CutShort(dir); err == nil || !strings.Contains(err.Error(), "run studio restore again") {
 		t.Errorf("content.git.restoring without content.git: %v, want an error", err)
 	}
-	os.Mkdir(filepath.Join(dir, publish.RepositoryDir), 0o755)
+	os.Mkdir(datadir.Dir(dir).Repository(), 0o755)
 	if err := CutShort(dir); err != nil {
 		t.Errorf("content.git.restoring beside content.git (a restore stopped before it changed anything): %v", err)
 	}
@@ -622,7 +623,7 @@ func BenchmarkBackup100Products(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.Close()
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, publish.RepositoryDir), seed)
+	repo, err := publish.OpenRepository(datadir.Dir(dataDir).Repository(), seed)
 	if err != nil {
 		b.Fatal(err)
 	}

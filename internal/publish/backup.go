@@ -30,13 +30,6 @@ import (
 
 const bundleSignature = "# v2 git bundle\n"
 
-// Where a server keeps the content repository and the releases in
-// DATA_DIR.
-const (
-	RepositoryDir = "content.git"
-	ReleasesDir   = "releases"
-)
-
 // A Bundle says what a backup of the content repository holds.
 type Bundle struct {
 	Refs    map[string]string // every branch (refs/heads/main, …) and its commit
