@@ -1,18 +1,18 @@
 package main
 
 import (
-	"time"
-
 	"context"
 	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"studio/internal/accountlink"
 	"studio/internal/config"
 	"studio/internal/mail"
 	"studio/internal/publish"
+	"studio/internal/publish/build"
 	"studio/internal/server"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
@@ -136,7 +136,7 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 		// checking each change with its builder.
 		Content: publisher.Repo,
 	}
-	if b, ok := publisher.Builder.(*publish.NodeBuilder); ok {
+	if b, ok := publisher.Builder.(*build.NodeBuilder); ok {
 		opts.Builder, opts.Scratch = b, b.Scratch
 	}
 	return opts

@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"studio/internal/datadir"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 )
 
@@ -86,7 +86,7 @@ func (m Manifest) Bytes() int64 {
 
 // Branches is the content's branches by their short names, sorted.
 func (m Manifest) Branches() string {
-	return publish.Bundle{Refs: m.Refs}.Branches()
+	return repo.Bundle{Refs: m.Refs}.Branches()
 }
 
 // files is the files a backup of database holds.
@@ -122,7 +122,7 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 		}
 		m.Enquiries = stats.Enquiries
 	}
-	bundle, err := publish.BackupRepository(datadir.Dir(dataDir).Repository(), filepath.Join(partial, ContentFile))
+	bundle, err := repo.Backup(datadir.Dir(dataDir).Repository(), filepath.Join(partial, ContentFile))
 	if err != nil {
 		return Manifest{}, err
 	}
@@ -173,7 +173,7 @@ func check(ctx context.Context, dir, scratch string) (Manifest, error) {
 			return Manifest{}, err
 		}
 	}
-	b, err := publish.RestoreRepository(filepath.Join(dir, ContentFile), scratch)
+	b, err := repo.Restore(filepath.Join(dir, ContentFile), scratch)
 	os.RemoveAll(scratch)
 	if err != nil {
 		return Manifest{}, err
@@ -234,7 +234,7 @@ func (m Manifest) matchDatabase(dir string, stats store.BackupStats) error {
 }
 
 // matchContent checks that the content holds what the manifest says.
-func (m Manifest) matchContent(dir string, b publish.Bundle) error {
+func (m Manifest) matchContent(dir string, b repo.Bundle) error {
 	if !maps.Equal(b.Refs, m.Refs) || b.Commits != m.Commits {
 		return fmt.Errorf("backup: %s holds the branches %s (%d commits), and %s says %s (%d commits)",
 			filepath.Join(dir, ContentFile), b.Branches(), b.Commits, ManifestFile, m.Branches(), m.Commits)
@@ -302,7 +302,7 @@ func Restore(ctx context.Context, dataDir, path, database string) (Restored, err
 	}
 	staged := stagedContent(dataDir)
 	os.RemoveAll(staged) // left by a restore that was cut short
-	b, err := publish.RestoreRepository(filepath.Join(path, ContentFile), staged)
+	b, err := repo.Restore(filepath.Join(path, ContentFile), staged)
 	if err == nil {
 		err = m.matchContent(path, b)
 	}

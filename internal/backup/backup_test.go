@@ -27,21 +27,21 @@ import (
 
 	"studio/internal/datadir"
 	"studio/internal/enquiry"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 )
 
 // seed is the content a test repository starts from.
 var seed = fstest.MapFS{"site.json": {Data: []byte(`{"name":"Studio"}`)}}
 
-var who = publish.Signature{Name: "Meena", Email: "meena@example.com"}
+var who = repo.Signature{Name: "Meena", Email: "meena@example.com"}
 
 // A site is a DATA_DIR as a server leaves it: a SQLite database with
 // enquiries, and a content repository with main (a photograph on it), a
 // draft and a branch kept aside.
 type site struct {
 	dir         string
-	repo        *publish.Repository
+	repo        *repo.Repository
 	enquiries   int
 	photo       []byte
 	photoCommit string
@@ -65,7 +65,7 @@ func newSite(t *testing.T, photoSize int) *site {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s.repo, err = publish.OpenRepository(datadir.Dir(s.dir).Repository(), seed); err != nil {
+	if s.repo, err = repo.Open(datadir.Dir(s.dir).Repository(), seed); err != nil {
 		t.Fatal(err)
 	}
 	s.photo = make([]byte, photoSize)
@@ -84,7 +84,7 @@ func newSite(t *testing.T, photoSize int) *site {
 	if _, err := s.repo.SaveDraft(draft.Hash, map[string][]byte{"pages/about.md": []byte("Unpublished words")}, nil, who, "About"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := publish.KeepAside(s.repo, main.Hash); err != nil {
+	if _, err := s.repo.KeepAside(main.Hash); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -99,11 +99,11 @@ func branches(t *testing.T, dataDir string) map[string]string {
 // branchesOf is every branch of the repository in dir.
 func branchesOf(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	repo, err := git.PlainOpen(dir)
+	contentRepo, err := git.PlainOpen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, err := repo.References()
+	refs, err := contentRepo.References()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func branchesOf(t *testing.T, dir string) map[string]string {
 // commits is every commit of the content repository in dataDir.
 func commits(t *testing.T, dataDir string) map[string]bool {
 	t.Helper()
-	repo, err := git.PlainOpen(datadir.Dir(dataDir).Repository())
+	contentRepo, err := git.PlainOpen(datadir.Dir(dataDir).Repository())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := repo.Log(&git.LogOptions{All: true})
+	log, err := contentRepo.Log(&git.LogOptions{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +168,12 @@ func TestBackupWhileCommittingRestores(t *testing.T) {
 			var hash string
 			var err error
 			if i%2 == 0 {
-				var main publish.Commit
+				var main repo.Commit
 				if main, err = s.repo.Main(); err == nil {
 					hash, err = s.repo.Commit(main.Hash, map[string][]byte{"pages/home.md": fmt.Appendf(nil, "Home, version %d", i)}, nil, who, "Home")
 				}
 			} else {
-				var draft publish.Commit
+				var draft repo.Commit
 				if draft, _, err = s.repo.Draft(); err == nil {
 					hash, err = s.repo.SaveDraft(draft.Hash, map[string][]byte{"pages/about.md": fmt.Appendf(nil, "About, version %d", i)}, nil, who, "About")
 				}
@@ -240,11 +240,11 @@ func TestBackupWhileCommittingRestores(t *testing.T) {
 	if len(restored) != m.Commits {
 		t.Errorf("the restored repository has %d commits, the manifest says %d", len(restored), m.Commits)
 	}
-	repo, err := publish.OpenRepository(datadir.Dir(fresh).Repository(), seed)
+	contentRepo, err := repo.Open(datadir.Dir(fresh).Repository(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if photo, err := repo.ReadFile(s.photoCommit, "images/chair.jpg"); err != nil || string(photo) != string(s.photo) {
+	if photo, err := contentRepo.ReadFile(s.photoCommit, "images/chair.jpg"); err != nil || string(photo) != string(s.photo) {
 		t.Errorf("the restored photograph: %d bytes, %v; want the %d bytes committed", len(photo), err, len(s.photo))
 	}
 	if n := countEnquiries(t, fresh); n != s.enquiries {
@@ -623,18 +623,18 @@ func BenchmarkBackup100Products(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.Close()
-	repo, err := publish.OpenRepository(datadir.Dir(dataDir).Repository(), seed)
+	contentRepo, err := repo.Open(datadir.Dir(dataDir).Repository(), seed)
 	if err != nil {
 		b.Fatal(err)
 	}
 	photo := make([]byte, 2300<<10)
 	for i := range 100 {
 		rand.Read(photo)
-		main, err := repo.Main()
+		main, err := contentRepo.Main()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := repo.Commit(main.Hash, map[string][]byte{fmt.Sprintf("images/product-%d.jpg", i): photo}, nil, who, "A photograph"); err != nil {
+		if _, err := contentRepo.Commit(main.Hash, map[string][]byte{fmt.Sprintf("images/product-%d.jpg", i): photo}, nil, who, "A photograph"); err != nil {
 			b.Fatal(err)
 		}
 	}

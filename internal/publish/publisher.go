@@ -1,3 +1,10 @@
+// Package publish turns the studio's content into live releases without a
+// developer: the content lives in a git repository the server owns
+// (repo), each commit on main is built by the front end's own pipeline
+// (build) into a release (releases), and a release that passes its checks
+// is switched live whole; any earlier good one can be switched back to at
+// once. This package is the queue of builds and the switch (Publisher),
+// and, with PostgreSQL, what the copies of the server share (Shared).
 package publish
 
 import (
@@ -5,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -15,6 +23,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
@@ -45,8 +56,8 @@ type Embedded struct {
 // and DATA_DIR for `studio rollback`. Between them it builds the
 // previews the editor asks for (Preview), which are never made live.
 type Publisher struct {
-	Repo        *Repository
-	Releases    *Releases
+	Repo        *repo.Repository
+	Releases    *releases.Releases
 	Builder     Builder // nil: this server cannot build; it serves what is built
 	Target      Target
 	Embedded    Embedded
@@ -63,25 +74,32 @@ type Publisher struct {
 	running      sync.WaitGroup
 	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
-	pending      *Release // main's build, queued, not yet started; a newer commit replaces it
-	preview      *Release // a preview's build, queued, not yet started; a newer preview replaces it
-	live         string   // the release this server serves
-	seenMain     string   // main as this copy last built or shared it
+	pending      *releases.Release // main's build, queued, not yet started; a newer commit replaces it
+	preview      *releases.Release // a preview's build, queued, not yet started; a newer preview replaces it
+	live         string            // the release this server serves
+	seenMain     string            // main as this copy last built or shared it
 	embeddedTree string
 	builds       bool      // this copy builds: it has the builder and, with Shared, the builder's lock
 	lastLook     time.Time // with Shared: when the shared state was last read
 	unservable   string    // with Shared: a live release this copy cannot serve, said once
-	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the Releases page say it
+	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the releases.Releases page say it
 	hold         bool      // no release of the content can be served: the pages answer 503
 	liveFile     string    // what the live file said when last read or written here (followLiveFile)
+}
+
+// A Builder turns the content in contentDir into a client build in
+// clientDir, calling stage as each step begins. A build that fails for
+// its content returns a *build.ContentError.
+type Builder interface {
+	Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (build.Stats, error)
 }
 
 // records is where the release.json of each release is kept: the release
 // directories (Releases) of a server alone, the database (Shared) of copies.
 type records interface {
-	Get(id string) (Release, error)
-	Put(r Release) error
-	List() ([]Release, error)
+	Get(id string) (releases.Release, error)
+	Put(r releases.Release) error
+	List() ([]releases.Release, error)
 	Remove(id string) error
 }
 
@@ -102,7 +120,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 	if p.Keep < 2 {
 		p.Keep = 2
 	}
-	tree, err := TreeHash(p.Embedded.Content)
+	tree, err := repo.TreeHash(p.Embedded.Content)
 	if err != nil {
 		return fmt.Errorf("publish: the embedded content: %w", err)
 	}
@@ -160,7 +178,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 // the content it was built from (a new site); with other content and
 // nothing intact to serve (a restore's first start), the pages answer 503
 // until main is built.
-func (p *Publisher) startServing(live string, main Commit) {
+func (p *Publisher) startServing(live string, main repo.Commit) {
 	if live == EmbeddedID {
 		return // chosen: studio rollback embedded
 	}
@@ -182,7 +200,7 @@ func (p *Publisher) startServing(live string, main Commit) {
 	if live == "" {
 		made := false
 		for _, r := range list {
-			made = made || (!r.Preview && r.Status == Ready)
+			made = made || (!r.Preview && r.Status == releases.Ready)
 		}
 		if !made && main.Tree == p.embeddedTree {
 			return // a new site: the embedded build is main's content
@@ -222,10 +240,10 @@ func (p *Publisher) untilRebuilt() string {
 // (newest first) that is ready, intact and of the content tree, or failing
 // that the newest intact one; never except. It returns its id, "" when
 // none serves.
-func (p *Publisher) serveIntact(list []Release, tree, except string) string {
+func (p *Publisher) serveIntact(list []releases.Release, tree, except string) string {
 	for _, sameContent := range []bool{true, false} {
 		for _, r := range list {
-			if r.Preview || r.Status != Ready || r.Format != Format || len(r.Damage) > 0 || r.ID == except || (sameContent && r.Tree != tree) {
+			if r.Preview || r.Status != releases.Ready || r.Format != releases.Format || len(r.Damage) > 0 || r.ID == except || (sameContent && r.Tree != tree) {
 				continue
 			}
 			if p.serve(r.ID, true) == nil { // a damaged one is marked so by the switch
@@ -238,7 +256,7 @@ func (p *Publisher) serveIntact(list []Release, tree, except string) string {
 
 // markDamaged records r's damaged files, so that it is not offered or
 // served again.
-func (p *Publisher) markDamaged(r Release, damage *DamageError) {
+func (p *Publisher) markDamaged(r releases.Release, damage *releases.DamageError) {
 	r.Damage = damage.Files
 	if err := p.records().Put(r); err != nil {
 		p.Log.Error("publish: recording a damaged release", "release", r.ID, "err", err)
@@ -248,7 +266,7 @@ func (p *Publisher) markDamaged(r Release, damage *DamageError) {
 // unservable says why release id (what: "the live release") cannot be
 // served, as a person reads it.
 func unservable(what, id string, err error) string {
-	if damage := (*DamageError)(nil); errors.As(err, &damage) {
+	if damage := (*releases.DamageError)(nil); errors.As(err, &damage) {
 		return fmt.Sprintf("%s %s was damaged (%s)", what, id, damage.Short())
 	}
 	return fmt.Sprintf("%s %s cannot be served (%v)", what, id, err)
@@ -296,7 +314,7 @@ func (p *Publisher) dropInterrupted() {
 		return
 	}
 	for _, r := range list {
-		if r.Status == Queued || r.Status == Building {
+		if r.Status == releases.Queued || r.Status == releases.Building {
 			p.Log.Info("publish: a build a stop interrupted is dropped, and main built again", "release", r.ID)
 			if err := p.records().Remove(r.ID); err != nil {
 				p.Log.Error("publish: dropping an interrupted build", "release", r.ID, "err", err)
@@ -325,19 +343,19 @@ func (p *Publisher) Builds() bool {
 
 // List is every release of main, newest first, the embedded build last:
 // not the previews, which are no one's to make live (Release reads one).
-func (p *Publisher) List() ([]Release, error) {
+func (p *Publisher) List() ([]releases.Release, error) {
 	all, err := p.records().List()
 	if err != nil {
 		return nil, err
 	}
-	var list []Release
+	var list []releases.Release
 	for _, r := range all {
 		if !r.Preview {
 			list = append(list, r)
 		}
 	}
-	return append(list, Release{ID: EmbeddedID, Commit: Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
-		CodeVersion: p.CodeVersion, Format: Format, Status: Ready}), nil
+	return append(list, releases.Release{ID: EmbeddedID, Commit: repo.Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
+		CodeVersion: p.CodeVersion, Format: releases.Format, Status: releases.Ready}), nil
 }
 
 // Publish queues a build of main now, even of a commit built before (a
@@ -366,7 +384,7 @@ var ErrPreviewElsewhere = errors.New("publish: previews are built by the copy of
 // preview of the same files by this code, ready or under way, is returned
 // instead of building again. It waits behind a build of main, never
 // replacing one; a newer preview replaces a queued one.
-func (p *Publisher) Preview(c Commit) (string, error) {
+func (p *Publisher) Preview(c repo.Commit) (string, error) {
 	if p.Builder == nil {
 		return "", ErrNoBuilder
 	}
@@ -378,7 +396,7 @@ func (p *Publisher) Preview(c Commit) (string, error) {
 		return "", err
 	}
 	for _, r := range list {
-		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != Failed {
+		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != releases.Failed {
 			return r.ID, nil
 		}
 	}
@@ -387,10 +405,10 @@ func (p *Publisher) Preview(c Commit) (string, error) {
 
 // Draft is the commit a preview of the editor's work builds: the draft's
 // newest, or main's when nothing is unpublished (draft false).
-func (p *Publisher) Draft() (c Commit, draft bool, err error) { return p.Repo.Draft() }
+func (p *Publisher) Draft() (c repo.Commit, draft bool, err error) { return p.Repo.Draft() }
 
 // Release reads release id's record: how a preview's build goes.
-func (p *Publisher) Release(id string) (Release, error) { return p.records().Get(id) }
+func (p *Publisher) Release(id string) (releases.Release, error) { return p.records().Get(id) }
 
 // MakeLive switches to release id, built before: instant, no rebuild.
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
@@ -399,7 +417,7 @@ func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 // by one commit by who (CommitBackTo), which it returns: "" when main had
 // those files already. Main's new commit is the live release's files, so
 // the watcher builds nothing for it.
-func (p *Publisher) Rollback(id string, who Signature) (string, error) {
+func (p *Publisher) Rollback(id string, who repo.Signature) (string, error) {
 	if err := p.serve(id, true); err != nil {
 		return "", err
 	}
@@ -413,7 +431,7 @@ func (p *Publisher) Rollback(id string, who Signature) (string, error) {
 // queueIfNew queues commit unless a release of its files by this code is
 // ready (and not damaged), under way or failed (a failure is retried by
 // Publish, not in a loop).
-func (p *Publisher) queueIfNew(c Commit) {
+func (p *Publisher) queueIfNew(c repo.Commit) {
 	if !p.Builds() {
 		return
 	}
@@ -427,7 +445,7 @@ func (p *Publisher) queueIfNew(c Commit) {
 	}
 	for _, r := range list {
 		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
-			if r.Status == Ready && r.ID != p.Live() {
+			if r.Status == releases.Ready && r.ID != p.Live() {
 				// The same files again (a revert), or a build a stop kept
 				// from going live: the release made of them serves.
 				if !p.Manual {
@@ -448,7 +466,7 @@ var ErrNoBuilder = errors.New("publishing needs the builder: this server has no 
 
 // queue puts a build of c in its slot, main's or (preview) the previews':
 // each slot holds one, so neither kind ever pushes out the other.
-func (p *Publisher) queue(c Commit, preview bool) (string, error) {
+func (p *Publisher) queue(c repo.Commit, preview bool) (string, error) {
 	if p.Builder == nil {
 		return "", ErrNoBuilder
 	}
@@ -467,8 +485,8 @@ func (p *Publisher) queue(c Commit, preview bool) (string, error) {
 			return "", err
 		}
 	}
-	r := Release{ID: p.Releases.newID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: Format,
-		Status: Queued, Preview: preview, QueuedAt: time.Now()}
+	r := releases.Release{ID: p.Releases.NewID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: releases.Format,
+		Status: releases.Queued, Preview: preview, QueuedAt: time.Now()}
 	if err := p.records().Put(r); err != nil {
 		return "", err
 	}
@@ -497,10 +515,10 @@ func (p *Publisher) work(ctx context.Context) {
 
 // next takes the queued build to make next: main's before a preview's, as
 // the live site waits on it.
-func (p *Publisher) next() *Release {
+func (p *Publisher) next() *releases.Release {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, slot := range []**Release{&p.pending, &p.preview} {
+	for _, slot := range []**releases.Release{&p.pending, &p.preview} {
 		if r := *slot; r != nil {
 			*slot = nil
 			return r
@@ -511,109 +529,11 @@ func (p *Publisher) next() *Release {
 
 // build makes release r and, when it is good and nothing says wait, makes
 // it live. Whatever fails, the live release keeps serving.
-func (p *Publisher) build(ctx context.Context, r Release) {
+func (p *Publisher) build(ctx context.Context, r releases.Release) {
 	start := time.Now()
-	dir := p.Releases.Dir(r.ID)
-	r.Status = Building
-	setStage := func(stage string) {
-		r.Stage = stage
-		if err := p.records().Put(r); err != nil {
-			p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
-		}
-		p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
-		if p.Observe != nil {
-			p.Observe(stage, 0, "")
-		}
-	}
-	fail := func(problems ...string) {
-		if ctx.Err() != nil {
-			// The server is stopping: the build stays "building", which the
-			// next start drops, and main is built again then.
-			os.RemoveAll(filepath.Join(dir, "client"))
-			p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)
-			return
-		}
-		r.Status, r.Stage, r.Problems = Failed, "", problems
-		r.BuildSeconds = time.Since(start).Seconds()
-		if err := p.records().Put(r); err != nil {
-			p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
-		}
-		os.RemoveAll(filepath.Join(dir, "client"))
-		p.Log.Warn("publish: build failed; the live release keeps serving", "release", r.ID, "problems", problems)
-		if len(problems) == 1 && strings.HasPrefix(problems[0], "not enough disk space") {
-			// Said where the studio looks (/readyz, the Releases page)
-			// until a release goes live.
-			p.setProblem(fmt.Sprintf("release %s was not built: %s", r.ID, problems[0]), p.isHeld())
-		}
-		if p.Observe != nil {
-			p.Observe("", r.BuildSeconds, "failed")
-		}
-		p.prune() // a disk that filled gets its room back for the next try
-	}
-	setStage("checking the disk space")
-	if err := p.makeRoom(r.ID); err != nil {
-		fail(err.Error())
-		return
-	}
-	setStage("reading the commit")
-	contentDir := filepath.Join(dir, "content")
-	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
-		if content := (*ContentError)(nil); errors.As(err, &content) {
-			fail(content.Problems...) // a symbolic link
-		} else {
-			fail(p.diskFull(err).Error())
-		}
-		return
-	}
-	// A path that leaves its folder stops the build before the front end's
-	// tools read the content.
-	if problems := sitecontent.PathProblems(os.DirFS(contentDir)); len(problems) > 0 {
-		fail(problems...)
-		return
-	}
-	logFile, err := os.Create(filepath.Join(dir, "build.log"))
-	if err != nil {
-		fail(err.Error())
-		return
-	}
-	defer logFile.Close()
-	stats, err := p.Builder.Build(ctx, contentDir, filepath.Join(dir, "client"), setStage, logFile)
-	r.BuildPeakMiB = stats.PeakMiB
-	if content := (*ContentError)(nil); errors.As(err, &content) {
-		fail(content.Problems...)
-		return
-	} else if err != nil {
-		fail(p.diskFull(err).Error())
-		return
-	}
-	setStage("checking the release")
-	if r.Manifest, err = writeManifest(dir); err != nil {
-		fail(p.diskFull(err).Error())
-		return
-	}
-	// Durable before it may go live: a crash after the switch finds the
-	// pages the live file names.
-	if err := syncRelease(dir); err != nil {
-		fail(err.Error())
-		return
-	}
-	if err := p.check(r.ID); err != nil {
-		fail(err.Error())
-		return
-	}
-	if p.Shared != nil {
-		setStage("storing the release for every copy")
-		if err := p.Shared.Upload(ctx, r.ID); err != nil {
-			fail(err.Error())
-			return
-		}
-	}
-	r.Status, r.Stage = Ready, ""
-	r.BuiltAt = time.Now()
-	r.BuildSeconds = time.Since(start).Seconds()
-	r.Size = dirSize(dir)
-	if err := p.records().Put(r); err != nil {
-		fail(err.Error())
+	r.Status = releases.Building
+	if err := p.make(ctx, &r, start); err != nil {
+		p.failed(ctx, r, start, err)
 		return
 	}
 	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size)
@@ -631,6 +551,122 @@ func (p *Publisher) build(ctx context.Context, r Release) {
 	p.prune()
 }
 
+// make builds release r, recording each stage, up to a ready release
+// checked, durable and (with Shared) stored for every copy. A build its
+// content stops is a *problemsError.
+func (p *Publisher) make(ctx context.Context, r *releases.Release, start time.Time) error {
+	dir := p.Releases.Dir(r.ID)
+	setStage := func(stage string) { p.setStage(r, start, stage) }
+	setStage("checking the disk space")
+	if err := p.makeRoom(r.ID); err != nil {
+		return err
+	}
+	setStage("reading the commit")
+	contentDir := filepath.Join(dir, "content")
+	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
+		return err
+	}
+	// A path that leaves its folder stops the build before the front end's
+	// tools read the content.
+	if problems := sitecontent.PathProblems(os.DirFS(contentDir)); len(problems) > 0 {
+		return &problemsError{problems}
+	}
+	logFile, err := os.Create(filepath.Join(dir, "build.log"))
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	stats, err := p.Builder.Build(ctx, contentDir, filepath.Join(dir, "client"), setStage, logFile)
+	r.BuildPeakMiB = stats.PeakMiB
+	if err != nil {
+		return err
+	}
+	setStage("checking the release")
+	if r.Manifest, err = p.Releases.WriteManifest(r.ID); err != nil {
+		return err
+	}
+	// Durable before it may go live: a crash after the switch finds the
+	// pages the live file names.
+	if err := p.Releases.Sync(r.ID); err != nil {
+		return err
+	}
+	if err := p.check(r.ID); err != nil {
+		return err
+	}
+	if p.Shared != nil {
+		setStage("storing the release for every copy")
+		if err := p.Shared.Upload(ctx, r.ID); err != nil {
+			return err
+		}
+	}
+	r.Status, r.Stage = releases.Ready, ""
+	r.BuiltAt = time.Now()
+	r.BuildSeconds = time.Since(start).Seconds()
+	r.Size = p.Releases.Size(r.ID)
+	return p.records().Put(*r)
+}
+
+// setStage records the stage release r's build has come to.
+func (p *Publisher) setStage(r *releases.Release, start time.Time, stage string) {
+	r.Stage = stage
+	if err := p.records().Put(*r); err != nil {
+		p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
+	}
+	p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
+	if p.Observe != nil {
+		p.Observe(stage, 0, "")
+	}
+}
+
+// A problemsError is a build stopped by its content, one line a problem.
+type problemsError struct{ problems []string }
+
+func (e *problemsError) Error() string { return strings.Join(e.problems, "; ") }
+
+// problems is what a failed build says of why, one line a problem: the
+// content's own, or the error in the studio's words.
+func (p *Publisher) problems(err error) []string {
+	if content := (*build.ContentError)(nil); errors.As(err, &content) {
+		return content.Problems
+	}
+	if links := (*repo.LinkError)(nil); errors.As(err, &links) {
+		return links.Problems // a symbolic link
+	}
+	if paths := (*problemsError)(nil); errors.As(err, &paths) {
+		return paths.problems
+	}
+	return []string{p.diskFull(err).Error()}
+}
+
+// failed records release r's build as failed by err; the live release
+// keeps serving. A build the shutdown stopped is left "building", which
+// the next start drops (main is built again then).
+func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.Time, err error) {
+	client := filepath.Join(p.Releases.Dir(r.ID), "client")
+	if ctx.Err() != nil {
+		os.RemoveAll(client)
+		p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)
+		return
+	}
+	problems := p.problems(err)
+	r.Status, r.Stage, r.Problems = releases.Failed, "", problems
+	r.BuildSeconds = time.Since(start).Seconds()
+	if err := p.records().Put(r); err != nil {
+		p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
+	}
+	os.RemoveAll(client)
+	p.Log.Warn("publish: build failed; the live release keeps serving", "release", r.ID, "problems", problems)
+	if len(problems) == 1 && strings.HasPrefix(problems[0], "not enough disk space") {
+		// Said where the studio looks (/readyz, the Releases page)
+		// until a release goes live.
+		p.setProblem(fmt.Sprintf("release %s was not built: %s", r.ID, problems[0]), p.isHeld())
+	}
+	if p.Observe != nil {
+		p.Observe("", r.BuildSeconds, "failed")
+	}
+	p.prune() // a disk that filled gets its room back for the next try
+}
+
 // Load reads release id as the server serves it, fetching its files first
 // when another copy built it: the switch's, and the server's for a preview.
 func (p *Publisher) Load(id string) (fs.FS, *sitecontent.Content, error) {
@@ -642,8 +678,8 @@ func (p *Publisher) Load(id string) (fs.FS, *sitecontent.Content, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if r.Format != Format {
-		return nil, nil, fmt.Errorf("publish: release %s has layout %d; this bin/studio serves layout %d", id, r.Format, Format)
+	if r.Format != releases.Format {
+		return nil, nil, fmt.Errorf("publish: release %s has layout %d; this bin/studio serves layout %d", id, r.Format, releases.Format)
 	}
 	if p.Shared != nil {
 		if err := p.Shared.Fetch(context.Background(), id); err != nil {
@@ -681,14 +717,14 @@ func (p *Publisher) switchTo(id string, record bool) error {
 		if err != nil {
 			return err
 		}
-		if r.Status != Ready {
+		if r.Status != releases.Ready {
 			return fmt.Errorf("publish: release %s is %s, not ready: it cannot be made live", id, r.Status)
 		}
 		if r.Preview {
 			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
 		}
 		if err := p.verify(r); err != nil {
-			if damage := (*DamageError)(nil); errors.As(err, &damage) && len(r.Damage) == 0 {
+			if damage := (*releases.DamageError)(nil); errors.As(err, &damage) && len(r.Damage) == 0 {
 				p.markDamaged(r, damage)
 			}
 			return err
@@ -756,7 +792,7 @@ func (p *Publisher) watch(ctx context.Context) {
 		}
 		p.followLiveFile()
 		p.answerRollback()
-		if p.Releases.takePublishRequest() {
+		if p.Releases.TakePublishRequest() {
 			if _, err := p.Publish(); err != nil {
 				p.Log.Error("publish: studio publish", "err", err)
 			}
@@ -798,7 +834,7 @@ func (p *Publisher) setLiveFile(id string) error {
 // verify checks release r's files before it is served (Releases.Verify).
 // A copy of a shared release fetches it first, and fetches it again when
 // its copy is damaged: the database holds every file.
-func (p *Publisher) verify(r Release) error {
+func (p *Publisher) verify(r releases.Release) error {
 	if p.Shared == nil {
 		return p.Releases.Verify(r)
 	}
@@ -806,7 +842,7 @@ func (p *Publisher) verify(r Release) error {
 		return err
 	}
 	err := p.Releases.Verify(r)
-	if damage := (*DamageError)(nil); errors.As(err, &damage) {
+	if damage := (*releases.DamageError)(nil); errors.As(err, &damage) {
 		p.Log.Warn("publish: this copy's files of a release are damaged; fetching them again", "release", r.ID, "files", damage.Files)
 		if err := p.Releases.Remove(r.ID); err != nil {
 			return err
@@ -839,7 +875,7 @@ func (p *Publisher) prune() {
 		if r.Preview {
 			count, limit = &previews, keptPreviews
 		}
-		if *count++; *count > limit && r.ID != live && r.Status != Queued && r.Status != Building {
+		if *count++; *count > limit && r.ID != live && r.Status != releases.Queued && r.Status != releases.Building {
 			p.Log.Info("publish: an old release is deleted", "release", r.ID, "preview", r.Preview)
 			p.records().Remove(r.ID)
 		}
@@ -864,7 +900,7 @@ func (p *Publisher) makeRoom(building string) error {
 	}
 	need := uint64(store.MinFreeBytes)
 	for _, r := range list {
-		if r.Status == Ready && r.Size > 0 {
+		if r.Status == releases.Ready && r.Size > 0 {
 			need += uint64(r.Size)
 			break
 		}
@@ -879,7 +915,7 @@ func (p *Publisher) makeRoom(building string) error {
 		if t, ok := p.Builder.(interface{ TrimCaches() }); ok {
 			t.TrimCaches()
 		}
-		p.Repo.dropUnlinkedBlobs(0)
+		p.Repo.DropUnlinkedBlobs(0)
 		if free, err = p.freeBytes(); err != nil {
 			p.Log.Error("publish: the free space", "err", err)
 		}
@@ -889,7 +925,7 @@ func (p *Publisher) makeRoom(building string) error {
 	}
 	for i := len(list) - 1; i >= 0 && free < need; i-- {
 		r := list[i]
-		if r.ID == building || r.ID == p.Live() || r.Status == Queued || r.Status == Building {
+		if r.ID == building || r.ID == p.Live() || r.Status == releases.Queued || r.Status == releases.Building {
 			continue
 		}
 		p.Log.Info("publish: an old release is deleted to make room for a build", "release", r.ID, "free_bytes", free, "needed_bytes", need)
@@ -910,11 +946,11 @@ func (p *Publisher) makeRoom(building string) error {
 
 func (p *Publisher) freeBytes() (uint64, error) {
 	if p.FreeBytes != nil {
-		return p.FreeBytes(p.Releases.dir)
+		return p.FreeBytes(p.Releases.Root())
 	}
 	var st unix.Statfs_t
-	if err := unix.Statfs(p.Releases.dir, &st); err != nil {
-		return 0, fmt.Errorf("publish: the free space of %s: %w", p.Releases.dir, err)
+	if err := unix.Statfs(p.Releases.Root(), &st); err != nil {
+		return 0, fmt.Errorf("publish: the free space of %s: %w", p.Releases.Root(), err)
 	}
 	return st.Bavail * uint64(st.Bsize), nil
 }

@@ -14,7 +14,8 @@ import (
 	"strings"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 )
 
@@ -23,18 +24,18 @@ import (
 // and publishes the draft to main, whose release the page then follows to
 // live. The site is untouched until Publish.
 
-// Content is the content repository (a *publish.Repository) as the editor
+// Content is the content repository (a *repo.Repository) as the editor
 // uses it.
 type Content interface {
-	Draft() (publish.Commit, bool, error)
-	Main() (publish.Commit, error)
+	Draft() (repo.Commit, bool, error)
+	Main() (repo.Commit, error)
 	ReadFile(hash, name string) ([]byte, error)
 	Export(hash, dir string) error
-	SaveDraft(base string, files map[string][]byte, removed []string, who publish.Signature, message string) (string, error)
-	Unpublished() ([]publish.Commit, error)
-	PublishDraft(who publish.Signature) (string, error)
+	SaveDraft(base string, files map[string][]byte, removed []string, who repo.Signature, message string) (string, error)
+	Unpublished() ([]repo.Commit, error)
+	PublishDraft(who repo.Signature) (string, error)
 	DiscardDraft() error
-	Log(hash string, n int) ([]publish.Commit, error)
+	Log(hash string, n int) ([]repo.Commit, error)
 }
 
 // savedNotice is what a page says after a save.
@@ -46,7 +47,7 @@ func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part co
 }
 
 // Builder is the build's own tools, run on a copy of the content (a
-// *publish.NodeBuilder): its content check, whose "file: field: problem"
+// *build.NodeBuilder): its content check, whose "file: field: problem"
 // lines are those a build stops on, and its Markdown renderer, for the
 // preview beside a text.
 type Builder interface {
@@ -170,7 +171,7 @@ type contentView struct {
 	frame
 	Parts       []contentPart
 	Texts       []contentPart // the Markdown files
-	Unpublished []publish.Commit
+	Unpublished []repo.Commit
 	Release     *releaseRow // the release of ?published=COMMIT, followed to live
 	Waiting     bool        // that commit's release is not made yet, or is under way
 	Here        string      // this page's address, for "Check again"
@@ -324,7 +325,7 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 // openPart reads the draft's version of part: its commit, its schema, its
 // document and where the part is in it. On failure it answers with the
 // error page and ok false.
-func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head publish.Commit, schema *contentform.Schema, doc *contentform.Value, pointer string, ok bool) {
+func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head repo.Commit, schema *contentform.Schema, doc *contentform.Value, pointer string, ok bool) {
 	head, _, err := h.opts.Content.Draft()
 	if err == nil {
 		schema, doc, err = h.readPart(head.Hash, part)
@@ -555,7 +556,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	}
 	message := title + ": " + summary(changed)
 	if _, err := h.opts.Content.SaveDraft(base, files, nil, signature(r), message); err != nil {
-		if errors.Is(err, publish.ErrDraftMoved) {
+		if errors.Is(err, repo.ErrDraftMoved) {
 			p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
 			head, _, _ := h.opts.Content.Draft()
 			p.Version = head.Hash
@@ -641,10 +642,10 @@ func summary(labels []string) string {
 }
 
 // signature names the signed-in account as a commit's author.
-func signature(r *http.Request) publish.Signature {
+func signature(r *http.Request) repo.Signature {
 	email := actor(r)
 	name, _, _ := strings.Cut(email, "@")
-	return publish.Signature{Name: name, Email: email}
+	return repo.Signature{Name: name, Email: email}
 }
 
 // checkChange runs the build's content check on the content of commit base
@@ -653,7 +654,7 @@ func signature(r *http.Request) publish.Signature {
 // before the build's tools read the content.
 func (h *Handler) checkChange(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
 	dir, done, err := h.scratchContent(base, files)
-	if content := (*publish.ContentError)(nil); errors.As(err, &content) {
+	if content := (*build.ContentError)(nil); errors.As(err, &content) {
 		return content.Problems, nil // a symbolic link pushed to the content
 	}
 	if err != nil {
@@ -714,7 +715,7 @@ func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	commit, err := h.opts.Content.PublishDraft(signature(r))
-	var conflict *publish.ConflictError
+	var conflict *repo.ConflictError
 	if errors.As(err, &conflict) {
 		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")
 		return

@@ -9,7 +9,8 @@ import (
 	"net/http"
 	"strings"
 
-	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/repo"
 )
 
 // The long texts of the Content section: the About, Bespoke and FAQ pages
@@ -50,7 +51,7 @@ func (h *Handler) preview(ctx context.Context, base string, part contentPart, te
 	}
 	defer done()
 	html, err := h.opts.Builder.RenderMarkdown(ctx, dir, part.File, text)
-	var problem *publish.ContentError
+	var problem *build.ContentError
 	switch {
 	case errors.As(err, &problem):
 		return "", "The site cannot show this text: " + strings.Join(problem.Problems, "; ")
@@ -140,7 +141,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		return
 	}
 	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: []byte(text)}, nil, signature(r), part.Title+": text"); err != nil {
-		if errors.Is(err, publish.ErrDraftMoved) {
+		if errors.Is(err, repo.ErrDraftMoved) {
 			p.Problem = "Not saved: someone saved at the same moment. Your text is below: press Save again."
 			head, _, _ := h.opts.Content.Draft()
 			p.Version = head.Hash

@@ -24,7 +24,7 @@ import (
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // thumbnails of WebP photographs
 
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 )
 
 // A photograph: what it must be to be taken (its kind, by its bytes, and
@@ -192,7 +192,7 @@ func (h *Handler) Thumbnail(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		var head publish.Commit
+		var head repo.Commit
 		if head, _, err = h.opts.Content.Draft(); err == nil {
 			body, err = h.opts.Content.ReadFile(head.Hash, "images/"+src)
 		}

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 )
 
 // The products of the Content section: their table, each product's form
@@ -115,8 +115,8 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 
 // lastChanges finds, in the newest commits, the last save of each product
 // the editor made ("Product 12: …", "New product 12: …").
-func (h *Handler) lastChanges(head string) map[string]publish.Commit {
-	found := map[string]publish.Commit{}
+func (h *Handler) lastChanges(head string) map[string]repo.Commit {
+	found := map[string]repo.Commit{}
 	commits, err := h.opts.Content.Log(head, 500)
 	if err != nil {
 		h.log.Warn("studio: reading the content's history", "err", err)
@@ -459,7 +459,7 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part con
 	}
 	message := fmt.Sprintf("Product %s: deleted (%s)", id, name)
 	if _, err := h.opts.Content.SaveDraft(base, map[string][]byte{part.File: doc.Encode()}, removed, signature(r), message); err != nil {
-		if errors.Is(err, publish.ErrDraftMoved) {
+		if errors.Is(err, repo.ErrDraftMoved) {
 			h.fail(w, r, http.StatusConflict, "Not deleted", "Someone saved a change while you were deciding: nothing was deleted. Look at the product again, then delete it.", "/studio/content/"+part.Slug)
 			return
 		}

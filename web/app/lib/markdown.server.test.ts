@@ -74,10 +74,10 @@ describe("renderMarkdown", () => {
     expect(doc.html).toContain(" bad data ");
   });
 
-  // The table internal/publish/builder_test.go feeds to the workspace's
+  // The table internal/publish/build/builder_test.go feeds to the workspace's
   // preview too: every link, and the href the browser would follow.
   const table: { links: { case: string; markdown: string; href: string | null }[] } = JSON.parse(
-    readFileSync(new URL("../../../internal/publish/testdata/markdown-links.json", import.meta.url), "utf8"),
+    readFileSync(new URL("../../../internal/publish/build/testdata/markdown-links.json", import.meta.url), "utf8"),
   );
   // The hrefs of html as the browser reads them (character references decoded).
   const hrefs = (html: string) => [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => decodeHTMLAttribute(m[1]!));
