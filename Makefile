@@ -131,7 +131,7 @@ bench-backup:
 # list of files, as a start-up and a Make live check it.
 .PHONY: bench-verify
 bench-verify:
-	go test -run '^$$' -bench Verify300Products -benchtime 5x ./internal/publish/
+	go test -run '^$$' -bench Verify300Products -benchtime 5x ./internal/publish/releases/
 
 # The disk a release takes at PRODUCTS (300): a text on every page, a text on one product.
 .PHONY: bench-release-disk

@@ -16,7 +16,8 @@ import (
 
 	"studio/content"
 	"studio/internal/backup"
-	"studio/internal/publish"
+	"studio/internal/datadir"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 )
 
@@ -40,21 +41,21 @@ func TestBackupRestoresTheContent(t *testing.T) {
 
 	// Edited as the workspace does, from this process while the server
 	// runs on the same repository.
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, publish.RepositoryDir), content.Files)
+	contentRepo, err := repo.Open(datadir.Dir(dataDir).Repository(), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	photo := make([]byte, 200<<10)
 	rand.Read(photo)
-	main, err := repo.Main()
+	main, err := contentRepo.Main()
 	if err != nil {
 		t.Fatal(err)
 	}
-	published, err := repo.Commit(main.Hash, map[string][]byte{"images/backup-chair.jpg": photo}, nil, publish.Signature{Name: "Meena", Email: "meena@example.com"}, "A new photograph")
+	published, err := contentRepo.Commit(main.Hash, map[string][]byte{"images/backup-chair.jpg": photo}, nil, repo.Signature{Name: "Meena", Email: "meena@example.com"}, "A new photograph")
 	if err != nil {
 		t.Fatal(err)
 	}
-	draft, err := repo.SaveDraft(published, map[string][]byte{"pages/backup-note.md": []byte("Not yet published")}, nil, publish.Signature{Name: "Meena", Email: "meena@example.com"}, "A note")
+	draft, err := contentRepo.SaveDraft(published, map[string][]byte{"pages/backup-note.md": []byte("Not yet published")}, nil, repo.Signature{Name: "Meena", Email: "meena@example.com"}, "A note")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestBackupRestoresTheContent(t *testing.T) {
 	server.Process.Signal(syscall.SIGTERM)
 	server.Wait()
 
-	restored, err := publish.OpenRepository(filepath.Join(fresh, publish.RepositoryDir), content.Files)
+	restored, err := repo.Open(datadir.Dir(fresh).Repository(), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestBackupKilledLeavesNoBackup(t *testing.T) {
 	// killed in the middle, whatever the machine.
 	photo := make([]byte, 16<<20)
 	rand.Read(photo)
-	commitLarge(t, filepath.Join(dataDir, publish.RepositoryDir), "images/large.jpg", photo)
+	commitLarge(t, datadir.Dir(dataDir).Repository(), "images/large.jpg", photo)
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, "studio-backup")
@@ -179,17 +180,17 @@ func TestBackupKilledLeavesNoBackup(t *testing.T) {
 // the race detector, takes seconds to compress a few megabytes.
 func commitLarge(t *testing.T, dir, name string, data []byte) {
 	t.Helper()
-	repo, err := publish.OpenRepository(dir, content.Files)
+	contentRepo, err := repo.Open(dir, content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	git, err := exec.LookPath("git")
 	if err != nil {
-		main, err := repo.Main()
+		main, err := contentRepo.Main()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := repo.Commit(main.Hash, map[string][]byte{name: data}, nil, publish.Signature{Name: "Meena", Email: "meena@example.com"}, "A large file"); err != nil {
+		if _, err := contentRepo.Commit(main.Hash, map[string][]byte{name: data}, nil, repo.Signature{Name: "Meena", Email: "meena@example.com"}, "A large file"); err != nil {
 			t.Fatal(err)
 		}
 		return

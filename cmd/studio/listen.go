@@ -8,13 +8,13 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
 	"studio/internal/config"
+	"studio/internal/datadir"
 )
 
 // listener is one http.Server and where it serves.
@@ -46,7 +46,7 @@ func listen(cfg config.Config, site http.Handler, errorLog *log.Logger, client *
 	}
 	certs := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
-		Cache:      autocert.DirCache(filepath.Join(cfg.DataDir, "certs")),
+		Cache:      autocert.DirCache(datadir.Dir(cfg.DataDir).Certificates()),
 		HostPolicy: domainsOnly(cfg.Domains),
 		Email:      cfg.ACMEEmail,
 		Client:     client,

@@ -94,7 +94,7 @@ func run() error {
 	}
 	// The publisher is made first, for the workspace's releases page, and
 	// started below, once the server it switches exists.
-	publisher, err := newPublisher(ctx, log, cfg)
+	publisher, err := newPublisher(ctx, log, cfg, st)
 	if err != nil {
 		return err
 	}

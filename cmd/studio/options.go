@@ -1,24 +1,23 @@
 package main
 
 import (
-	"path/filepath"
-	"time"
-
 	"context"
 	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"studio/internal/accountlink"
 	"studio/internal/config"
+	"studio/internal/datadir"
 	"studio/internal/mail"
 	"studio/internal/publish"
+	"studio/internal/publish/build"
 	"studio/internal/server"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/workspace"
-	"studio/internal/workspace/edit"
 )
 
 // serverOptions turns on the parts of the server the configuration asks
@@ -138,12 +137,12 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 		// checking each change with its builder.
 		Content: publisher.Repo,
 	}
-	if b, ok := publisher.Builder.(*publish.NodeBuilder); ok {
+	if b, ok := publisher.Builder.(*build.NodeBuilder); ok {
 		opts.Builder, opts.Scratch = b, b.Scratch
 	}
 	// A product's photographs wait for their form's save in a folder of
 	// their own, which a restart keeps (the scratch folder it empties).
-	opts.Uploads = filepath.Join(cfg.DataDir, edit.UploadsDir)
+	opts.Uploads = datadir.Dir(cfg.DataDir).Uploads()
 	return opts
 }
 

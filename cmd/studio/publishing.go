@@ -16,7 +16,11 @@ import (
 	"studio/content"
 	"studio/internal/backup"
 	"studio/internal/config"
+	"studio/internal/datadir"
 	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 	"studio/web"
 )
@@ -28,18 +32,18 @@ import (
 // caller sets Target to that server, then calls Start (which switches to
 // the live release and builds main's new commits until ctx ends). With
 // PostgreSQL, the copies of the server on its database share releases,
-// main and one builder (publish.Shared).
-func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*publish.Publisher, error) {
+// main and one builder (publish.Shared), through st.
+func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config, st *store.Store) (*publish.Publisher, error) {
 	// With no content.git, a new one is made from the embedded content:
 	// not when a restore was cut short just before putting its own there.
 	if err := backup.CutShort(cfg.DataDir); err != nil {
 		return nil, err
 	}
-	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, publish.RepositoryDir), content.Files)
+	contentRepo, err := repo.Open(datadir.Dir(cfg.DataDir).Repository(), content.Files)
 	if err != nil {
 		return nil, err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
+	rs, err := releases.Open(datadir.Dir(cfg.DataDir).Releases())
 	if err != nil {
 		return nil, err
 	}
@@ -47,11 +51,12 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 	if err != nil {
 		return nil, err
 	}
-	p := &publish.Publisher{Repo: repo, Releases: releases, CodeVersion: version,
+	p := &publish.Publisher{Repo: contentRepo, Releases: rs, CodeVersion: version,
 		Embedded: publish.Embedded{Client: web.Client(), Content: content.Files},
 		Manual:   cfg.Publishing.Manual, Keep: cfg.Publishing.Keep, Log: log}
 	if cfg.DatabaseURL != "" {
-		if p.Shared, err = publish.OpenShared(ctx, cfg.DatabaseURL, releases, log); err != nil {
+		rs.Logger = log
+		if p.Shared, err = publish.NewShared(ctx, st, rs, log); err != nil {
 			return nil, err
 		}
 	}
@@ -59,18 +64,18 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 	if root == "" {
 		root = "."
 	}
-	if publish.HasBuilder(root) {
-		scratch := filepath.Join(cfg.DataDir, publish.ReleasesDir, ".scratch")
-		if n := publish.StopLeftoverBuilds(scratch); n > 0 {
+	if build.HasBuilder(root) {
+		scratch := datadir.Dir(cfg.DataDir).BuildScratch()
+		if n := build.StopLeftoverBuilds(scratch); n > 0 {
 			log.Warn("publish: stopped the processes of a build a killed server left running", "processes", n)
 		}
 		os.RemoveAll(scratch) // a stopped build's leftovers
 		if err := os.MkdirAll(scratch, 0o755); err != nil {
 			return nil, err
 		}
-		repo.Blobs = filepath.Join(cfg.DataDir, "build-cache", "blobs")
-		repo.Logger = log
-		p.Builder = newBuilder(root, scratch, filepath.Join(cfg.DataDir, "build-cache"), cfg.Publishing.TimeOut)
+		contentRepo.Blobs = datadir.Dir(cfg.DataDir).ContentBlobs()
+		contentRepo.Logger = log
+		p.Builder = newBuilder(root, scratch, datadir.Dir(cfg.DataDir).BuildCache(), cfg.Publishing.TimeOut)
 		abs, _ := filepath.Abs(root)
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
 	} else {
@@ -81,8 +86,8 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config) (*pu
 
 // newBuilder is the builder of a server whose checkout is root: its
 // builds in scratch, its caches in cache.
-func newBuilder(root, scratch, cache string, timeOut time.Duration) *publish.NodeBuilder {
-	return &publish.NodeBuilder{Root: root, Scratch: scratch, Cache: cache, TimeOut: timeOut, Env: publish.BuildEnv(os.Getenv("PATH"))}
+func newBuilder(root, scratch, cache string, timeOut time.Duration) *build.NodeBuilder {
+	return &build.NodeBuilder{Root: root, Scratch: scratch, Cache: cache, TimeOut: timeOut, Env: build.Env(os.Getenv("PATH"))}
 }
 
 // codeVersion names this bin/studio: the start of its file's SHA-256. A
@@ -112,15 +117,20 @@ func releasesCommand(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	releases, err := publish.OpenReleases(filepath.Join(cfg.DataDir, publish.ReleasesDir))
+	rs, err := releases.Open(datadir.Dir(cfg.DataDir).Releases())
 	if err != nil {
 		return err
 	}
-	var book releaseBook = releases
+	var book releaseBook = rs
 	if cfg.DatabaseURL != "" {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		shared, err := publish.OpenShared(ctx, cfg.DatabaseURL, releases, slog.New(slog.DiscardHandler))
+		st, err := store.OpenPostgres(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		shared, err := publish.NewShared(ctx, st, rs, slog.New(slog.DiscardHandler))
 		if err != nil {
 			return err
 		}
@@ -131,11 +141,11 @@ func releasesCommand(args []string, out io.Writer) error {
 	case args[0] == "releases" && len(args) == 1:
 		return printReleases(book, out)
 	case args[0] == "releases" && len(args) == 2 && args[1] == "--verify":
-		return verifyReleases(book, releases, out)
+		return verifyReleases(book, rs, out)
 	case args[0] == "rollback" && len(args) == 2:
-		return rollbackCommand(cfg, releases, book, args[1], out)
+		return rollbackCommand(cfg, rs, book, args[1], out)
 	case args[0] == "publish" && (len(args) == 1 || len(args) == 2 && args[1] == "--wait"):
-		return publishCommand(cfg, releases, book, len(args) == 2, out)
+		return publishCommand(cfg, rs, book, len(args) == 2, out)
 	}
 	return errors.New(usage)
 }
@@ -144,8 +154,8 @@ func releasesCommand(args []string, out io.Writer) error {
 // live one: DATA_DIR/releases, or with PostgreSQL the database every copy
 // follows.
 type releaseBook interface {
-	Get(id string) (publish.Release, error)
-	List() ([]publish.Release, error)
+	Get(id string) (releases.Release, error)
+	List() ([]releases.Release, error)
 	Live() (string, error)
 }
 
@@ -162,26 +172,26 @@ func (b sharedBook) Live() (string, error) {
 // does it (Publisher.Rollback), asked through DATA_DIR, and answers; with
 // no server running, on SQLite the command does it itself: the live file
 // and the commit, which the next start serves.
-func rollbackCommand(cfg config.Config, releases *publish.Releases, book releaseBook, id string, out io.Writer) error {
+func rollbackCommand(cfg config.Config, rs *releases.Releases, book releaseBook, id string, out io.Writer) error {
 	r, err := book.Get(id)
 	if err != nil && id != publish.EmbeddedID {
 		return fmt.Errorf("rollback: %w (studio releases lists them)", err)
 	}
-	if id != publish.EmbeddedID && (r.Status != publish.Ready || r.Format != publish.Format) {
+	if id != publish.EmbeddedID && (r.Status != releases.Ready || r.Format != releases.Format) {
 		return fmt.Errorf("rollback: release %s is %s: only a ready release can be made live", id, r.Status)
 	}
 	if r.Preview {
 		return fmt.Errorf("rollback: release %s is a preview of unpublished changes: publish the draft in the workspace instead", id)
 	}
 	if id != publish.EmbeddedID && cfg.DatabaseURL == "" {
-		if err := releases.Verify(r); err != nil {
+		if err := rs.Verify(r); err != nil {
 			return fmt.Errorf("rollback: %w: it cannot be made live (studio publish builds main again)", err)
 		}
 	}
 	lock, err := store.LockDataDir(cfg.DataDir)
 	switch {
 	case errors.Is(err, store.ErrInUse):
-		return askServerToRollBack(cfg, releases, id, out)
+		return askServerToRollBack(cfg, rs, id, out)
 	case err != nil:
 		return err
 	}
@@ -191,19 +201,19 @@ func rollbackCommand(cfg config.Config, releases *publish.Releases, book release
 		// copies; one that is stopped cannot move it.
 		return fmt.Errorf("rollback: no server is running on DATA_DIR %s, and with PostgreSQL the content's main is moved by a running copy: start it and run studio rollback again, or use Make live on the Releases page of a running copy. Nothing was changed", cfg.AbsDataDir())
 	}
-	repo, err := publish.OpenRepository(filepath.Join(cfg.DataDir, "content.git"), content.Files)
+	contentRepo, err := repo.Open(datadir.Dir(cfg.DataDir).Repository(), content.Files)
 	if err != nil {
 		return err
 	}
-	if err := releases.SetLive(id); err != nil {
+	if err := rs.SetLive(id); err != nil {
 		return err
 	}
-	p := &publish.Publisher{Repo: repo, Releases: releases, Embedded: publish.Embedded{Content: content.Files}, Log: slog.New(slog.DiscardHandler)}
+	p := &publish.Publisher{Repo: contentRepo, Releases: rs, Embedded: publish.Embedded{Content: content.Files}, Log: slog.New(slog.DiscardHandler)}
 	hash, err := p.CommitBackTo(id, publish.Shell)
 	if err != nil {
 		return fmt.Errorf("rollback: %s is live from the next start, but the content's main could not be set back to it: %w (run studio rollback %s again)", id, err, id)
 	}
-	main, err := repo.Main()
+	main, err := contentRepo.Main()
 	if err != nil {
 		return err
 	}
@@ -214,12 +224,12 @@ func rollbackCommand(cfg config.Config, releases *publish.Releases, book release
 
 // askServerToRollBack leaves the request for the running server and prints
 // its answer.
-func askServerToRollBack(cfg config.Config, releases *publish.Releases, id string, out io.Writer) error {
-	if err := releases.RequestRollback(id); err != nil {
+func askServerToRollBack(cfg config.Config, rs *releases.Releases, id string, out io.Writer) error {
+	if err := rs.RequestRollback(id); err != nil {
 		return err
 	}
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		a, ok, err := releases.TakeRollbackAnswer()
+		a, ok, err := rs.TakeRollbackAnswer()
 		if err != nil {
 			return err
 		}
@@ -249,12 +259,12 @@ func printBackTo(out io.Writer, commit, message string) {
 	fmt.Fprintf(out, "rollback: the content's main is back to this release's files by a new commit, %.7s %q; unpublished changes, if any, stay unpublished, on top of it\n", commit, message)
 }
 
-func printReleases(releases releaseBook, out io.Writer) error {
-	list, err := releases.List()
+func printReleases(rs releaseBook, out io.Writer) error {
+	list, err := rs.List()
 	if err != nil {
 		return err
 	}
-	live, err := releases.Live()
+	live, err := rs.Live()
 	if err != nil {
 		return err
 	}
@@ -273,7 +283,7 @@ func printReleases(releases releaseBook, out io.Writer) error {
 		}
 		if r.ID == live {
 			status = "live"
-		} else if r.Status == publish.Building {
+		} else if r.Status == releases.Building {
 			status += ": " + r.Stage
 		}
 		fmt.Fprintf(w, "%s\t%s\t%.7s\t%s\t%s\t%s\n", r.ID, status, r.Commit.Hash, r.Author, r.QueuedAt.Local().Format("2006-01-02 15:04"), r.Subject())
@@ -289,26 +299,26 @@ func printReleases(releases releaseBook, out io.Writer) error {
 
 // verifyReleases checks each release this machine holds against its list
 // of files, and names each damaged file; an error when any is damaged.
-func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer) error {
+func verifyReleases(book releaseBook, rs *releases.Releases, out io.Writer) error {
 	list, err := book.List()
 	if err != nil {
 		return err
 	}
-	own, err := releases.OwnBytes()
+	own, err := rs.OwnBytes()
 	if err != nil {
 		return err
 	}
 	damaged := 0
 	for _, r := range list {
-		if r.Status != publish.Ready {
+		if r.Status != releases.Ready {
 			continue
 		}
-		if _, err := os.Stat(releases.Dir(r.ID)); err != nil {
+		if _, err := os.Stat(rs.Dir(r.ID)); err != nil {
 			fmt.Fprintf(out, "%s\tnot on this machine (another copy holds it)\n", r.ID)
 			continue
 		}
 		start := time.Now()
-		switch err := releases.VerifyAll(r); {
+		switch err := rs.VerifyAll(r); {
 		case err == nil && r.Manifest == "":
 			fmt.Fprintf(out, "%s\tnot checked: built before releases listed their files\n", r.ID)
 		case err == nil:
@@ -317,7 +327,7 @@ func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer)
 		default:
 			damaged++
 			fmt.Fprintf(out, "%s\tDAMAGED\n", r.ID)
-			if damage := (*publish.DamageError)(nil); errors.As(err, &damage) {
+			if damage := (*releases.DamageError)(nil); errors.As(err, &damage) {
 				for _, f := range damage.Files {
 					fmt.Fprintf(out, "\t  %s\n", f)
 				}
@@ -334,7 +344,7 @@ func verifyReleases(book releaseBook, releases *publish.Releases, out io.Writer)
 
 // publishCommand asks the running server to build main; with wait it
 // follows the build's stages until it is live or failed.
-func publishCommand(cfg config.Config, releases *publish.Releases, book releaseBook, wait bool, out io.Writer) error {
+func publishCommand(cfg config.Config, rs *releases.Releases, book releaseBook, wait bool, out io.Writer) error {
 	lock, err := store.LockDataDir(cfg.DataDir)
 	if err == nil {
 		lock.Close()
@@ -344,7 +354,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, book releaseB
 	if err != nil {
 		return err
 	}
-	if err := releases.RequestPublish(); err != nil {
+	if err := rs.RequestPublish(); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "publish: the server builds main now")
@@ -371,7 +381,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, book releaseB
 			live, _ := book.Live()
 			line := string(r.Status) + " " + r.Stage
 			switch {
-			case r.Status == publish.Failed:
+			case r.Status == releases.Failed:
 				fmt.Fprintf(out, "publish: %s failed:\n", r.ID)
 				for _, p := range r.Problems {
 					fmt.Fprintln(out, "  "+p)
@@ -380,7 +390,7 @@ func publishCommand(cfg config.Config, releases *publish.Releases, book releaseB
 			case r.ID == live:
 				fmt.Fprintf(out, "publish: %s is live, built in %.1f s\n", r.ID, r.BuildSeconds)
 				return nil
-			case r.Status == publish.Ready && cfg.Publishing.Manual:
+			case r.Status == releases.Ready && cfg.Publishing.Manual:
 				fmt.Fprintf(out, "publish: %s is ready, built in %.1f s; PUBLISH=manual: make it live with studio rollback %s or on the Releases page\n", r.ID, r.BuildSeconds, r.ID)
 				return nil
 			case line != said:

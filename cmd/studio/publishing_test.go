@@ -20,6 +20,9 @@ import (
 
 	"studio/content"
 	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
@@ -136,15 +139,15 @@ func TestAPushedChangeGoesLiveAndRollsBack(t *testing.T) {
 	})
 	run("commit", "-qam", "A photograph that is missing")
 	run("push", "-q", "origin", "HEAD:main")
-	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	rs, err := releases.Open(filepath.Join(dataDir, "releases"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var failed publish.Release
+	var failed releases.Release
 	for deadline := time.Now().Add(2 * time.Minute); failed.ID == "" && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		list, _ := releases.List()
+		list, _ := rs.List()
 		for _, r := range list {
-			if r.Status == publish.Failed {
+			if r.Status == releases.Failed {
 				failed = r
 			}
 		}
@@ -274,7 +277,7 @@ func builderAndGit(t *testing.T) (root, git string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !publish.HasBuilder(root) {
+	if !build.HasBuilder(root) {
 		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
 	}
 	if git, err = exec.LookPath("git"); err != nil {
@@ -347,18 +350,18 @@ func TestRollbackRefusesAPreview(t *testing.T) {
 	dataDir := t.TempDir()
 	t.Setenv("DATA_DIR", dataDir)
 	t.Setenv("DATABASE_URL", "")
-	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	rs, err := releases.Open(filepath.Join(dataDir, "releases"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := "20260302-090000-abcdef1"
-	if err := releases.Put(publish.Release{ID: id, Status: publish.Ready, Format: publish.Format, Preview: true}); err != nil {
+	if err := rs.Put(releases.Release{ID: id, Status: releases.Ready, Format: releases.Format, Preview: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := releasesCommand([]string{"rollback", id}, io.Discard); err == nil || !strings.Contains(err.Error(), "preview") {
 		t.Errorf("studio rollback of a preview: %v, want a refusal that says it is a preview", err)
 	}
-	if live, _ := releases.Live(); live != "" {
+	if live, _ := rs.Live(); live != "" {
 		t.Errorf("the live file names %q after a refused rollback", live)
 	}
 }
@@ -366,43 +369,43 @@ func TestRollbackRefusesAPreview(t *testing.T) {
 // rollbackSite is a DATA_DIR on SQLite with the releases of two commits,
 // the newer one live: older, a page by Meena, and newer, Owner's change to
 // it.
-func rollbackSite(t *testing.T) (dataDir string, repo *publish.Repository, releases *publish.Releases, older, newer publish.Release) {
+func rollbackSite(t *testing.T) (dataDir string, contentRepo *repo.Repository, rs *releases.Releases, older, newer releases.Release) {
 	t.Helper()
 	dataDir = t.TempDir()
 	t.Setenv("DATA_DIR", dataDir)
 	t.Setenv("DATABASE_URL", "")
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, "content.git"), content.Files)
+	contentRepo, err := repo.Open(filepath.Join(dataDir, "content.git"), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if releases, err = publish.OpenReleases(filepath.Join(dataDir, "releases")); err != nil {
+	if rs, err = releases.Open(filepath.Join(dataDir, "releases")); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range []struct {
-		who  publish.Signature
+		who  repo.Signature
 		text string
-	}{{publish.Signature{Name: "Meena", Email: "meena@example.com"}, "# Notes\n"}, {publish.Signature{Name: "Owner", Email: "owner@example.com"}, "# Notes\n\nMore.\n"}} {
-		if _, err := repo.Commit("", map[string][]byte{"pages/notes.md": []byte(c.text)}, nil, c.who, "Notes"); err != nil {
+	}{{repo.Signature{Name: "Meena", Email: "meena@example.com"}, "# Notes\n"}, {repo.Signature{Name: "Owner", Email: "owner@example.com"}, "# Notes\n\nMore.\n"}} {
+		if _, err := contentRepo.Commit("", map[string][]byte{"pages/notes.md": []byte(c.text)}, nil, c.who, "Notes"); err != nil {
 			t.Fatal(err)
 		}
-		main, _ := repo.Main()
-		r := publish.Release{ID: fmt.Sprintf("20260302-08%d000-%.7s", i, main.Hash), Commit: main, Status: publish.Ready, Format: publish.Format}
-		if err := releases.Put(r); err != nil {
+		main, _ := contentRepo.Main()
+		r := releases.Release{ID: fmt.Sprintf("20260302-08%d000-%.7s", i, main.Hash), Commit: main, Status: releases.Ready, Format: releases.Format}
+		if err := rs.Put(r); err != nil {
 			t.Fatal(err)
 		}
-		if err := repo.Export(main.Hash, filepath.Join(releases.Dir(r.ID), "content")); err != nil {
+		if err := contentRepo.Export(main.Hash, filepath.Join(rs.Dir(r.ID), "content")); err != nil {
 			t.Fatal(err)
 		}
 		older, newer = newer, r
 	}
-	if err := releases.SetLive(newer.ID); err != nil {
+	if err := rs.SetLive(newer.ID); err != nil {
 		t.Fatal(err)
 	}
-	return dataDir, repo, releases, older, newer
+	return dataDir, contentRepo, rs, older, newer
 }
 
 // backTo is the message of the commit back to c, in the site's time zone.
-func backTo(t *testing.T, c publish.Commit) string {
+func backTo(t *testing.T, c repo.Commit) string {
 	t.Helper()
 	var site struct{ TimeZone string }
 	b, err := fs.ReadFile(content.Files, "site.json")
@@ -419,17 +422,17 @@ func backTo(t *testing.T, c publish.Commit) string {
 // With no server running, `studio rollback` sets the live file and moves
 // main itself.
 func TestStudioRollbackWithNoServerMovesMainItself(t *testing.T) {
-	_, repo, releases, older, _ := rollbackSite(t)
+	_, contentRepo, rs, older, _ := rollbackSite(t)
 	var out strings.Builder
 	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
 		t.Fatal(err)
 	}
-	main, _ := repo.Main()
+	main, _ := contentRepo.Main()
 	want := backTo(t, older.Commit)
 	if main.Tree != older.Tree || main.Author != "studio" || main.Message != want {
 		t.Errorf("main after studio rollback: %+v, want the files %s by studio, %q", main, older.Tree, want)
 	}
-	if live, _ := releases.Live(); live != older.ID {
+	if live, _ := rs.Live(); live != older.ID {
 		t.Errorf("the live file names %q, want %s", live, older.ID)
 	}
 	if got := out.String(); !strings.Contains(got, older.ID+" is live from the next start") || !strings.Contains(got, fmt.Sprintf("by a new commit, %.7s %q", main.Hash, want)) {
@@ -439,7 +442,7 @@ func TestStudioRollbackWithNoServerMovesMainItself(t *testing.T) {
 	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := repo.Main(); again.Hash != main.Hash || !strings.Contains(out.String(), "no commit was needed") {
+	if again, _ := contentRepo.Main(); again.Hash != main.Hash || !strings.Contains(out.String(), "no commit was needed") {
 		t.Errorf("studio rollback again moved main to %q, or printed:\n%s", again.Message, out.String())
 	}
 }
@@ -461,7 +464,7 @@ func (t *rollbackTarget) Switch(id string, _ fs.FS, _ *sitecontent.Content) erro
 
 // With a server running, `studio rollback` asks it, and prints its answer.
 func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
-	dataDir, repo, releases, older, newer := rollbackSite(t)
+	dataDir, contentRepo, rs, older, newer := rollbackSite(t)
 	lock, err := store.LockDataDir(dataDir) // as the server does
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +472,7 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 	defer lock.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	target := &rollbackTarget{}
-	p := &publish.Publisher{Repo: repo, Releases: releases, Target: target, CodeVersion: "v1", Log: slog.New(slog.DiscardHandler),
+	p := &publish.Publisher{Repo: contentRepo, Releases: rs, Target: target, CodeVersion: "v1", Log: slog.New(slog.DiscardHandler),
 		Embedded: publish.Embedded{Client: fstest.MapFS{}, Content: content.Files}}
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -484,7 +487,7 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 	if err := releasesCommand([]string{"rollback", older.ID}, &out); err != nil {
 		t.Fatal(err)
 	}
-	main, _ := repo.Main()
+	main, _ := contentRepo.Main()
 	if main.Tree != older.Tree || main.Author != "studio" || p.Live() != older.ID {
 		t.Errorf("after studio rollback the server serves %s and main is %+v, want %s and its files", p.Live(), main, older.ID)
 	}
@@ -493,14 +496,14 @@ func TestStudioRollbackAsksTheRunningServer(t *testing.T) {
 	}
 
 	// A release the server cannot serve (its files are gone): refused, said.
-	gone := publish.Release{ID: "20260302-090000-0000000", Commit: newer.Commit, Status: publish.Ready, Format: publish.Format}
-	if err := releases.Put(gone); err != nil {
+	gone := releases.Release{ID: "20260302-090000-0000000", Commit: newer.Commit, Status: releases.Ready, Format: releases.Format}
+	if err := rs.Put(gone); err != nil {
 		t.Fatal(err)
 	}
 	if err := releasesCommand([]string{"rollback", gone.ID}, io.Discard); err == nil || !strings.Contains(err.Error(), "the server refused") {
 		t.Errorf("studio rollback of a release that cannot be served: %v, want the server's refusal", err)
 	}
-	if now, _ := repo.Main(); now.Hash != main.Hash || p.Live() != older.ID {
+	if now, _ := contentRepo.Main(); now.Hash != main.Hash || p.Live() != older.ID {
 		t.Errorf("a refused rollback moved main to %q or switched to %s", now.Message, p.Live())
 	}
 }
@@ -521,7 +524,7 @@ func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
 		"DATABASE_URL=", "STUDIO_PASSWORD=", "SMTP_HOST=", "PUBLISH=")
 	server := launch(t, base, env)
 	t.Cleanup(func() { server.Process.Kill(); server.Wait() })
-	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	rs, err := releases.Open(filepath.Join(dataDir, "releases"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,23 +542,23 @@ func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 	// pushed pushes the commit made and waits for its release to fail.
-	pushed := func(what string) publish.Release {
+	pushed := func(what string) releases.Release {
 		t.Helper()
 		run("push", "-q", "origin", "HEAD:main")
 		commit := head()
 		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-			list, _ := releases.List()
+			list, _ := rs.List()
 			for _, r := range list {
-				if r.Commit.Hash == commit && r.Status == publish.Failed {
+				if r.Commit.Hash == commit && r.Status == releases.Failed {
 					return r
 				}
-				if r.Commit.Hash == commit && r.Status == publish.Ready {
+				if r.Commit.Hash == commit && r.Status == releases.Ready {
 					t.Fatalf("%s was built: %+v", what, r)
 				}
 			}
 		}
 		t.Fatalf("gave up waiting for %s to fail", what)
-		return publish.Release{}
+		return releases.Release{}
 	}
 
 	pagesFile := filepath.Join(work, "pages.json")

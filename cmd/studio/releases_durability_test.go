@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"studio/internal/publish"
+	"studio/internal/publish/releases"
 )
 
 // TestPublishedContentSurvivesKillsAndDamage does to a running bin/studio,
@@ -41,7 +42,7 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 		server.Process.Signal(syscall.SIGKILL)
 		server.Wait()
 	}
-	releases, err := publish.OpenReleases(filepath.Join(dataDir, "releases"))
+	rs, err := releases.Open(filepath.Join(dataDir, "releases"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +114,8 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 	// Any step that runs node: the content check, the images, the
 	// bundling, the prerender, the compression.
 	waitFor("the second build's node steps", func() bool {
-		list, _ := releases.List()
-		return len(list) > 0 && list[0].Status == publish.Building && !strings.HasPrefix(list[0].Stage, "checking the disk") && list[0].Stage != "reading the commit" && list[0].Stage != "checking the release"
+		list, _ := rs.List()
+		return len(list) > 0 && list[0].Status == releases.Building && !strings.HasPrefix(list[0].Stage, "checking the disk") && list[0].Stage != "reading the commit" && list[0].Stage != "checking the release"
 	})
 	kill()
 	scratch := filepath.Join(dataDir, "releases", ".scratch")
@@ -138,7 +139,7 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 	// A file of the live release gone: the first release serves (intact),
 	// named in /readyz, and main is built again.
 	kill()
-	os.Remove(filepath.Join(releases.Dir(secondRelease), "client", "index.html"))
+	os.Remove(filepath.Join(rs.Dir(secondRelease), "client", "index.html"))
 	server = launch(t, base, env)
 	if code, release, body := get("/"); code != 200 || release != firstRelease || !strings.Contains(body, first) {
 		t.Errorf("with the live release damaged, / = %d from %q, want 200 from the newest intact release %s", code, release, firstRelease)

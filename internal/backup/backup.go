@@ -32,7 +32,8 @@ import (
 	"strings"
 	"time"
 
-	"studio/internal/publish"
+	"studio/internal/datadir"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 )
 
@@ -53,9 +54,9 @@ const (
 	PostgreSQL = "postgresql" // the database is not in the backup: pg_dump backs it up
 )
 
-// Where a restore stages the content before it takes the repository's
-// place.
-const stagedContent = publish.RepositoryDir + ".restoring"
+// stagedContent is where a restore stages the content before it takes the
+// repository's place.
+func stagedContent(dataDir string) string { return datadir.Dir(dataDir).Repository() + ".restoring" }
 
 // A Manifest is backup.json: what a backup holds.
 type Manifest struct {
@@ -85,7 +86,7 @@ func (m Manifest) Bytes() int64 {
 
 // Branches is the content's branches by their short names, sorted.
 func (m Manifest) Branches() string {
-	return publish.Bundle{Refs: m.Refs}.Branches()
+	return repo.Bundle{Refs: m.Refs}.Branches()
 }
 
 // files is the files a backup of database holds.
@@ -121,7 +122,7 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 		}
 		m.Enquiries = stats.Enquiries
 	}
-	bundle, err := publish.BackupRepository(filepath.Join(dataDir, publish.RepositoryDir), filepath.Join(partial, ContentFile))
+	bundle, err := repo.Backup(datadir.Dir(dataDir).Repository(), filepath.Join(partial, ContentFile))
 	if err != nil {
 		return Manifest{}, err
 	}
@@ -143,7 +144,7 @@ func Write(ctx context.Context, dataDir, path, database string) (Manifest, error
 	}
 
 	// Read it back as a restore would, the content unpacked beside it.
-	if _, err := check(ctx, partial, filepath.Join(partial, ".check-"+publish.RepositoryDir)); err != nil {
+	if _, err := check(ctx, partial, filepath.Join(partial, ".check-content.git")); err != nil {
 		return Manifest{}, fmt.Errorf("backup: the backup written does not read back: %w", err)
 	}
 	if err := os.Rename(partial, path); err != nil {
@@ -172,7 +173,7 @@ func check(ctx context.Context, dir, scratch string) (Manifest, error) {
 			return Manifest{}, err
 		}
 	}
-	b, err := publish.RestoreRepository(filepath.Join(dir, ContentFile), scratch)
+	b, err := repo.Restore(filepath.Join(dir, ContentFile), scratch)
 	os.RemoveAll(scratch)
 	if err != nil {
 		return Manifest{}, err
@@ -233,7 +234,7 @@ func (m Manifest) matchDatabase(dir string, stats store.BackupStats) error {
 }
 
 // matchContent checks that the content holds what the manifest says.
-func (m Manifest) matchContent(dir string, b publish.Bundle) error {
+func (m Manifest) matchContent(dir string, b repo.Bundle) error {
 	if !maps.Equal(b.Refs, m.Refs) || b.Commits != m.Commits {
 		return fmt.Errorf("backup: %s holds the branches %s (%d commits), and %s says %s (%d commits)",
 			filepath.Join(dir, ContentFile), b.Branches(), b.Commits, ManifestFile, m.Branches(), m.Commits)
@@ -307,9 +308,9 @@ func stage(ctx context.Context, dataDir, path string, m Manifest) (db *store.Sta
 			return nil, "", err
 		}
 	}
-	staged = filepath.Join(dataDir, stagedContent)
+	staged = stagedContent(dataDir)
 	os.RemoveAll(staged) // left by a restore that was cut short
-	b, err := publish.RestoreRepository(filepath.Join(path, ContentFile), staged)
+	b, err := repo.Restore(filepath.Join(path, ContentFile), staged)
 	if err == nil {
 		err = m.matchContent(path, b)
 	}
@@ -328,8 +329,8 @@ func stage(ctx context.Context, dataDir, path string, m Manifest) (db *store.Sta
 func switchTo(dataDir string, m Manifest, db *store.StagedRestore, staged string) (Restored, error) {
 	r := Restored{Manifest: m}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
-	for _, name := range []string{publish.ReleasesDir, publish.RepositoryDir} {
-		kept, err := moveAside(filepath.Join(dataDir, name), stamp)
+	for _, dir := range []string{datadir.Dir(dataDir).Releases(), datadir.Dir(dataDir).Repository()} {
+		kept, err := moveAside(dir, stamp)
 		if err != nil {
 			return r, err
 		}
@@ -337,7 +338,7 @@ func switchTo(dataDir string, m Manifest, db *store.StagedRestore, staged string
 			r.Replaced = append(r.Replaced, kept)
 		}
 	}
-	if err := os.Rename(staged, filepath.Join(dataDir, publish.RepositoryDir)); err != nil {
+	if err := os.Rename(staged, datadir.Dir(dataDir).Repository()); err != nil {
 		return r, fmt.Errorf("restore: %w", err)
 	}
 	if err := syncDir(dataDir); err != nil {
@@ -392,14 +393,14 @@ func moveAside(path, stamp string) (string, error) {
 // server started then would make a new content repository with the
 // content shipped in bin/studio.
 func CutShort(dataDir string) error {
-	if _, err := os.Stat(filepath.Join(dataDir, publish.RepositoryDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(datadir.Dir(dataDir).Repository()); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, stagedContent)); err != nil {
+	if _, err := os.Stat(stagedContent(dataDir)); err != nil {
 		return nil
 	}
 	return fmt.Errorf("a restore into DATA_DIR %s was cut short (%s is there, %s is not): run studio restore again",
-		dataDir, stagedContent, publish.RepositoryDir)
+		dataDir, filepath.Base(stagedContent(dataDir)), filepath.Base(datadir.Dir(dataDir).Repository()))
 }
 
 func hashFile(path string) (File, error) {

@@ -25,22 +25,23 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"studio/internal/datadir"
 	"studio/internal/enquiry"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 )
 
 // seed is the content a test repository starts from.
 var seed = fstest.MapFS{"site.json": {Data: []byte(`{"name":"Studio"}`)}}
 
-var who = publish.Signature{Name: "Meena", Email: "meena@example.com"}
+var who = repo.Signature{Name: "Meena", Email: "meena@example.com"}
 
 // A site is a DATA_DIR as a server leaves it: a SQLite database with
 // enquiries, and a content repository with main (a photograph on it), a
 // draft and a branch kept aside.
 type site struct {
 	dir         string
-	repo        *publish.Repository
+	repo        *repo.Repository
 	enquiries   int
 	photo       []byte
 	photoCommit string
@@ -64,7 +65,7 @@ func newSite(t *testing.T, photoSize int) *site {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s.repo, err = publish.OpenRepository(filepath.Join(s.dir, publish.RepositoryDir), seed); err != nil {
+	if s.repo, err = repo.Open(datadir.Dir(s.dir).Repository(), seed); err != nil {
 		t.Fatal(err)
 	}
 	s.photo = make([]byte, photoSize)
@@ -83,7 +84,7 @@ func newSite(t *testing.T, photoSize int) *site {
 	if _, err := s.repo.SaveDraft(draft.Hash, map[string][]byte{"pages/about.md": []byte("Unpublished words")}, nil, who, "About"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := publish.KeepAside(s.repo, main.Hash); err != nil {
+	if _, err := s.repo.KeepAside(main.Hash); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -92,17 +93,17 @@ func newSite(t *testing.T, photoSize int) *site {
 // branches is every branch of the content repository in dataDir.
 func branches(t *testing.T, dataDir string) map[string]string {
 	t.Helper()
-	return branchesOf(t, filepath.Join(dataDir, publish.RepositoryDir))
+	return branchesOf(t, datadir.Dir(dataDir).Repository())
 }
 
 // branchesOf is every branch of the repository in dir.
 func branchesOf(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	repo, err := git.PlainOpen(dir)
+	contentRepo, err := git.PlainOpen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, err := repo.References()
+	refs, err := contentRepo.References()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +120,11 @@ func branchesOf(t *testing.T, dir string) map[string]string {
 // commits is every commit of the content repository in dataDir.
 func commits(t *testing.T, dataDir string) map[string]bool {
 	t.Helper()
-	repo, err := git.PlainOpen(filepath.Join(dataDir, publish.RepositoryDir))
+	contentRepo, err := git.PlainOpen(datadir.Dir(dataDir).Repository())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := repo.Log(&git.LogOptions{All: true})
+	log, err := contentRepo.Log(&git.LogOptions{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,12 +168,12 @@ func TestBackupWhileCommittingRestores(t *testing.T) {
 			var hash string
 			var err error
 			if i%2 == 0 {
-				var main publish.Commit
+				var main repo.Commit
 				if main, err = s.repo.Main(); err == nil {
 					hash, err = s.repo.Commit(main.Hash, map[string][]byte{"pages/home.md": fmt.Appendf(nil, "Home, version %d", i)}, nil, who, "Home")
 				}
 			} else {
-				var draft publish.Commit
+				var draft repo.Commit
 				if draft, _, err = s.repo.Draft(); err == nil {
 					hash, err = s.repo.SaveDraft(draft.Hash, map[string][]byte{"pages/about.md": fmt.Appendf(nil, "About, version %d", i)}, nil, who, "About")
 				}
@@ -239,11 +240,11 @@ func TestBackupWhileCommittingRestores(t *testing.T) {
 	if len(restored) != m.Commits {
 		t.Errorf("the restored repository has %d commits, the manifest says %d", len(restored), m.Commits)
 	}
-	repo, err := publish.OpenRepository(filepath.Join(fresh, publish.RepositoryDir), seed)
+	contentRepo, err := repo.Open(datadir.Dir(fresh).Repository(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if photo, err := repo.ReadFile(s.photoCommit, "images/chair.jpg"); err != nil || string(photo) != string(s.photo) {
+	if photo, err := contentRepo.ReadFile(s.photoCommit, "images/chair.jpg"); err != nil || string(photo) != string(s.photo) {
 		t.Errorf("the restored photograph: %d bytes, %v; want the %d bytes committed", len(photo), err, len(s.photo))
 	}
 	if n := countEnquiries(t, fresh); n != s.enquiries {
@@ -515,8 +516,8 @@ func TestRestoreKeepsWhatItReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := newSite(t, 64<<10)
-	os.MkdirAll(filepath.Join(target.dir, publish.ReleasesDir, "20261128-101500-abcdef1"), 0o755)
-	os.WriteFile(filepath.Join(target.dir, publish.ReleasesDir, "live"), []byte("20261128-101500-abcdef1"), 0o644)
+	os.MkdirAll(filepath.Join(datadir.Dir(target.dir).Releases(), "20261128-101500-abcdef1"), 0o755)
+	os.WriteFile(filepath.Join(datadir.Dir(target.dir).Releases(), "live"), []byte("20261128-101500-abcdef1"), 0o644)
 	oldBranches := branches(t, target.dir)
 	r, err := Restore(ctx, target.dir, path, SQLite)
 	if err != nil {
@@ -530,7 +531,7 @@ func TestRestoreKeepsWhatItReplaces(t *testing.T) {
 			t.Errorf("what the restore replaced is not kept: %v", err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(target.dir, publish.ReleasesDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(datadir.Dir(target.dir).Releases()); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after a restore DATA_DIR still has its releases: %v", err)
 	}
 	if got := branches(t, target.dir); !maps.Equal(got, m.Refs) {
@@ -600,11 +601,11 @@ func TestCutShort(t *testing.T) {
 	if err := CutShort(dir); err != nil {
 		t.Errorf("a new DATA_DIR: %v", err)
 	}
-	os.Mkdir(filepath.Join(dir, stagedContent), 0o755)
+	os.Mkdir(stagedContent(dir), 0o755)
 	if err := CutShort(dir); err == nil || !strings.Contains(err.Error(), "run studio restore again") {
 		t.Errorf("content.git.restoring without content.git: %v, want an error", err)
 	}
-	os.Mkdir(filepath.Join(dir, publish.RepositoryDir), 0o755)
+	os.Mkdir(datadir.Dir(dir).Repository(), 0o755)
 	if err := CutShort(dir); err != nil {
 		t.Errorf("content.git.restoring beside content.git (a restore stopped before it changed anything): %v", err)
 	}
@@ -622,18 +623,18 @@ func BenchmarkBackup100Products(b *testing.B) {
 		b.Fatal(err)
 	}
 	st.Close()
-	repo, err := publish.OpenRepository(filepath.Join(dataDir, publish.RepositoryDir), seed)
+	contentRepo, err := repo.Open(datadir.Dir(dataDir).Repository(), seed)
 	if err != nil {
 		b.Fatal(err)
 	}
 	photo := make([]byte, 2300<<10)
 	for i := range 100 {
 		rand.Read(photo)
-		main, err := repo.Main()
+		main, err := contentRepo.Main()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := repo.Commit(main.Hash, map[string][]byte{fmt.Sprintf("images/product-%d.jpg", i): photo}, nil, who, "A photograph"); err != nil {
+		if _, err := contentRepo.Commit(main.Hash, map[string][]byte{fmt.Sprintf("images/product-%d.jpg", i): photo}, nil, who, "A photograph"); err != nil {
 			b.Fatal(err)
 		}
 	}

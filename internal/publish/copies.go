@@ -2,10 +2,7 @@ package publish
 
 import (
 	"context"
-	"os"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // The publisher's side of Shared: how a copy of the server follows the
@@ -63,42 +60,19 @@ func (p *Publisher) takeSharedMain(ctx context.Context, hash string) error {
 	if err := p.Shared.FetchCommit(ctx, p.Repo, hash); err != nil {
 		return err
 	}
-	if local.Hash != "" && local.Hash != hash && !(local.Tree == p.embeddedTree && p.isFirstCommit(local.Hash)) && !p.contains(hash, local.Hash) {
-		branch, err := KeepAside(p.Repo, local.Hash)
+	if local.Hash != "" && local.Hash != hash && !(local.Tree == p.embeddedTree && p.Repo.IsFirstCommit(local.Hash)) && !p.Repo.Contains(hash, local.Hash) {
+		branch, err := p.Repo.KeepAside(local.Hash)
 		if err != nil {
 			return err
 		}
 		p.Log.Warn("publish: another copy moved main at the same time: its commit is main, this copy's is kept as a branch",
 			"commit", local.Hash, "branch", branch, "main", hash)
 	}
-	if err := p.Repo.setMain(hash); err != nil {
+	if err := p.Repo.SetMain(hash); err != nil {
 		return err
 	}
 	p.seenMain = hash
 	return nil
-}
-
-func (p *Publisher) isFirstCommit(hash string) bool {
-	p.Repo.mu.Lock()
-	defer p.Repo.mu.Unlock()
-	c, err := p.Repo.repo.CommitObject(plumbing.NewHash(hash))
-	return err == nil && c.NumParents() == 0
-}
-
-// contains says whether commit descends from (or is) ancestor.
-func (p *Publisher) contains(commit, ancestor string) bool {
-	p.Repo.mu.Lock()
-	defer p.Repo.mu.Unlock()
-	a, err := p.Repo.repo.CommitObject(plumbing.NewHash(ancestor))
-	if err != nil {
-		return false
-	}
-	c, err := p.Repo.repo.CommitObject(plumbing.NewHash(commit))
-	if err != nil {
-		return false
-	}
-	ok, err := a.IsAncestor(c)
-	return err == nil && ok
 }
 
 // followShared brings this copy to the shared state: main, the live
@@ -176,11 +150,5 @@ func (p *Publisher) dropReleasesGone() {
 	for _, r := range list {
 		keep[r.ID] = true
 	}
-	entries, _ := os.ReadDir(p.Releases.dir)
-	for _, e := range entries {
-		if e.IsDir() && validID(e.Name()) && !keep[e.Name()] {
-			p.Releases.Remove(e.Name())
-		}
-	}
-	p.Releases.dropUnusedBlobs()
+	p.Releases.RemoveAllBut(keep)
 }

@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
 )
 
 // The publisher's side of durability: releases checked against their list
@@ -55,10 +58,10 @@ func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
 		{"a file the build did not make", func() { os.WriteFile(filepath.Join(dir, "client", "extra.html"), []byte("x"), 0o644) },
 			func() { os.Remove(filepath.Join(dir, "client", "extra.html")) }, "client/extra.html (not made by the build)"},
 		{"a list that was changed", func() {
-			f, _ := os.OpenFile(filepath.Join(dir, manifestFile), os.O_APPEND|os.O_WRONLY, 0)
+			f, _ := os.OpenFile(filepath.Join(dir, "files.sha256"), os.O_APPEND|os.O_WRONLY, 0)
 			f.WriteString("x")
 			f.Close()
-		}, nil, manifestFile + " (changed)"},
+		}, nil, "files.sha256 (changed)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// The damage adds up, case by case: each is looked for among the files named.
@@ -67,9 +70,9 @@ func TestAReleaseIsCheckedAgainstItsListOfFiles(t *testing.T) {
 				defer c.undo()
 			}
 			err := s.releases.Verify(r)
-			var damage *DamageError
+			var damage *releases.DamageError
 			if !errors.As(err, &damage) || !slices.Contains(damage.Files, c.want) {
-				t.Errorf("Verify = %v, want a DamageError naming %q", err, c.want)
+				t.Errorf("Verify = %v, want a releases.DamageError naming %q", err, c.want)
 			}
 			if !strings.Contains(err.Error(), r.ID) {
 				t.Errorf("the error %q does not name the release", err)
@@ -119,7 +122,7 @@ func TestADamagedLiveReleaseGivesWayToAnIntactOneAndMainIsRebuilt(t *testing.T) 
 	// Another release damaged: Make live refuses it, naming the file, and
 	// it is marked damaged.
 	os.WriteFile(filepath.Join(s.releases.Dir(older), "client", "extra.html"), []byte("x"), 0o644)
-	var damage *DamageError
+	var damage *releases.DamageError
 	if err := p2.MakeLive(older); !errors.As(err, &damage) || !slices.Contains(damage.Files, "client/extra.html (not made by the build)") {
 		t.Errorf("Make live of a damaged release: %v, want it refused naming the file", err)
 	}
@@ -250,7 +253,7 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 	s.commitTagline("e")
 	waitFor(t, "e failed", func() bool {
 		list, _ := s.releases.List()
-		return list[0].Status == Failed
+		return list[0].Status == releases.Failed
 	})
 	list, _ = s.releases.List()
 	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: 10 MiB free,") {
@@ -284,8 +287,8 @@ func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	if n := StopLeftoverBuilds(scratch); n < 1 {
-		t.Errorf("StopLeftoverBuilds stopped %d processes, want the step and its child", n)
+	if n := build.StopLeftoverBuilds(scratch); n < 1 {
+		t.Errorf("build.StopLeftoverBuilds stopped %d processes, want the step and its child", n)
 	}
 	select {
 	case <-done:
@@ -296,7 +299,7 @@ func TestABuildLeftRunningByAKilledServerIsStopped(t *testing.T) {
 	// The step's child, killed with it, may end a moment after it: one
 	// that was not killed would still be there in two minutes.
 	waitFor(t, "the step's child to end", func() bool { return len(processesUnder(scratch)) == 0 })
-	if n := StopLeftoverBuilds(scratch); n != 0 {
+	if n := build.StopLeftoverBuilds(scratch); n != 0 {
 		t.Errorf("a second look stopped %d processes, want none left", n)
 	}
 }
@@ -323,16 +326,16 @@ func processesUnder(dir string) []int {
 // byte by VerifyAll (studio releases --verify).
 func TestAnOriginalIsCheckedBySizeAtAStartAndWhollyByVerifyAll(t *testing.T) {
 	t.Parallel()
-	rs, err := OpenReleases(t.TempDir())
+	rs, err := releases.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Release{ID: "20261128-120000-abcdef1"}
+	r := releases.Release{ID: "20261128-120000-abcdef1"}
 	original := filepath.Join(rs.Dir(r.ID), "content", "images", "chair.jpg")
 	os.MkdirAll(filepath.Dir(original), 0o755)
 	os.MkdirAll(filepath.Join(rs.Dir(r.ID), "client"), 0o755)
 	os.WriteFile(original, []byte("a photograph"), 0o644)
-	if r.Manifest, err = writeManifest(rs.Dir(r.ID)); err != nil {
+	if r.Manifest, err = rs.WriteManifest(r.ID); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(original, []byte("a photogrXph"), 0o644) // the same size
@@ -358,7 +361,7 @@ func TestADiskThatFillsDuringABuildIsSaidInTheStudiosWords(t *testing.T) {
 	s.commitTagline("no space left")
 	waitFor(t, "the build failed", func() bool {
 		list, _ := s.releases.List()
-		return list[0].Status == Failed
+		return list[0].Status == releases.Failed
 	})
 	list, _ := s.releases.List()
 	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: the disk filled during the build") {
@@ -393,7 +396,7 @@ func TestWithEveryReleaseDamagedNoRestartServesTheShippedContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the watcher's look", func() bool {
-		_, err := os.Stat(filepath.Join(s.dir, "releases", publishRequest))
+		_, err := os.Stat(filepath.Join(s.dir, "releases", "publish-requested"))
 		return errors.Is(err, os.ErrNotExist)
 	})
 	if live, _ := s.releases.Live(); live != only {
@@ -421,7 +424,7 @@ func TestTrimCachesDropsThePagesNoReleaseLinks(t *testing.T) {
 	if err := os.Link(filepath.Join(pages, "kept.html"), release); err != nil {
 		t.Fatal(err)
 	}
-	(&NodeBuilder{Cache: cache}).TrimCaches()
+	(&build.NodeBuilder{Cache: cache}).TrimCaches()
 	var left []string
 	entries, _ := os.ReadDir(pages)
 	for _, e := range entries {

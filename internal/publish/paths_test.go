@@ -7,28 +7,33 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"studio/content"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 )
 
 // The trial's hero: out of content/images/ to a file of the server's.
 var trialHero = "x/" + strings.Repeat("../", 20) + "tmp/secret/secret-plan.jpg"
 
 // failedRelease waits for the release of commit to fail, and returns it.
-func (s *site) failedRelease(commit string) Release {
+func (s *site) failedRelease(commit string) releases.Release {
 	s.t.Helper()
-	var failed Release
+	var failed releases.Release
 	waitFor(s.t, "the build of "+commit[:7]+" to fail", func() bool {
 		list, _ := s.releases.List()
 		for _, r := range list {
-			if r.Commit.Hash == commit && r.Status == Failed {
+			if r.Commit.Hash == commit && r.Status == releases.Failed {
 				failed = r
 				return true
 			}
@@ -54,7 +59,7 @@ func TestACommitNamingAPictureOutsideTheContentFailsBeforeTheBuild(t *testing.T)
 	json.Unmarshal(b, &pages)
 	pages["home"].(map[string]any)["hero"].(map[string]any)["src"] = trialHero
 	b, _ = json.MarshalIndent(pages, "", "  ")
-	commit, err := s.repo.Commit("", map[string][]byte{"pages.json": b}, nil, Signature{Name: "Owner", Email: "owner@example.com"}, "A hero from elsewhere")
+	commit, err := s.repo.Commit("", map[string][]byte{"pages.json": b}, nil, repo.Signature{Name: "Owner", Email: "owner@example.com"}, "A hero from elsewhere")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,38 +80,93 @@ func TestACommitNamingAPictureOutsideTheContentFailsBeforeTheBuild(t *testing.T)
 }
 
 // commitLink commits, on main, a symbolic link name pointing at target:
-// what `git push` of a commit made with `ln -s` brings.
+// what `git push` of a commit made with `ln -s` brings. It writes to the
+// repository with go-git, as a push would, beside the publisher's handle.
 func (s *site) commitLink(name, target string) string {
 	s.t.Helper()
-	r := s.repo
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old, err := r.repo.Reference(mainBranch, true)
+	g, err := git.PlainOpen(filepath.Join(s.dir, "content.git"))
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	tree, err := r.treeFiles(old.Hash())
+	main := plumbing.ReferenceName("refs/heads/main")
+	old, err := g.Reference(main, true)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	hash, err := storeBlob(r.repo.Storer, []byte(target))
+	parent, err := g.CommitObject(old.Hash())
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	tree[name] = treeFile{mode: filemode.Symlink, hash: hash}
-	root, err := writeTree(r.repo.Storer, tree, "")
+	link := g.Storer.NewEncodedObject()
+	link.SetType(plumbing.BlobObject)
+	w, _ := link.Writer()
+	w.Write([]byte(target))
+	w.Close()
+	blob, err := g.Storer.SetEncodedObject(link)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	root, err := withEntry(g.Storer, parent.TreeHash, strings.Split(name, "/"), object.TreeEntry{Mode: filemode.Symlink, Hash: blob})
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	sig := object.Signature{Name: "Owner", Email: "owner@example.com", When: time.Now()}
-	commit, err := r.storeCommit(root, []plumbing.Hash{old.Hash()}, sig, sig, "A link")
+	c := &object.Commit{Author: sig, Committer: sig, Message: "A link", TreeHash: root, ParentHashes: []plumbing.Hash{old.Hash()}}
+	obj := g.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		s.t.Fatal(err)
+	}
+	commit, err := g.Storer.SetEncodedObject(obj)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(mainBranch, commit), old); err != nil {
+	if err := g.Storer.CheckAndSetReference(plumbing.NewHashReference(main, commit), old); err != nil {
 		s.t.Fatal(err)
 	}
 	return commit.String()
+}
+
+// withEntry stores the tree tree with entry at path (its folders made as
+// needed), and returns its hash.
+func withEntry(st storer.EncodedObjectStorer, tree plumbing.Hash, path []string, entry object.TreeEntry) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	sub := plumbing.ZeroHash
+	if !tree.IsZero() {
+		t, err := object.GetTree(st, tree)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		for _, e := range t.Entries {
+			if e.Name == path[0] {
+				sub = e.Hash
+				continue
+			}
+			entries = append(entries, e)
+		}
+	}
+	if len(path) == 1 {
+		entry.Name = path[0]
+		entries = append(entries, entry)
+	} else {
+		hash, err := withEntry(st, sub, path[1:], entry)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries = append(entries, object.TreeEntry{Name: path[0], Mode: filemode.Dir, Hash: hash})
+	}
+	// Git's order: by name, a folder's as if it ended in "/".
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	obj := st.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return st.SetEncodedObject(obj)
 }
 
 func TestACommitHoldingASymbolicLinkIsRefused(t *testing.T) {
@@ -116,8 +176,8 @@ func TestACommitHoldingASymbolicLinkIsRefused(t *testing.T) {
 	want := []string{"content/images/products/secret.jpg is a symbolic link: only ordinary files can be published (commit the file itself)"}
 
 	out := filepath.Join(t.TempDir(), "content")
-	var content *ContentError
-	if err := s.repo.Export(commit, out); !errors.As(err, &content) || !slices.Equal(content.Problems, want) {
+	var links *repo.LinkError
+	if err := s.repo.Export(commit, out); !errors.As(err, &links) || !slices.Equal(links.Problems, want) {
 		t.Errorf("Export: %v, want the problems %q", err, want)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {

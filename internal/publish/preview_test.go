@@ -6,11 +6,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 )
 
 // draftTagline saves a site.json whose tagline is tagline on the draft and
 // returns the draft's commit.
-func (s *site) draftTagline(tagline string) Commit {
+func (s *site) draftTagline(tagline string) repo.Commit {
 	s.t.Helper()
 	base, _, err := s.repo.Draft()
 	if err != nil {
@@ -27,7 +30,7 @@ func (s *site) draftTagline(tagline string) Commit {
 }
 
 // preview asks p for a preview of c.
-func preview(t *testing.T, p *Publisher, c Commit) string {
+func preview(t *testing.T, p *Publisher, c repo.Commit) string {
 	t.Helper()
 	id, err := p.Preview(c)
 	if err != nil {
@@ -37,13 +40,13 @@ func preview(t *testing.T, p *Publisher, c Commit) string {
 }
 
 // waitReady waits for release id to be ready and returns it.
-func waitReady(t *testing.T, p *Publisher, id string) Release {
+func waitReady(t *testing.T, p *Publisher, id string) releases.Release {
 	t.Helper()
-	var r Release
+	var r releases.Release
 	waitFor(t, "release "+id+" ready", func() bool {
 		var err error
 		r, err = p.Release(id)
-		return err == nil && r.Status == Ready
+		return err == nil && r.Status == releases.Ready
 	})
 	return r
 }
@@ -79,7 +82,7 @@ func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
 	list, _ := p.List()
 	for _, r := range list {
 		if r.ID == id {
-			t.Error("the list of releases (the Releases page's) shows the preview")
+			t.Error("the list of releases (the releases.Releases page's) shows the preview")
 		}
 	}
 	if err := p.MakeLive(id); err == nil {
@@ -106,14 +109,17 @@ func TestMainAndPreviewsQueuedTogetherAreAllBuilt(t *testing.T) {
 	p, target := s.start("v1")
 	s.builder.hold()
 	s.commitTagline("one")
-	waitFor(t, "one building", func() bool { list, _ := s.releases.List(); return len(list) == 1 && list[0].Status == Building })
+	waitFor(t, "one building", func() bool {
+		list, _ := s.releases.List()
+		return len(list) == 1 && list[0].Status == releases.Building
+	})
 	first := preview(t, p, s.draftTagline("draft a"))
 	s.commitTagline("two")
 	queued := func(message string) func() bool {
 		return func() bool {
 			list, _ := s.releases.List()
 			for _, r := range list {
-				if r.Message == message && r.Status == Queued {
+				if r.Message == message && r.Status == releases.Queued {
 					return true
 				}
 			}
@@ -121,7 +127,7 @@ func TestMainAndPreviewsQueuedTogetherAreAllBuilt(t *testing.T) {
 		}
 	}
 	waitFor(t, "two queued beside the preview", queued("Tagline: two"))
-	if r, err := p.Release(first); err != nil || r.Status != Queued {
+	if r, err := p.Release(first); err != nil || r.Status != releases.Queued {
 		t.Fatalf("a build of main queued after a preview dropped it: %+v, %v", r, err)
 	}
 	second := preview(t, p, s.draftTagline("draft b"))
@@ -145,7 +151,7 @@ func TestTheSameFilesGiveTheSamePreview(t *testing.T) {
 	s.builder.hold()
 	draft := s.draftTagline("same")
 	id := preview(t, p, draft)
-	waitFor(t, "the preview building", func() bool { r, _ := p.Release(id); return r.Status == Building })
+	waitFor(t, "the preview building", func() bool { r, _ := p.Release(id); return r.Status == releases.Building })
 	if again := preview(t, p, draft); again != id {
 		t.Errorf("asked again while it builds: %s, want %s", again, id)
 	}

@@ -1,3 +1,10 @@
+// Package publish turns the studio's content into live releases without a
+// developer: the content lives in a git repository the server owns
+// (repo), each commit on main is built by the front end's own pipeline
+// (build) into a release (releases), and a release that passes its checks
+// is switched live whole; any earlier good one can be switched back to at
+// once. This package is the queue of builds and the switch (Publisher),
+// and, with PostgreSQL, what the copies of the server share (Shared).
 package publish
 
 import (
@@ -5,18 +12,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
-	"studio/internal/store"
 )
 
 // A Target is the server a publisher switches: Check is the smoke test
@@ -45,8 +50,8 @@ type Embedded struct {
 // and DATA_DIR for `studio rollback`. Between them it builds the
 // previews the editor asks for (Preview), which are never made live.
 type Publisher struct {
-	Repo        *Repository
-	Releases    *Releases
+	Repo        *repo.Repository
+	Releases    *releases.Releases
 	Builder     Builder // nil: this server cannot build; it serves what is built
 	Target      Target
 	Embedded    Embedded
@@ -63,25 +68,32 @@ type Publisher struct {
 	running      sync.WaitGroup
 	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
-	pending      *Release // main's build, queued, not yet started; a newer commit replaces it
-	preview      *Release // a preview's build, queued, not yet started; a newer preview replaces it
-	live         string   // the release this server serves
-	seenMain     string   // main as this copy last built or shared it
+	pending      *releases.Release // main's build, queued, not yet started; a newer commit replaces it
+	preview      *releases.Release // a preview's build, queued, not yet started; a newer preview replaces it
+	live         string            // the release this server serves
+	seenMain     string            // main as this copy last built or shared it
 	embeddedTree string
 	builds       bool      // this copy builds: it has the builder and, with Shared, the builder's lock
 	lastLook     time.Time // with Shared: when the shared state was last read
 	unservable   string    // with Shared: a live release this copy cannot serve, said once
-	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the Releases page say it
+	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the releases.Releases page say it
 	hold         bool      // no release of the content can be served: the pages answer 503
 	liveFile     string    // what the live file said when last read or written here (followLiveFile)
+}
+
+// A Builder turns the content in contentDir into a client build in
+// clientDir, calling stage as each step begins. A build that fails for
+// its content returns a *build.ContentError.
+type Builder interface {
+	Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (build.Stats, error)
 }
 
 // records is where the release.json of each release is kept: the release
 // directories (Releases) of a server alone, the database (Shared) of copies.
 type records interface {
-	Get(id string) (Release, error)
-	Put(r Release) error
-	List() ([]Release, error)
+	Get(id string) (releases.Release, error)
+	Put(r releases.Release) error
+	List() ([]releases.Release, error)
 	Remove(id string) error
 }
 
@@ -102,7 +114,7 @@ func (p *Publisher) Start(ctx context.Context) error {
 	if p.Keep < 2 {
 		p.Keep = 2
 	}
-	tree, err := TreeHash(p.Embedded.Content)
+	tree, err := repo.TreeHash(p.Embedded.Content)
 	if err != nil {
 		return fmt.Errorf("publish: the embedded content: %w", err)
 	}
@@ -151,109 +163,6 @@ func (p *Publisher) Start(ctx context.Context) error {
 	return nil
 }
 
-// startServing serves release live at start-up. When it cannot (it is
-// damaged, or the live file names none though releases were made), it
-// serves an intact release of the same content if there is one, otherwise
-// the newest intact release, records it as live, and says what happened
-// (Problem); main is then rebuilt (queueIfNew skips damaged releases). The
-// embedded build serves only when no release was ever made and main holds
-// the content it was built from (a new site); with other content and
-// nothing intact to serve (a restore's first start), the pages answer 503
-// until main is built.
-func (p *Publisher) startServing(live string, main Commit) {
-	if live == EmbeddedID {
-		return // chosen: studio rollback embedded
-	}
-	tree, what := main.Tree, ""
-	if live != "" {
-		err := p.serve(live, false)
-		if err == nil {
-			return
-		}
-		what = unservable("the live release", live, err)
-		if r, err := p.records().Get(live); err == nil {
-			tree = r.Tree
-		}
-	}
-	list, err := p.records().List()
-	if err != nil {
-		p.Log.Error("publish: reading the releases", "err", err)
-	}
-	if live == "" {
-		made := false
-		for _, r := range list {
-			made = made || (!r.Preview && r.Status == Ready)
-		}
-		if !made && main.Tree == p.embeddedTree {
-			return // a new site: the embedded build is main's content
-		}
-		if !made {
-			p.setProblem("no release of the content has been built yet (a restore's first start, or the releases were deleted), so the pages answer 503 "+p.untilRebuilt(), true)
-			return
-		}
-		what = "the live file (DATA_DIR/releases/live) names no release"
-	}
-	if id := p.serveIntact(list, tree, live); id != "" {
-		r, _ := p.records().Get(id)
-		if r.Tree == main.Tree {
-			p.setProblem(fmt.Sprintf("%s; serving %s, a release of the same content", what, id), false)
-		} else {
-			p.setProblem(fmt.Sprintf("%s; serving %s %s", what, id, p.untilRebuilt()), false)
-		}
-		return
-	}
-	if main.Tree == p.embeddedTree {
-		p.setProblem(what+"; no other release is intact, so the site as built into bin/studio serves: it holds main's content", false)
-		return
-	}
-	p.setProblem(what+"; no release of the content is intact, so the pages answer 503 "+p.untilRebuilt(), true)
-}
-
-// untilRebuilt says how long what serves in the place of main's release
-// serves.
-func (p *Publisher) untilRebuilt() string {
-	if !p.CanBuild() {
-		return "until main is built: this server has no builder (BUILDER_DIR)"
-	}
-	return "while main is rebuilt"
-}
-
-// serveIntact makes live, and records as live, the first release of list
-// (newest first) that is ready, intact and of the content tree, or failing
-// that the newest intact one; never except. It returns its id, "" when
-// none serves.
-func (p *Publisher) serveIntact(list []Release, tree, except string) string {
-	for _, sameContent := range []bool{true, false} {
-		for _, r := range list {
-			if r.Preview || r.Status != Ready || r.Format != Format || len(r.Damage) > 0 || r.ID == except || (sameContent && r.Tree != tree) {
-				continue
-			}
-			if p.serve(r.ID, true) == nil { // a damaged one is marked so by the switch
-				return r.ID
-			}
-		}
-	}
-	return ""
-}
-
-// markDamaged records r's damaged files, so that it is not offered or
-// served again.
-func (p *Publisher) markDamaged(r Release, damage *DamageError) {
-	r.Damage = damage.Files
-	if err := p.records().Put(r); err != nil {
-		p.Log.Error("publish: recording a damaged release", "release", r.ID, "err", err)
-	}
-}
-
-// unservable says why release id (what: "the live release") cannot be
-// served, as a person reads it.
-func unservable(what, id string, err error) string {
-	if damage := (*DamageError)(nil); errors.As(err, &damage) {
-		return fmt.Sprintf("%s %s was damaged (%s)", what, id, damage.Short())
-	}
-	return fmt.Sprintf("%s %s cannot be served (%v)", what, id, err)
-}
-
 // setProblem records what went wrong with publishing (""; nothing), says
 // it in the log when it changes, and tells the server (/readyz; hold: the
 // pages answer 503).
@@ -287,24 +196,6 @@ func (p *Publisher) Problem() (problem string, held bool) {
 // build under way has been stopped and recorded.
 func (p *Publisher) Wait() { p.running.Wait() }
 
-// dropInterrupted deletes the releases whose build a stop interrupted:
-// main is built again.
-func (p *Publisher) dropInterrupted() {
-	list, err := p.records().List()
-	if err != nil {
-		p.Log.Error("publish: reading the releases", "err", err)
-		return
-	}
-	for _, r := range list {
-		if r.Status == Queued || r.Status == Building {
-			p.Log.Info("publish: a build a stop interrupted is dropped, and main built again", "release", r.ID)
-			if err := p.records().Remove(r.ID); err != nil {
-				p.Log.Error("publish: dropping an interrupted build", "release", r.ID, "err", err)
-			}
-		}
-	}
-}
-
 // Live is the id of the release this server serves.
 func (p *Publisher) Live() string {
 	p.mu.Lock()
@@ -325,19 +216,19 @@ func (p *Publisher) Builds() bool {
 
 // List is every release of main, newest first, the embedded build last:
 // not the previews, which are no one's to make live (Release reads one).
-func (p *Publisher) List() ([]Release, error) {
+func (p *Publisher) List() ([]releases.Release, error) {
 	all, err := p.records().List()
 	if err != nil {
 		return nil, err
 	}
-	var list []Release
+	var list []releases.Release
 	for _, r := range all {
 		if !r.Preview {
 			list = append(list, r)
 		}
 	}
-	return append(list, Release{ID: EmbeddedID, Commit: Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
-		CodeVersion: p.CodeVersion, Format: Format, Status: Ready}), nil
+	return append(list, releases.Release{ID: EmbeddedID, Commit: repo.Commit{Message: "The site as built into bin/studio", Tree: p.embeddedTree},
+		CodeVersion: p.CodeVersion, Format: releases.Format, Status: releases.Ready}), nil
 }
 
 // Publish queues a build of main now, even of a commit built before (a
@@ -366,7 +257,7 @@ var ErrPreviewElsewhere = errors.New("publish: previews are built by the copy of
 // preview of the same files by this code, ready or under way, is returned
 // instead of building again. It waits behind a build of main, never
 // replacing one; a newer preview replaces a queued one.
-func (p *Publisher) Preview(c Commit) (string, error) {
+func (p *Publisher) Preview(c repo.Commit) (string, error) {
 	if p.Builder == nil {
 		return "", ErrNoBuilder
 	}
@@ -378,7 +269,7 @@ func (p *Publisher) Preview(c Commit) (string, error) {
 		return "", err
 	}
 	for _, r := range list {
-		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != Failed {
+		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != releases.Failed {
 			return r.ID, nil
 		}
 	}
@@ -387,10 +278,10 @@ func (p *Publisher) Preview(c Commit) (string, error) {
 
 // Draft is the commit a preview of the editor's work builds: the draft's
 // newest, or main's when nothing is unpublished (draft false).
-func (p *Publisher) Draft() (c Commit, draft bool, err error) { return p.Repo.Draft() }
+func (p *Publisher) Draft() (c repo.Commit, draft bool, err error) { return p.Repo.Draft() }
 
 // Release reads release id's record: how a preview's build goes.
-func (p *Publisher) Release(id string) (Release, error) { return p.records().Get(id) }
+func (p *Publisher) Release(id string) (releases.Release, error) { return p.records().Get(id) }
 
 // MakeLive switches to release id, built before: instant, no rebuild.
 func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
@@ -399,7 +290,7 @@ func (p *Publisher) MakeLive(id string) error { return p.serve(id, true) }
 // by one commit by who (CommitBackTo), which it returns: "" when main had
 // those files already. Main's new commit is the live release's files, so
 // the watcher builds nothing for it.
-func (p *Publisher) Rollback(id string, who Signature) (string, error) {
+func (p *Publisher) Rollback(id string, who repo.Signature) (string, error) {
 	if err := p.serve(id, true); err != nil {
 		return "", err
 	}
@@ -410,534 +301,10 @@ func (p *Publisher) Rollback(id string, who Signature) (string, error) {
 	return hash, nil
 }
 
-// queueIfNew queues commit unless a release of its files by this code is
-// ready (and not damaged), under way or failed (a failure is retried by
-// Publish, not in a loop).
-func (p *Publisher) queueIfNew(c Commit) {
-	if !p.Builds() {
-		return
-	}
-	if c.Tree == p.embeddedTree && p.Live() == EmbeddedID {
-		return // the embedded build is this content, built by this code
-	}
-	list, err := p.records().List()
-	if err != nil {
-		p.Log.Error("publish: reading the releases", "err", err)
-		return
-	}
-	for _, r := range list {
-		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
-			if r.Status == Ready && r.ID != p.Live() {
-				// The same files again (a revert), or a build a stop kept
-				// from going live: the release made of them serves.
-				if !p.Manual {
-					if err := p.serve(r.ID, true); err != nil {
-						p.Log.Error("publish: switching", "release", r.ID, "err", err)
-					}
-				}
-			}
-			return
-		}
-	}
-	if _, err := p.queue(c, false); err != nil {
-		p.Log.Error("publish: queueing main", "commit", c.Hash, "err", err)
-	}
-}
-
 var ErrNoBuilder = errors.New("publishing needs the builder: this server has no front end to build with (see docs/publishing.md)")
-
-// queue puts a build of c in its slot, main's or (preview) the previews':
-// each slot holds one, so neither kind ever pushes out the other.
-func (p *Publisher) queue(c Commit, preview bool) (string, error) {
-	if p.Builder == nil {
-		return "", ErrNoBuilder
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	slot := &p.pending
-	if preview {
-		slot = &p.preview
-	}
-	if queued := *slot; queued != nil {
-		if queued.Commit.Hash == c.Hash {
-			return queued.ID, nil
-		}
-		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", queued.ID, "commit", c.Hash)
-		if err := p.records().Remove(queued.ID); err != nil {
-			return "", err
-		}
-	}
-	r := Release{ID: p.Releases.newID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: Format,
-		Status: Queued, Preview: preview, QueuedAt: time.Now()}
-	if err := p.records().Put(r); err != nil {
-		return "", err
-	}
-	*slot = &r
-	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message, "preview", preview)
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
-	return r.ID, nil
-}
-
-// work builds the queued releases, one at a time, until ctx ends.
-func (p *Publisher) work(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-p.wake:
-		}
-		for r := p.next(); r != nil && ctx.Err() == nil; r = p.next() {
-			p.build(ctx, *r)
-		}
-	}
-}
-
-// next takes the queued build to make next: main's before a preview's, as
-// the live site waits on it.
-func (p *Publisher) next() *Release {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, slot := range []**Release{&p.pending, &p.preview} {
-		if r := *slot; r != nil {
-			*slot = nil
-			return r
-		}
-	}
-	return nil
-}
-
-// build makes release r and, when it is good and nothing says wait, makes
-// it live. Whatever fails, the live release keeps serving.
-func (p *Publisher) build(ctx context.Context, r Release) {
-	start := time.Now()
-	dir := p.Releases.Dir(r.ID)
-	r.Status = Building
-	setStage := func(stage string) {
-		r.Stage = stage
-		if err := p.records().Put(r); err != nil {
-			p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
-		}
-		p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
-		if p.Observe != nil {
-			p.Observe(stage, 0, "")
-		}
-	}
-	fail := func(problems ...string) {
-		if ctx.Err() != nil {
-			// The server is stopping: the build stays "building", which the
-			// next start drops, and main is built again then.
-			os.RemoveAll(filepath.Join(dir, "client"))
-			p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)
-			return
-		}
-		r.Status, r.Stage, r.Problems = Failed, "", problems
-		r.BuildSeconds = time.Since(start).Seconds()
-		if err := p.records().Put(r); err != nil {
-			p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
-		}
-		os.RemoveAll(filepath.Join(dir, "client"))
-		p.Log.Warn("publish: build failed; the live release keeps serving", "release", r.ID, "problems", problems)
-		if len(problems) == 1 && strings.HasPrefix(problems[0], "not enough disk space") {
-			// Said where the studio looks (/readyz, the Releases page)
-			// until a release goes live.
-			p.setProblem(fmt.Sprintf("release %s was not built: %s", r.ID, problems[0]), p.isHeld())
-		}
-		if p.Observe != nil {
-			p.Observe("", r.BuildSeconds, "failed")
-		}
-		p.prune() // a disk that filled gets its room back for the next try
-	}
-	setStage("checking the disk space")
-	if err := p.makeRoom(r.ID); err != nil {
-		fail(err.Error())
-		return
-	}
-	setStage("reading the commit")
-	contentDir := filepath.Join(dir, "content")
-	if err := p.Repo.Export(r.Commit.Hash, contentDir); err != nil {
-		if content := (*ContentError)(nil); errors.As(err, &content) {
-			fail(content.Problems...) // a symbolic link
-		} else {
-			fail(p.diskFull(err).Error())
-		}
-		return
-	}
-	// A path that leaves its folder stops the build before the front end's
-	// tools read the content.
-	if problems := sitecontent.PathProblems(os.DirFS(contentDir)); len(problems) > 0 {
-		fail(problems...)
-		return
-	}
-	logFile, err := os.Create(filepath.Join(dir, "build.log"))
-	if err != nil {
-		fail(err.Error())
-		return
-	}
-	defer logFile.Close()
-	stats, err := p.Builder.Build(ctx, contentDir, filepath.Join(dir, "client"), setStage, logFile)
-	r.BuildPeakMiB = stats.PeakMiB
-	if content := (*ContentError)(nil); errors.As(err, &content) {
-		fail(content.Problems...)
-		return
-	} else if err != nil {
-		fail(p.diskFull(err).Error())
-		return
-	}
-	setStage("checking the release")
-	if r.Manifest, err = writeManifest(dir); err != nil {
-		fail(p.diskFull(err).Error())
-		return
-	}
-	// Durable before it may go live: a crash after the switch finds the
-	// pages the live file names.
-	if err := syncRelease(dir); err != nil {
-		fail(err.Error())
-		return
-	}
-	if err := p.check(r.ID); err != nil {
-		fail(err.Error())
-		return
-	}
-	if p.Shared != nil {
-		setStage("storing the release for every copy")
-		if err := p.Shared.Upload(ctx, r.ID); err != nil {
-			fail(err.Error())
-			return
-		}
-	}
-	r.Status, r.Stage = Ready, ""
-	r.BuiltAt = time.Now()
-	r.BuildSeconds = time.Since(start).Seconds()
-	r.Size = dirSize(dir)
-	if err := p.records().Put(r); err != nil {
-		fail(err.Error())
-		return
-	}
-	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size)
-	if p.Observe != nil {
-		p.Observe("", r.BuildSeconds, "ready")
-	}
-	// A preview is never made live. Manual publishing still takes an
-	// upgrade's rebuild of the live content.
-	live, err := p.records().Get(p.Live())
-	if !r.Preview && (!p.Manual || (err == nil && live.Tree == r.Tree) || p.isHeld()) {
-		if err := p.serve(r.ID, true); err != nil {
-			p.Log.Error("publish: switching", "release", r.ID, "err", err)
-		}
-	}
-	p.prune()
-}
-
-// Load reads release id as the server serves it, fetching its files first
-// when another copy built it: the switch's, and the server's for a preview.
-func (p *Publisher) Load(id string) (fs.FS, *sitecontent.Content, error) {
-	if id == EmbeddedID {
-		c, err := sitecontent.Load(p.Embedded.Content)
-		return p.Embedded.Client, c, err
-	}
-	r, err := p.records().Get(id)
-	if err != nil {
-		return nil, nil, err
-	}
-	if r.Format != Format {
-		return nil, nil, fmt.Errorf("publish: release %s has layout %d; this bin/studio serves layout %d", id, r.Format, Format)
-	}
-	if p.Shared != nil {
-		if err := p.Shared.Fetch(context.Background(), id); err != nil {
-			return nil, nil, err
-		}
-	}
-	c, err := sitecontent.Load(p.Releases.Content(id))
-	if err != nil {
-		return nil, nil, err
-	}
-	return p.Releases.Client(id), c, nil
-}
-
-func (p *Publisher) check(id string) error {
-	client, content, err := p.Load(id)
-	if err != nil {
-		return err
-	}
-	return p.Target.Check(id, client, content)
-}
-
-// serve switches the server to release id; record also makes it the live
-// release of record: the live file (a restart serves id) and, with Shared,
-// every copy's.
-func (p *Publisher) serve(id string, record bool) error {
-	p.switching.Lock()
-	defer p.switching.Unlock()
-	return p.switchTo(id, record)
-}
-
-// switchTo is serve with p.switching held.
-func (p *Publisher) switchTo(id string, record bool) error {
-	if id != EmbeddedID {
-		r, err := p.records().Get(id)
-		if err != nil {
-			return err
-		}
-		if r.Status != Ready {
-			return fmt.Errorf("publish: release %s is %s, not ready: it cannot be made live", id, r.Status)
-		}
-		if r.Preview {
-			return fmt.Errorf("publish: release %s is a preview of unpublished changes: it cannot be made live", id)
-		}
-		if err := p.verify(r); err != nil {
-			if damage := (*DamageError)(nil); errors.As(err, &damage) && len(r.Damage) == 0 {
-				p.markDamaged(r, damage)
-			}
-			return err
-		}
-	}
-	client, content, err := p.Load(id)
-	if err != nil {
-		return err
-	}
-	if err := p.Target.Switch(id, client, content); err != nil {
-		return err
-	}
-	p.mu.Lock()
-	p.live = id
-	p.mu.Unlock()
-	p.setProblem("", false) // a release serves, chosen: what went wrong before is over
-	if !record {
-		return nil
-	}
-	if err := p.setLiveFile(id); err != nil {
-		return err
-	}
-	if p.Shared != nil {
-		return p.Shared.SetLive(context.Background(), id)
-	}
-	return nil
-}
-
-// watch builds main when it moves (a push, a commit from the workspace),
-// follows the live file when another process changes it and does what
-// `studio rollback` asks (answerRollback), four times a second (LookEvery):
-// a rollback from the shell is live within a second. Each look is a small
-// file read. With Shared it also follows the other copies: at once on
-// their notice, and every sharedPoll in any case.
-func (p *Publisher) watch(ctx context.Context) {
-	every := p.LookEvery
-	if every == 0 {
-		every = 250 * time.Millisecond
-	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	var notices chan struct{}
-	if p.Shared != nil {
-		notices = p.Shared.notices
-	}
-	for {
-		noticed := false
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		case <-notices:
-			noticed = true
-		}
-		if main, err := p.Repo.Main(); err == nil && main.Hash != p.seenMain {
-			p.Log.Info("publish: main moved", "commit", main.Hash, "message", main.Message, "author", main.Author)
-			if p.Shared != nil {
-				p.shareMain(ctx, main.Hash)
-			} else {
-				p.seenMain = main.Hash
-			}
-			if main, err := p.Repo.Main(); err == nil {
-				p.queueIfNew(main)
-			}
-		}
-		p.followLiveFile()
-		p.answerRollback()
-		if p.Releases.takePublishRequest() {
-			if _, err := p.Publish(); err != nil {
-				p.Log.Error("publish: studio publish", "err", err)
-			}
-		}
-		if p.Shared != nil && (noticed || time.Since(p.lastLook) >= sharedPoll) {
-			p.followShared(ctx)
-		}
-	}
-}
-
-// followLiveFile switches to the release the live file names when another
-// process changed it (the content's main is left as it is: `studio
-// rollback` asks for Rollback instead). It acts on a change of the file
-// alone: a live file naming a release that cannot be served (startServing
-// served another) is tried, and said, once.
-func (p *Publisher) followLiveFile() {
-	p.switching.Lock()
-	defer p.switching.Unlock()
-	id, err := p.Releases.Live()
-	if err != nil || id == "" || id == p.liveFile {
-		return
-	}
-	p.liveFile = id
-	if id == p.Live() {
-		return
-	}
-	if err := p.switchTo(id, p.Shared != nil); err != nil {
-		p.setProblem(fmt.Sprintf("%s, named by the live file (studio rollback), so %s still serves", unservable("release", id, err), p.Live()), p.isHeld())
-	}
-}
-
-// setLiveFile writes the live file, and remembers what it wrote, so that
-// followLiveFile knows its own change. The caller holds p.switching.
-func (p *Publisher) setLiveFile(id string) error {
-	p.liveFile = id
-	return p.Releases.SetLive(id)
-}
-
-// verify checks release r's files before it is served (Releases.Verify).
-// A copy of a shared release fetches it first, and fetches it again when
-// its copy is damaged: the database holds every file.
-func (p *Publisher) verify(r Release) error {
-	if p.Shared == nil {
-		return p.Releases.Verify(r)
-	}
-	if err := p.Shared.Fetch(context.Background(), r.ID); err != nil {
-		return err
-	}
-	err := p.Releases.Verify(r)
-	if damage := (*DamageError)(nil); errors.As(err, &damage) {
-		p.Log.Warn("publish: this copy's files of a release are damaged; fetching them again", "release", r.ID, "files", damage.Files)
-		if err := p.Releases.Remove(r.ID); err != nil {
-			return err
-		}
-		if err := p.Shared.Fetch(context.Background(), r.ID); err != nil {
-			return err
-		}
-		return p.Releases.Verify(r)
-	}
-	return err
-}
 
 func (p *Publisher) isHeld() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.hold
-}
-
-// prune deletes the releases of main past the newest Keep and the previews
-// past the newest keptPreviews, never the live one or one under way.
-func (p *Publisher) prune() {
-	list, err := p.records().List()
-	if err != nil {
-		return
-	}
-	live := p.Live()
-	kept, previews := 0, 0
-	for _, r := range list {
-		count, limit := &kept, p.Keep
-		if r.Preview {
-			count, limit = &previews, keptPreviews
-		}
-		if *count++; *count > limit && r.ID != live && r.Status != Queued && r.Status != Building {
-			p.Log.Info("publish: an old release is deleted", "release", r.ID, "preview", r.Preview)
-			p.records().Remove(r.ID)
-		}
-	}
-	if p.Shared != nil {
-		if err := p.Shared.DropUnusedFiles(); err != nil {
-			p.Log.Error("publish: deleting the files of deleted releases", "err", err)
-		}
-	}
-}
-
-// makeRoom makes sure the disk has room for a build before it starts: as
-// much as the last release took, and the space the server keeps free for
-// the enquiries (store.MinFreeBytes, below which /readyz says not ready).
-// Short of it, the oldest releases that are not live are deleted, one by
-// one; still short, the build fails at once, saying so, and the live
-// release keeps serving.
-func (p *Publisher) makeRoom(building string) error {
-	list, err := p.records().List()
-	if err != nil {
-		return err
-	}
-	need := uint64(store.MinFreeBytes)
-	for _, r := range list {
-		if r.Status == Ready && r.Size > 0 {
-			need += uint64(r.Size)
-			break
-		}
-	}
-	free, err := p.freeBytes()
-	if err != nil {
-		return err
-	}
-	// What no release links any more: the pages cached of deleted
-	// releases, the content's files none exports.
-	trim := func() {
-		if t, ok := p.Builder.(interface{ TrimCaches() }); ok {
-			t.TrimCaches()
-		}
-		p.Repo.dropUnlinkedBlobs(0)
-		if free, err = p.freeBytes(); err != nil {
-			p.Log.Error("publish: the free space", "err", err)
-		}
-	}
-	if free < need {
-		trim()
-	}
-	for i := len(list) - 1; i >= 0 && free < need; i-- {
-		r := list[i]
-		if r.ID == building || r.ID == p.Live() || r.Status == Queued || r.Status == Building {
-			continue
-		}
-		p.Log.Info("publish: an old release is deleted to make room for a build", "release", r.ID, "free_bytes", free, "needed_bytes", need)
-		if err := p.records().Remove(r.ID); err != nil {
-			return err
-		}
-		if p.Shared != nil {
-			p.Shared.DropUnusedFiles()
-		}
-		trim()
-	}
-	if free < need {
-		return fmt.Errorf("not enough disk space: %s free, %s needed (the last release's size, and %s kept free for enquiries); the live site keeps serving",
-			sizeText(free), sizeText(need), sizeText(store.MinFreeBytes))
-	}
-	return nil
-}
-
-func (p *Publisher) freeBytes() (uint64, error) {
-	if p.FreeBytes != nil {
-		return p.FreeBytes(p.Releases.dir)
-	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(p.Releases.dir, &st); err != nil {
-		return 0, fmt.Errorf("publish: the free space of %s: %w", p.Releases.dir, err)
-	}
-	return st.Bavail * uint64(st.Bsize), nil
-}
-
-// diskFull says err in the studio's words when the disk filled during a
-// build.
-func (p *Publisher) diskFull(err error) error {
-	if !errors.Is(err, unix.ENOSPC) {
-		return err
-	}
-	free, _ := p.freeBytes()
-	return fmt.Errorf("not enough disk space: the disk filled during the build (%s free now); the live site keeps serving, and older releases are deleted for the next try", sizeText(free))
-}
-
-// sizeText says a number of bytes as a person reads it, in the binary
-// units /readyz says the disk's space in: "740 KiB", "1.2 GiB".
-func sizeText[N int64 | uint64 | int](n N) string {
-	switch f := float64(n); {
-	case f < 1<<20:
-		return fmt.Sprintf("%.0f KiB", f/(1<<10))
-	case f < 1<<30:
-		return fmt.Sprintf("%.0f MiB", f/(1<<20))
-	default:
-		return fmt.Sprintf("%.1f GiB", f/(1<<30))
-	}
 }

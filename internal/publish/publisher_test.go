@@ -18,6 +18,9 @@ import (
 	"time"
 
 	"studio/content"
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 )
 
@@ -44,7 +47,7 @@ func (b *fakeBuilder) let() {
 	b.held = nil
 }
 
-func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (BuildStats, error) {
+func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (build.Stats, error) {
 	stage("building")
 	b.mu.Lock()
 	held := b.held
@@ -53,7 +56,7 @@ func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 		select {
 		case <-held:
 		case <-ctx.Done():
-			return BuildStats{}, ctx.Err()
+			return build.Stats{}, ctx.Err()
 		}
 	}
 	tagline := readTagline(os.DirFS(contentDir))
@@ -61,15 +64,15 @@ func (b *fakeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	b.builds = append(b.builds, tagline)
 	b.mu.Unlock()
 	if strings.HasPrefix(tagline, "no space") {
-		return BuildStats{}, fmt.Errorf("publish: prerendering the pages failed: %w", syscall.ENOSPC)
+		return build.Stats{}, fmt.Errorf("publish: prerendering the pages failed: %w", syscall.ENOSPC)
 	}
 	if strings.HasPrefix(tagline, "broken") {
-		return BuildStats{}, &ContentError{Problems: []string{"content/site.json: tagline: " + tagline}}
+		return build.Stats{}, &build.ContentError{Problems: []string{"content/site.json: tagline: " + tagline}}
 	}
 	if err := os.MkdirAll(clientDir, 0o755); err != nil {
-		return BuildStats{}, err
+		return build.Stats{}, err
 	}
-	return BuildStats{PeakMiB: 1}, os.WriteFile(filepath.Join(clientDir, "tagline.txt"), []byte(tagline), 0o644)
+	return build.Stats{PeakMiB: 1}, os.WriteFile(filepath.Join(clientDir, "tagline.txt"), []byte(tagline), 0o644)
 }
 
 func readTagline(fsys fs.FS) string {
@@ -82,7 +85,7 @@ func readTagline(fsys fs.FS) string {
 // fakeTarget records what it serves: the live release's id and the
 // tagline its client says.
 type fakeTarget struct {
-	releases *Releases // where the live file is
+	releases *releases.Releases // where the live file is
 	mu       sync.Mutex
 	id       string
 	tagline  string
@@ -131,8 +134,8 @@ var embeddedClient = fstest.MapFS{"tagline.txt": {Data: []byte("embedded")}}
 type site struct {
 	t        *testing.T
 	dir      string
-	repo     *Repository
-	releases *Releases
+	repo     *repo.Repository
+	releases *releases.Releases
 	builder  *fakeBuilder
 	keep     int
 	stop     context.CancelFunc // the last publisher started
@@ -140,15 +143,15 @@ type site struct {
 
 func newSite(t *testing.T) *site {
 	dir := t.TempDir()
-	repo, err := OpenRepository(filepath.Join(dir, "content.git"), content.Files)
+	r, err := repo.Open(filepath.Join(dir, "content.git"), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	releases, err := OpenReleases(filepath.Join(dir, "releases"))
+	rs, err := releases.Open(filepath.Join(dir, "releases"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &site{t: t, dir: dir, repo: repo, releases: releases, builder: &fakeBuilder{}, keep: 10}
+	return &site{t: t, dir: dir, repo: r, releases: rs, builder: &fakeBuilder{}, keep: 10}
 }
 
 // lookEvery is how often the tests' publishers look for a commit, a
@@ -174,7 +177,7 @@ func (s *site) start(version string) (*Publisher, *fakeTarget) {
 // commitTagline commits a site.json whose tagline is tagline.
 func (s *site) commitTagline(tagline string) string {
 	s.t.Helper()
-	hash, err := s.repo.Commit("", map[string][]byte{"site.json": s.siteJSON(tagline)}, nil, Signature{Name: "Owner", Email: "owner@example.com"}, "Tagline: "+tagline)
+	hash, err := s.repo.Commit("", map[string][]byte{"site.json": s.siteJSON(tagline)}, nil, repo.Signature{Name: "Owner", Email: "owner@example.com"}, "Tagline: "+tagline)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -227,7 +230,7 @@ func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := TreeHash(content.Files)
+	tree, err := repo.TreeHash(content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +241,7 @@ func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
 	if err := s.repo.Export(main.Hash, out); err != nil {
 		t.Fatal(err)
 	}
-	if exported, _ := TreeHash(os.DirFS(out)); exported != tree {
+	if exported, _ := repo.TreeHash(os.DirFS(out)); exported != tree {
 		t.Errorf("exporting the first commit gives tree %s, want %s", exported, tree)
 	}
 	p, target := s.start("v1")
@@ -254,7 +257,7 @@ func TestTheEmbeddedContentIsTheFirstCommitAndRelease(t *testing.T) {
 		t.Errorf("built %v; the embedded build is the first commit's release and needs no build", s.builder.builds)
 	}
 	// Reopened, the repository is not seeded again.
-	again, err := OpenRepository(filepath.Join(s.dir, "content.git"), content.Files)
+	again, err := repo.Open(filepath.Join(s.dir, "content.git"), content.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +280,7 @@ func TestACommitGoesLiveAndAnEarlierReleaseComesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != Ready || r.Message != "Tagline: second" || r.Author != "Owner" || r.CodeVersion != "v1" || r.BuildSeconds <= 0 || r.Size <= 0 {
+	if r.Status != releases.Ready || r.Message != "Tagline: second" || r.Author != "Owner" || r.CodeVersion != "v1" || r.BuildSeconds <= 0 || r.Size <= 0 {
 		t.Errorf("release.json = %+v, want ready with the commit's message and author, the code version, build time and size", r)
 	}
 	if live, _ := s.releases.Live(); live != r.ID {
@@ -313,11 +316,11 @@ func TestAFailedBuildKeepsTheLiveRelease(t *testing.T) {
 	waitFor(t, "good live", servingTagline(target, "good"))
 	good := p.Live()
 	s.commitTagline("broken on purpose")
-	var failed Release
+	var failed releases.Release
 	waitFor(t, "the broken build to fail", func() bool {
 		list, _ := s.releases.List()
 		for _, r := range list {
-			if r.Status == Failed {
+			if r.Status == releases.Failed {
 				failed = r
 				return true
 			}
@@ -346,14 +349,14 @@ func TestANewerCommitSupersedesAQueuedOne(t *testing.T) {
 	s.commitTagline("one")
 	waitFor(t, "the first build to start", func() bool {
 		list, _ := s.releases.List()
-		return len(list) == 1 && list[0].Status == Building
+		return len(list) == 1 && list[0].Status == releases.Building
 	})
 	s.commitTagline("two")
 	waitFor(t, "two queued", func() bool { list, _ := s.releases.List(); return len(list) == 2 })
 	s.commitTagline("three")
 	waitFor(t, "three queued in place of two", func() bool {
 		list, _ := s.releases.List()
-		return len(list) == 2 && list[0].Status == Queued && strings.HasSuffix(list[0].Message, "three")
+		return len(list) == 2 && list[0].Status == releases.Queued && strings.HasSuffix(list[0].Message, "three")
 	})
 	s.builder.let()
 	waitFor(t, "three live", servingTagline(target, "three"))
@@ -383,7 +386,7 @@ func TestARestartServesTheLastLiveRelease(t *testing.T) {
 	// nothing is queued, so nothing will be built.
 	list, _ := s.releases.List()
 	for _, r := range list {
-		if r.Status == Queued || r.Status == Building {
+		if r.Status == releases.Queued || r.Status == releases.Building {
 			t.Errorf("a restart queued a build: %+v", r)
 		}
 	}
@@ -408,7 +411,7 @@ func TestAnUpgradeServesTheOldReleaseWhileItRebuilds(t *testing.T) {
 	}
 	waitFor(t, "the rebuild to start", func() bool {
 		list, _ := s.releases.List()
-		return len(list) == 2 && list[0].Status == Building && list[0].CodeVersion == "v2"
+		return len(list) == 2 && list[0].Status == releases.Building && list[0].CodeVersion == "v2"
 	})
 	s.builder.let()
 	waitFor(t, "v2's release live", func() bool { id, _ := target2.serving(); return id != old })
@@ -423,7 +426,7 @@ func TestABuildTheStopInterruptedIsBuiltAgain(t *testing.T) {
 	s.commitTagline("interrupted")
 	main, _ := s.repo.Main()
 	// What a server killed mid-build leaves behind.
-	stale := Release{ID: "20260101-000000-" + main.Hash[:7], Commit: main, CodeVersion: "v1", Format: Format, Status: Building, Stage: "prerendering the pages"}
+	stale := releases.Release{ID: "20260101-000000-" + main.Hash[:7], Commit: main, CodeVersion: "v1", Format: releases.Format, Status: releases.Building, Stage: "prerendering the pages"}
 	if err := s.releases.Put(stale); err != nil {
 		t.Fatal(err)
 	}
@@ -461,25 +464,16 @@ func TestCommitRefusesToLoseAConcurrentCommit(t *testing.T) {
 	// overwrite the first.
 	started, _ := s.repo.Main()
 	s.commitTagline("first")
-	_, err := s.repo.Commit(started.Hash, map[string][]byte{"pages/about.md": []byte("# About\n")}, nil, Signature{Name: "Second"}, "a change started before first")
-	if !errors.Is(err, ErrMainMoved) {
-		t.Errorf("a commit on a main that moved: %v, want ErrMainMoved", err)
+	_, err := s.repo.Commit(started.Hash, map[string][]byte{"pages/about.md": []byte("# About\n")}, nil, repo.Signature{Name: "Second"}, "a change started before first")
+	if !errors.Is(err, repo.ErrMainMoved) {
+		t.Errorf("a commit on a main that moved: %v, want repo.ErrMainMoved", err)
 	}
 	if m, _ := s.repo.Main(); m.Message != "Tagline: first" {
 		t.Errorf("main is %q, want the first change", m.Message)
 	}
 	for _, bad := range []string{"../escape", "/etc/passwd", "", "a//b"} {
-		if _, err := s.repo.Commit("", map[string][]byte{bad: []byte("x")}, nil, Signature{Name: "x"}, "bad path"); err == nil {
+		if _, err := s.repo.Commit("", map[string][]byte{bad: []byte("x")}, nil, repo.Signature{Name: "x"}, "bad path"); err == nil {
 			t.Errorf("a commit of the path %q was made", bad)
-		}
-	}
-}
-
-func TestASubjectIsTheMessagesFirstLine(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
-		if got := (Commit{Message: in}).Subject(); got != want {
-			t.Errorf("Subject of %q = %q, want %q", in, got, want)
 		}
 	}
 }

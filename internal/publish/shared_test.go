@@ -7,12 +7,16 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"studio/content"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 )
@@ -47,7 +51,7 @@ func startCopies(t *testing.T, n int) ([]*copyOf, *sql.DB) {
 		if testing.Verbose() {
 			log = slog.New(slog.NewTextHandler(os.Stderr, nil)).With("copy", len(copies))
 		}
-		shared, err := OpenShared(ctx, url, s.releases, log)
+		shared, err := openShared(t, ctx, url, s.releases, log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,8 +179,8 @@ func TestCommitsOnTwoCopiesAtOnceLoseNothing(t *testing.T) {
 		site := map[string]string{"tagline": tagline}
 		b, _ := json.Marshal(site)
 		for {
-			hash, err := c.site.repo.Commit("", map[string][]byte{"note.json": b}, nil, Signature{Name: "Owner", Email: "owner@example.com"}, tagline)
-			if !errors.Is(err, ErrMainMoved) {
+			hash, err := c.site.repo.Commit("", map[string][]byte{"note.json": b}, nil, repo.Signature{Name: "Owner", Email: "owner@example.com"}, tagline)
+			if !errors.Is(err, repo.ErrMainMoved) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -197,10 +201,14 @@ func TestCommitsOnTwoCopiesAtOnceLoseNothing(t *testing.T) {
 	m, _ := copies[0].site.repo.Main()
 	for i, hash := range []string{a, b} {
 		c := copies[i]
-		if c.publisher.contains(m.Hash, hash) {
+		if c.site.repo.Contains(m.Hash, hash) {
 			continue
 		}
-		refs, err := c.site.repo.repo.References()
+		g, err := git.PlainOpen(filepath.Join(c.site.dir, "content.git"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs, err := g.References()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,4 +221,18 @@ func TestCommitsOnTwoCopiesAtOnceLoseNothing(t *testing.T) {
 			t.Errorf("the commit made on copy %d (%s) is neither in main's history nor kept as a branch", i, hash)
 		}
 	}
+}
+
+// openShared is a copy's sharing through the PostgreSQL schema at url, on
+// a store of its own (a copy of the server has its own pool), its blobs'
+// damage said in log.
+func openShared(t *testing.T, ctx context.Context, url string, rs *releases.Releases, log *slog.Logger) (*Shared, error) {
+	t.Helper()
+	st, err := store.OpenPostgres(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { st.Close() })
+	rs.Logger = log
+	return NewShared(ctx, st, rs, log)
 }

@@ -2,7 +2,6 @@ package publish
 
 import (
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"slices"
 	"strings"
@@ -11,9 +10,23 @@ import (
 	"time"
 
 	"studio/content"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 )
 
-var meena = Signature{Name: "Meena", Email: "meena@example.com"}
+var owner = repo.Signature{Name: "Owner", Email: "owner@example.com"}
+
+// readOn is the file name of commit hash.
+func readOn(t *testing.T, r *repo.Repository, hash, name string) string {
+	t.Helper()
+	b, err := r.ReadFile(hash, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var meena = repo.Signature{Name: "Meena", Email: "meena@example.com"}
 
 // siteLocation is the time zone content/site.json names.
 func siteLocation(t *testing.T) *time.Location {
@@ -35,7 +48,7 @@ func siteLocation(t *testing.T) *time.Location {
 
 // twoReleases starts a publisher with the releases of "first" and
 // "second" built, second live, and returns first's.
-func (s *site) twoReleases() (*Publisher, *fakeTarget, Release) {
+func (s *site) twoReleases() (*Publisher, *fakeTarget, releases.Release) {
 	s.t.Helper()
 	p, target := s.start("v1")
 	s.commitTagline("first")
@@ -135,7 +148,7 @@ func TestUnpublishedChangesStayOnTopOfTheOlderVersion(t *testing.T) {
 }
 
 // mapFS is the site.json of commit hash, for readTagline.
-func mapFS(t *testing.T, r *Repository, hash string) fs.FS {
+func mapFS(t *testing.T, r *repo.Repository, hash string) fs.FS {
 	t.Helper()
 	b, err := r.ReadFile(hash, "site.json")
 	if err != nil {
@@ -176,7 +189,7 @@ func TestARollbackToTheEmbeddedBuildCommitsItsContent(t *testing.T) {
 	if id, _ := target.serving(); id != EmbeddedID {
 		t.Errorf("serving %s, want the embedded build", id)
 	}
-	tree, _ := TreeHash(content.Files)
+	tree, _ := repo.TreeHash(content.Files)
 	if main, _ := s.repo.Main(); main.Tree != tree || main.Message != "Back to the content as shipped in bin/studio" {
 		t.Errorf("main after a rollback to the embedded build: %+v, want the embedded content's files %s", main, tree)
 	}
@@ -213,9 +226,9 @@ func TestStudioRollbackIsDoneByTheRunningServer(t *testing.T) {
 	}
 }
 
-func waitForAnswer(t *testing.T, rs *Releases) RollbackAnswer {
+func waitForAnswer(t *testing.T, rs *releases.Releases) releases.RollbackAnswer {
 	t.Helper()
-	var a RollbackAnswer
+	var a releases.RollbackAnswer
 	waitFor(t, "the server's answer to studio rollback", func() bool {
 		got, ok, err := rs.TakeRollbackAnswer()
 		if err != nil {
@@ -225,25 +238,6 @@ func waitForAnswer(t *testing.T, rs *Releases) RollbackAnswer {
 		return ok
 	})
 	return a
-}
-
-func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
-	t.Parallel()
-	r := newDraftRepo(t)
-	first, _ := r.Main()
-	second, err := r.Commit(first.Hash, map[string][]byte{"site.json": []byte(`{"name": "B"}`)}, nil, owner, "B")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.CommitTree(first.Hash, first.Tree, owner, "back"); !errors.Is(err, ErrMainMoved) {
-		t.Errorf("CommitTree on a main that moved: %v, want ErrMainMoved", err)
-	}
-	if _, err := r.CommitTree(second, strings.Repeat("0", 40), owner, "back"); err == nil {
-		t.Error("CommitTree of files the repository has not got succeeded")
-	}
-	if main, _ := r.Main(); main.Hash != second {
-		t.Errorf("main moved to %q", main.Message)
-	}
 }
 
 // With copies on PostgreSQL, a rollback on one switches every copy, and its

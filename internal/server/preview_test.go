@@ -15,7 +15,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"studio/internal/publish"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace"
@@ -25,21 +26,21 @@ import (
 // ready release of main.
 type fakePreviews struct{}
 
-var previewRecords = map[string]publish.Release{
-	"preview-ready":    {ID: "preview-ready", Preview: true, Status: publish.Ready},
-	"preview-building": {ID: "preview-building", Preview: true, Status: publish.Building},
-	"main-ready":       {ID: "main-ready", Status: publish.Ready},
+var previewRecords = map[string]releases.Release{
+	"preview-ready":    {ID: "preview-ready", Preview: true, Status: releases.Ready},
+	"preview-building": {ID: "preview-building", Preview: true, Status: releases.Building},
+	"main-ready":       {ID: "main-ready", Status: releases.Ready},
 }
 
-func (fakePreviews) Draft() (publish.Commit, bool, error) { return publish.Commit{}, true, nil }
-func (fakePreviews) Preview(publish.Commit) (string, error) {
+func (fakePreviews) Draft() (repo.Commit, bool, error) { return repo.Commit{}, true, nil }
+func (fakePreviews) Preview(repo.Commit) (string, error) {
 	return "", errors.New("not in these tests")
 }
-func (fakePreviews) Release(id string) (publish.Release, error) {
+func (fakePreviews) Release(id string) (releases.Release, error) {
 	if r, ok := previewRecords[id]; ok {
 		return r, nil
 	}
-	return publish.Release{}, errors.New("no such release")
+	return releases.Release{}, errors.New("no such release")
 }
 
 // draftPage is the preview's home page as the front end writes one: its

@@ -10,13 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
-)
 
-// The SQLite database's file in DATA_DIR, and the lock a running server
-// holds on DATA_DIR.
-const (
-	sqliteFile = "studio.db"
-	lockFile   = "studio.lock"
+	"studio/internal/datadir"
 )
 
 // MinFreeBytes is the free space kept on DATA_DIR's disk for the
@@ -33,7 +28,7 @@ var ErrInUse = errors.New("a server is running with this DATA_DIR")
 // database from under it. The lock goes with the process (flock), so a
 // killed server leaves none behind. Close releases it.
 func LockDataDir(dataDir string) (io.Closer, error) {
-	f, err := os.OpenFile(filepath.Join(dataDir, lockFile), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(datadir.Dir(dataDir).Lock(), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("store: lock DATA_DIR: %w", err)
 	}
@@ -68,7 +63,7 @@ func Backup(ctx context.Context, dataDir, file string) (BackupStats, error) {
 	if _, err := os.Stat(file); err == nil {
 		return BackupStats{}, fmt.Errorf("store: backup: %s already exists; name a new file", file)
 	}
-	db, err := openExisting(filepath.Join(dataDir, sqliteFile))
+	db, err := openExisting(datadir.Dir(dataDir).Database())
 	if err != nil {
 		return BackupStats{}, err
 	}
@@ -143,7 +138,7 @@ type StagedRestore struct {
 func StageRestore(ctx context.Context, dataDir, file string) (*StagedRestore, error) {
 	// The copy is made beside the database (so Install's rename is atomic)
 	// and synced; the checks run on it, the file that will be the database.
-	incoming := filepath.Join(dataDir, sqliteFile+".restoring")
+	incoming := datadir.Dir(dataDir).Database() + ".restoring"
 	os.Remove(incoming) // left by a restore that was cut short
 	if err := copyFileSynced(file, incoming); err != nil {
 		os.Remove(incoming)
@@ -164,7 +159,7 @@ func (s *StagedRestore) Discard() { os.Remove(s.path) }
 // replaces, if any, is kept beside it, renamed with the time, and Install
 // returns its name.
 func (s *StagedRestore) Install() (replaced string, err error) {
-	target := filepath.Join(s.dataDir, sqliteFile)
+	target := datadir.Dir(s.dataDir).Database()
 	if _, err := os.Stat(target); err == nil {
 		kept := target + ".replaced-" + time.Now().UTC().Format("20060102T150405Z")
 		if err := os.Rename(target, kept); err != nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"studio/internal/datadir"
 	"studio/internal/enquiry"
 )
 
@@ -148,7 +149,7 @@ func TestRestoreRefuses(t *testing.T) {
 	if err != nil || len(all) != 1 {
 		t.Errorf("the database after refused restores: %d enquiries, %v; want the 1 it had", len(all), err)
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, sqliteFile+".restoring")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(datadir.Dir(dataDir).Database() + ".restoring"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a refused restore left its copy beside the database: %v", err)
 	}
 }

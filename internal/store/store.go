@@ -9,13 +9,14 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 	_ "modernc.org/sqlite"             // registers "sqlite", pure Go
+
+	"studio/internal/datadir"
 )
 
 // Dialect names the database behind a Store.
@@ -52,7 +53,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*Store, error) {
 	if databaseURL != "" {
 		return OpenPostgres(ctx, databaseURL)
 	}
-	return OpenSQLite(ctx, filepath.Join(dataDir, "studio.db"))
+	return OpenSQLite(ctx, datadir.Dir(dataDir).Database())
 }
 
 // OpenSQLite opens (creating it if needed) the SQLite database at path.

@@ -13,7 +13,7 @@ import (
 
 	"studio/internal/accountlink"
 	"studio/internal/enquiry"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/store"
 	"studio/internal/store/testdb"
 )
@@ -511,14 +511,14 @@ func TestAccountsNoticeIsTheWorkspaces(t *testing.T) {
 // Staff save drafts but never put anything live: publishing the content,
 // publishing main and making a release live are an owner's.
 func TestStaffDoNotPublish(t *testing.T) {
-	repo, err := publish.OpenRepository(t.TempDir(), editorContent)
+	contentRepo, err := repo.Open(t.TempDir(), editorContent)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := testdb.SQLite(t)
 	rel := newFakeReleases()
 	h := setupOn(t, st, func(o *Options) {
-		o.Content, o.Builder, o.Scratch, o.Releases = repo, &fakeBuilder{}, t.TempDir(), rel
+		o.Content, o.Builder, o.Scratch, o.Releases = contentRepo, &fakeBuilder{}, t.TempDir(), rel
 	})
 	r, err := st.AccountByEmail(context.Background(), ravi)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
@@ -53,7 +53,7 @@ type contentView struct {
 	frame
 	Parts       []contentPart
 	Texts       []contentPart // the Markdown files
-	Unpublished []publish.Commit
+	Unpublished []repo.Commit
 	Release     *releaseRow // the release of ?published=COMMIT, followed to live
 	Waiting     bool        // that commit's release is not made yet, or is under way
 	Here        string      // this page's address, for "Check again"
@@ -206,7 +206,7 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 
 // openPart reads the draft's version of part. On failure it answers with
 // the error page and ok false.
-func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head publish.Commit, c *edit.Change, ok bool) {
+func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head repo.Commit, c *edit.Change, ok bool) {
 	head, c, err := h.editor.Open(part)
 	switch {
 	case errors.Is(err, edit.ErrNoProduct):
@@ -360,7 +360,7 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 		h.log.Error("studio: content check", "err", err)
 		p.Problem = "Nothing was saved: " + err.Error() + "."
 		h.render(w, r, http.StatusInternalServerError, contentEditPage, p)
-	case errors.Is(err, publish.ErrDraftMoved):
+	case errors.Is(err, repo.ErrDraftMoved):
 		p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	default:
@@ -381,10 +381,10 @@ func findField(f *contentform.Field, name string) *contentform.Field {
 }
 
 // signature names the signed-in account as a commit's author.
-func signature(r *http.Request) publish.Signature {
+func signature(r *http.Request) repo.Signature {
 	email := page.Actor(r)
 	name, _, _ := strings.Cut(email, "@")
-	return publish.Signature{Name: name, Email: email}
+	return repo.Signature{Name: name, Email: email}
 }
 
 // PublishContent is POST /studio/content/publish: the draft goes on main,
@@ -404,7 +404,7 @@ func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	commit, err := h.opts.Content.PublishDraft(signature(r))
-	var conflict *publish.ConflictError
+	var conflict *repo.ConflictError
 	if errors.As(err, &conflict) {
 		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")
 		return

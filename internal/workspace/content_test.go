@@ -23,13 +23,15 @@ import (
 	"testing/fstest"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/edit"
 )
 
-var _ Content = (*publish.Repository)(nil)
-var _ Builder = (*publish.NodeBuilder)(nil)
+var _ Content = (*repo.Repository)(nil)
+var _ Builder = (*build.NodeBuilder)(nil)
 
 // The content the editor's tests start from: two files and their schemas.
 var editorContent = fstest.MapFS{
@@ -93,7 +95,7 @@ type fakeBuilder struct{ checked []string }
 
 func (f *fakeBuilder) RenderMarkdown(_ context.Context, dir, name string, text []byte) (string, error) {
 	if bytes.Contains(text, []byte("{{site.nome}}")) {
-		return "", &publish.ContentError{Problems: []string{"content/" + name + ": {{site.nome}} names no fact"}}
+		return "", &build.ContentError{Problems: []string{"content/" + name + ": {{site.nome}} names no fact"}}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "site.json"))
 	if err != nil {
@@ -133,7 +135,7 @@ func (f *fakeBuilder) Check(_ context.Context, dir string) ([]string, error) {
 
 type editorRig struct {
 	h       *Handler
-	repo    *publish.Repository
+	repo    *repo.Repository
 	builder *fakeBuilder
 	rel     *fakeReleases
 	asha    *http.Cookie
@@ -148,14 +150,14 @@ func setupEditor(t *testing.T) *editorRig {
 // setupEditorOn is setupEditor on a content of the test's own.
 func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
 	t.Helper()
-	repo, err := publish.OpenRepository(t.TempDir(), seed)
+	contentRepo, err := repo.Open(t.TempDir(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig := &editorRig{repo: repo, builder: &fakeBuilder{}, rel: newFakeReleases()}
+	rig := &editorRig{repo: contentRepo, builder: &fakeBuilder{}, rel: newFakeReleases()}
 	scratch := t.TempDir()
 	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
-		o.Content, o.Builder, o.Scratch, o.Releases = repo, rig.builder, scratch, rig.rel
+		o.Content, o.Builder, o.Scratch, o.Releases = contentRepo, rig.builder, scratch, rig.rel
 	})
 	rig.asha = signIn(t, rig.h, asha, ashaPassword)
 	rig.ravi = signIn(t, rig.h, ravi, raviPassword)
@@ -365,7 +367,7 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 		t.Errorf("%d changes still unpublished", len(list))
 	}
 	// The release of the commit, as the page follows it.
-	rig.rel.list = append([]publish.Release{{ID: "r2", Commit: publish.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: publish.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
+	rig.rel.list = append([]releases.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: releases.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
 	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Building — prerendering the pages") || !strings.Contains(body, "Check again") {
 		t.Errorf("the page does not follow the build:\n%s", body)
 	}

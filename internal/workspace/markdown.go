@@ -6,7 +6,7 @@ import (
 	"html/template"
 	"net/http"
 
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
@@ -92,7 +92,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	case errors.Is(err, edit.ErrCheckDidNotRun):
 		p.Problem = "Nothing was saved: " + err.Error() + "."
 		show(http.StatusInternalServerError)
-	case errors.Is(err, publish.ErrDraftMoved):
+	case errors.Is(err, repo.ErrDraftMoved):
 		p.Problem = "Not saved: someone saved at the same moment. Your text is below: press Save again."
 		head, _, _ := h.opts.Content.Draft()
 		p.Version = head.Hash

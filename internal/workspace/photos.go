@@ -9,7 +9,7 @@ import (
 
 	_ "golang.org/x/image/webp" // thumbnails of WebP photographs
 
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 )
 
@@ -44,7 +44,7 @@ func (h *Handler) Thumbnail(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		var head publish.Commit
+		var head repo.Commit
 		if head, _, err = h.opts.Content.Draft(); err == nil {
 			body, err = h.opts.Content.ReadFile(head.Hash, "images/"+src)
 		}

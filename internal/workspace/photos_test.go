@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 )
 
@@ -79,7 +79,7 @@ func (rig *editorRig) commitToDraft(t *testing.T, files map[string][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rig.repo.SaveDraft(head.Hash, files, nil, publish.Signature{Name: "Test", Email: "test@example.com"}, "Pictures"); err != nil {
+	if _, err := rig.repo.SaveDraft(head.Hash, files, nil, repo.Signature{Name: "Test", Email: "test@example.com"}, "Pictures"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"studio/internal/publish"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/page"
 )
 
@@ -18,9 +19,9 @@ import (
 
 // Previews is the publisher (a *publish.Publisher) as the previews use it.
 type Previews interface {
-	Draft() (publish.Commit, bool, error)       // the draft's commit, or main's (false) when nothing is unpublished
-	Preview(c publish.Commit) (string, error)   // builds c as a preview, or finds one of its files
-	Release(id string) (publish.Release, error) // how a preview's build goes
+	Draft() (repo.Commit, bool, error)           // the draft's commit, or main's (false) when nothing is unpublished
+	Preview(c repo.Commit) (string, error)       // builds c as a preview, or finds one of its files
+	Release(id string) (releases.Release, error) // how a preview's build goes
 }
 
 var previewPage = newPage("preview.html")
@@ -85,13 +86,13 @@ func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
 		p.Outdated = draft.Tree != rel.Tree
 	}
 	switch rel.Status {
-	case publish.Ready:
+	case releases.Ready:
 		p.Ready = true
 		http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: rel.ID, Path: "/", HttpOnly: true,
 			Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
-	case publish.Failed:
+	case releases.Failed:
 		p.Problems = rel.Problems
-	case publish.Queued:
+	case releases.Queued:
 		p.Building = "Building the preview — waiting for the build before it"
 	default:
 		p.Building = "Building the preview"
@@ -147,7 +148,7 @@ func (h *Handler) Previewing(r *http.Request) string {
 		return ""
 	}
 	rel, err := h.opts.Previews.Release(c.Value)
-	if err != nil || !rel.Preview || rel.Status != publish.Ready {
+	if err != nil || !rel.Preview || rel.Status != releases.Ready {
 		return ""
 	}
 	return rel.ID

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"studio/internal/publish"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
 )
 
@@ -19,38 +21,38 @@ var _ Previews = (*publish.Publisher)(nil)
 // fakePreviews is a publisher whose previews build when the test says.
 type fakePreviews struct {
 	mu       sync.Mutex
-	draft    publish.Commit
+	draft    repo.Commit
 	isDraft  bool
-	releases map[string]publish.Release
+	releases map[string]releases.Release
 	asked    int
 }
 
-func (f *fakePreviews) Draft() (publish.Commit, bool, error) {
+func (f *fakePreviews) Draft() (repo.Commit, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.draft, f.isDraft, nil
 }
 
-func (f *fakePreviews) Preview(c publish.Commit) (string, error) {
+func (f *fakePreviews) Preview(c repo.Commit) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked++
 	id := "20260302-090000-" + c.Hash[:7]
-	f.releases[id] = publish.Release{ID: id, Commit: c, Preview: true, Status: publish.Building, Stage: "prerendering the pages"}
+	f.releases[id] = releases.Release{ID: id, Commit: c, Preview: true, Status: releases.Building, Stage: "prerendering the pages"}
 	return id, nil
 }
 
-func (f *fakePreviews) Release(id string) (publish.Release, error) {
+func (f *fakePreviews) Release(id string) (releases.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r, ok := f.releases[id]; ok {
 		return r, nil
 	}
-	return publish.Release{}, errors.New("no such release")
+	return releases.Release{}, errors.New("no such release")
 }
 
 // set changes release id as its build would.
-func (f *fakePreviews) set(id string, change func(*publish.Release)) {
+func (f *fakePreviews) set(id string, change func(*releases.Release)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r := f.releases[id]
@@ -60,8 +62,8 @@ func (f *fakePreviews) set(id string, change func(*publish.Release)) {
 
 func setupPreviews(t *testing.T) (*Handler, *http.Cookie, *fakePreviews) {
 	t.Helper()
-	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true, releases: map[string]publish.Release{
-		"20260302-080000-aaaaaaa": {ID: "20260302-080000-aaaaaaa", Commit: commit("aaaaaaa1111", "Main", "Asha"), Status: publish.Ready},
+	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true, releases: map[string]releases.Release{
+		"20260302-080000-aaaaaaa": {ID: "20260302-080000-aaaaaaa", Commit: commit("aaaaaaa1111", "Main", "Asha"), Status: releases.Ready},
 	}}
 	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Previews = f })
 	return h, signIn(t, h, asha, ashaPassword), f
@@ -102,7 +104,7 @@ func TestAPreviewOfTheDraftOpensOnceBuilt(t *testing.T) {
 		t.Errorf("a preview still building set the cookie %v", c)
 	}
 
-	f.set(id, func(r *publish.Release) { r.Status, r.Stage = publish.Ready, "" })
+	f.set(id, func(r *releases.Release) { r.Status, r.Stage = releases.Ready, "" })
 	page = do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(session))
 	if !strings.Contains(page.Body.String(), `<a class="button" href="/">Open the preview</a>`) {
 		t.Errorf("ready: %s", page.Body)
@@ -131,8 +133,8 @@ func TestAPreviewOfTheDraftOpensOnceBuilt(t *testing.T) {
 
 func TestPreviewingNeedsASessionAndAReadyPreview(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	f.releases["ready"] = publish.Release{ID: "ready", Preview: true, Status: publish.Ready}
-	f.releases["failed"] = publish.Release{ID: "failed", Preview: true, Status: publish.Failed}
+	f.releases["ready"] = releases.Release{ID: "ready", Preview: true, Status: releases.Ready}
+	f.releases["failed"] = releases.Release{ID: "failed", Preview: true, Status: releases.Failed}
 	cookie := func(id string) *http.Cookie { return &http.Cookie{Name: "studio-preview", Value: id} }
 	for name, cookies := range map[string][]*http.Cookie{
 		"a forged cookie without a session": {cookie("ready")},
@@ -161,7 +163,7 @@ func signedOut(t *testing.T, h *Handler) *http.Cookie {
 
 func TestAPreviewPageSaysWhatItShows(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	f.releases["failed"] = publish.Release{ID: "failed", Commit: f.draft, Preview: true, Status: publish.Failed,
+	f.releases["failed"] = releases.Release{ID: "failed", Commit: f.draft, Preview: true, Status: releases.Failed,
 		Problems: []string{"site.json: tagline: empty"}}
 	body := do(h, "GET", "/studio/content/preview?id=failed", nil, withCookie(session)).Body.String()
 	if !strings.Contains(body, "The preview could not be built: 1 problem in the draft.") || !strings.Contains(body, "<li>site.json: tagline: empty</li>") ||

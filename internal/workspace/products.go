@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
@@ -87,8 +87,8 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 
 // lastChanges finds, in the newest commits, the last save of each product
 // the editor made ("Product 12: …", "New product 12: …").
-func (h *Handler) lastChanges(head string) map[string]publish.Commit {
-	found := map[string]publish.Commit{}
+func (h *Handler) lastChanges(head string) map[string]repo.Commit {
+	found := map[string]repo.Commit{}
 	commits, err := h.opts.Content.Log(head, 500)
 	if err != nil {
 		h.log.Warn("studio: reading the content's history", "err", err)
@@ -144,7 +144,7 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part con
 		h.fail(w, r, http.StatusConflict, "Not deleted", "“"+name+"” is the home page’s “Fresh from the studio” piece: choose another there first (Home page). Nothing was deleted.", back)
 	case errors.As(err, &refused):
 		h.fail(w, r, http.StatusConflict, "Not deleted", "Nothing was deleted: without “"+name+"” the content would have these problems: "+strings.Join(refused.Lines, "; "), back)
-	case errors.Is(err, publish.ErrDraftMoved):
+	case errors.Is(err, repo.ErrDraftMoved):
 		h.fail(w, r, http.StatusConflict, "Not deleted", "Someone saved a change while you were deciding: nothing was deleted. Look at the product again, then delete it.", back)
 	case err != nil:
 		h.contentFailed(w, r, err)

@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"studio/internal/publish"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/workspace/page"
 )
 
@@ -16,15 +17,15 @@ import (
 // Releases is the publisher (a *publish.Publisher) as the releases page
 // uses it.
 type Releases interface {
-	List() ([]publish.Release, error)           // newest first, the embedded build last
-	Live() string                               // the id of the live release
-	CanBuild() bool                             // false: this server has no builder
-	Publish() (string, error)                   // queues a build of main now
-	Release(id string) (publish.Release, error) // any release, a preview too
+	List() ([]releases.Release, error)           // newest first, the embedded build last
+	Live() string                                // the id of the live release
+	CanBuild() bool                              // false: this server has no builder
+	Publish() (string, error)                    // queues a build of main now
+	Release(id string) (releases.Release, error) // any release, a preview too
 	// Rollback switches to a release built before, at once, and makes its
 	// content main's by a new commit by who, which it returns ("" when
 	// main had its files already).
-	Rollback(id string, who publish.Signature) (string, error)
+	Rollback(id string, who repo.Signature) (string, error)
 	Problem() (string, bool) // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
 }
 
@@ -48,7 +49,7 @@ type releasesView struct {
 
 // releaseRow is one release as the page shows it.
 type releaseRow struct {
-	publish.Release
+	releases.Release
 	Title       string // the message's first line
 	Short       string // the commit's first seven characters ("" for the embedded build)
 	Label       string // Live, Queued, Building — <stage>, Ready, Failed
@@ -110,24 +111,24 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 		case len(rel.Damage) > 0:
 			// Its files are not what its build made: never served again.
 			row.Label, row.Class = "Damaged", "failed"
-		case rel.Status == publish.Queued:
+		case rel.Status == releases.Queued:
 			row.Label = "Queued"
-		case rel.Status == publish.Building:
+		case rel.Status == releases.Building:
 			row.Label = "Building"
 			if rel.Stage != "" {
 				row.Label += " — " + rel.Stage
 			}
-		case rel.Status == publish.Ready:
+		case rel.Status == releases.Ready:
 			row.Label, row.CanMakeLive = "Ready", true
-		case rel.Status == publish.Failed:
+		case rel.Status == releases.Failed:
 			row.Label, row.Class, row.Open = "Failed", "failed", !shown
 		default:
 			row.Label = string(rel.Status)
 		}
-		if rel.Status == publish.Queued || rel.Status == publish.Building {
+		if rel.Status == releases.Queued || rel.Status == releases.Building {
 			p.Building = true
 		}
-		shown = shown || rel.Status == publish.Ready || rel.Status == publish.Failed
+		shown = shown || rel.Status == releases.Ready || rel.Status == releases.Failed
 		if rel.BuildSeconds > 0 {
 			row.Took = seconds(rel.BuildSeconds)
 		}
@@ -170,8 +171,8 @@ func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status i
 // makeLiveView asks before an earlier release is made live.
 type makeLiveView struct {
 	frame
-	Release     publish.Release
-	Unpublished []publish.Commit // they stay unpublished, on top of the older version
+	Release     releases.Release
+	Unpublished []repo.Commit // they stay unpublished, on top of the older version
 }
 
 // MakeLive is GET /studio/releases/{id}/make-live, and the POST without
@@ -225,7 +226,7 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 // releaseToMakeLive is the release of the path's id when it can be made
 // live; otherwise it answers with the releases page saying why, and ok
 // false.
-func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*publish.Release, bool) {
+func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*releases.Release, bool) {
 	id := r.PathValue("id")
 	list, err := h.opts.Releases.List()
 	if err != nil {
@@ -233,7 +234,7 @@ func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*pu
 		h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
 		return nil, false
 	}
-	var rel *publish.Release
+	var rel *releases.Release
 	for i := range list {
 		if list[i].ID == id {
 			rel = &list[i]
@@ -246,9 +247,9 @@ func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*pu
 		} else {
 			h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
 		}
-	case rel.ID == h.opts.Releases.Live() || rel.Status == publish.Ready:
+	case rel.ID == h.opts.Releases.Live() || rel.Status == releases.Ready:
 		return rel, true
-	case rel.Status == publish.Failed:
+	case rel.Status == releases.Failed:
 		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
 	default:
 		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")

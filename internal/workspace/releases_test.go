@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"studio/internal/publish"
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
 )
 
@@ -24,23 +26,23 @@ var _ Releases = (*publish.Publisher)(nil)
 // records what it is asked to do.
 type fakeReleases struct {
 	mu        sync.Mutex
-	list      []publish.Release
+	list      []releases.Release
 	live      string
 	canBuild  bool
 	madeLive  []string
-	by        []publish.Signature // who each Rollback was by
+	by        []repo.Signature // who each Rollback was by
 	published int
 	fail      error // Rollback's and Publish's answer
 	unmoved   error // Rollback's answer after it switched: the content was not set back
-	previews  []publish.Release
+	previews  []releases.Release
 	problem   string // Problem's answer
 	held      bool
 }
 
-func (f *fakeReleases) List() ([]publish.Release, error) {
+func (f *fakeReleases) List() ([]releases.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]publish.Release(nil), f.list...), nil
+	return append([]releases.Release(nil), f.list...), nil
 }
 
 func (f *fakeReleases) Live() string {
@@ -57,7 +59,7 @@ func (f *fakeReleases) Problem() (string, bool) {
 	return f.problem, f.held
 }
 
-func (f *fakeReleases) Rollback(id string, who publish.Signature) (string, error) {
+func (f *fakeReleases) Rollback(id string, who repo.Signature) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.madeLive, f.by = append(f.madeLive, id), append(f.by, who)
@@ -71,7 +73,7 @@ func (f *fakeReleases) Rollback(id string, who publish.Signature) (string, error
 	return "back" + id, nil
 }
 
-func (f *fakeReleases) Release(id string) (publish.Release, error) {
+func (f *fakeReleases) Release(id string) (releases.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range append(f.previews, f.list...) {
@@ -79,7 +81,7 @@ func (f *fakeReleases) Release(id string) (publish.Release, error) {
 			return r, nil
 		}
 	}
-	return publish.Release{}, errors.New("no such release")
+	return releases.Release{}, errors.New("no such release")
 }
 
 func (f *fakeReleases) Publish() (string, error) {
@@ -89,8 +91,8 @@ func (f *fakeReleases) Publish() (string, error) {
 	if f.fail != nil {
 		return "", f.fail
 	}
-	r := publish.Release{ID: "20260302-090000-9999999", Commit: publish.Commit{Hash: "9999999aaaa", Message: "Main again", Author: "Asha"}, Status: publish.Queued}
-	f.list = append([]publish.Release{r}, f.list...)
+	r := releases.Release{ID: "20260302-090000-9999999", Commit: repo.Commit{Hash: "9999999aaaa", Message: "Main again", Author: "Asha"}, Status: releases.Queued}
+	f.list = append([]releases.Release{r}, f.list...)
 	return r.ID, nil
 }
 
@@ -104,20 +106,20 @@ func (f *fakeReleases) calls() ([]string, int) {
 // The commits of the fake releases: 08:30 UTC is 14:00 in Kolkata.
 var releasedAt = time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
 
-func commit(hash, message, author string) publish.Commit {
-	return publish.Commit{Hash: hash, Tree: "t" + hash, Message: message, Author: author, When: releasedAt}
+func commit(hash, message, author string) repo.Commit {
+	return repo.Commit{Hash: hash, Tree: "t" + hash, Message: message, Author: author, When: releasedAt}
 }
 
 // newFakeReleases: one building, one failed, one live, one ready, and the
 // embedded build (ready).
 func newFakeReleases() *fakeReleases {
-	return &fakeReleases{canBuild: true, live: "20260302-083000-bbbbbbb", list: []publish.Release{
-		{ID: "20260302-084000-aaaaaaa", Commit: commit("aaaaaaa1111", "Summer prices\n\nAll of them.", "Ravi"), Status: publish.Building, Stage: "optimising the images"},
-		{ID: "20260302-083500-fffffff", Commit: commit("fffffff2222", "Broken photo", "Asha"), Status: publish.Failed,
+	return &fakeReleases{canBuild: true, live: "20260302-083000-bbbbbbb", list: []releases.Release{
+		{ID: "20260302-084000-aaaaaaa", Commit: commit("aaaaaaa1111", "Summer prices\n\nAll of them.", "Ravi"), Status: releases.Building, Stage: "optimising the images"},
+		{ID: "20260302-083500-fffffff", Commit: commit("fffffff2222", "Broken photo", "Asha"), Status: releases.Failed,
 			Problems: []string{"catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg", "site.json: tagline: empty"}, BuildSeconds: 12.4},
-		{ID: "20260302-083000-bbbbbbb", Commit: commit("bbbbbbb3333", "New tagline", "Asha"), Status: publish.Ready, BuildSeconds: 34.2, Size: 12_345_678},
-		{ID: "20260302-082000-ccccccc", Commit: commit("ccccccc4444", "Old tagline", "Meera <meera@example.com>"), Status: publish.Ready, BuildSeconds: 95, Size: 740_000},
-		{ID: publish.EmbeddedID, Commit: publish.Commit{Message: "The site as built into bin/studio"}, Status: publish.Ready},
+		{ID: "20260302-083000-bbbbbbb", Commit: commit("bbbbbbb3333", "New tagline", "Asha"), Status: releases.Ready, BuildSeconds: 34.2, Size: 12_345_678},
+		{ID: "20260302-082000-ccccccc", Commit: commit("ccccccc4444", "Old tagline", "Meera <meera@example.com>"), Status: releases.Ready, BuildSeconds: 95, Size: 740_000},
+		{ID: publish.EmbeddedID, Commit: repo.Commit{Message: "The site as built into bin/studio"}, Status: releases.Ready},
 	}}
 }
 
@@ -184,10 +186,10 @@ func TestReleasesPage(t *testing.T) {
 	}
 	// Only the newest failure shows its problems open; older ones, and any
 	// older than a ready release, are folded.
-	older := func(id string) publish.Release {
-		return publish.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: publish.Failed, Problems: []string{"x: y: z"}}
+	older := func(id string) releases.Release {
+		return releases.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: releases.Failed, Problems: []string{"x: y: z"}}
 	}
-	f.list = append([]publish.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
+	f.list = append([]releases.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
 	body = do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()
 	if !strings.Contains(release(t, body, "20260302-083500-fffffff"), "<details open>") {
 		t.Error("the newest failure's problems are folded")
@@ -226,11 +228,11 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 	if strings.Contains(body, `http-equiv="refresh"`) {
 		t.Error("the page reloads itself")
 	}
-	f.list[0].Status = publish.Queued
+	f.list[0].Status = releases.Queued
 	if !strings.Contains(get("/studio/releases"), checkAgain) {
 		t.Error("queued: no way to check again")
 	}
-	f.list[0].Status, f.list[0].Stage = publish.Ready, ""
+	f.list[0].Status, f.list[0].Stage = releases.Ready, ""
 	if strings.Contains(get("/studio/releases"), "A build is under way") {
 		t.Error("nothing building, and the page says a build is under way")
 	}
@@ -238,7 +240,7 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 
 func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 	f := newFakeReleases()
-	f.previews = []publish.Release{{ID: "20260302-085000-ppppppp", Commit: commit("ppppppp5555", "Draft", "Asha"), Status: publish.Ready, Preview: true}}
+	f.previews = []releases.Release{{ID: "20260302-085000-ppppppp", Commit: commit("ppppppp5555", "Draft", "Asha"), Status: releases.Ready, Preview: true}}
 	h, c := setupReleases(t, f)
 	for id, want := range map[string]struct {
 		code    int
@@ -320,7 +322,7 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/studio/releases?content=back&live="+id {
 		t.Fatalf("make live: %d to %q, want 303 back to the page", res.StatusCode, res.Header.Get("Location"))
 	}
-	if made, _ := f.calls(); strings.Join(made, ",") != id || f.by[0] != (publish.Signature{Name: "asha", Email: asha}) {
+	if made, _ := f.calls(); strings.Join(made, ",") != id || f.by[0] != (repo.Signature{Name: "asha", Email: asha}) {
 		t.Errorf("Rollback called with %q by %v, want %s by the signed-in account", made, f.by, id)
 	}
 	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())

@@ -116,8 +116,8 @@ type Options struct {
 	Builder Builder
 	Scratch string
 	// Uploads is the folder a product's photographs wait in until their
-	// form is saved (DATA_DIR/uploads, edit.UploadsDir: it outlives a
-	// restart, which empties Scratch); "": Scratch/uploads.
+	// form is saved (datadir's Uploads: it outlives a restart, which
+	// empties Scratch); "": Scratch/uploads, for tests.
 	Uploads string
 	// UploadPace is how slowly a product's photographs may arrive (the
 	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
@@ -190,7 +190,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
 	if opts.Uploads == "" {
-		opts.Uploads = filepath.Join(opts.Scratch, edit.UploadsDir)
+		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
 	}
 	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
 		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}}}

@@ -18,26 +18,27 @@ import (
 	"strings"
 
 	"studio/internal/contentform"
-	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/repo"
 	"studio/internal/sitecontent"
 )
 
-// Content is the content repository (a *publish.Repository) as the editor
+// Content is the content repository (a *repo.Repository) as the editor
 // uses it.
 type Content interface {
-	Draft() (publish.Commit, bool, error)
-	Main() (publish.Commit, error)
+	Draft() (repo.Commit, bool, error)
+	Main() (repo.Commit, error)
 	ReadFile(hash, name string) ([]byte, error)
 	Export(hash, dir string) error
-	SaveDraft(base string, files map[string][]byte, removed []string, who publish.Signature, message string) (string, error)
-	Unpublished() ([]publish.Commit, error)
-	PublishDraft(who publish.Signature) (string, error)
+	SaveDraft(base string, files map[string][]byte, removed []string, who repo.Signature, message string) (string, error)
+	Unpublished() ([]repo.Commit, error)
+	PublishDraft(who repo.Signature) (string, error)
 	DiscardDraft() error
-	Log(hash string, n int) ([]publish.Commit, error)
+	Log(hash string, n int) ([]repo.Commit, error)
 }
 
 // Builder is the build's own tools, run on a copy of the content (a
-// *publish.NodeBuilder): its content check, whose "file: field: problem"
+// *build.NodeBuilder): its content check, whose "file: field: problem"
 // lines are those a build stops on, and its Markdown renderer, for the
 // preview beside a text.
 type Builder interface {
@@ -78,7 +79,7 @@ func (r *Refused) Error() string { return "edit: refused: " + strings.Join(r.Lin
 // same part (Head) while the form was filled in: what they changed
 // (Theirs), or that they deleted it.
 type Conflict struct {
-	Head    publish.Commit
+	Head    repo.Commit
 	Theirs  []TheirChange
 	Deleted bool
 }
@@ -108,7 +109,7 @@ func (c *Change) Changed() int { return len(c.Schema.Changed(c.Base, c.Doc, c.Po
 
 // Open reads the draft's version of part: its commit, its schema, its
 // document and where the part is in it (ErrNoProduct when it is not).
-func (e *Editor) Open(part Part) (head publish.Commit, c *Change, err error) {
+func (e *Editor) Open(part Part) (head repo.Commit, c *Change, err error) {
 	head, _, err = e.Content.Draft()
 	if err != nil {
 		return head, nil, err
@@ -230,9 +231,9 @@ func (e *Editor) addPhotos(c *Change, files []*multipart.FileHeader, ahead []str
 // (*Conflict when it changed this part too: c.Version is then the
 // draft's, so that saving again puts this one over it); the change, its
 // photographs named, is checked by the build's content check (*Refused,
-// ErrCheckDidNotRun). ErrUnchanged: nothing to save; publish.ErrDraftMoved:
+// ErrCheckDidNotRun). ErrUnchanged: nothing to save; repo.ErrDraftMoved:
 // someone saved at the same moment.
-func (e *Editor) Save(ctx context.Context, c *Change, who publish.Signature) (slug, message string, err error) {
+func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug, message string, err error) {
 	head, _, err := e.Content.Draft()
 	if err != nil {
 		return "", "", err
@@ -264,7 +265,7 @@ func (e *Editor) Save(ctx context.Context, c *Change, who publish.Signature) (sl
 	}
 	message = title + ": " + summary(c.Fields)
 	if _, err := e.Content.SaveDraft(c.Version, files, nil, who, message); err != nil {
-		if errors.Is(err, publish.ErrDraftMoved) {
+		if errors.Is(err, repo.ErrDraftMoved) {
 			head, _, _ := e.Content.Draft()
 			c.Version = head.Hash
 		}
@@ -275,7 +276,7 @@ func (e *Editor) Save(ctx context.Context, c *Change, who publish.Signature) (sl
 
 // mergeOver makes c a change of head, the newer draft, or refuses with a
 // *Conflict when head changed the part too.
-func (e *Editor) mergeOver(c *Change, head publish.Commit) error {
+func (e *Editor) mergeOver(c *Change, head repo.Commit) error {
 	_, theirs, err := e.readPart(head.Hash, c.Part)
 	if err != nil {
 		return err
@@ -303,7 +304,7 @@ func (e *Editor) mergeOver(c *Change, head publish.Commit) error {
 // enquiries keep its name (they keep their own copy). It returns the
 // product's name. ErrFreshPiece: it is the home page's Fresh from the
 // studio piece; *Refused: the content would not pass its check without it.
-func (e *Editor) Delete(ctx context.Context, part Part, version string, who publish.Signature) (name string, err error) {
+func (e *Editor) Delete(ctx context.Context, part Part, version string, who repo.Signature) (name string, err error) {
 	_, c, err := e.Open(part)
 	if err != nil {
 		return "", err
@@ -340,7 +341,7 @@ func (e *Editor) check(ctx context.Context, base string, files map[string][]byte
 
 func (e *Editor) checkLines(ctx context.Context, base string, files map[string][]byte) ([]string, error) {
 	dir, done, err := e.scratchContent(base, files)
-	if content := (*publish.ContentError)(nil); errors.As(err, &content) {
+	if content := (*build.ContentError)(nil); errors.As(err, &content) {
 		return content.Problems, nil // a symbolic link pushed to the content
 	}
 	if err != nil {

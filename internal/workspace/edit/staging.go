@@ -22,11 +22,6 @@ import (
 // until the form is saved, which names them and commits them; one never
 // saved is deleted after a day.
 
-// UploadsDir is the folder of DATA_DIR the photographs wait in. Unlike the
-// publisher's scratch folder it outlives a restart: a form being filled in
-// keeps its photographs.
-const UploadsDir = "uploads"
-
 const (
 	uploadsKeptFor = 24 * time.Hour // an upload never saved is deleted after this
 	// UploadSrcPrefix starts the src of a photograph of a form not yet

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"html/template"
 	"strings"
-
-	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/publish/repo"
 )
 
 // The long texts (Texts): each a Markdown file of content/ edited whole,
@@ -16,7 +16,7 @@ import (
 // TextConflict is a text's save refused because someone saved a newer
 // version of it (Head) meanwhile: theirs.
 type TextConflict struct {
-	Head   publish.Commit
+	Head   repo.Commit
 	Theirs string
 }
 
@@ -34,7 +34,7 @@ func (e *Editor) Preview(ctx context.Context, base string, part Part, text []byt
 	}
 	defer done()
 	html, err := e.Builder.RenderMarkdown(ctx, dir, part.File, text)
-	var problem *publish.ContentError
+	var problem *build.ContentError
 	switch {
 	case errors.As(err, &problem):
 		return "", "The site cannot show this text: " + strings.Join(problem.Problems, "; ")
@@ -61,8 +61,8 @@ func NormalText(posted string) string {
 // that did not change the text (*TextConflict when it did), and checked
 // by the build's content check (*Refused, ErrCheckDidNotRun).
 // ErrUnknownVersion: no such version; ErrUnchanged: the text is the
-// same; publish.ErrDraftMoved: someone saved at the same moment.
-func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, who publish.Signature) error {
+// same; repo.ErrDraftMoved: someone saved at the same moment.
+func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, who repo.Signature) error {
 	was, err := e.Content.ReadFile(version, part.File)
 	if err != nil {
 		return ErrUnknownVersion

@@ -74,7 +74,7 @@ describe("renderMarkdown", () => {
     expect(doc.html).toContain(" bad data ");
   });
 
-  // The table internal/publish/builder_test.go feeds to the workspace's
+  // The table internal/publish/build/builder_test.go feeds to the workspace's
   // preview too: every link, and the href the browser would follow.
   const table: { links: { case: string; markdown: string; href: string | null }[] } = JSON.parse(
     readFileSync(new URL("../../../contracts/cases/markdown-links.json", import.meta.url), "utf8"),

@@ -1,10 +1,11 @@
-package publish
+package releases
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,47 +14,16 @@ import (
 	"time"
 )
 
-// Format is the layout of a release directory this code serves: a client
-// build in client/, the content in content/, release.json. A release of
-// another format is never served.
-const Format = 1
-
-// A release's status. Live is not one of them: which release is live is
-// the one thing the live file says (Releases.Live).
-type Status string
-
-const (
-	Queued   Status = "queued"
-	Building Status = "building"
-	Ready    Status = "ready" // built and checked: it can be made live
-	Failed   Status = "failed"
-)
-
-// A Release is release.json: what a release was made from, how, and how
-// it went.
-type Release struct {
-	ID string `json:"id"`
-	Commit
-	CodeVersion  string    `json:"codeVersion"` // the bin/studio that built it
-	Format       int       `json:"format"`
-	Status       Status    `json:"status"`
-	Preview      bool      `json:"preview,omitempty"`  // the editor's draft, built to be looked at, never made live
-	Stage        string    `json:"stage,omitempty"`    // while building: the pipeline's step
-	Problems     []string  `json:"problems,omitempty"` // a failed build's "file: field: problem" lines
-	QueuedAt     time.Time `json:"queuedAt"`
-	BuiltAt      time.Time `json:"builtAt,omitzero"`
-	BuildSeconds float64   `json:"buildSeconds,omitempty"`
-	BuildPeakMiB int64     `json:"buildPeakMiB,omitempty"` // the largest resident size of a build step
-	Size         int64     `json:"size,omitempty"`         // bytes of client/ and content/
-	Manifest     string    `json:"manifest,omitempty"`     // the SHA-256 of its list of files (verify.go); "" for a release built before the lists
-	Damage       []string  `json:"damage,omitempty"`       // the files found damaged (DamageError): it is never served again
-}
-
 // Releases is DATA_DIR/releases: a directory per release and the file
 // live, which names the live one.
-type Releases struct{ dir string }
+type Releases struct {
+	dir string
+	// Logger is told of damaged blobs (replaced); slog's default if nil.
+	Logger *slog.Logger
+}
 
-func OpenReleases(dir string) (*Releases, error) {
+// Open opens the releases in dir, making it if needed.
+func Open(dir string) (*Releases, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("publish: %w", err)
 	}
@@ -64,7 +34,8 @@ func OpenReleases(dir string) (*Releases, error) {
 func (rs *Releases) Dir(id string) string { return filepath.Join(rs.dir, id) }
 
 // Client and Content are a release's two halves as the server reads them.
-func (rs *Releases) Client(id string) fs.FS  { return os.DirFS(filepath.Join(rs.dir, id, "client")) }
+func (rs *Releases) Client(id string) fs.FS { return os.DirFS(filepath.Join(rs.dir, id, "client")) }
+
 func (rs *Releases) Content(id string) fs.FS { return os.DirFS(filepath.Join(rs.dir, id, "content")) }
 
 const liveFile = "live"
@@ -91,7 +62,9 @@ func (rs *Releases) RequestPublish() error {
 	return writeAtomic(filepath.Join(rs.dir, publishRequest), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 }
 
-func (rs *Releases) takePublishRequest() bool {
+// TakePublishRequest says whether RequestPublish asked for a build, and
+// clears the request.
+func (rs *Releases) TakePublishRequest() bool {
 	return os.Remove(filepath.Join(rs.dir, publishRequest)) == nil
 }
 
@@ -162,9 +135,9 @@ func (rs *Releases) Remove(id string) error {
 	return os.RemoveAll(rs.Dir(id))
 }
 
-// newID names a release by when it was queued and its commit, for people
+// NewID names a release by when it was queued and its commit, for people
 // to read: 20261126-014812-3f9a2c1.
-func (rs *Releases) newID(now time.Time, commit string) string {
+func (rs *Releases) NewID(now time.Time, commit string) string {
 	base := now.UTC().Format("20060102-150405") + "-" + commit[:min(7, len(commit))]
 	id := base
 	for n := 2; ; n++ {
@@ -207,6 +180,19 @@ func writeAtomic(name string, b []byte) error {
 	}
 	return os.Rename(tmp.Name(), name)
 }
+
+// Root is the folder of the releases.
+func (rs *Releases) Root() string { return rs.dir }
+
+func (rs *Releases) logger() *slog.Logger {
+	if rs.Logger == nil {
+		return slog.Default()
+	}
+	return rs.Logger
+}
+
+// Size is the bytes of release id's files.
+func (rs *Releases) Size(id string) int64 { return dirSize(rs.Dir(id)) }
 
 // dirSize is the bytes of the files under dir.
 func dirSize(dir string) int64 {

@@ -1,4 +1,4 @@
-package publish
+package releases
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -62,9 +63,10 @@ type manifestEntry struct {
 	hash string // hex SHA-256
 }
 
-// writeManifest lists the files of release directory dir (client/ and
-// content/) in its manifest, and returns the manifest's SHA-256.
-func writeManifest(dir string) (string, error) {
+// WriteManifest lists the files of release id (client/ and content/) in
+// its manifest, and returns the manifest's SHA-256.
+func (rs *Releases) WriteManifest(id string) (string, error) {
+	dir := rs.Dir(id)
 	var names []string
 	for _, half := range []string{"client", "content"} {
 		err := filepath.WalkDir(filepath.Join(dir, half), func(name string, d fs.DirEntry, err error) error {
@@ -142,6 +144,19 @@ func hashOne(name string) (int64, string, error) {
 	}
 	sum, err := fileHash(name)
 	return info.Size(), hex.EncodeToString(sum), err
+}
+
+func fileHash(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
 }
 
 // readManifest reads release directory dir's manifest, checked against
@@ -242,11 +257,12 @@ func (rs *Releases) verify(r Release, sizeOnly func(string) bool) error {
 	return &DamageError{ID: r.ID, Files: damaged}
 }
 
-// syncRelease makes a built release's files durable before it may go live:
+// Sync makes a built release's files durable before it may go live:
 // one syncfs(2) for the file system that holds it (its files, their
 // directories), rather than an fsync for each of its thousands of files,
 // most of them links to the caches' files that earlier builds wrote.
-func syncRelease(dir string) error {
+func (rs *Releases) Sync(id string) error {
+	dir := rs.Dir(id)
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package publish
+package repo
 
 import (
 	"bufio"
@@ -30,13 +30,6 @@ import (
 
 const bundleSignature = "# v2 git bundle\n"
 
-// Where a server keeps the content repository and the releases in
-// DATA_DIR.
-const (
-	RepositoryDir = "content.git"
-	ReleasesDir   = "releases"
-)
-
 // A Bundle says what a backup of the content repository holds.
 type Bundle struct {
 	Refs    map[string]string // every branch (refs/heads/main, …) and its commit
@@ -53,14 +46,14 @@ func (b Bundle) Branches() string {
 	return strings.Join(names, ", ")
 }
 
-// BackupRepository writes every branch of the bare repository at dir, with
+// Backup writes every branch of the bare repository at dir, with
 // every commit, tree and file they reach, to file (which must not exist),
 // synced. A server may be committing meanwhile, from another process: the
 // branches are read first and their objects after, and an object is
 // always written (whole, by a rename) before a branch names it, so every
 // object of the branches read is there; later commits are not in the
 // backup, and no object is ever deleted.
-func BackupRepository(dir, file string) (Bundle, error) {
+func Backup(dir, file string) (Bundle, error) {
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
 		return Bundle{}, fmt.Errorf("publish: no content repository to back up: %w", err)
 	}
@@ -150,11 +143,11 @@ func readBranchesOnce(s *filesystem.Storage) (map[plumbing.ReferenceName]plumbin
 	return refs, err
 }
 
-// RestoreRepository makes dir, which must not exist, a bare repository
+// Restore makes dir, which must not exist, a bare repository
 // holding what the bundle file holds, with the same branches. It checks
 // that every object each branch reaches is there and is what its hash
 // says, and syncs the repository to disk. On an error it removes dir.
-func RestoreRepository(file, dir string) (b Bundle, err error) {
+func Restore(file, dir string) (b Bundle, err error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return Bundle{}, fmt.Errorf("publish: %w", err)

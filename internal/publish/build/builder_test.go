@@ -1,4 +1,4 @@
-package publish
+package build
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the site three times with the front end's pipeline")
 	}
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 	build := func(name, contentDir, cache string) (client string, stages []string) {
 		t.Helper()
 		b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: cache, TimeOut: 5 * time.Minute,
-			Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+			Env: Env(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
 		client = filepath.Join(t.TempDir(), name)
 		log.Reset()
 		started := time.Now()
@@ -85,7 +85,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 
 	shippedCache, otherCache := t.TempDir(), t.TempDir()
 	shipped, stages := build("shipped", content(false), shippedCache)
-	if !slices.Contains(stages, bundleStage) {
+	if !slices.Contains(stages, stageName(bundleStep)) {
 		t.Errorf("a build from a cold cache did not bundle: stages %q", stages)
 	}
 	other, _ := build("other", content(true), otherCache)
@@ -110,7 +110,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 	// The other texts, built with the shipped build's cache: no bundling,
 	// and the release a full build made.
 	again, stages := build("other again", content(true), shippedCache)
-	if slices.Contains(stages, bundleStage) {
+	if slices.Contains(stages, stageName(bundleStep)) {
 		t.Errorf("the code was bundled again for a text change: stages %q", stages)
 	}
 	sameFiles(t, other, again)
@@ -286,7 +286,7 @@ func TestRenderMarkdownIsTheSitesRenderer(t *testing.T) {
 // shipped content to render Markdown with; it skips the test without node.
 func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
 	t.Helper()
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func markdownBuilder(t *testing.T) (*NodeBuilder, string) {
 	if err := copyTree(filepath.Join(root, "content"), content); err != nil {
 		t.Fatal(err)
 	}
-	return &NodeBuilder{Root: root, Scratch: t.TempDir(), Env: BuildEnv(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}, content
+	return &NodeBuilder{Root: root, Scratch: t.TempDir(), Env: Env(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}, content
 }
 
 // TestPreviewLinksOnlyToTheWebMailPhonesAndTheSite renders every link of

@@ -1,4 +1,4 @@
-package publish
+package releases
 
 import (
 	"crypto/rand"
@@ -16,7 +16,7 @@ import (
 // --verify checks it, every byte (make bench-verify).
 func BenchmarkVerify300Products(b *testing.B) {
 	dir := b.TempDir()
-	rs, err := OpenReleases(dir)
+	rs, err := Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func BenchmarkVerify300Products(b *testing.B) {
 			write(fmt.Sprintf("client/images/products/photo-%d.%d.avif", i, w), 30_000)
 		}
 	}
-	if r.Manifest, err = writeManifest(rs.Dir(r.ID)); err != nil {
+	if r.Manifest, err = rs.WriteManifest(r.ID); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {

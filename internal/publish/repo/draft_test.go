@@ -1,14 +1,15 @@
-package publish
+package repo
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
 
 func newDraftRepo(t *testing.T) *Repository {
 	t.Helper()
-	repo, err := OpenRepository(t.TempDir(), fstest.MapFS{
+	repo, err := Open(t.TempDir(), fstest.MapFS{
 		"site.json":      {Data: []byte(`{"name": "A"}`)},
 		"pages/about.md": {Data: []byte("# About\n")},
 	})
@@ -147,7 +148,7 @@ func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	old := fstest.MapFS{"site.json": {Data: []byte(`{"name": "A"}`)}}
-	if _, err := OpenRepository(dir, old); err != nil {
+	if _, err := Open(dir, old); err != nil {
 		t.Fatal(err)
 	}
 	now := fstest.MapFS{
@@ -155,7 +156,7 @@ func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
 		"replies.json":               {Data: []byte(`{"templates": []}`)},
 		"schema/replies.schema.json": {Data: []byte(`{}`)},
 	}
-	r, err := OpenRepository(dir, now)
+	r, err := Open(dir, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,11 +173,39 @@ func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := OpenRepository(dir, now)
+	again, err := Open(dir, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := again.Main(); m.Hash != edited {
 		t.Errorf("reopened, main moved from the studio's commit to %s", m.Hash)
+	}
+}
+
+func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
+	t.Parallel()
+	r := newDraftRepo(t)
+	first, _ := r.Main()
+	second, err := r.Commit(first.Hash, map[string][]byte{"site.json": []byte(`{"name": "B"}`)}, nil, owner, "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.CommitTree(first.Hash, first.Tree, owner, "back"); !errors.Is(err, ErrMainMoved) {
+		t.Errorf("CommitTree on a main that moved: %v, want ErrMainMoved", err)
+	}
+	if _, err := r.CommitTree(second, strings.Repeat("0", 40), owner, "back"); err == nil {
+		t.Error("CommitTree of files the repository has not got succeeded")
+	}
+	if main, _ := r.Main(); main.Hash != second {
+		t.Errorf("main moved to %q", main.Message)
+	}
+}
+
+func TestASubjectIsTheMessagesFirstLine(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"New tagline\n\nLonger text.": "New tagline", "  \n": "(no message)", "One": "One"} {
+		if got := (Commit{Message: in}).Subject(); got != want {
+			t.Errorf("Subject of %q = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package publish
+package repo
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage"
 )
 
 // The draft: the workspace's editor saves each change as a commit on the
@@ -230,39 +231,6 @@ func (r *Repository) DiscardDraft() error {
 	return err
 }
 
-// ReadFile is the file name of commit hash; fs.ErrNotExist-like errors
-// when it has none.
-func (r *Repository) ReadFile(hash, name string) ([]byte, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
-	if err != nil {
-		return nil, fmt.Errorf("publish: commit %s: %w", hash, err)
-	}
-	f, err := c.File(name)
-	if err != nil {
-		return nil, fmt.Errorf("publish: %s in commit %.7s: %w", name, hash, err)
-	}
-	contents, err := f.Contents()
-	return []byte(contents), err
-}
-
-// Log is the newest n commits from hash back, following first parents.
-func (r *Repository) Log(hash string, n int) ([]Commit, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var list []Commit
-	c, err := r.repo.CommitObject(plumbing.NewHash(hash))
-	for err == nil && len(list) < n {
-		list = append(list, commitOf(c))
-		if c.NumParents() == 0 {
-			return list, nil
-		}
-		c, err = c.Parent(0)
-	}
-	return list, err
-}
-
 func readBlob(b *object.Blob) ([]byte, error) {
 	rd, err := b.Reader()
 	if err != nil {
@@ -272,6 +240,50 @@ func readBlob(b *object.Blob) ([]byte, error) {
 	buf := make([]byte, b.Size)
 	_, err = io.ReadFull(rd, buf)
 	return buf, err
+}
+
+// CommitTree makes a commit on main whose files are exactly those of tree
+// (a tree in the repository, an earlier commit's): the way back to an
+// earlier version that keeps the history. base is main as the caller read
+// it: if main is elsewhere now the answer is ErrMainMoved. When main's
+// files are tree's already nothing is made and the answer is "". The
+// unpublished changes, if any, stay unpublished on top of the new commit
+// (moveDraft).
+func (r *Repository) CommitTree(base, tree string, who Signature, message string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old, err := r.repo.Reference(mainBranch, true)
+	if err != nil {
+		return "", fmt.Errorf("publish: %s has no main branch: %w", r.path, err)
+	}
+	if old.Hash().String() != base {
+		return "", ErrMainMoved
+	}
+	main, err := r.repo.CommitObject(old.Hash())
+	if err != nil {
+		return "", fmt.Errorf("publish: commit %s: %w", base, err)
+	}
+	if main.TreeHash.String() == tree {
+		return "", nil
+	}
+	if _, err := r.repo.TreeObject(plumbing.NewHash(tree)); err != nil {
+		return "", fmt.Errorf("publish: the files %s are not in %s: %w", tree, r.path, err)
+	}
+	sig := object.Signature{Name: who.Name, Email: who.Email, When: time.Now()}
+	hash, err := r.storeCommit(plumbing.NewHash(tree), []plumbing.Hash{old.Hash()}, sig, sig, message)
+	if err != nil {
+		return "", err
+	}
+	if err := r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(mainBranch, hash), old); err != nil {
+		if errors.Is(err, storage.ErrReferenceHasChanged) {
+			return "", ErrMainMoved
+		}
+		return "", err
+	}
+	if err := r.moveDraft(main, hash); err != nil {
+		return hash.String(), fmt.Errorf("publish: main is back to the earlier version, but the unpublished changes could not be moved on top of it: %w", err)
+	}
+	return hash.String(), nil
 }
 
 // moveDraft puts the draft's commits since it began from main (was, main

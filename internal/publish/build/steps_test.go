@@ -1,0 +1,43 @@
+package build
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The steps a publish runs are those of web/package.json's build script,
+// the one `make build` runs, in its order: the repository's own, and a
+// build script the builder cannot run step by step is refused, saying why.
+func TestTheStepsAreThoseOfTheBuildScript(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join("..", "..", "..", "web", "package.json")
+	scripts, steps, err := packageScripts(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range strings.Split(scripts[buildScript], "&&") {
+		if !strings.Contains(part, "npm run") {
+			t.Fatalf("the build script has a step that is not a script: %q", part)
+		}
+	}
+	if len(steps) != strings.Count(scripts[buildScript], "&&")+1 || !slices.Contains(steps, bundleStep) || !slices.Contains(steps, checkScript) {
+		t.Errorf("steps %q, want every step of %q, the bundle and the check among them", steps, scripts[buildScript])
+	}
+	for _, c := range []struct {
+		build, want string
+	}{
+		{"npm run check && node scripts/other.mjs", "must be `npm run <script>`"},
+		{"npm run --silent check && npm run missing", `has no script "missing"`},
+		{"", "must be `npm run <script>`"},
+	} {
+		_, err := buildSteps("package.json", map[string]string{buildScript: c.build, "check": "node check.mjs"})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("build script %q: %v, want an error saying %q", c.build, err, c.want)
+		}
+	}
+	if got := stageName("lint"); got != "running lint" {
+		t.Errorf("a step with no stage name shows %q", got)
+	}
+}
