@@ -136,76 +136,9 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 	}
 	switch typeOf(node) {
 	case "object":
-		f.Kind = "group"
-		props := node.Get("properties")
-		if entries := mapOf(node); props == nil && entries != nil {
-			// Named groups ("filters.material": {"Wood": [...]}): each entry a
-			// name and its value, by its place (a name may be changed).
-			f.Kind, f.CountName, f.Item = "map", "_count"+pointer, "Group"
-			var keys []string
-			if v != nil {
-				keys = v.Keys
-			}
-			for i, k := range keys {
-				entry := Pointer(pointer, strconv.Itoa(i))
-				child := &Field{Name: entry, ID: idOf(entry), Label: k, Kind: "group", List: pointer, Index: i, Count: len(keys)}
-				child.Fields = []*Field{{Name: "_key" + entry, ID: idOf("_key" + entry), Label: "Name", Kind: "text", Value: k, Required: true},
-					s.field(entries, entry+"/value", "", v.Fields[k], true)}
-				child.Fields[1].Label = "Stands for"
-				f.Fields = append(f.Fields, child)
-			}
-			break
-		}
-		if props == nil {
-			break
-		}
-		req := requiredOf(node)
-		for _, k := range props.Keys {
-			if hidden(k) {
-				continue
-			}
-			f.Fields = append(f.Fields, s.field(props.Fields[k], Pointer(pointer, k), k, v.Get(k), slices.Contains(req, k)))
-		}
+		s.fillGroup(f, node, v)
 	case "array":
-		items := s.resolve(orEmpty(node.Get("items")))
-		if t := typeOf(items); t != "object" && t != "array" {
-			f.Kind = "lines"
-			if v != nil {
-				var lines []string
-				for _, item := range v.Items {
-					lines = append(lines, plainText(item))
-				}
-				f.Value = strings.Join(lines, "\n")
-			}
-			break
-		}
-		f.Kind, f.CountName = "list", "_count"+pointer
-		if props := items.Get("properties"); props.Get("src") != nil && props.Get("alt") != nil {
-			// Pictures: each shown by its thumbnail, its file not typed.
-			f.Kind = "photos"
-		}
-		f.Item = textOf(items, "title")
-		if f.Item == "" {
-			f.Item = singular(f.Label)
-		}
-		var list []*Value
-		if v != nil {
-			list = v.Items
-		}
-		for i, item := range list {
-			child := s.field(items, Pointer(pointer, strconv.Itoa(i)), "", item, true)
-			child.Label = fmt.Sprintf("%s %d", f.Item, i+1)
-			child.List, child.Index, child.Count = pointer, i, len(list)
-			if f.Kind == "photos" {
-				for _, c := range child.Fields {
-					if c.Name == Pointer(child.Name, "src") {
-						c.Kind = "hidden"
-						child.Value = c.Value // the group's picture, for its thumbnail
-					}
-				}
-			}
-			f.Fields = append(f.Fields, child)
-		}
+		s.fillList(f, node, v)
 	case "boolean":
 		f.Kind = "checkbox"
 		f.Checked = v != nil && v.Bool
@@ -213,18 +146,120 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 		f.Kind = typeOf(node)
 		f.Value = plainText(v)
 	default:
-		f.Kind = "text"
-		f.Value = plainText(v)
-		if enum := node.Get("enum"); enum != nil {
-			f.Kind = "select"
-			for _, o := range enum.Items {
-				f.Options = append(f.Options, plainText(o))
-			}
-		} else if len(f.Value) > 70 || strings.Contains(f.Value, "\n") {
-			f.Kind = "textarea"
-		}
+		fillText(f, node, v)
 	}
 	return f
+}
+
+// fillGroup makes f the group of an object's fields, or the named groups
+// of a map.
+func (s *Schema) fillGroup(f *Field, node, v *Value) {
+	f.Kind = "group"
+	props := node.Get("properties")
+	if entries := mapOf(node); props == nil && entries != nil {
+		s.fillMap(f, entries, v)
+		return
+	}
+	if props == nil {
+		return
+	}
+	req := requiredOf(node)
+	for _, k := range props.Keys {
+		if hidden(k) {
+			continue
+		}
+		f.Fields = append(f.Fields, s.field(props.Fields[k], Pointer(f.Name, k), k, v.Get(k), slices.Contains(req, k)))
+	}
+}
+
+// fillMap makes f a map's named groups ("filters.material": {"Wood": [...]}):
+// each entry a name and its value, by its place (a name may be changed).
+func (s *Schema) fillMap(f *Field, entries, v *Value) {
+	pointer := f.Name
+	f.Kind, f.CountName, f.Item = "map", "_count"+pointer, "Group"
+	var keys []string
+	if v != nil {
+		keys = v.Keys
+	}
+	for i, k := range keys {
+		entry := Pointer(pointer, strconv.Itoa(i))
+		child := &Field{Name: entry, ID: idOf(entry), Label: k, Kind: "group", List: pointer, Index: i, Count: len(keys)}
+		child.Fields = []*Field{{Name: "_key" + entry, ID: idOf("_key" + entry), Label: "Name", Kind: "text", Value: k, Required: true},
+			s.field(entries, entry+"/value", "", v.Fields[k], true)}
+		child.Fields[1].Label = "Stands for"
+		f.Fields = append(f.Fields, child)
+	}
+}
+
+// fillList makes f an array's field: its plain values one a line, or its
+// items (pictures among them) each a group.
+func (s *Schema) fillList(f *Field, node, v *Value) {
+	items := s.resolve(orEmpty(node.Get("items")))
+	if t := typeOf(items); t != "object" && t != "array" {
+		f.Kind = "lines"
+		f.Value = linesOf(v)
+		return
+	}
+	f.Kind, f.CountName = "list", "_count"+f.Name
+	if props := items.Get("properties"); props.Get("src") != nil && props.Get("alt") != nil {
+		// Pictures: each shown by its thumbnail, its file not typed.
+		f.Kind = "photos"
+	}
+	f.Item = textOf(items, "title")
+	if f.Item == "" {
+		f.Item = singular(f.Label)
+	}
+	var list []*Value
+	if v != nil {
+		list = v.Items
+	}
+	for i, item := range list {
+		child := s.field(items, Pointer(f.Name, strconv.Itoa(i)), "", item, true)
+		child.Label = fmt.Sprintf("%s %d", f.Item, i+1)
+		child.List, child.Index, child.Count = f.Name, i, len(list)
+		if f.Kind == "photos" {
+			hidePhotoFile(child)
+		}
+		f.Fields = append(f.Fields, child)
+	}
+}
+
+// linesOf is a list of plain values as a textarea shows it, one a line.
+func linesOf(v *Value) string {
+	if v == nil {
+		return ""
+	}
+	var lines []string
+	for _, item := range v.Items {
+		lines = append(lines, plainText(item))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hidePhotoFile hides a picture's file name and gives its group the
+// picture, for its thumbnail.
+func hidePhotoFile(item *Field) {
+	for _, c := range item.Fields {
+		if c.Name == Pointer(item.Name, "src") {
+			c.Kind = "hidden"
+			item.Value = c.Value
+		}
+	}
+}
+
+// fillText makes f a text: a choice of the schema's values, a textarea
+// for long or several lines, else one line.
+func fillText(f *Field, node, v *Value) {
+	f.Kind = "text"
+	f.Value = plainText(v)
+	if enum := node.Get("enum"); enum != nil {
+		f.Kind = "select"
+		for _, o := range enum.Items {
+			f.Options = append(f.Options, plainText(o))
+		}
+	} else if len(f.Value) > 70 || strings.Contains(f.Value, "\n") {
+		f.Kind = "textarea"
+	}
 }
 
 func orEmpty(v *Value) *Value {
@@ -305,78 +340,16 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 	}
 	switch t := typeOf(node); t {
 	case "object":
-		out := NewObject()
-		if v != nil && v.Kind == Object {
-			out = v.Clone()
-		}
-		props := node.Get("properties")
-		if entries := mapOf(node); props == nil && entries != nil {
-			return s.applyMap(entries, pointer, out, form, problems)
-		}
-		if props == nil {
-			return out
-		}
-		req := requiredOf(node)
-		for _, k := range props.Keys {
-			if hidden(k) {
-				continue
-			}
-			child := s.apply(props.Fields[k], Pointer(pointer, k), out.Get(k), slices.Contains(req, k), form, problems)
-			if child == nil {
-				out.Delete(k)
-			} else {
-				out.Set(k, child)
-			}
-		}
-		if !required && v == nil && len(out.Keys) == 0 {
-			return nil
-		}
-		return out
+		return s.applyObject(node, pointer, v, required, form, problems)
 	case "array":
 		items := s.resolve(orEmpty(node.Get("items")))
 		if it := typeOf(items); it != "object" && it != "array" {
 			if !has {
 				return v
 			}
-			out := &Value{Kind: Array, Items: []*Value{}}
-			for line := range strings.SplitSeq(text, "\n") {
-				if line = strings.TrimSpace(line); line == "" {
-					continue
-				}
-				item, ok := scalar(it, line)
-				if !ok {
-					*problems = append(*problems, Problem{pointer, fmt.Sprintf("%q is not a whole number", line)})
-					return v
-				}
-				out.Items = append(out.Items, item)
-			}
-			if !required && v == nil && len(out.Items) == 0 {
-				return nil
-			}
-			return out
+			return applyLines(it, text, pointer, v, required, problems)
 		}
-		var old []*Value
-		if v != nil {
-			old = v.Items
-		}
-		n := len(old)
-		if c, err := strconv.Atoi(form.Get("_count" + pointer)); err == nil && c >= 0 && c <= len(old)+maxAdded {
-			n = c
-		}
-		out := &Value{Kind: Array, Items: []*Value{}}
-		for i := range n {
-			var item *Value
-			if i < len(old) {
-				item = old[i]
-			} else {
-				item = s.Blank(items)
-			}
-			out.Items = append(out.Items, s.apply(items, Pointer(pointer, strconv.Itoa(i)), item, true, form, problems))
-		}
-		if !required && v == nil && len(out.Items) == 0 {
-			return nil
-		}
-		return out
+		return s.applyList(items, pointer, v, required, form, problems)
 	case "boolean":
 		if !has {
 			return v
@@ -390,23 +363,7 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 		if !has {
 			return v
 		}
-		if text == "" && !required {
-			return nil
-		}
-		if text == "" {
-			*problems = append(*problems, Problem{pointer, "is empty"})
-			return v
-		}
-		item, ok := scalar(t, text)
-		if !ok {
-			what := "a whole number, like 12"
-			if t == "number" {
-				what = "a number, like 2.5"
-			}
-			*problems = append(*problems, Problem{pointer, fmt.Sprintf("%q is not %s", text, what)})
-			return v
-		}
-		return item
+		return applyNumber(t, text, pointer, v, required, problems)
 	default:
 		if !has {
 			return v
@@ -416,6 +373,109 @@ func (s *Schema) apply(node *Value, pointer string, v *Value, required bool, for
 		}
 		return Text(text)
 	}
+}
+
+// applyObject reads an object's properties back (or a map's entries) over
+// its old value; an optional object that was absent and stays empty is
+// left out.
+func (s *Schema) applyObject(node *Value, pointer string, v *Value, required bool, form url.Values, problems *[]Problem) *Value {
+	out := NewObject()
+	if v != nil && v.Kind == Object {
+		out = v.Clone()
+	}
+	props := node.Get("properties")
+	if entries := mapOf(node); props == nil && entries != nil {
+		return s.applyMap(entries, pointer, out, form, problems)
+	}
+	if props == nil {
+		return out
+	}
+	req := requiredOf(node)
+	for _, k := range props.Keys {
+		if hidden(k) {
+			continue
+		}
+		child := s.apply(props.Fields[k], Pointer(pointer, k), out.Get(k), slices.Contains(req, k), form, problems)
+		if child == nil {
+			out.Delete(k)
+		} else {
+			out.Set(k, child)
+		}
+	}
+	if !required && v == nil && len(out.Keys) == 0 {
+		return nil
+	}
+	return out
+}
+
+// applyLines reads a list of plain values of type it, one a line; a line
+// that is not one keeps the old list.
+func applyLines(it, text, pointer string, v *Value, required bool, problems *[]Problem) *Value {
+	out := &Value{Kind: Array, Items: []*Value{}}
+	for line := range strings.SplitSeq(text, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		item, ok := scalar(it, line)
+		if !ok {
+			*problems = append(*problems, Problem{pointer, fmt.Sprintf("%q is not a whole number", line)})
+			return v
+		}
+		out.Items = append(out.Items, item)
+	}
+	if !required && v == nil && len(out.Items) == 0 {
+		return nil
+	}
+	return out
+}
+
+// applyList reads a list's items back by their places, in the posted
+// count: items past the old ones start blank.
+func (s *Schema) applyList(items *Value, pointer string, v *Value, required bool, form url.Values, problems *[]Problem) *Value {
+	var old []*Value
+	if v != nil {
+		old = v.Items
+	}
+	n := len(old)
+	if c, err := strconv.Atoi(form.Get("_count" + pointer)); err == nil && c >= 0 && c <= len(old)+maxAdded {
+		n = c
+	}
+	out := &Value{Kind: Array, Items: []*Value{}}
+	for i := range n {
+		var item *Value
+		if i < len(old) {
+			item = old[i]
+		} else {
+			item = s.Blank(items)
+		}
+		out.Items = append(out.Items, s.apply(items, Pointer(pointer, strconv.Itoa(i)), item, true, form, problems))
+	}
+	if !required && v == nil && len(out.Items) == 0 {
+		return nil
+	}
+	return out
+}
+
+// applyNumber reads a number of type t (integer or number); an empty or
+// unreadable one is a Problem and keeps the old value.
+func applyNumber(t, text, pointer string, v *Value, required bool, problems *[]Problem) *Value {
+	if text == "" && !required {
+		return nil
+	}
+	if text == "" {
+		*problems = append(*problems, Problem{pointer, "is empty"})
+		return v
+	}
+	item, ok := scalar(t, text)
+	if !ok {
+		what := "a whole number, like 12"
+		if t == "number" {
+			what = "a number, like 2.5"
+		}
+		*problems = append(*problems, Problem{pointer, fmt.Sprintf("%q is not %s", text, what)})
+		return v
+	}
+	return item
 }
 
 // maxAdded is how many items a posted form may add to a list (those added
