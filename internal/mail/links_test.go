@@ -117,9 +117,11 @@ func TestLinksWaitForTheSignInAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Wake()
-	waitFor(t, "the enquiry's two mails, and the invitation tried", func() bool {
+	// The server's receipt comes before the worker records a mail sent:
+	// wait for both records, not only for the two arrivals.
+	waitFor(t, "the enquiry's two mails sent, and the invitation tried", func() bool {
 		f, _ := st.MailFigures(ctx)
-		return len(srv.received()) == 2 && f.FailedAttempts > 0
+		return len(srv.received()) == 2 && f.Sent == 2 && f.FailedAttempts > 0
 	})
 	studio := body(t, parse(t, pick(t, toReceived(t, srv.received()), "studio@jharokha.test").Raw))
 	if !strings.Contains(studio, "In the studio's inbox: /studio/enquiries/"+itoa(id)+"\n") {
