@@ -28,7 +28,6 @@ func pageFixtures() map[workspacePage][]view {
 	figures := insightsFigures{Period: period{"2026-03-01", "2026-03-02"}, Previous: period{"2026-02-27", "2026-02-28"},
 		Totals: []total{newTotal("Visitors", 3, 2)}, Tables: []table{{ID: "pages", Title: "Pages", Header: []string{"Page", "Views"}, Rows: [][]string{{"/", "3"}}}}}
 	return map[workspacePage][]view{
-		signInPage: {&signInView{}, &signInView{frame: frame{Title: "Sign in", Problem: "No."}, Email: asha}},
 		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
 			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
 			Products: []Product{{ID: 1, Name: "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
@@ -78,13 +77,6 @@ func pageFixtures() map[workspacePage][]view {
 		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
 			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
 		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []repo.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
-		accountsPage: {&accountsView{}, &accountsView{frame: frame{Title: "Accounts", Section: "accounts", Owner: true, Notice: "Invited."}, MailOff: true, Email: "x@example.com", Name: "X", Role: store.RoleOwner,
-			Accounts: []accountRow{{Account: store.Account{ID: 1, Email: asha, Name: "Asha", Role: store.RoleOwner}, You: true}, {Account: store.Account{ID: 2, Email: ravi, Role: store.RoleStaff, CreatedAt: at}, Invited: true}}}},
-		removeAccountPage: {&removeAccountView{}, &removeAccountView{frame: frame{Title: "Remove?"}, Target: store.Account{ID: 2, Email: ravi}}},
-		yourAccountPage: {&yourAccountView{}, &yourAccountView{frame: frame{Title: "Your account", Section: "account"}, Me: store.Account{Email: ravi, Name: "Ravi", Role: store.RoleStaff},
-			Sessions: []sessionRow{{SessionInfo: store.SessionInfo{Created: at, Seen: at}, ThisBrowser: true}, {SessionInfo: store.SessionInfo{Created: at, Seen: at}}}}},
-		forgotPage:      {&forgotView{}, &forgotView{frame: frame{Title: "Check your mail", Notice: "If …"}, Email: asha}},
-		setPasswordPage: {&setPasswordView{}, &setPasswordView{frame: frame{Title: "Set"}, Token: "t", Email: asha, Invite: true}, &setPasswordView{frame: frame{Title: "No", Problem: "Expired."}, Refused: true}},
 		previewPage: {&previewView{}, &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
 			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
 			&previewView{frame: frame{Title: "Preview"}, ID: "gone", Gone: true}},

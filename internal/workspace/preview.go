@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 
@@ -29,7 +28,7 @@ var previewPage = newPage("preview.html")
 // The preview cookie is named like the session's (hostCookie). Lax, not
 // Strict: a preview opened from a link elsewhere still needs the session,
 // which is Strict.
-func (h *Handler) previewCookieName(r *http.Request) string { return h.hostCookie(r, "studio-preview") }
+func (h *Handler) previewCookieName(r *http.Request) string { return h.kit.Cookie(r, "studio-preview") }
 
 // previewView is a preview's build as the page shows it.
 type previewView struct {
@@ -117,18 +116,8 @@ func (h *Handler) forgetPreview(w http.ResponseWriter, r *http.Request) {
 }
 
 // SignedIn says whether r comes with a live session (server.Workspace):
-// the analytics leave the studio's own visits out. It only reads: browsing
-// the site keeps no session alive. A request without the session cookie,
-// a visitor's, is answered before any database work.
-func (h *Handler) SignedIn(r *http.Request) bool {
-	if _, err := r.Cookie(h.cookieName(r)); err != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
-	defer cancel()
-	s, _, err := h.readSession(r.WithContext(ctx))
-	return err == nil && !h.expired(s)
-}
+// the analytics leave the studio's own visits out.
+func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r) }
 
 // Previewing is the preview this request may see the site as
 // (server.Workspace): the ready preview its cookie names, when it comes
@@ -142,9 +131,7 @@ func (h *Handler) Previewing(r *http.Request) string {
 	if err != nil || c.Value == "" {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
-	defer cancel()
-	if _, _, err := h.session(r.WithContext(ctx)); err != nil {
+	if !h.accounts.Live(r) {
 		return ""
 	}
 	rel, err := h.opts.Previews.Release(c.Value)

@@ -136,6 +136,13 @@ func (k *Kit) Fail(w http.ResponseWriter, r *http.Request, status int, title, pr
 	k.errorPage.Render(w, r, status, errorPage, &errorView{Frame: Frame{Title: title, Problem: problem}, Back: back})
 }
 
+// StoreFailed is the page of a change the database did not make (what
+// names it in the log).
+func (k *Kit) StoreFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	k.Log.Error("studio: "+what, "err", err)
+	k.Fail(w, r, http.StatusServiceUnavailable, "Not done", "Nothing was changed: the database did not answer. Try again in a minute.", BackPath(r))
+}
+
 // NoDatabase is the page of a request whose session could not be read.
 func (k *Kit) NoDatabase(w http.ResponseWriter, r *http.Request) {
 	k.Fail(w, r, http.StatusServiceUnavailable, "Not now", "The workspace cannot be opened just now: the database did not answer. Try again in a minute.", "")
