@@ -53,10 +53,10 @@ func (h *Handler) routes() *http.ServeMux {
 
 	// The releases (with a publisher).
 	if h.opts.Releases != nil {
-		mux.HandleFunc("GET /studio/releases", h.gate.SignedIn(h.Releases))
-		mux.HandleFunc("GET /studio/releases/{id}/make-live", h.gate.SignedIn(h.gate.OwnerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.gate.SignedIn(h.gate.OwnerOnly("make a release live", h.MakeLive)))
-		mux.HandleFunc("POST /studio/releases/publish", h.gate.SignedIn(h.gate.OwnerOnly("publish", h.Publish)))
+		mux.HandleFunc("GET /studio/releases", h.gate.SignedIn(h.releases.List))
+		mux.HandleFunc("GET /studio/releases/{id}/make-live", h.gate.SignedIn(h.gate.OwnerOnly("make a release live", h.releases.MakeLive)))
+		mux.HandleFunc("POST /studio/releases/{id}/make-live", h.gate.SignedIn(h.gate.OwnerOnly("make a release live", h.releases.MakeLive)))
+		mux.HandleFunc("POST /studio/releases/publish", h.gate.SignedIn(h.gate.OwnerOnly("publish", h.releases.Publish)))
 	}
 
 	// The Content section (with a content repository).
@@ -78,11 +78,11 @@ func (h *Handler) routes() *http.ServeMux {
 
 	// Previews of the draft (with a publisher).
 	if h.opts.Previews != nil {
-		mux.HandleFunc("POST /studio/content/preview", h.gate.SignedIn(h.PreviewDraft))
-		mux.HandleFunc("GET /studio/content/preview", h.gate.SignedIn(h.PreviewStatus))
+		mux.HandleFunc("POST /studio/content/preview", h.gate.SignedIn(h.releases.PreviewDraft))
+		mux.HandleFunc("GET /studio/content/preview", h.gate.SignedIn(h.releases.PreviewStatus))
 		// Leaving needs no session: it only forgets the cookie.
-		mux.HandleFunc("POST /studio/preview/leave", h.LeavePreview)
-		mux.HandleFunc("GET /studio/preview/leave", h.LeavePreview)
+		mux.HandleFunc("POST /studio/preview/leave", h.releases.LeavePreview)
+		mux.HandleFunc("GET /studio/preview/leave", h.releases.LeavePreview)
 	}
 	return mux
 }

@@ -22,6 +22,7 @@ import (
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // Store is everything the workspace reads and writes (a *store.Store).
@@ -70,7 +71,7 @@ type Options struct {
 	StudioPhone     string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
 	// The publisher (a *publish.Publisher), for the releases page; nil: no
 	// releases page and no link to it.
-	Releases Releases
+	Releases releases.Releases
 	// The content repository, for the Content section; nil: no Content
 	// section. Builder checks a change before it is saved and renders a
 	// Markdown text's preview (nil: no change can be saved), in copies of
@@ -88,7 +89,7 @@ type Options struct {
 	UploadPace UploadPace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
-	Previews Previews
+	Previews releases.Previews
 	// WakeMail tells the mail worker that a mail is waiting (a reply, an
 	// invitation, a password reset); nil: mail is off (no SMTP_HOST): the
 	// inbox sends no replies, and invitations wait in the outbox.
@@ -99,6 +100,7 @@ type Options struct {
 type Handler struct {
 	hasAccounts accountStore
 	accounts    *accounts.Handler
+	releases    *releases.Handler
 	gate        accounts.Gate
 	list        listStore
 	enquiries   enquiryStore
@@ -149,7 +151,8 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		panic(err)
 	}
 	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
-	h.accounts = accounts.New(st, h.kit, opts.WakeMail, h.forgetPreview)
+	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
+	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
 	if opts.Uploads == "" {
 		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
@@ -214,3 +217,12 @@ func unstorable(problems map[string]string) string { return page.Unstorable(prob
 var inboxPolicy = page.Policy(uploadJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }
+
+// SignedIn says whether r comes with a live session (server.Workspace):
+// the analytics leave the studio's own visits out.
+func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r) }
+
+// Previewing is the preview this request may see the site as
+// (server.Workspace): the ready preview its cookie names, when it comes
+// with a live session; "" otherwise.
+func (h *Handler) Previewing(r *http.Request) string { return h.releases.Previewing(r) }

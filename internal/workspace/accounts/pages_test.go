@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,22 +30,7 @@ func pageFixtures() map[page.Name][]page.View {
 func TestEveryPageRenders(t *testing.T) {
 	t.Parallel()
 	pages := page.NewKit(page.Kit{Log: slog.New(slog.DiscardHandler)}).MustParse(templateFiles, pageFiles, nil)
-	fixtures := pageFixtures()
-	for _, p := range pageFiles {
-		views, ok := fixtures[p]
-		if !ok {
-			t.Errorf("page %s has no fixture in pageFixtures", p)
-			continue
-		}
-		for i, v := range views {
-			var b strings.Builder
-			if err := pages.Template(p).ExecuteTemplate(&b, "layout.html", v); err != nil {
-				t.Errorf("page %s, view %d: %v", p, i, err)
-				continue
-			}
-			if out := b.String(); !strings.Contains(out, "<main>") || !strings.HasSuffix(strings.TrimSpace(out), "</html>") {
-				t.Errorf("page %s, view %d is not inside the layout:\n%s", p, i, out)
-			}
-		}
+	if err := pages.Check(pageFiles, pageFixtures()); err != nil {
+		t.Error(err)
 	}
 }
