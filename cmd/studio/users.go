@@ -16,7 +16,7 @@ import (
 
 	"studio/internal/config"
 	"studio/internal/store"
-	"studio/internal/workspace"
+	"studio/internal/workspace/accounts"
 )
 
 // openStore checks a user or token command's arguments (list alone, the
@@ -133,7 +133,7 @@ func userCommand(args []string, in io.Reader, out io.Writer) error {
 func newPassword(in io.Reader, out io.Writer, email string) (string, error) {
 	var password string
 	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(out, "Password for %s (at least %d characters): ", email, workspace.MinPasswordLength)
+		fmt.Fprintf(out, "Password for %s (at least %d characters): ", email, accounts.MinPasswordLength)
 		first, err := term.ReadPassword(int(f.Fd()))
 		fmt.Fprintln(out)
 		if err != nil {
@@ -156,10 +156,10 @@ func newPassword(in io.Reader, out io.Writer, email string) (string, error) {
 		}
 		password = strings.TrimRight(line, "\r\n")
 	}
-	if err := workspace.CheckPasswordRules(password); err != nil {
+	if err := accounts.CheckPasswordRules(password); err != nil {
 		return "", fmt.Errorf("%w; nothing was changed", err)
 	}
-	return workspace.HashPassword(password)
+	return accounts.HashPassword(password)
 }
 
 // tokenCommand runs `studio token create EMAIL`, `token list` and `token revoke ID`.
@@ -172,8 +172,8 @@ func tokenCommand(args []string, out io.Writer) error {
 	defer st.Close()
 	switch args[0] {
 	case "create":
-		secret := workspace.NewSecret()
-		id, err := st.CreateToken(ctx, args[1], workspace.SecretHash(secret), time.Now())
+		secret := accounts.NewSecret()
+		id, err := st.CreateToken(ctx, args[1], accounts.SecretHash(secret), time.Now())
 		if err != nil {
 			return fmt.Errorf("token create: %w", noAccount(err, store.AccountKey(args[1])))
 		}
@@ -223,17 +223,17 @@ func bootstrapAccount(ctx context.Context, st *store.Store, password string) err
 	a, err := st.AccountByEmail(ctx, "studio")
 	switch {
 	case errors.Is(err, store.ErrNoAccount):
-		hash, err := workspace.HashPassword(password)
+		hash, err := accounts.HashPassword(password)
 		if err == nil {
 			err = st.CreateAccount(ctx, "studio", hash, time.Now())
 		}
 		return err
 	case err != nil:
 		return err
-	case workspace.PasswordMatches(a.Password, password):
+	case accounts.PasswordMatches(a.Password, password):
 		return nil
 	}
-	hash, err := workspace.HashPassword(password)
+	hash, err := accounts.HashPassword(password)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"studio/internal/store"
 	"studio/internal/store/storetest"
 	"studio/internal/workspace"
+	"studio/internal/workspace/accounts"
 )
 
 // stallingProxy forwards TCP connections to a database until stall is
@@ -152,7 +153,7 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 	for i, open := range stuckDatabases(t) {
 		t.Run([]string{"sqlite", "postgres"}[i], func(t *testing.T) {
 			db := open(t)
-			hash, err := workspace.HashPassword(staffPassword)
+			hash, err := accounts.HashPassword(staffPassword)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,8 +178,8 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			secret := workspace.NewSecret()
-			if err := db.st.CreateSession(context.Background(), workspace.SecretHash(secret), account.ID, time.Now(), time.Now().Add(-time.Hour)); err != nil {
+			secret := accounts.NewSecret()
+			if err := db.st.CreateSession(context.Background(), accounts.SecretHash(secret), account.ID, time.Now(), time.Now().Add(-time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 			cookie := &http.Cookie{Name: "studio", Value: secret}

@@ -20,6 +20,7 @@ import (
 	"studio/internal/sitecontent"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace"
+	"studio/internal/workspace/accounts"
 )
 
 // fakePreviews is a publisher with one ready preview, one building, and a
@@ -63,7 +64,7 @@ func previewBuild() fstest.MapFS {
 func newPreviewServer(t *testing.T) (h http.Handler, session *http.Cookie, loads *atomic.Int32) {
 	t.Helper()
 	st := testdb.SQLite(t)
-	hash, err := workspace.HashPassword(staffPassword)
+	hash, err := accounts.HashPassword(staffPassword)
 	if err != nil {
 		t.Fatal(err)
 	}

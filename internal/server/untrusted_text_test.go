@@ -16,6 +16,7 @@ import (
 	"studio/internal/store"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace"
+	"studio/internal/workspace/accounts"
 )
 
 const (
@@ -27,7 +28,7 @@ const (
 // workspace with one account.
 func newFullServer(t *testing.T, st *store.Store) http.Handler {
 	t.Helper()
-	hash, err := workspace.HashPassword(staffPassword)
+	hash, err := accounts.HashPassword(staffPassword)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"studio/internal/publish/repo"
 	"studio/internal/store"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/accounts"
 )
 
 const meera, meeraPassword = "meera@studio.example", "meera's own long password"
@@ -34,7 +35,7 @@ func mailedLinks(t *testing.T, h *Handler, st *store.Store, email string) []stri
 		if m.Account == nil || m.Account.Email != email {
 			continue
 		}
-		token, err := h.links.Token(ctx, m.Recipient, *m.Account, m.Queued.Add(accountlink.Validity(m.Recipient)))
+		token, err := accountlink.NewSigner(st).Token(ctx, m.Recipient, *m.Account, m.Queued.Add(accountlink.Validity(m.Recipient)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +196,7 @@ func TestLinksSayWhyTheyDoNotWork(t *testing.T) {
 	refused("a link whose expiry was moved", "/studio/set-password?"+url.Values{"token": {moved}}.Encode(), http.StatusNotFound, "This link is not valid")
 	refused("a cut link", link[:len(link)-6], http.StatusNotFound, "This link is not valid")
 	refused("not a link at all", "/studio/set-password?token=nonsense", http.StatusNotFound, "This link is not valid")
-	refused("an expired link", token(h.links, time.Now().Add(-time.Minute)), http.StatusGone, "This link has expired: ask for a new one")
+	refused("an expired link", token(accountlink.NewSigner(st), time.Now().Add(-time.Minute)), http.StatusGone, "This link has expired: ask for a new one")
 	if _, err := st.AccountByEmail(context.Background(), meera); err != nil {
 		t.Fatal(err)
 	}
@@ -223,9 +224,9 @@ func forgot(t *testing.T, h *Handler, email string) string {
 // account, mails only an account, and at most three times an hour; the
 // link sets a new password and ends the account's sessions.
 func TestForgotPassword(t *testing.T) {
-	floor := forgotPasswordFloor
-	forgotPasswordFloor = 0
-	t.Cleanup(func() { forgotPasswordFloor = floor })
+	floor := accounts.ForgotPasswordFloor
+	accounts.ForgotPasswordFloor = 0
+	t.Cleanup(func() { accounts.ForgotPasswordFloor = floor })
 	h, st := setup(t)
 	elsewhere := signIn(t, h, ravi, raviPassword)
 	if a, b := forgot(t, h, ravi), forgot(t, h, "nobody@studio.example"); a != b {
@@ -238,8 +239,8 @@ func TestForgotPassword(t *testing.T) {
 		forgot(t, h, "Ravi@Studio.example")
 	}
 	links := mailedLinks(t, h, st, ravi)
-	if len(links) != resetsPerHour {
-		t.Fatalf("%d resets queued for Ravi in an hour, want %d", len(links), resetsPerHour)
+	if len(links) != accounts.ResetsPerHour {
+		t.Fatalf("%d resets queued for Ravi in an hour, want %d", len(links), accounts.ResetsPerHour)
 	}
 	w := setPassword(h, links[1], "ravi's new long password", "ravi's new long password")
 	if w.Code != http.StatusSeeOther {
@@ -408,7 +409,7 @@ func TestYourName(t *testing.T) {
 	if page := bodyText(do(h, "GET", "/studio/account?done=name", nil, withCookie(c))); !strings.Contains(page, "Your name is saved") {
 		t.Error("no notice after saving the name")
 	}
-	long := strings.Repeat("a", maxName+1)
+	long := strings.Repeat("a", accounts.MaxName+1)
 	w = do(h, "POST", "/studio/account/name", url.Values{"name": {long}}, withCookie(c))
 	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "keep it to 100") || !strings.Contains(w.Body.String(), `value="`+long+`"`) {
 		t.Errorf("a name too long: %d, want 400 saying so with the name kept", w.Code)
@@ -474,12 +475,12 @@ func TestChangeYourPasswordIsLimitedAsSignInIs(t *testing.T) {
 	h, _ := setup(t)
 	c := signIn(t, h, asha, ashaPassword)
 	const next = "asha's newer long password"
-	for range pairFreeFailures + 1 {
+	for range accounts.PairFreeFailures + 1 {
 		do(h, "POST", "/studio/account/password", url.Values{"current": {"a guess"}, "password": {next}, "again": {next}}, withCookie(c))
 	}
 	w := do(h, "POST", "/studio/account/password", url.Values{"current": {ashaPassword}, "password": {next}, "again": {next}}, withCookie(c))
 	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || !strings.Contains(bodyText(w), "too many wrong tries") {
-		t.Errorf("after %d wrong tries: %d, want 429 with Retry-After", pairFreeFailures+1, w.Code)
+		t.Errorf("after %d wrong tries: %d, want 429 with Retry-After", accounts.PairFreeFailures+1, w.Code)
 	}
 	if !opens(h, c) {
 		t.Error("a refused change ended the session")

@@ -13,6 +13,7 @@ import (
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // The Content section: the studio edits its content in forms made from
@@ -54,11 +55,11 @@ type contentView struct {
 	Parts       []contentPart
 	Texts       []contentPart // the Markdown files
 	Unpublished []repo.Commit
-	Release     *releaseRow // the release of ?published=COMMIT, followed to live
-	Waiting     bool        // that commit's release is not made yet, or is under way
-	Here        string      // this page's address, for "Check again"
-	CanPreview  bool        // Options.Previews: the draft can be previewed
-	MainLive    bool        // main's files are the live release's (mainIsLive)
+	Release     *releases.Row // the release of ?published=COMMIT, followed to live
+	Waiting     bool          // that commit's release is not made yet, or is under way
+	Here        string        // this page's address, for "Check again"
+	CanPreview  bool          // Options.Previews: the draft can be previewed
+	MainLive    bool          // main's files are the live release's (mainIsLive)
 }
 
 // mainIsLive says whether the content as last published (main) is what
@@ -114,7 +115,7 @@ func (h *Handler) ContentIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	if commit := q.Get("published"); commit != "" && h.opts.Releases != nil {
 		p.Waiting = true
-		if rv, ok := h.releasesView(w, r); ok {
+		if rv, ok := h.releases.ListView(w, r); ok {
 			for i := range rv.Releases {
 				if rv.Releases[i].Commit.Hash == commit {
 					p.Release = &rv.Releases[i]
@@ -190,7 +191,7 @@ type theirChange = edit.TheirChange
 // onPart serves a route of one part of the content, named by its path
 // (/studio/content/{part}, /studio/content/products/{id}).
 func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentPart)) http.HandlerFunc {
-	return h.signedIn(func(w http.ResponseWriter, r *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
 		slug := r.PathValue("part")
 		if id := r.PathValue("id"); id != "" {
 			slug = "products/" + id
@@ -201,7 +202,7 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 			return
 		}
 		serve(w, r, part)
-	})
+	}
 }
 
 // openPart reads the draft's version of part. On failure it answers with
@@ -310,7 +311,7 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart)
 	case len(c.Notes) > 0 || len(c.Problems) > 0 || action == "upload":
 		h.showUnsaved(w, r, c)
 	default:
-		slug, message, err := h.editor.Save(r.Context(), c, signature(r))
+		slug, message, err := h.editor.Save(r.Context(), c, releases.Signature(r))
 		if err != nil {
 			h.refuseSave(w, r, c, err)
 			return
@@ -380,13 +381,6 @@ func findField(f *contentform.Field, name string) *contentform.Field {
 	return nil
 }
 
-// signature names the signed-in account as a commit's author.
-func signature(r *http.Request) repo.Signature {
-	email := page.Actor(r)
-	name, _, _ := strings.Cut(email, "@")
-	return repo.Signature{Name: name, Email: email}
-}
-
 // PublishContent is POST /studio/content/publish: the draft goes on main,
 // is built, and the Content page follows its release to live.
 func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
@@ -400,10 +394,10 @@ func (h *Handler) PublishContent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.opts.Releases == nil || !h.opts.Releases.CanBuild() {
-		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published. "+noBuilder, "/studio/content")
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published. "+releases.NoBuilder, "/studio/content")
 		return
 	}
-	commit, err := h.opts.Content.PublishDraft(signature(r))
+	commit, err := h.opts.Content.PublishDraft(releases.Signature(r))
 	var conflict *repo.ConflictError
 	if errors.As(err, &conflict) {
 		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")

@@ -24,7 +24,7 @@ import (
 
 	"studio/internal/contentform"
 	"studio/internal/publish/build"
-	"studio/internal/publish/releases"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/edit"
@@ -367,7 +367,7 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 		t.Errorf("%d changes still unpublished", len(list))
 	}
 	// The release of the commit, as the page follows it.
-	rig.rel.list = append([]releases.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: releases.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
+	rig.rel.list = append([]published.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
 	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Building — prerendering the pages") || !strings.Contains(body, "Check again") {
 		t.Errorf("the page does not follow the build:\n%s", body)
 	}

@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -79,18 +78,13 @@ func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enq
 	}
 	switch {
 	case errors.Is(err, enquiry.ErrNotFound):
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", backPath(r))
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", page.BackPath(r))
 		return e, false
 	case err != nil:
-		h.storeFailed(w, r, "read enquiry", err)
+		h.kit.StoreFailed(w, r, "read enquiry", err)
 		return e, false
 	}
 	return e, true
-}
-
-func (h *Handler) storeFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
-	h.log.Error("studio: "+what, "err", err)
-	h.fail(w, r, http.StatusServiceUnavailable, "Not done", "Nothing was changed: the database did not answer. Try again in a minute.", backPath(r))
 }
 
 // Enquiry is GET /studio/enquiries/{id}: the enquiry and its work.
@@ -130,7 +124,7 @@ func (h *Handler) replyForm(r *http.Request, e enquiry.Enquiry) *replyForm {
 func (h *Handler) enquiryPage(w http.ResponseWriter, r *http.Request, status int, e enquiry.Enquiry, p *enquiryView) {
 	ctx := r.Context()
 	p.Title = "#" + strconv.FormatInt(e.ID, 10) + " " + e.Name
-	p.Enquiry, p.Back, p.Statuses = &e, backPath(r), enquiry.Statuses
+	p.Enquiry, p.Back, p.Statuses = &e, page.BackPath(r), enquiry.Statuses
 	var err error
 	if p.Notes, err = h.enquiries.Notes(ctx, e.ID); err == nil {
 		if p.History, err = h.enquiries.History(ctx, e.ID); err == nil {
@@ -191,7 +185,7 @@ func replyMails(mails []store.MailDelivery) (byReply map[int64]*store.MailDelive
 func afterAction(w http.ResponseWriter, r *http.Request, id int64, done ...string) {
 	target := "/studio/enquiries/" + strconv.FormatInt(id, 10)
 	q := url.Values{}
-	if back := backPath(r); back != "/studio" {
+	if back := page.BackPath(r); back != "/studio" {
 		q.Set("return", back)
 	}
 	if len(done) > 0 {
@@ -215,7 +209,7 @@ func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, page.Actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "set status", err)
+		h.kit.StoreFailed(w, r, "set status", err)
 		return
 	}
 	afterAction(w, r, e.ID)
@@ -233,7 +227,7 @@ func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, page.Actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "set spam", err)
+		h.kit.StoreFailed(w, r, "set spam", err)
 		return
 	}
 	afterAction(w, r, e.ID)
@@ -252,7 +246,7 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
 		return
 	case err != nil:
-		h.storeFailed(w, r, "undo", err)
+		h.kit.StoreFailed(w, r, "undo", err)
 		return
 	}
 	afterAction(w, r, e.ID)
@@ -275,7 +269,7 @@ func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.enquiries.AddNote(r.Context(), e.ID, page.Actor(r), body, h.now()); err != nil {
-		h.storeFailed(w, r, "add note", err)
+		h.kit.StoreFailed(w, r, "add note", err)
 		return
 	}
 	afterAction(w, r, e.ID)
@@ -287,7 +281,7 @@ func (h *Handler) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{frame: frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: backPath(r)})
+	h.render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{frame: frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: page.BackPath(r)})
 }
 
 // Delete is POST /studio/enquiries/{id}/delete.
@@ -297,40 +291,15 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, page.Actor(r), h.now()); err != nil {
-		h.storeFailed(w, r, "delete", err)
+		h.kit.StoreFailed(w, r, "delete", err)
 		return
 	}
 	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", page.Actor(r))
-	back, _ := url.Parse(backPath(r))
+	back, _ := url.Parse(page.BackPath(r))
 	q := back.Query()
 	q.Set("deleted", strconv.FormatInt(e.ID, 10))
 	back.RawQuery = q.Encode()
 	http.Redirect(w, r, back.String(), http.StatusSeeOther)
-}
-
-// backPath is the list page an enquiry was opened from (?return= or the
-// form's return field), or the inbox.
-func backPath(r *http.Request) string {
-	back := r.URL.Query().Get("return")
-	if r.Method == http.MethodPost {
-		back = r.PostFormValue("return")
-	}
-	return inboxPath(back)
-}
-
-// inboxPath is where to go back to after an action: the page of the inbox
-// the form was on, or the inbox itself for anything that is not a plain
-// path under /studio (another host, a backslash that browsers read as a
-// slash, a path that climbs out with ..).
-func inboxPath(back string) string {
-	u, err := url.Parse(back)
-	switch {
-	case err != nil, u.Scheme != "", u.Host != "", u.User != nil, strings.ContainsAny(back, "\\\t\r\n"),
-		u.Path != "/studio" && !strings.HasPrefix(u.Path, "/studio/"),
-		path.Clean(u.Path) != u.Path:
-		return "/studio"
-	}
-	return back
 }
 
 // replyURL opens the studio's mail program on a reply: the subject the

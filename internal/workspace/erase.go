@@ -35,7 +35,7 @@ type confirmEraseView struct {
 // email): "" when there is none fit to be one.
 func erasedAddress(v string) string {
 	v = strings.TrimSpace(v)
-	if v == "" || len(v) > maxEmailBytes || strings.ContainsAny(v, "\r\n") {
+	if v == "" || len(v) > page.MaxEmailBytes || strings.ContainsAny(v, "\r\n") {
 		return ""
 	}
 	return v
@@ -47,10 +47,10 @@ func erasedAddress(v string) string {
 func (h *Handler) ConfirmErase(w http.ResponseWriter, r *http.Request) {
 	email := erasedAddress(r.URL.Query().Get("email"))
 	if email == "" {
-		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the link names no e-mail address.", backPath(r))
+		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the link names no e-mail address.", page.BackPath(r))
 		return
 	}
-	h.render(w, r, http.StatusOK, confirmErasePage, &confirmEraseView{frame: frame{Title: "Erase " + email + "’s data?"}, Email: email, Back: backPath(r)})
+	h.render(w, r, http.StatusOK, confirmErasePage, &confirmEraseView{frame: frame{Title: "Erase " + email + "’s data?"}, Email: email, Back: page.BackPath(r)})
 }
 
 // Erase is POST /studio/customers/erase (form field email).
@@ -58,18 +58,18 @@ func (h *Handler) ConfirmErase(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 	email := erasedAddress(r.PostFormValue("email"))
 	if email == "" {
-		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", backPath(r))
+		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", page.BackPath(r))
 		return
 	}
 	n, err := h.erasures.ErasePerson(r.Context(), email, page.Actor(r), h.now())
 	if errors.Is(err, store.ErrNotOverwritten) {
 		h.log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", page.Actor(r), "err", err)
 		h.fail(w, r, http.StatusServiceUnavailable, "Erased, not yet overwritten",
-			erasedNotice(n)+" But the database could not overwrite the old copies of their data in its files yet. Erase again in a minute to try once more: there is nothing left to blank, only the copies to overwrite.", backPath(r))
+			erasedNotice(n)+" But the database could not overwrite the old copies of their data in its files yet. Erase again in a minute to try once more: there is nothing left to blank, only the copies to overwrite.", page.BackPath(r))
 		return
 	}
 	if err != nil {
-		h.storeFailed(w, r, "erase a person's data", err)
+		h.kit.StoreFailed(w, r, "erase a person's data", err)
 		return
 	}
 	// The log keeps that it happened, not whose data it was.

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/page"
 )
 
@@ -46,18 +46,9 @@ func (h *Handler) newListView(title string) *listView {
 	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Facts().Products}
 }
 
-// Inbox is GET /studio: the sign-in form, or the list of enquiries.
+// Inbox is GET /studio: the list of enquiries (its gate shows the
+// sign-in form to anyone not signed in).
 func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
-	s, _, err := h.session(r)
-	switch {
-	case errors.Is(err, errSignedOut):
-		h.showSignIn(w, r, http.StatusOK, "", "")
-		return
-	case err != nil:
-		h.noDatabase(w, r)
-		return
-	}
-	r = page.WithAccount(r, s.Account)
 	q := r.URL.Query()
 	p := h.newListView("Enquiries")
 	p.Filter = filterFormOf(q)
@@ -77,6 +68,7 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	// Text the database cannot keep is in no enquiry: no match, and the
 	// database is not asked (package input).
 	var list []enquiry.Enquiry
+	var err error
 	if input.Storable(f.Search) {
 		list, err = h.list.Enquiries(r.Context(), f)
 	}
@@ -99,11 +91,11 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	p.Enquiries = list
 	// The holder sees what was tried against their account, so that
 	// guesses do not go unnoticed; the list shows without it if need be.
-	failed, err := h.list.FailedSignInsSince(r.Context(), s.Account.Email, h.now().Add(-failuresShown))
+	failed, err := h.list.FailedSignInsSince(r.Context(), page.Actor(r), h.now().Add(-accounts.FailuresShown))
 	if err != nil {
 		h.log.Error("studio: read failed sign-ins", "err", err)
 	}
-	p.FailedSignIns, p.FailedSignInsDays = failed, int(failuresShown/(24*time.Hour))
+	p.FailedSignIns, p.FailedSignInsDays = failed, int(accounts.FailuresShown/(24*time.Hour))
 	if len(list) > 0 {
 		newest, oldest := list[0].ID, list[len(list)-1].ID
 		if (f.AfterID > 0 && more) || f.BeforeID > 0 {

@@ -9,6 +9,7 @@ import (
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // The long texts of the Content section (edit.Texts), each a Markdown
@@ -71,7 +72,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		show(http.StatusOK)
 		return
 	}
-	err := h.editor.SaveText(r.Context(), part, base, text, signature(r))
+	err := h.editor.SaveText(r.Context(), part, base, text, releases.Signature(r))
 	var conflict *edit.TextConflict
 	var refused *edit.Refused
 	switch {

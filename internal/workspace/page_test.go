@@ -10,12 +10,12 @@ import (
 
 	"studio/internal/contentform"
 	"studio/internal/enquiry"
-	"studio/internal/publish"
-	"studio/internal/publish/releases"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/store"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // pageFixtures is a view model for each page of the workspace: the zero
@@ -28,7 +28,6 @@ func pageFixtures() map[workspacePage][]view {
 	figures := insightsFigures{Period: period{"2026-03-01", "2026-03-02"}, Previous: period{"2026-02-27", "2026-02-28"},
 		Totals: []total{newTotal("Visitors", 3, 2)}, Tables: []table{{ID: "pages", Title: "Pages", Header: []string{"Page", "Views"}, Rows: [][]string{{"/", "3"}}}}}
 	return map[workspacePage][]view{
-		signInPage: {&signInView{}, &signInView{frame: frame{Title: "Sign in", Problem: "No."}, Email: asha}},
 		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
 			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
 			Products: []Product{{ID: 1, Name: "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
@@ -46,17 +45,9 @@ func pageFixtures() map[workspacePage][]view {
 		confirmErasePage:  {&confirmEraseView{}, &confirmEraseView{frame: frame{Title: "Erase meera@example.com’s data?"}, Email: "meera@example.com", Back: "/studio"}},
 		insightsPage: {&insightsView{}, &insightsView{frame: frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
 			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
-		releasesPage: {&releasesView{}, &releasesView{frame: frame{Title: "Releases", Section: "releases", ShowReleases: true, Notice: "“New tagline” is live."},
-			NoBuilder: noBuilder, Building: true, Releases: []releaseRow{
-				{Release: releases.Release{ID: "20260302-083000-bbbbbbb", Commit: repo.Commit{Hash: "bbbbbbb3333", Message: "New tagline", Author: "Asha", When: at}, Status: releases.Failed,
-					Problems: []string{"site.json: tagline: empty"}}, Title: "New tagline", Short: "bbbbbbb", Label: "Failed", Class: "failed", Took: "12 s", Size: "12.3 MB", Open: true},
-				{Release: releases.Release{ID: publish.EmbeddedID, Status: releases.Ready}, Title: "The site as built into bin/studio", Label: "Ready", CanMakeLive: true}}}},
-		makeLivePage: {&makeLiveView{}, &makeLiveView{frame: frame{Title: "Make “Old tagline” live?", Section: "releases"},
-			Release:     releases.Release{ID: "20260302-082000-ccccccc", Commit: repo.Commit{Hash: "ccccccc4444", Message: "Old tagline", Author: "Meera", When: at}, Status: releases.Ready},
-			Unpublished: []repo.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}}},
 		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
-			Release: &releaseRow{Release: releases.Release{ID: "r1", Status: releases.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
+			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{frame: frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
 			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
@@ -78,16 +69,6 @@ func pageFixtures() map[workspacePage][]view {
 		markdownPage: {&markdownView{}, &markdownView{frame: frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
 			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
 		discardPage: {&contentView{}, &contentView{frame: frame{Title: "Discard?"}, Unpublished: []repo.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
-		accountsPage: {&accountsView{}, &accountsView{frame: frame{Title: "Accounts", Section: "accounts", Owner: true, Notice: "Invited."}, MailOff: true, Email: "x@example.com", Name: "X", Role: store.RoleOwner,
-			Accounts: []accountRow{{Account: store.Account{ID: 1, Email: asha, Name: "Asha", Role: store.RoleOwner}, You: true}, {Account: store.Account{ID: 2, Email: ravi, Role: store.RoleStaff, CreatedAt: at}, Invited: true}}}},
-		removeAccountPage: {&removeAccountView{}, &removeAccountView{frame: frame{Title: "Remove?"}, Target: store.Account{ID: 2, Email: ravi}}},
-		yourAccountPage: {&yourAccountView{}, &yourAccountView{frame: frame{Title: "Your account", Section: "account"}, Me: store.Account{Email: ravi, Name: "Ravi", Role: store.RoleStaff},
-			Sessions: []sessionRow{{SessionInfo: store.SessionInfo{Created: at, Seen: at}, ThisBrowser: true}, {SessionInfo: store.SessionInfo{Created: at, Seen: at}}}}},
-		forgotPage:      {&forgotView{}, &forgotView{frame: frame{Title: "Check your mail", Notice: "If …"}, Email: asha}},
-		setPasswordPage: {&setPasswordView{}, &setPasswordView{frame: frame{Title: "Set"}, Token: "t", Email: asha, Invite: true}, &setPasswordView{frame: frame{Title: "No", Problem: "Expired."}, Refused: true}},
-		previewPage: {&previewView{}, &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
-			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
-			&previewView{frame: frame{Title: "Preview"}, ID: "gone", Gone: true}},
 	}
 }
 

@@ -10,20 +10,21 @@ import (
 	"testing"
 
 	"studio/internal/publish"
-	"studio/internal/publish/releases"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/releases"
 )
 
 // The publisher is what cmd/studio gives the workspace as its previews.
-var _ Previews = (*publish.Publisher)(nil)
+var _ releases.Previews = (*publish.Publisher)(nil)
 
 // fakePreviews is a publisher whose previews build when the test says.
 type fakePreviews struct {
 	mu       sync.Mutex
 	draft    repo.Commit
 	isDraft  bool
-	releases map[string]releases.Release
+	releases map[string]published.Release
 	asked    int
 }
 
@@ -38,21 +39,21 @@ func (f *fakePreviews) Preview(c repo.Commit) (string, error) {
 	defer f.mu.Unlock()
 	f.asked++
 	id := "20260302-090000-" + c.Hash[:7]
-	f.releases[id] = releases.Release{ID: id, Commit: c, Preview: true, Status: releases.Building, Stage: "prerendering the pages"}
+	f.releases[id] = published.Release{ID: id, Commit: c, Preview: true, Status: published.Building, Stage: "prerendering the pages"}
 	return id, nil
 }
 
-func (f *fakePreviews) Release(id string) (releases.Release, error) {
+func (f *fakePreviews) Release(id string) (published.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if r, ok := f.releases[id]; ok {
 		return r, nil
 	}
-	return releases.Release{}, errors.New("no such release")
+	return published.Release{}, errors.New("no such release")
 }
 
 // set changes release id as its build would.
-func (f *fakePreviews) set(id string, change func(*releases.Release)) {
+func (f *fakePreviews) set(id string, change func(*published.Release)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r := f.releases[id]
@@ -62,8 +63,8 @@ func (f *fakePreviews) set(id string, change func(*releases.Release)) {
 
 func setupPreviews(t *testing.T) (*Handler, *http.Cookie, *fakePreviews) {
 	t.Helper()
-	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true, releases: map[string]releases.Release{
-		"20260302-080000-aaaaaaa": {ID: "20260302-080000-aaaaaaa", Commit: commit("aaaaaaa1111", "Main", "Asha"), Status: releases.Ready},
+	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true, releases: map[string]published.Release{
+		"20260302-080000-aaaaaaa": {ID: "20260302-080000-aaaaaaa", Commit: commit("aaaaaaa1111", "Main", "Asha"), Status: published.Ready},
 	}}
 	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Previews = f })
 	return h, signIn(t, h, asha, ashaPassword), f
@@ -104,7 +105,7 @@ func TestAPreviewOfTheDraftOpensOnceBuilt(t *testing.T) {
 		t.Errorf("a preview still building set the cookie %v", c)
 	}
 
-	f.set(id, func(r *releases.Release) { r.Status, r.Stage = releases.Ready, "" })
+	f.set(id, func(r *published.Release) { r.Status, r.Stage = published.Ready, "" })
 	page = do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(session))
 	if !strings.Contains(page.Body.String(), `<a class="button" href="/">Open the preview</a>`) {
 		t.Errorf("ready: %s", page.Body)
@@ -133,8 +134,8 @@ func TestAPreviewOfTheDraftOpensOnceBuilt(t *testing.T) {
 
 func TestPreviewingNeedsASessionAndAReadyPreview(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	f.releases["ready"] = releases.Release{ID: "ready", Preview: true, Status: releases.Ready}
-	f.releases["failed"] = releases.Release{ID: "failed", Preview: true, Status: releases.Failed}
+	f.releases["ready"] = published.Release{ID: "ready", Preview: true, Status: published.Ready}
+	f.releases["failed"] = published.Release{ID: "failed", Preview: true, Status: published.Failed}
 	cookie := func(id string) *http.Cookie { return &http.Cookie{Name: "studio-preview", Value: id} }
 	for name, cookies := range map[string][]*http.Cookie{
 		"a forged cookie without a session": {cookie("ready")},
@@ -163,7 +164,7 @@ func signedOut(t *testing.T, h *Handler) *http.Cookie {
 
 func TestAPreviewPageSaysWhatItShows(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	f.releases["failed"] = releases.Release{ID: "failed", Commit: f.draft, Preview: true, Status: releases.Failed,
+	f.releases["failed"] = published.Release{ID: "failed", Commit: f.draft, Preview: true, Status: published.Failed,
 		Problems: []string{"site.json: tagline: empty"}}
 	body := do(h, "GET", "/studio/content/preview?id=failed", nil, withCookie(session)).Body.String()
 	if !strings.Contains(body, "The preview could not be built: 1 problem in the draft.") || !strings.Contains(body, "<li>site.json: tagline: empty</li>") ||

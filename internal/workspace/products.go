@@ -9,6 +9,7 @@ import (
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // The products of the Content section: their table, each product's form
@@ -135,7 +136,7 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part con
 		return
 	}
 	id, back := r.PathValue("id"), "/studio/content/"+part.Slug
-	name, err := h.editor.Delete(r.Context(), part, r.PostForm.Get("_version"), signature(r))
+	name, err := h.editor.Delete(r.Context(), part, r.PostForm.Get("_version"), releases.Signature(r))
 	var refused *edit.Refused
 	switch {
 	case errors.Is(err, edit.ErrNoProduct):

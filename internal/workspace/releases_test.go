@@ -14,19 +14,20 @@ import (
 	"time"
 
 	"studio/internal/publish"
-	"studio/internal/publish/releases"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/releases"
 )
 
-// The publisher is what cmd/studio gives the workspace as its releases.
-var _ Releases = (*publish.Publisher)(nil)
+// The publisher is what cmd/studio gives the workspace as its published.
+var _ releases.Releases = (*publish.Publisher)(nil)
 
 // fakeReleases is a publisher with releases of every status, which
 // records what it is asked to do.
 type fakeReleases struct {
 	mu        sync.Mutex
-	list      []releases.Release
+	list      []published.Release
 	live      string
 	canBuild  bool
 	madeLive  []string
@@ -34,15 +35,15 @@ type fakeReleases struct {
 	published int
 	fail      error // Rollback's and Publish's answer
 	unmoved   error // Rollback's answer after it switched: the content was not set back
-	previews  []releases.Release
+	previews  []published.Release
 	problem   string // Problem's answer
 	held      bool
 }
 
-func (f *fakeReleases) List() ([]releases.Release, error) {
+func (f *fakeReleases) List() ([]published.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]releases.Release(nil), f.list...), nil
+	return append([]published.Release(nil), f.list...), nil
 }
 
 func (f *fakeReleases) Live() string {
@@ -73,7 +74,7 @@ func (f *fakeReleases) Rollback(id string, who repo.Signature) (string, error) {
 	return "back" + id, nil
 }
 
-func (f *fakeReleases) Release(id string) (releases.Release, error) {
+func (f *fakeReleases) Release(id string) (published.Release, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range append(f.previews, f.list...) {
@@ -81,7 +82,7 @@ func (f *fakeReleases) Release(id string) (releases.Release, error) {
 			return r, nil
 		}
 	}
-	return releases.Release{}, errors.New("no such release")
+	return published.Release{}, errors.New("no such release")
 }
 
 func (f *fakeReleases) Publish() (string, error) {
@@ -91,8 +92,8 @@ func (f *fakeReleases) Publish() (string, error) {
 	if f.fail != nil {
 		return "", f.fail
 	}
-	r := releases.Release{ID: "20260302-090000-9999999", Commit: repo.Commit{Hash: "9999999aaaa", Message: "Main again", Author: "Asha"}, Status: releases.Queued}
-	f.list = append([]releases.Release{r}, f.list...)
+	r := published.Release{ID: "20260302-090000-9999999", Commit: repo.Commit{Hash: "9999999aaaa", Message: "Main again", Author: "Asha"}, Status: published.Queued}
+	f.list = append([]published.Release{r}, f.list...)
 	return r.ID, nil
 }
 
@@ -113,13 +114,13 @@ func commit(hash, message, author string) repo.Commit {
 // newFakeReleases: one building, one failed, one live, one ready, and the
 // embedded build (ready).
 func newFakeReleases() *fakeReleases {
-	return &fakeReleases{canBuild: true, live: "20260302-083000-bbbbbbb", list: []releases.Release{
-		{ID: "20260302-084000-aaaaaaa", Commit: commit("aaaaaaa1111", "Summer prices\n\nAll of them.", "Ravi"), Status: releases.Building, Stage: "optimising the images"},
-		{ID: "20260302-083500-fffffff", Commit: commit("fffffff2222", "Broken photo", "Asha"), Status: releases.Failed,
+	return &fakeReleases{canBuild: true, live: "20260302-083000-bbbbbbb", list: []published.Release{
+		{ID: "20260302-084000-aaaaaaa", Commit: commit("aaaaaaa1111", "Summer prices\n\nAll of them.", "Ravi"), Status: published.Building, Stage: "optimising the images"},
+		{ID: "20260302-083500-fffffff", Commit: commit("fffffff2222", "Broken photo", "Asha"), Status: published.Failed,
 			Problems: []string{"catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg", "site.json: tagline: empty"}, BuildSeconds: 12.4},
-		{ID: "20260302-083000-bbbbbbb", Commit: commit("bbbbbbb3333", "New tagline", "Asha"), Status: releases.Ready, BuildSeconds: 34.2, Size: 12_345_678},
-		{ID: "20260302-082000-ccccccc", Commit: commit("ccccccc4444", "Old tagline", "Meera <meera@example.com>"), Status: releases.Ready, BuildSeconds: 95, Size: 740_000},
-		{ID: publish.EmbeddedID, Commit: repo.Commit{Message: "The site as built into bin/studio"}, Status: releases.Ready},
+		{ID: "20260302-083000-bbbbbbb", Commit: commit("bbbbbbb3333", "New tagline", "Asha"), Status: published.Ready, BuildSeconds: 34.2, Size: 12_345_678},
+		{ID: "20260302-082000-ccccccc", Commit: commit("ccccccc4444", "Old tagline", "Meera <meera@example.com>"), Status: published.Ready, BuildSeconds: 95, Size: 740_000},
+		{ID: publish.EmbeddedID, Commit: repo.Commit{Message: "The site as built into bin/studio"}, Status: published.Ready},
 	}}
 }
 
@@ -186,10 +187,10 @@ func TestReleasesPage(t *testing.T) {
 	}
 	// Only the newest failure shows its problems open; older ones, and any
 	// older than a ready release, are folded.
-	older := func(id string) releases.Release {
-		return releases.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: releases.Failed, Problems: []string{"x: y: z"}}
+	older := func(id string) published.Release {
+		return published.Release{ID: id, Commit: commit(id[16:], "Older mistake", "Asha"), Status: published.Failed, Problems: []string{"x: y: z"}}
 	}
-	f.list = append([]releases.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
+	f.list = append([]published.Release{f.list[0], f.list[1], older("20260302-083400-eeeeeee")}, f.list[2], f.list[3], older("20260302-070000-ddddddd"), f.list[4])
 	body = do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()
 	if !strings.Contains(release(t, body, "20260302-083500-fffffff"), "<details open>") {
 		t.Error("the newest failure's problems are folded")
@@ -228,11 +229,11 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 	if strings.Contains(body, `http-equiv="refresh"`) {
 		t.Error("the page reloads itself")
 	}
-	f.list[0].Status = releases.Queued
+	f.list[0].Status = published.Queued
 	if !strings.Contains(get("/studio/releases"), checkAgain) {
 		t.Error("queued: no way to check again")
 	}
-	f.list[0].Status, f.list[0].Stage = releases.Ready, ""
+	f.list[0].Status, f.list[0].Stage = published.Ready, ""
 	if strings.Contains(get("/studio/releases"), "A build is under way") {
 		t.Error("nothing building, and the page says a build is under way")
 	}
@@ -240,7 +241,7 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 
 func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 	f := newFakeReleases()
-	f.previews = []releases.Release{{ID: "20260302-085000-ppppppp", Commit: commit("ppppppp5555", "Draft", "Asha"), Status: releases.Ready, Preview: true}}
+	f.previews = []published.Release{{ID: "20260302-085000-ppppppp", Commit: commit("ppppppp5555", "Draft", "Asha"), Status: published.Ready, Preview: true}}
 	h, c := setupReleases(t, f)
 	for id, want := range map[string]struct {
 		code    int
@@ -412,19 +413,6 @@ func TestNoReleasesWithoutAPublisher(t *testing.T) {
 	for _, method := range []string{"GET", "POST"} {
 		if w := do(h, method, "/studio/releases", url.Values{}, withCookie(c)); w.Code != http.StatusNotFound {
 			t.Errorf("%s /studio/releases without a publisher: %d, want 404", method, w.Code)
-		}
-	}
-}
-
-func TestReleaseWords(t *testing.T) {
-	for in, want := range map[float64]string{0.2: "1 s", 34.4: "34 s", 59.6: "1 min 0 s", 125: "2 min 5 s"} {
-		if got := seconds(in); got != want {
-			t.Errorf("seconds(%v) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[int64]string{999: "999 bytes", 740_000: "740 kB", 12_345_678: "12.3 MB", 2_500_000_000: "2.50 GB"} {
-		if got := bytesText(in); got != want {
-			t.Errorf("bytesText(%d) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/page"
 )
 
@@ -50,7 +51,7 @@ type sentReply struct {
 // newReplyForm is the form for a first reply to e, with template n
 // (1-based; 0 or out of range: none) filled in.
 func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyForm {
-	f := replyForm{To: e.Email, Subject: replySubject(e), Key: NewSecret(), Templates: h.opts.Facts().ReplyTemplates}
+	f := replyForm{To: e.Email, Subject: replySubject(e), Key: accounts.NewSecret(), Templates: h.opts.Facts().ReplyTemplates}
 	if n >= 1 && n <= len(f.Templates) {
 		f.Template = n
 		a := page.Account(r)
@@ -135,10 +136,10 @@ func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
 	sent, err := h.enquiries.AddReply(r.Context(), reply, h.now())
 	switch {
 	case errors.Is(err, enquiry.ErrNotFound):
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+" any more: the reply was not sent.", backPath(r))
+		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+" any more: the reply was not sent.", page.BackPath(r))
 		return
 	case err != nil:
-		h.storeFailed(w, r, "add reply", err)
+		h.kit.StoreFailed(w, r, "add reply", err)
 		return
 	}
 	if sent {
@@ -227,12 +228,12 @@ func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) (read *h
 		if body.err != nil && body.err != io.EOF {
 			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.arrived(r.ContentLength)+". Try again, where the signal is better if you can."
 		}
-		h.fail(w, read, status, "Not sent", text, backPath(r))
+		h.fail(w, read, status, "Not sent", text, page.BackPath(r))
 		done()
 		return nil, nil, false
 	}
 	if problems := input.Form(read.PostForm); len(problems) > 0 {
-		h.fail(w, read, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), backPath(r))
+		h.fail(w, read, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), page.BackPath(r))
 		done()
 		return nil, nil, false
 	}

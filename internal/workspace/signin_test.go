@@ -13,6 +13,7 @@ import (
 
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/accounts"
 )
 
 // clock fixes the workspace's time, and returns a way to move it on.
@@ -56,7 +57,7 @@ func TestFailuresSlowTheAddress(t *testing.T) {
 		guess := func(i int) *httptest.ResponseRecorder {
 			return do(h, "POST", "/studio/sign-in", signInForm("guess"+strconv.Itoa(i)+"@x.example", "guess"), office)
 		}
-		for i := range addressFreeFailures {
+		for i := range accounts.AddressFreeFailures {
 			if w := guess(i); w.Code != http.StatusUnauthorized {
 				t.Fatalf("free failure #%d: %d, want 401", i+1, w.Code)
 			}
@@ -64,8 +65,8 @@ func TestFailuresSlowTheAddress(t *testing.T) {
 		for i, want := range []int{30, 60, 120, 240, 480, 900, 900, 900} {
 			w := do(h, "POST", "/studio/sign-in", signInForm(ravi, raviPassword), office)
 			body := html.UnescapeString(w.Body.String())
-			if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != strconv.Itoa(want) || !strings.Contains(body, "Wait "+waitText(time.Duration(want)*time.Second)+", then try again") {
-				t.Fatalf("after %d failures: %d, Retry-After %q; want 429, %d, and the page saying how long", addressFreeFailures+i, w.Code, w.Header().Get("Retry-After"), want)
+			if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != strconv.Itoa(want) || !strings.Contains(body, "Wait "+accounts.WaitText(time.Duration(want)*time.Second)+", then try again") {
+				t.Fatalf("after %d failures: %d, Retry-After %q; want 429, %d, and the page saying how long", accounts.AddressFreeFailures+i, w.Code, w.Header().Get("Retry-After"), want)
 			}
 			if w := do(h, "GET", "/studio/newsletter.csv", nil, basic(ravi, raviPassword), office); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != strconv.Itoa(want) {
 				t.Fatalf("Basic auth from there: %d, Retry-After %q; want 429, %d", w.Code, w.Header().Get("Retry-After"), want)
@@ -80,7 +81,7 @@ func TestFailuresSlowTheAddress(t *testing.T) {
 				t.Fatalf("once the wait is over: %d, want the try checked (401)", w.Code)
 			}
 		}
-		wait(maxWait)
+		wait(accounts.MaxWait)
 		signIn(t, h, ravi, raviPassword, office)
 	})
 }
@@ -109,11 +110,11 @@ func TestConcurrentTriesAreCheckedOnce(t *testing.T) {
 				t.Errorf("24 tries at once from %s: %v, want %d checked (401) and %d told to wait (429)", address, codes, want, 24-want)
 			}
 		}
-		race("192.0.2.1", func(int) string { return asha }, pairFreeFailures)
-		if f, err := st.FailedSignInsSince(context.Background(), asha, h.now().Add(-time.Hour)); f.Count != pairFreeFailures || err != nil {
-			t.Errorf("%d failures recorded (%v), want %d: one for each password checked", f.Count, err, pairFreeFailures)
+		race("192.0.2.1", func(int) string { return asha }, accounts.PairFreeFailures)
+		if f, err := st.FailedSignInsSince(context.Background(), asha, h.now().Add(-time.Hour)); f.Count != accounts.PairFreeFailures || err != nil {
+			t.Errorf("%d failures recorded (%v), want %d: one for each password checked", f.Count, err, accounts.PairFreeFailures)
 		}
-		race("192.0.2.2", func(i int) string { return "guess" + strconv.Itoa(i) + "@x.example" }, addressFreeFailures)
+		race("192.0.2.2", func(i int) string { return "guess" + strconv.Itoa(i) + "@x.example" }, accounts.AddressFreeFailures)
 	})
 }
 
@@ -161,9 +162,9 @@ func TestUnstorableCredentialsAreWrong(t *testing.T) {
 		}
 		// They share one pair (no account's), whose free failures they use
 		// up, and count for the address with the others.
-		for i := range addressFreeFailures {
+		for i := range accounts.AddressFreeFailures {
 			email := "guess" + strconv.Itoa(i) + "@x.example"
-			if i < pairFreeFailures {
+			if i < accounts.PairFreeFailures {
 				email += "\x00"
 			}
 			if w := do(h, "GET", "/studio/enquiries.csv", nil, basic(email, "guess"), from("198.51.100.10:1")); w.Code != http.StatusUnauthorized {
@@ -171,11 +172,11 @@ func TestUnstorableCredentialsAreWrong(t *testing.T) {
 			}
 		}
 		if w := do(h, "POST", "/studio/sign-in", signInForm(asha, ashaPassword), from("198.51.100.10:1")); w.Code != http.StatusTooManyRequests {
-			t.Errorf("after %d failures, %d of them with a NUL: %d, want 429", addressFreeFailures, pairFreeFailures, w.Code)
+			t.Errorf("after %d failures, %d of them with a NUL: %d, want 429", accounts.AddressFreeFailures, accounts.PairFreeFailures, w.Code)
 		}
 		// From an address of their own, the e-mails no database can keep
 		// share one pair, slowed after its free failures like any other.
-		for i := range pairFreeFailures {
+		for i := range accounts.PairFreeFailures {
 			do(h, "GET", "/studio/enquiries.csv", nil, basic(strconv.Itoa(i)+"\x00", "guess"), from("198.51.100.11:1"))
 		}
 		if w := do(h, "GET", "/studio/enquiries.csv", nil, basic("\x00", "guess"), from("198.51.100.11:1")); w.Code != http.StatusTooManyRequests {
@@ -206,31 +207,11 @@ func TestInboxShowsFailedSignIns(t *testing.T) {
 		if strings.Contains(body, "failed sign-in") {
 			t.Error("Asha's inbox shows failures: her own typo, cleared by her sign-in from there, or Ravi's")
 		}
-		wait(failuresShown)
+		wait(accounts.FailuresShown)
 		if body := do(h, "GET", "/studio", nil, withCookie(signIn(t, h, ravi, raviPassword))).Body.String(); strings.Contains(body, "failed sign-in") {
 			t.Error("failures older than a week are still shown")
 		}
 	})
-}
-
-func TestWaitWords(t *testing.T) {
-	for _, c := range []struct {
-		wait        time.Duration
-		text, retry string
-	}{
-		{time.Millisecond, "a second", "1"},
-		{time.Second, "a second", "1"},
-		{1500 * time.Millisecond, "2 seconds", "2"},
-		{30 * time.Second, "30 seconds", "30"},
-		{59*time.Second + time.Millisecond, "a minute", "60"},
-		{time.Minute, "a minute", "60"},
-		{61 * time.Second, "2 minutes", "61"},
-		{15 * time.Minute, "15 minutes", "900"},
-	} {
-		if text, retry := waitText(c.wait), retryAfter(c.wait); text != c.text || retry != c.retry {
-			t.Errorf("%s: %q, Retry-After %s; want %q, %s", c.wait, text, retry, c.text, c.retry)
-		}
-	}
 }
 
 // sessionsDown is a store whose sessions cannot be read, as when the
@@ -256,65 +237,6 @@ func TestSessionUnreadableIs503(t *testing.T) {
 		if strings.Contains(w.Body.String(), `name="password"`) {
 			t.Errorf("%s shows the sign-in form to a signed-in person", target)
 		}
-	}
-}
-
-// argonWork is one argon2id computation's cost.
-type argonWork struct {
-	time, memory    uint32
-	threads         uint8
-	saltLen, keyLen int
-}
-
-// countArgon records each argon2id computation's cost until the test ends.
-func countArgon(t *testing.T) *[]argonWork {
-	t.Helper()
-	var done []argonWork
-	var mu sync.Mutex
-	real := argonKey
-	argonKey = func(password, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte {
-		mu.Lock()
-		done = append(done, argonWork{time, memory, threads, len(salt), int(keyLen)})
-		mu.Unlock()
-		return real(password, salt, time, memory, threads, keyLen)
-	}
-	t.Cleanup(func() { argonKey = real })
-	return &done
-}
-
-// A wrong password costs the same argon2 work, one hash at the cost of a
-// real account's, whoever it names: an account, one invited that has not
-// set a password yet, one removed, or an address that never had one. So
-// how long the answer takes tells an outsider nothing about which
-// addresses have accounts or invitations.
-func TestWrongPasswordsCostTheSameWhoeverTheyName(t *testing.T) {
-	h, st := setup(t)
-	owner := signIn(t, h, asha, ashaPassword)
-	invite(t, h, st, owner, meera, store.RoleStaff)
-	const gone = "gone@studio.example"
-	invite(t, h, st, owner, gone, store.RoleStaff)
-	if err := st.RemoveAccount(context.Background(), gone); err != nil {
-		t.Fatal(err)
-	}
-	done := countArgon(t)
-	var real argonWork
-	for i, email := range []string{ravi, meera, gone, "nobody@studio.example"} {
-		*done = nil
-		// Each from its own address, under its free failures.
-		if w := do(h, "POST", "/studio/sign-in", signInForm(email, "a wrong long password"), from("192.0.2."+strconv.Itoa(i+1)+":1")); w.Code != http.StatusUnauthorized {
-			t.Fatalf("a wrong password for %s: %d, want 401", email, w.Code)
-		}
-		if len(*done) != 1 {
-			t.Fatalf("a wrong password for %s: %d argon2 hashes, want 1", email, len(*done))
-		}
-		if i == 0 {
-			real = (*done)[0]
-		} else if (*done)[0] != real {
-			t.Errorf("a wrong password for %s: hashed at %+v, a real account's at %+v", email, (*done)[0], real)
-		}
-	}
-	if real != (argonWork{argonTime, argonMemory, argonThreads, 16, 32}) {
-		t.Errorf("a real account's hash: %+v, want the cost in force", real)
 	}
 }
 
@@ -344,7 +266,7 @@ func TestOwnerSignInKeepsTheAddress(t *testing.T) {
 		if got := kept(); got != "https://www.studio.test" {
 			t.Errorf("after an owner's sign-in over HTTPS: %q", got)
 		}
-		hash, err := HashPassword("a staff password")
+		hash, err := accounts.HashPassword("a staff password")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,11 +18,11 @@ import (
 	"sync"
 	"time"
 
-	"studio/internal/accountlink"
 	"studio/internal/input"
-	"studio/internal/store"
+	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
 )
 
 // Store is everything the workspace reads and writes (a *store.Store).
@@ -30,16 +30,13 @@ import (
 // methods it calls, and the Handler keeps the store as each of those.
 type Store interface {
 	accountStore
-	sessionStore
-	signInStore
-	tokenStore
+	accounts.Store
 	listStore
 	enquiryStore
 	customerStore
 	exportStore
 	insightsReader
 	eventCounter
-	peopleStore
 	personEraser
 }
 
@@ -48,39 +45,7 @@ type accountStore interface {
 	HasAccounts(ctx context.Context) (bool, error)
 }
 
-const (
-	// A session ends after idleLimit without a request, and in any case
-	// absoluteLimit after sign-in.
-	idleLimit     = 12 * time.Hour
-	absoluteLimit = 7 * 24 * time.Hour
-	pageSize      = 50
-
-	// Failed sign-ins slow the next try, never lock: each pair (an e-mail
-	// tried from one address) has pairFreeFailures free failures, and each
-	// address addressFreeFailures (an office shares one), counted over
-	// failureWindow. After those the next try from that key waits
-	// firstWait from its latest failure, twice that after one more failure,
-	// and so on up to maxWait. Failures are kept, and shown to the
-	// account's holder, for failuresShown. Nothing counts per account
-	// alone, so guesses from elsewhere never keep its holder out.
-	pairFreeFailures    = 5
-	addressFreeFailures = 20
-	firstWait           = 30 * time.Second
-	maxWait             = 15 * time.Minute
-	failureWindow       = 24 * time.Hour
-	failuresShown       = 7 * 24 * time.Hour
-	// maxEmailBytes is the longest e-mail address there can be (RFC 5321's
-	// path); a longer one is a wrong e-mail, not a key to store.
-	maxEmailBytes  = 254
-	basicAuthRealm = `Basic realm="Studio inbox", charset="UTF-8"`
-)
-
-var signInRule = store.SignInRule{
-	Pair:    store.Backoff{Free: pairFreeFailures, First: firstWait, Max: maxWait},
-	Address: store.Backoff{Free: addressFreeFailures, First: firstWait, Max: maxWait},
-	Window:  failureWindow,
-	Keep:    failuresShown,
-}
+const pageSize = 50
 
 // The site's facts and the visitor, as package page has them.
 type (
@@ -106,7 +71,7 @@ type Options struct {
 	StudioPhone     string // an international number of the studio's (+91…), whose country code local numbers get in WhatsApp links
 	// The publisher (a *publish.Publisher), for the releases page; nil: no
 	// releases page and no link to it.
-	Releases Releases
+	Releases releases.Releases
 	// The content repository, for the Content section; nil: no Content
 	// section. Builder checks a change before it is saved and renders a
 	// Markdown text's preview (nil: no change can be saved), in copies of
@@ -124,7 +89,7 @@ type Options struct {
 	UploadPace UploadPace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
-	Previews Previews
+	Previews releases.Previews
 	// WakeMail tells the mail worker that a mail is waiting (a reply, an
 	// invitation, a password reset); nil: mail is off (no SMTP_HOST): the
 	// inbox sends no replies, and invitations wait in the outbox.
@@ -133,18 +98,16 @@ type Options struct {
 
 // Handler serves /studio and everything under it.
 type Handler struct {
-	accounts    accountStore
-	sessions    sessionStore
-	signIns     signInStore
-	tokens      tokenStore
+	hasAccounts accountStore
+	accounts    *accounts.Handler
+	releases    *releases.Handler
+	gate        accounts.Gate
 	list        listStore
 	enquiries   enquiryStore
 	customers   customerStore
 	exports     exportStore
 	figures     insightsReader
 	eventCounts eventCounter
-	people      peopleStore
-	links       *accountlink.Signer // signs the mailed links that set a password
 
 	log         *slog.Logger
 	opts        Options
@@ -178,8 +141,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Facts = func() Facts { return facts }
 	}
 	h := &Handler{
-		accounts: st, sessions: st, signIns: st, tokens: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
-		people: st, links: accountlink.NewSigner(st),
+		hasAccounts: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
@@ -189,6 +151,9 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		panic(err)
 	}
 	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
+	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
+	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
+	h.gate = h.accounts.Gate()
 	if opts.Uploads == "" {
 		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
 	}
@@ -201,7 +166,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 
 // On tells whether the workspace is on: once an account exists (made with
 // `studio user add`, or from STUDIO_PASSWORD).
-func (h *Handler) On(ctx context.Context) (bool, error) { return h.accounts.HasAccounts(ctx) }
+func (h *Handler) On(ctx context.Context) (bool, error) { return h.hasAccounts.HasAccounts(ctx) }
 
 // ServeHTTP serves /studio and everything under it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -236,15 +201,10 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	problem := "Nothing was changed: " + unstorable(problems)
-	switch r.URL.Path {
-	case "/studio/sign-in":
-		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
-		return false
-	case "/studio/forgot-password":
-		h.render(w, r, http.StatusBadRequest, forgotPage, &forgotView{frame: frame{Title: "Forgot your password?", Problem: problem}})
+	if h.accounts.RefuseForm(w, r, problem) {
 		return false
 	}
-	h.fail(w, r, http.StatusBadRequest, "Not done", problem, backPath(r))
+	h.fail(w, r, http.StatusBadRequest, "Not done", problem, page.BackPath(r))
 	return false
 }
 
@@ -257,3 +217,12 @@ func unstorable(problems map[string]string) string { return page.Unstorable(prob
 var inboxPolicy = page.Policy(uploadJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }
+
+// SignedIn says whether r comes with a live session (server.Workspace):
+// the analytics leave the studio's own visits out.
+func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r) }
+
+// Previewing is the preview this request may see the site as
+// (server.Workspace): the ready preview its cookie names, when it comes
+// with a live session; "" otherwise.
+func (h *Handler) Previewing(r *http.Request) string { return h.releases.Previewing(r) }

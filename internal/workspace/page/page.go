@@ -8,6 +8,8 @@ package page
 
 import (
 	"embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -136,6 +138,13 @@ func (k *Kit) Fail(w http.ResponseWriter, r *http.Request, status int, title, pr
 	k.errorPage.Render(w, r, status, errorPage, &errorView{Frame: Frame{Title: title, Problem: problem}, Back: back})
 }
 
+// StoreFailed is the page of a change the database did not make (what
+// names it in the log).
+func (k *Kit) StoreFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	k.Log.Error("studio: "+what, "err", err)
+	k.Fail(w, r, http.StatusServiceUnavailable, "Not done", "Nothing was changed: the database did not answer. Try again in a minute.", BackPath(r))
+}
+
 // NoDatabase is the page of a request whose session could not be read.
 func (k *Kit) NoDatabase(w http.ResponseWriter, r *http.Request) {
 	k.Fail(w, r, http.StatusServiceUnavailable, "Not now", "The workspace cannot be opened just now: the database did not answer. Try again in a minute.", "")
@@ -164,4 +173,27 @@ var RetryAfterSeconds = strconv.Itoa(int(store.RetryAfter / time.Second))
 // text a database cannot keep.
 func Unstorable(problems map[string]string) string {
 	return strings.Join(slices.Sorted(maps.Keys(problems)), ", ") + " has a character that cannot be kept (a NUL, or bytes that are not UTF-8 text)."
+}
+
+// Check renders every page of names with each of its view models in
+// fixtures (a part's tests give a zero one and one with something in
+// every list and field), and says what failed: a page without fixtures, an
+// error, or a page not inside the layout.
+func (p *Pages) Check(names Names, fixtures map[Name][]View) error {
+	var problems []error
+	for _, name := range names {
+		views, ok := fixtures[name]
+		if !ok {
+			problems = append(problems, fmt.Errorf("page %s has no fixture", name))
+		}
+		for i, v := range views {
+			var b strings.Builder
+			if err := p.parsed[name].ExecuteTemplate(&b, layoutFile, v); err != nil {
+				problems = append(problems, fmt.Errorf("page %s, view %d: %w", name, i, err))
+			} else if out := b.String(); !strings.Contains(out, "<main>") || !strings.HasSuffix(strings.TrimSpace(out), "</html>") {
+				problems = append(problems, fmt.Errorf("page %s, view %d is not inside the layout:\n%s", name, i, out))
+			}
+		}
+	}
+	return errors.Join(problems...)
 }

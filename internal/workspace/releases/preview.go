@@ -1,12 +1,10 @@
-package workspace
+package releases
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 
-	"studio/internal/publish/releases"
-	"studio/internal/publish/repo"
+	published "studio/internal/publish/releases"
 	"studio/internal/workspace/page"
 )
 
@@ -17,23 +15,16 @@ import (
 // requests for the site from it (Previewing), under a banner with the way
 // back and the way out (/studio/preview/leave).
 
-// Previews is the publisher (a *publish.Publisher) as the previews use it.
-type Previews interface {
-	Draft() (repo.Commit, bool, error)           // the draft's commit, or main's (false) when nothing is unpublished
-	Preview(c repo.Commit) (string, error)       // builds c as a preview, or finds one of its files
-	Release(id string) (releases.Release, error) // how a preview's build goes
-}
-
 var previewPage = newPage("preview.html")
 
-// The preview cookie is named like the session's (hostCookie). Lax, not
+// The preview cookie is named like the session's (page.Kit.Cookie). Lax, not
 // Strict: a preview opened from a link elsewhere still needs the session,
 // which is Strict.
-func (h *Handler) previewCookieName(r *http.Request) string { return h.hostCookie(r, "studio-preview") }
+func (h *Handler) previewCookieName(r *http.Request) string { return h.kit.Cookie(r, "studio-preview") }
 
 // previewView is a preview's build as the page shows it.
 type previewView struct {
-	frame
+	page.Frame
 	ID         string
 	Title      string // the previewed commit's message's first line
 	Building   string // while queued or building: what it is doing
@@ -49,17 +40,17 @@ type previewView struct {
 func (h *Handler) PreviewDraft(w http.ResponseWriter, r *http.Request) {
 	draft, _, err := h.opts.Previews.Draft()
 	if err != nil {
-		h.log.Error("studio: read the draft", "err", err)
-		h.fail(w, r, http.StatusInternalServerError, "Preview", "The draft cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "/studio/content")
+		h.kit.Log.Error("studio: read the draft", "err", err)
+		h.kit.Fail(w, r, http.StatusInternalServerError, "Preview", "The draft cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "/studio/content")
 		return
 	}
 	id, err := h.opts.Previews.Preview(draft)
 	if err != nil {
-		h.log.Error("studio: preview", "commit", draft.Hash, "err", err)
-		h.fail(w, r, http.StatusConflict, "Preview", "The preview could not be started ("+err.Error()+").", "/studio/content")
+		h.kit.Log.Error("studio: preview", "commit", draft.Hash, "err", err)
+		h.kit.Fail(w, r, http.StatusConflict, "Preview", "The preview could not be started ("+err.Error()+").", "/studio/content")
 		return
 	}
-	h.log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", page.Actor(r))
+	h.kit.Log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", page.Actor(r))
 	http.Redirect(w, r, previewPath(id), http.StatusSeeOther)
 }
 
@@ -73,11 +64,11 @@ func previewPath(id string) string {
 // site.
 func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
-	p := &previewView{frame: frame{Title: "Preview", Section: "content"}, ID: id}
+	p := &previewView{Frame: page.Frame{Title: "Preview", Section: "content"}, ID: id}
 	rel, err := h.opts.Previews.Release(id)
 	if err != nil || !rel.Preview {
 		p.Gone = true
-		h.render(w, r, http.StatusNotFound, previewPage, p)
+		h.pages.Render(w, r, http.StatusNotFound, previewPage, p)
 		return
 	}
 	p.Title = rel.Subject()
@@ -86,13 +77,13 @@ func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
 		p.Outdated = draft.Tree != rel.Tree
 	}
 	switch rel.Status {
-	case releases.Ready:
+	case published.Ready:
 		p.Ready = true
 		http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: rel.ID, Path: "/", HttpOnly: true,
-			Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
-	case releases.Failed:
+			Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
+	case published.Failed:
 		p.Problems = rel.Problems
-	case releases.Queued:
+	case published.Queued:
 		p.Building = "Building the preview — waiting for the build before it"
 	default:
 		p.Building = "Building the preview"
@@ -100,34 +91,20 @@ func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
 			p.Building += " — " + rel.Stage
 		}
 	}
-	h.render(w, r, http.StatusOK, previewPage, p)
+	h.pages.Render(w, r, http.StatusOK, previewPage, p)
 }
 
 // LeavePreview is /studio/preview/leave: the site is the live one again
 // in this browser.
 func (h *Handler) LeavePreview(w http.ResponseWriter, r *http.Request) {
-	h.forgetPreview(w, r)
+	h.ForgetPreview(w, r)
 	http.Redirect(w, r, "/studio/content", http.StatusSeeOther)
 }
 
-// forgetPreview ends this browser's preview (leaving it, signing out).
-func (h *Handler) forgetPreview(w http.ResponseWriter, r *http.Request) {
+// ForgetPreview ends this browser's preview (leaving it, signing out).
+func (h *Handler) ForgetPreview(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-		Secure: h.opts.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
-}
-
-// SignedIn says whether r comes with a live session (server.Workspace):
-// the analytics leave the studio's own visits out. It only reads: browsing
-// the site keeps no session alive. A request without the session cookie,
-// a visitor's, is answered before any database work.
-func (h *Handler) SignedIn(r *http.Request) bool {
-	if _, err := r.Cookie(h.cookieName(r)); err != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
-	defer cancel()
-	s, _, err := h.readSession(r.WithContext(ctx))
-	return err == nil && !h.expired(s)
+		Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
 }
 
 // Previewing is the preview this request may see the site as
@@ -142,13 +119,11 @@ func (h *Handler) Previewing(r *http.Request) string {
 	if err != nil || c.Value == "" {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.DatabaseTimeout)
-	defer cancel()
-	if _, _, err := h.session(r.WithContext(ctx)); err != nil {
+	if !h.opts.Sessions.Live(r) {
 		return ""
 	}
 	rel, err := h.opts.Previews.Release(c.Value)
-	if err != nil || !rel.Preview || rel.Status != releases.Ready {
+	if err != nil || !rel.Preview || rel.Status != published.Ready {
 		return ""
 	}
 	return rel.ID

@@ -1,4 +1,4 @@
-package workspace
+package accounts
 
 import (
 	"context"
@@ -22,32 +22,10 @@ import (
 // forgotten password is reset through a mailed link. The links are
 // signed, not stored (package accountlink).
 
-// peopleStore manages the accounts and their mailed links.
-type peopleStore interface {
-	Accounts(ctx context.Context) ([]store.Account, error)
-	AccountByID(ctx context.Context, id int64) (store.Account, error)
-	InviteAccount(ctx context.Context, email, name, role, unusableHash string, at time.Time) (store.Account, error)
-	QueueAccountMail(ctx context.Context, recipient string, accountID int64, at time.Time) error
-	RecentAccountMails(ctx context.Context, recipient string, accountID int64, since time.Time) (int, error)
-	SetRole(ctx context.Context, id int64, role string) error
-	SetName(ctx context.Context, id int64, name string) error
-	DeleteAccount(ctx context.Context, id int64) error
-	AccountSessions(ctx context.Context, accountID int64) ([]store.SessionInfo, error)
-	ReplacePassword(ctx context.Context, id int64, oldHash, newHash string) error
-	Key(ctx context.Context, name string) ([]byte, error)
-}
-
-const (
-	maxName = 100 // characters of an account's name
-	// At most resetsPerHour reset mails go to one account in an hour,
-	// whoever asks: the form cannot flood a mailbox.
-	resetsPerHour = 3
-)
-
-// forgotPasswordFloor is the least time the forgot-password form takes to
+// ForgotPasswordFloor is the least time the forgot-password form takes to
 // answer, so that how long it takes does not tell whether an e-mail has an
 // account. Tests shorten it.
-var forgotPasswordFloor = 400 * time.Millisecond
+var ForgotPasswordFloor = 400 * time.Millisecond
 
 // unusablePassword is an invited account's password until it sets one:
 // no PHC string, so PasswordMatches never accepts anything for it.
@@ -55,20 +33,6 @@ func unusablePassword() string { return "!invited " + NewSecret() }
 
 // invited tells whether an account has not set its password yet.
 func invited(a store.Account) bool { return strings.HasPrefix(a.Password, "!") }
-
-// ownerOnly lets an owner through, and tells anyone else, with a 403 page,
-// that only an owner can do what (“manage accounts”). It goes inside
-// signedIn or scripted, which put the account in the context.
-func (h *Handler) ownerOnly(what string, next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if a := page.Account(r); a.Role != store.RoleOwner {
-			h.log.Warn("studio: refused to staff", "account", a.Email, "path", r.URL.Path)
-			h.fail(w, r, http.StatusForbidden, "Only an owner", "Only an owner can "+what+". Your account is staff: ask an owner if you need this done.", "")
-			return
-		}
-		next(w, r)
-	}
-}
 
 var (
 	accountsPage      = newPage("accounts.html")
@@ -85,7 +49,7 @@ type accountRow struct {
 }
 
 type accountsView struct {
-	frame
+	page.Frame
 	Accounts []accountRow
 	MailOff  bool // invitations wait in the outbox: SMTP is not set up
 	// The invitation form, kept after a problem.
@@ -95,14 +59,14 @@ type accountsView struct {
 // showAccounts is the Accounts page, with a problem and the invitation
 // form as typed after a failure.
 func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status int, v *accountsView) {
-	v.Title, v.Section, v.MailOff = "Accounts", "accounts", h.opts.WakeMail == nil
+	v.Title, v.Section, v.MailOff = "Accounts", "accounts", h.wakeMail == nil
 	if v.Role == "" {
 		v.Role = store.RoleStaff
 	}
 	list, err := h.people.Accounts(r.Context())
 	if err != nil {
-		h.log.Error("studio: list accounts", "err", err)
-		h.noDatabase(w, r)
+		h.kit.Log.Error("studio: list accounts", "err", err)
+		h.kit.NoDatabase(w, r)
 		return
 	}
 	me := page.Account(r)
@@ -128,7 +92,7 @@ func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status in
 	if q.Get("done") == "removed" {
 		v.Notice = "The account was removed, with its sessions and tokens."
 	}
-	h.render(w, r, status, accountsPage, v)
+	h.pages.Render(w, r, status, accountsPage, v)
 }
 
 // Accounts is GET /studio/accounts (owners): every account, its role, and
@@ -148,7 +112,7 @@ func checkEmail(email string) string {
 	switch addr, err := mail.ParseAddress(email); {
 	case email == "":
 		return "Type the e-mail address of the person to invite."
-	case len(email) > maxEmailBytes || err != nil || addr.Address != email:
+	case len(email) > page.MaxEmailBytes || err != nil || addr.Address != email:
 		return "“" + email + "” is not an e-mail address: type one like name@example.com, with nothing around it."
 	}
 	return ""
@@ -163,8 +127,8 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case checkEmail(email) != "":
 		v.Problem = "Nobody was invited: " + checkEmail(email)
-	case utf8.RuneCountInString(v.Name) > maxName || strings.ContainsAny(v.Name, "\r\n"):
-		v.Problem = "Nobody was invited: the name must be one line of at most " + strconv.Itoa(maxName) + " characters."
+	case utf8.RuneCountInString(v.Name) > MaxName || strings.ContainsAny(v.Name, "\r\n"):
+		v.Problem = "Nobody was invited: the name must be one line of at most " + strconv.Itoa(MaxName) + " characters."
 	case v.Role != store.RoleOwner && v.Role != store.RoleStaff:
 		v.Problem = "Nobody was invited: choose Owner or Staff."
 	}
@@ -172,26 +136,27 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 		h.showAccounts(w, r, http.StatusBadRequest, v)
 		return
 	}
-	a, err := h.people.InviteAccount(r.Context(), email, v.Name, v.Role, unusablePassword(), h.now())
+	a, err := h.people.InviteAccount(r.Context(), email, v.Name, v.Role, unusablePassword(), h.kit.Now())
 	switch {
 	case errors.Is(err, store.ErrAccountExists):
 		v.Problem = "Nobody was invited: " + email + " has an account already."
 		h.showAccounts(w, r, http.StatusConflict, v)
 		return
 	case err != nil:
-		h.log.Error("studio: invite", "err", err)
+		h.kit.Log.Error("studio: invite", "err", err)
 		v.Problem = "Nobody was invited: the database did not answer. Try again in a minute."
 		h.showAccounts(w, r, http.StatusServiceUnavailable, v)
 		return
 	}
-	h.wakeMail()
-	h.log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", page.Actor(r))
+	h.mailWaiting()
+	h.kit.Log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", page.Actor(r))
 	accountsDone(w, r, "invited", a.ID)
 }
 
-func (h *Handler) wakeMail() {
-	if h.opts.WakeMail != nil {
-		h.opts.WakeMail()
+// mailWaiting tells the mail worker, when mail is on, that a mail waits.
+func (h *Handler) mailWaiting() {
+	if h.wakeMail != nil {
+		h.wakeMail()
 	}
 }
 
@@ -213,10 +178,10 @@ func (h *Handler) accountOf(w http.ResponseWriter, r *http.Request) (store.Accou
 	case err == nil:
 		return a, true
 	case errors.Is(err, store.ErrNoAccount), id == 0:
-		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
 	default:
-		h.log.Error("studio: find account", "err", err)
-		h.noDatabase(w, r)
+		h.kit.Log.Error("studio: find account", "err", err)
+		h.kit.NoDatabase(w, r)
 	}
 	return a, false
 }
@@ -229,14 +194,14 @@ func (h *Handler) Reinvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !invited(a) {
-		h.fail(w, r, http.StatusConflict, "Not sent", a.Email+" has set a password already: no invitation was sent. “Forgot your password?” on the sign-in page sends a reset link.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusConflict, "Not sent", a.Email+" has set a password already: no invitation was sent. “Forgot your password?” on the sign-in page sends a reset link.", "/studio/accounts")
 		return
 	}
-	if err := h.people.QueueAccountMail(r.Context(), store.RecipientInvite, a.ID, h.now()); err != nil {
-		h.storeFailed(w, r, "invite", err)
+	if err := h.people.QueueAccountMail(r.Context(), store.RecipientInvite, a.ID, h.kit.Now()); err != nil {
+		h.kit.StoreFailed(w, r, "invite", err)
 		return
 	}
-	h.wakeMail()
+	h.mailWaiting()
 	accountsDone(w, r, "reinvited", a.ID)
 }
 
@@ -248,27 +213,27 @@ func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) {
 	}
 	role := r.PostFormValue("role")
 	if role != store.RoleOwner && role != store.RoleStaff {
-		h.fail(w, r, http.StatusBadRequest, "Not changed", "Nothing was changed: choose Owner or Staff.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusBadRequest, "Not changed", "Nothing was changed: choose Owner or Staff.", "/studio/accounts")
 		return
 	}
 	err := h.people.SetRole(r.Context(), a.ID, role)
 	switch {
 	case errors.Is(err, store.ErrLastOwner):
-		h.fail(w, r, http.StatusConflict, "Not changed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusConflict, "Not changed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
 		return
 	case errors.Is(err, store.ErrNoAccount):
-		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed.", "/studio/accounts")
 		return
 	case err != nil:
-		h.storeFailed(w, r, "change role", err)
+		h.kit.StoreFailed(w, r, "change role", err)
 		return
 	}
-	h.log.Info("studio: role changed", "account", a.Email, "role", role, "by", page.Actor(r))
+	h.kit.Log.Info("studio: role changed", "account", a.Email, "role", role, "by", page.Actor(r))
 	accountsDone(w, r, "role", a.ID)
 }
 
 type removeAccountView struct {
-	frame
+	page.Frame
 	Target store.Account
 }
 
@@ -278,7 +243,7 @@ func (h *Handler) ConfirmRemove(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, removeAccountPage, &removeAccountView{frame: frame{Title: "Remove " + a.Email + "?", Section: "accounts"}, Target: a})
+	h.pages.Render(w, r, http.StatusOK, removeAccountPage, &removeAccountView{Frame: page.Frame{Title: "Remove " + a.Email + "?", Section: "accounts"}, Target: a})
 }
 
 // RemoveAccount is POST /studio/accounts/{id}/remove (owners): never the
@@ -291,16 +256,16 @@ func (h *Handler) RemoveAccount(w http.ResponseWriter, r *http.Request) {
 	err := h.people.DeleteAccount(r.Context(), a.ID)
 	switch {
 	case errors.Is(err, store.ErrLastOwner):
-		h.fail(w, r, http.StatusConflict, "Not removed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusConflict, "Not removed", "Nothing was changed: "+a.Email+" is the only owner, and the studio needs one. Make another account an owner first.", "/studio/accounts")
 		return
 	case errors.Is(err, store.ErrNoAccount):
-		h.fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed already.", "/studio/accounts")
+		h.kit.Fail(w, r, http.StatusNotFound, "No such account", "There is no such account: it may have been removed already.", "/studio/accounts")
 		return
 	case err != nil:
-		h.storeFailed(w, r, "remove account", err)
+		h.kit.StoreFailed(w, r, "remove account", err)
 		return
 	}
-	h.log.Info("studio: account removed", "account", a.Email, "by", page.Actor(r))
+	h.kit.Log.Info("studio: account removed", "account", a.Email, "by", page.Actor(r))
 	accountsDone(w, r, "removed", a.ID)
 }
 
@@ -310,7 +275,7 @@ type sessionRow struct {
 }
 
 type yourAccountView struct {
-	frame
+	page.Frame
 	Me       store.Account
 	Sessions []sessionRow
 }
@@ -332,15 +297,15 @@ func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) SetYourName(w http.ResponseWriter, r *http.Request) {
 	name := strings.Join(strings.Fields(r.PostFormValue("name")), " ")
 	me := page.Account(r)
-	if n := utf8.RuneCountInString(name); n > maxName {
+	if n := utf8.RuneCountInString(name); n > MaxName {
 		me.Name = name
 		v := &yourAccountView{Me: me}
-		v.Problem = fmt.Sprintf("Your name was not saved: it is %d characters long; keep it to %d.", n, maxName)
+		v.Problem = fmt.Sprintf("Your name was not saved: it is %d characters long; keep it to %d.", n, MaxName)
 		h.yourAccount(w, r, http.StatusBadRequest, v)
 		return
 	}
 	if err := h.people.SetName(r.Context(), me.ID, name); err != nil {
-		h.storeFailed(w, r, "set name", err)
+		h.kit.StoreFailed(w, r, "set name", err)
 		return
 	}
 	http.Redirect(w, r, "/studio/account?done=name", http.StatusSeeOther)
@@ -367,7 +332,7 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case wait > 0:
 		w.Header().Set("Retry-After", retryAfter(wait))
-		refuse(http.StatusTooManyRequests, "too many wrong tries. Wait "+waitText(wait)+", then try again.")
+		refuse(http.StatusTooManyRequests, "too many wrong tries. Wait "+WaitText(wait)+", then try again.")
 		return
 	case errors.Is(err, errWrongPassword):
 		refuse(http.StatusForbidden, "the current password typed is not yours.")
@@ -383,11 +348,11 @@ func (h *Handler) ChangePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		h.log.Error("studio: change password", "err", err)
+		h.kit.Log.Error("studio: change password", "err", err)
 		refuse(http.StatusServiceUnavailable, "the database did not answer. Try again in a minute.")
 		return
 	}
-	h.log.Info("studio: password changed", "account", a.Email, "client", h.opts.Visitor.IP(r))
+	h.kit.Log.Info("studio: password changed", "account", a.Email, "client", h.kit.Visitor.IP(r))
 	h.startSession(ctx, w, r, a)
 }
 
@@ -420,13 +385,13 @@ func (h *Handler) replacePassword(r *http.Request, a store.Account, password str
 func (h *Handler) yourAccount(w http.ResponseWriter, r *http.Request, status int, v *yourAccountView) {
 	_, secret, err := h.readSession(r)
 	if err != nil {
-		h.noDatabase(w, r)
+		h.kit.NoDatabase(w, r)
 		return
 	}
 	list, err := h.people.AccountSessions(r.Context(), v.Me.ID)
 	if err != nil {
-		h.log.Error("studio: list sessions", "err", err)
-		h.noDatabase(w, r)
+		h.kit.Log.Error("studio: list sessions", "err", err)
+		h.kit.NoDatabase(w, r)
 		return
 	}
 	v.Title, v.Section = "Your account", "account"
@@ -436,82 +401,82 @@ func (h *Handler) yourAccount(w http.ResponseWriter, r *http.Request, status int
 		}
 		v.Sessions = append(v.Sessions, sessionRow{SessionInfo: s, ThisBrowser: s.SecretHash == secret})
 	}
-	h.render(w, r, status, yourAccountPage, v)
+	h.pages.Render(w, r, status, yourAccountPage, v)
 }
 
 type forgotView struct {
-	frame
+	page.Frame
 	Email string
 }
 
 // ForgotPassword is GET /studio/forgot-password: the form that asks for a
 // reset link.
 func (h *Handler) ForgotPassword(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, forgotPage, &forgotView{frame: frame{Title: "Forgot your password?"}})
+	h.pages.Render(w, r, http.StatusOK, forgotPage, &forgotView{Frame: page.Frame{Title: "Forgot your password?"}})
 }
 
 // SendReset is POST /studio/forgot-password. It answers the same, in
 // about the same time, whether or not the e-mail has an account, and
-// mails an account at most resetsPerHour links an hour.
+// mails an account at most ResetsPerHour links an hour.
 func (h *Handler) SendReset(w http.ResponseWriter, r *http.Request) {
 	if err := h.crossOrigin.Check(r); err != nil {
-		h.fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
+		h.kit.Fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
 		return
 	}
 	start := time.Now()
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	if email == "" {
-		v := &forgotView{frame: frame{Title: "Forgot your password?", Problem: "Type the e-mail address of your account."}}
-		h.render(w, r, http.StatusBadRequest, forgotPage, v)
+		v := &forgotView{Frame: page.Frame{Title: "Forgot your password?", Problem: "Type the e-mail address of your account."}}
+		h.pages.Render(w, r, http.StatusBadRequest, forgotPage, v)
 		return
 	}
 	// The work is done apart from the answer, under a deadline of its own:
 	// a slow database must not make the answer tell anything either.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.opts.DatabaseTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.kit.DatabaseTimeout)
 	defer cancel()
 	h.queueReset(ctx, r, email)
-	if wait := forgotPasswordFloor - time.Since(start); wait > 0 {
+	if wait := ForgotPasswordFloor - time.Since(start); wait > 0 {
 		time.Sleep(wait)
 	}
-	v := &forgotView{frame: frame{Title: "Check your mail",
+	v := &forgotView{Frame: page.Frame{Title: "Check your mail",
 		Notice: "If " + email + " is the e-mail of an account, a link to set a new password is on its way to it. It works once, for an hour."}, Email: email}
-	h.render(w, r, http.StatusOK, forgotPage, v)
+	h.pages.Render(w, r, http.StatusOK, forgotPage, v)
 }
 
 // queueReset queues a reset mail for email's account, if there is one and
-// it has not had resetsPerHour in the last hour; it logs what it did not do.
+// it has not had ResetsPerHour in the last hour; it logs what it did not do.
 func (h *Handler) queueReset(ctx context.Context, r *http.Request, email string) {
 	key := store.AccountKey(email)
-	if len(key) > maxEmailBytes || !utf8.ValidString(key) {
+	if len(key) > page.MaxEmailBytes || !utf8.ValidString(key) {
 		return
 	}
 	a, err := h.signIns.AccountByEmail(ctx, key)
 	if errors.Is(err, store.ErrNoAccount) {
-		h.log.Info("studio: reset asked for no account", "client", h.opts.Visitor.IP(r))
+		h.kit.Log.Info("studio: reset asked for no account", "client", h.kit.Visitor.IP(r))
 		return
 	}
-	now := h.now()
+	now := h.kit.Now()
 	n := 0
 	if err == nil {
 		n, err = h.people.RecentAccountMails(ctx, store.RecipientReset, a.ID, now.Add(-time.Hour))
 	}
-	if err == nil && n >= resetsPerHour {
-		h.log.Warn("studio: reset refused, too many this hour", "account", a.Email, "client", h.opts.Visitor.IP(r))
+	if err == nil && n >= ResetsPerHour {
+		h.kit.Log.Warn("studio: reset refused, too many this hour", "account", a.Email, "client", h.kit.Visitor.IP(r))
 		return
 	}
 	if err == nil {
 		err = h.people.QueueAccountMail(ctx, store.RecipientReset, a.ID, now)
 	}
 	if err != nil {
-		h.log.Error("studio: queue reset", "err", err)
+		h.kit.Log.Error("studio: queue reset", "err", err)
 		return
 	}
-	h.wakeMail()
-	h.log.Info("studio: reset mailed", "account", a.Email, "client", h.opts.Visitor.IP(r))
+	h.mailWaiting()
+	h.kit.Log.Info("studio: reset mailed", "account", a.Email, "client", h.kit.Visitor.IP(r))
 }
 
 type setPasswordView struct {
-	frame
+	page.Frame
 	Token   string
 	Email   string
 	Invite  bool // an invitation, not a reset
@@ -528,21 +493,21 @@ const (
 // says why it does not work and offers a new one.
 func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token string) (accountlink.Link, store.Account, bool) {
 	refuse := func(status int, problem string, invite bool) {
-		v := &setPasswordView{frame: frame{Title: "This link does not work", Problem: problem}, Refused: true, Invite: invite}
-		h.render(w, r, status, setPasswordPage, v)
+		v := &setPasswordView{Frame: page.Frame{Title: "This link does not work", Problem: problem}, Refused: true, Invite: invite}
+		h.pages.Render(w, r, status, setPasswordPage, v)
 	}
 	// Whether this server signed the link is known before any account is
 	// looked up: a forged link's account may not exist.
 	l, err := accountlink.Parse(token)
 	if err == nil {
-		err = h.links.Authentic(r.Context(), l, h.now())
+		err = h.links.Authentic(r.Context(), l, h.kit.Now())
 	}
 	var a store.Account
 	if err == nil {
 		a, err = h.people.AccountByID(r.Context(), l.Account)
 	}
 	if err == nil {
-		err = h.links.Check(r.Context(), l, a, h.now())
+		err = h.links.Check(r.Context(), l, a, h.kit.Now())
 	}
 	invite := l.Purpose == accountlink.Invite
 	switch {
@@ -553,18 +518,14 @@ func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token stri
 	case errors.Is(err, store.ErrNoAccount):
 		refuse(http.StatusGone, "This link's account has been removed.", invite)
 	case errors.Is(err, accountlink.ErrExpired):
-		refuse(http.StatusGone, "This link has expired: ask for a new one. It worked until "+h.when(l.Expires)+".", invite)
+		refuse(http.StatusGone, "This link has expired: ask for a new one. It worked until "+h.kit.When(l.Expires)+".", invite)
 	case errors.Is(err, accountlink.ErrUsed):
 		refuse(http.StatusGone, linkUsed, invite)
 	default:
-		h.log.Error("studio: check link", "err", err)
-		h.noDatabase(w, r)
+		h.kit.Log.Error("studio: check link", "err", err)
+		h.kit.NoDatabase(w, r)
 	}
 	return l, a, false
-}
-
-func (h *Handler) when(t time.Time) string {
-	return t.In(h.opts.Location).Format("2 Jan 2006, 15:04 MST")
 }
 
 // SetPasswordForm is GET /studio/set-password?token=…: the form of a
@@ -575,7 +536,7 @@ func (h *Handler) SetPasswordForm(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, setPasswordPage, &setPasswordView{frame: frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite})
+	h.pages.Render(w, r, http.StatusOK, setPasswordPage, &setPasswordView{Frame: page.Frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite})
 }
 
 // SetPassword is POST /studio/set-password: the new password, twice. It
@@ -583,7 +544,7 @@ func (h *Handler) SetPasswordForm(w http.ResponseWriter, r *http.Request) {
 // account's other sessions and signs this browser in.
 func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	if err := h.crossOrigin.Check(r); err != nil {
-		h.fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
+		h.kit.Fail(w, r, http.StatusForbidden, "Refused", "This form must be sent from the studio's own site.", "")
 		return
 	}
 	token := r.PostFormValue("token")
@@ -591,25 +552,40 @@ func (h *Handler) SetPassword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v := &setPasswordView{frame: frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite}
+	v := &setPasswordView{Frame: page.Frame{Title: "Set your password"}, Token: token, Email: a.Email, Invite: l.Purpose == accountlink.Invite}
 	password := r.PostFormValue("password")
 	if problem := newPasswordProblem(password, r.PostFormValue("again")); problem != "" {
 		v.Problem = "Your password was not set: " + problem
-		h.render(w, r, http.StatusBadRequest, setPasswordPage, v)
+		h.pages.Render(w, r, http.StatusBadRequest, setPasswordPage, v)
 		return
 	}
 	ctx, cancel, err := h.replacePassword(r, a, password)
 	defer cancel()
 	if errors.Is(err, store.ErrNoAccount) { // used at the same moment elsewhere
-		h.render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{frame: frame{Title: "This link does not work", Problem: linkUsed}, Refused: true, Invite: v.Invite})
+		h.pages.Render(w, r, http.StatusGone, setPasswordPage, &setPasswordView{Frame: page.Frame{Title: "This link does not work", Problem: linkUsed}, Refused: true, Invite: v.Invite})
 		return
 	}
 	if err != nil {
-		h.log.Error("studio: set password", "err", err)
+		h.kit.Log.Error("studio: set password", "err", err)
 		v.Problem = "Your password was not set: the database did not answer. Try again in a minute."
-		h.render(w, r, http.StatusServiceUnavailable, setPasswordPage, v)
+		h.pages.Render(w, r, http.StatusServiceUnavailable, setPasswordPage, v)
 		return
 	}
-	h.log.Info("studio: password set through a mailed link", "account", a.Email, "purpose", l.Purpose, "client", h.opts.Visitor.IP(r))
+	h.kit.Log.Info("studio: password set through a mailed link", "account", a.Email, "purpose", l.Purpose, "client", h.kit.Visitor.IP(r))
 	h.startSession(ctx, w, r, a)
+}
+
+// RefuseForm shows problem (a field's text no database can keep) on the
+// page of a form anyone may send, the sign-in's or the forgotten
+// password's, and tells whether r was one; other forms are the caller's.
+func (h *Handler) RefuseForm(w http.ResponseWriter, r *http.Request, problem string) bool {
+	switch r.URL.Path {
+	case "/studio/sign-in":
+		h.showSignIn(w, r, http.StatusBadRequest, "", problem)
+		return true
+	case "/studio/forgot-password":
+		h.pages.Render(w, r, http.StatusBadRequest, forgotPage, &forgotView{Frame: page.Frame{Title: "Forgot your password?", Problem: problem}})
+		return true
+	}
+	return false
 }

@@ -1,55 +1,36 @@
-package workspace
+package releases
 
 import (
 	"fmt"
 	"net/http"
 	"net/url"
 
-	"studio/internal/publish/releases"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/page"
 )
-
-// The releases: each commit to the content's main branch built into a
-// release (internal/publish), which one is live, the way back to an
-// earlier one and a build of main now.
-
-// Releases is the publisher (a *publish.Publisher) as the releases page
-// uses it.
-type Releases interface {
-	List() ([]releases.Release, error)           // newest first, the embedded build last
-	Live() string                                // the id of the live release
-	CanBuild() bool                              // false: this server has no builder
-	Publish() (string, error)                    // queues a build of main now
-	Release(id string) (releases.Release, error) // any release, a preview too
-	// Rollback switches to a release built before, at once, and makes its
-	// content main's by a new commit by who, which it returns ("" when
-	// main had its files already).
-	Rollback(id string, who repo.Signature) (string, error)
-	Problem() (string, bool) // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
-}
 
 var (
 	releasesPage = newPage("releases.html")
 	makeLivePage = newPage("release-make-live.html")
 )
 
-// noBuilder says why there is no "Publish now", and how to add it.
-const noBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
+// NoBuilder says why there is no "Publish now", and how to add it.
+const NoBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
 
-// releasesView is every release, newest first.
-type releasesView struct {
-	frame
-	Releases  []releaseRow
+// ListView is every release, newest first.
+type ListView struct {
+	page.Frame
+	Releases  []Row
 	CanBuild  bool
 	NoBuilder string
 	Building  bool   // a release is queued or building
 	Trouble   string // the publisher's Problem, said at the top
 }
 
-// releaseRow is one release as the page shows it.
-type releaseRow struct {
-	releases.Release
+// Row is one release as the page shows it.
+type Row struct {
+	published.Release
 	Title       string // the message's first line
 	Short       string // the commit's first seven characters ("" for the embedded build)
 	Label       string // Live, Queued, Building — <stage>, Ready, Failed
@@ -61,12 +42,12 @@ type releaseRow struct {
 	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 }
 
-// Releases is GET /studio/releases: every release and the live one.
+// List is GET /studio/releases: every release and the live one.
 // ?live=ID and ?queued=ID say what the last form did. It does not reload
 // itself while a build runs (a meta refresh moves a keyboard's or a
 // screen reader's place every few seconds): it offers "Check again".
-func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
-	p, ok := h.releasesView(w, r)
+func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
+	p, ok := h.ListView(w, r)
 	if !ok {
 		return
 	}
@@ -84,25 +65,25 @@ func (h *Handler) Releases(w http.ResponseWriter, r *http.Request) {
 			p.Notice = "Main was queued to build: “" + row.Title + "”."
 		}
 	}
-	h.render(w, r, http.StatusOK, releasesPage, p)
+	h.pages.Render(w, r, http.StatusOK, releasesPage, p)
 }
 
-// releasesView reads the releases; on failure it answers with the error
-// page and ok false.
-func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*releasesView, bool) {
+// ListView reads the releases (the Content page shows one of them); on
+// failure it answers with the error page and ok false.
+func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, bool) {
 	list, err := h.opts.Releases.List()
 	if err != nil {
-		h.log.Error("studio: read releases", "err", err)
-		h.fail(w, r, http.StatusInternalServerError, "Releases", "The releases cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "")
+		h.kit.Log.Error("studio: read releases", "err", err)
+		h.kit.Fail(w, r, http.StatusInternalServerError, "Releases", "The releases cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "")
 		return nil, false
 	}
 	live := h.opts.Releases.Live()
 	trouble, held := h.opts.Releases.Problem()
-	p := &releasesView{frame: frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
-		NoBuilder: noBuilder, Trouble: trouble}
+	p := &ListView{Frame: page.Frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
+		NoBuilder: NoBuilder, Trouble: trouble}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
-		row := releaseRow{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live && !held}
+		row := Row{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live && !held}
 		switch {
 		case rel.ID == live && held:
 			row.Label = "Not shown: visitors get “Back in a minute” until main is built"
@@ -111,24 +92,24 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 		case len(rel.Damage) > 0:
 			// Its files are not what its build made: never served again.
 			row.Label, row.Class = "Damaged", "failed"
-		case rel.Status == releases.Queued:
+		case rel.Status == published.Queued:
 			row.Label = "Queued"
-		case rel.Status == releases.Building:
+		case rel.Status == published.Building:
 			row.Label = "Building"
 			if rel.Stage != "" {
 				row.Label += " — " + rel.Stage
 			}
-		case rel.Status == releases.Ready:
+		case rel.Status == published.Ready:
 			row.Label, row.CanMakeLive = "Ready", true
-		case rel.Status == releases.Failed:
+		case rel.Status == published.Failed:
 			row.Label, row.Class, row.Open = "Failed", "failed", !shown
 		default:
 			row.Label = string(rel.Status)
 		}
-		if rel.Status == releases.Queued || rel.Status == releases.Building {
+		if rel.Status == published.Queued || rel.Status == published.Building {
 			p.Building = true
 		}
-		shown = shown || rel.Status == releases.Ready || rel.Status == releases.Failed
+		shown = shown || rel.Status == published.Ready || rel.Status == published.Failed
 		if rel.BuildSeconds > 0 {
 			row.Took = seconds(rel.BuildSeconds)
 		}
@@ -160,18 +141,18 @@ func (h *Handler) releasesView(w http.ResponseWriter, r *http.Request) (*release
 // refuseRelease shows the releases page again with what was refused, changing
 // nothing.
 func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status int, problem string) {
-	p, ok := h.releasesView(w, r)
+	p, ok := h.ListView(w, r)
 	if !ok {
 		return
 	}
 	p.Problem = problem
-	h.render(w, r, status, releasesPage, p)
+	h.pages.Render(w, r, status, releasesPage, p)
 }
 
 // makeLiveView asks before an earlier release is made live.
 type makeLiveView struct {
-	frame
-	Release     releases.Release
+	page.Frame
+	Release     published.Release
 	Unpublished []repo.Commit // they stay unpublished, on top of the older version
 }
 
@@ -191,31 +172,31 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 	case rel.ID == h.opts.Releases.Live():
 		// Live already (a second click): back to the page, nothing done.
 	case r.Method != http.MethodPost || r.FormValue("confirm") != "yes":
-		p := &makeLiveView{frame: frame{Title: "Make “" + rel.Subject() + "” live?", Section: "releases"}, Release: *rel}
+		p := &makeLiveView{Frame: page.Frame{Title: "Make “" + rel.Subject() + "” live?", Section: "releases"}, Release: *rel}
 		if h.opts.Content != nil {
 			list, err := h.opts.Content.Unpublished()
 			if err != nil {
-				h.log.Error("studio: read unpublished changes", "err", err)
-				h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the unpublished changes cannot be read just now. Try again in a minute.", "/studio/releases")
+				h.kit.Log.Error("studio: read unpublished changes", "err", err)
+				h.kit.Fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the unpublished changes cannot be read just now. Try again in a minute.", "/studio/releases")
 				return
 			}
 			p.Unpublished = list
 		}
-		h.render(w, r, http.StatusOK, makeLivePage, p)
+		h.pages.Render(w, r, http.StatusOK, makeLivePage, p)
 		return
 	default:
-		commit, err := h.opts.Releases.Rollback(rel.ID, signature(r))
+		commit, err := h.opts.Releases.Rollback(rel.ID, Signature(r))
 		switch {
 		case err != nil && h.opts.Releases.Live() == rel.ID:
-			h.log.Error("studio: make live: the content was not set back", "release", rel.ID, "err", err)
+			h.kit.Log.Error("studio: make live: the content was not set back", "release", rel.ID, "err", err)
 			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” is live, but the content could not be set back to it ("+err.Error()+"): the Content page may still have the newer version, and the next publish would bring it back. The server’s log says why; once that is put right, “studio rollback "+rel.ID+"” on the server sets the content back.")
 			return
 		case err != nil:
-			h.log.Warn("studio: make live refused", "release", rel.ID, "err", err)
+			h.kit.Log.Warn("studio: make live refused", "release", rel.ID, "err", err)
 			h.refuseRelease(w, r, http.StatusUnprocessableEntity, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). Nothing was changed: the live release still serves the site.")
 			return
 		}
-		h.log.Info("studio: release made live", "release", rel.ID, "account", page.Actor(r), "commit", commit)
+		h.kit.Log.Info("studio: release made live", "release", rel.ID, "account", page.Actor(r), "commit", commit)
 		if commit != "" {
 			back.Set("content", "back")
 		}
@@ -226,15 +207,15 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 // releaseToMakeLive is the release of the path's id when it can be made
 // live; otherwise it answers with the releases page saying why, and ok
 // false.
-func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*releases.Release, bool) {
+func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*published.Release, bool) {
 	id := r.PathValue("id")
 	list, err := h.opts.Releases.List()
 	if err != nil {
-		h.log.Error("studio: read releases", "err", err)
-		h.fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
+		h.kit.Log.Error("studio: read releases", "err", err)
+		h.kit.Fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
 		return nil, false
 	}
-	var rel *releases.Release
+	var rel *published.Release
 	for i := range list {
 		if list[i].ID == id {
 			rel = &list[i]
@@ -247,9 +228,9 @@ func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*re
 		} else {
 			h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
 		}
-	case rel.ID == h.opts.Releases.Live() || rel.Status == releases.Ready:
+	case rel.ID == h.opts.Releases.Live() || rel.Status == published.Ready:
 		return rel, true
-	case rel.Status == releases.Failed:
+	case rel.Status == published.Failed:
 		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
 	default:
 		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")
@@ -260,16 +241,16 @@ func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*re
 // Publish is POST /studio/releases/publish: a build of main now.
 func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.Releases.CanBuild() {
-		h.refuseRelease(w, r, http.StatusConflict, "Nothing was published. "+noBuilder)
+		h.refuseRelease(w, r, http.StatusConflict, "Nothing was published. "+NoBuilder)
 		return
 	}
 	id, err := h.opts.Releases.Publish()
 	if err != nil {
-		h.log.Error("studio: publish", "err", err)
+		h.kit.Log.Error("studio: publish", "err", err)
 		h.refuseRelease(w, r, http.StatusInternalServerError, "Main could not be queued to build ("+err.Error()+"). The live release still serves the site.")
 		return
 	}
-	h.log.Info("studio: publish", "release", id, "account", page.Actor(r))
+	h.kit.Log.Info("studio: publish", "release", id, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/releases?"+url.Values{"queued": {id}}.Encode(), http.StatusSeeOther)
 }
 

@@ -1,0 +1,88 @@
+// Package releases is the workspace's releases page and previews: each
+// commit to the content's main branch built into a release
+// (internal/publish), which one is live, the way back to an earlier one, a
+// build of main now; and the editor's draft looked at on the site itself,
+// at its real URLs, before it is published (preview.go).
+package releases
+
+import (
+	"embed"
+	"net/http"
+	"strings"
+
+	published "studio/internal/publish/releases"
+	"studio/internal/publish/repo"
+	"studio/internal/workspace/page"
+)
+
+// Releases is the publisher (a *publish.Publisher) as the releases page
+// uses it.
+type Releases interface {
+	List() ([]published.Release, error)           // newest first, the embedded build last
+	Live() string                                 // the id of the live release
+	CanBuild() bool                               // false: this server has no builder
+	Publish() (string, error)                     // queues a build of main now
+	Release(id string) (published.Release, error) // any release, a preview too
+	// Rollback switches to a release built before, at once, and makes its
+	// content main's by a new commit by who, which it returns ("" when
+	// main had its files already).
+	Rollback(id string, who repo.Signature) (string, error)
+	Problem() (string, bool) // what went wrong that the studio should know (a damaged release, what serves instead), "" when all is well; and whether the pages are held (503) for want of a release to serve
+}
+
+// Previews is the publisher (a *publish.Publisher) as the previews use it.
+type Previews interface {
+	Draft() (repo.Commit, bool, error)            // the draft's commit, or main's (false) when nothing is unpublished
+	Preview(c repo.Commit) (string, error)        // builds c as a preview, or finds one of its files
+	Release(id string) (published.Release, error) // how a preview's build goes
+}
+
+// Sessions tells whether a request comes with a live session (package
+// accounts): a preview is shown only to the signed in.
+type Sessions interface {
+	Live(r *http.Request) bool
+}
+
+// Unpublished lists the content's changes not yet on main (the content
+// repository), which an earlier release made live leaves unpublished.
+type Unpublished interface {
+	Unpublished() ([]repo.Commit, error)
+}
+
+// Options are what the releases and previews work with.
+type Options struct {
+	Releases Releases    // nil: no releases page
+	Previews Previews    // nil: no previews
+	Sessions Sessions    // whose previews are shown
+	Content  Unpublished // nil: no Content section
+}
+
+// The releases' own pages: one template file each in templates/.
+//
+//go:embed templates
+var templateFiles embed.FS
+
+// pageFiles are the pages declared with newPage.
+var pageFiles page.Names
+
+func newPage(file string) page.Name { return pageFiles.Declare(file) }
+
+// Handler serves the releases page and the previews.
+type Handler struct {
+	kit   *page.Kit
+	pages *page.Pages
+	opts  Options
+}
+
+// New returns the releases and previews. It panics if a page's template is
+// broken (it is built in: a mistake of the build's).
+func New(kit *page.Kit, opts Options) *Handler {
+	return &Handler{kit: kit, pages: kit.MustParse(templateFiles, pageFiles, nil), opts: opts}
+}
+
+// Signature names the signed-in account as a commit's author.
+func Signature(r *http.Request) repo.Signature {
+	email := page.Actor(r)
+	name, _, _ := strings.Cut(email, "@")
+	return repo.Signature{Name: name, Email: email}
+}
