@@ -78,10 +78,17 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		t.Fatalf("gave up waiting for %s; studio releases:\n%s", what, out)
 	}
-	homeSays := func(tagline string) func() bool {
+	// liveWith says whether a release other than except serves / with
+	// tagline and is the live release of record, and sets *release to it.
+	// The switch serves a release before it writes the live file: a kill
+	// in between restarts with the release before (and nothing damaged to
+	// say), and /readyz still says what the switch is about to clear.
+	liveWith := func(tagline, except string, release *string) func() bool {
 		return func() bool {
-			code, release, body := get("/")
-			return code == 200 && release != publish.EmbeddedID && strings.Contains(body, tagline)
+			code, serving, body := get("/")
+			recorded, _ := rs.Live()
+			*release = serving
+			return code == 200 && serving != publish.EmbeddedID && serving != except && strings.Contains(body, tagline) && recorded == serving
 		}
 	}
 
@@ -106,8 +113,8 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 	first, second := fmt.Sprintf("First tagline %d", stamp), fmt.Sprintf("Second tagline %d", stamp)
 
 	push(first)
-	waitFor("the first tagline live", homeSays(first))
-	_, firstRelease, _ := get("/")
+	var firstRelease, secondRelease, rebuilt string
+	waitFor("the first tagline live", liveWith(first, "", &firstRelease))
 
 	// kill -9 in the middle of the second build: its steps are left running.
 	push(second)
@@ -133,8 +140,7 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 		}
 		return true
 	})
-	waitFor("main built again and live", homeSays(second))
-	_, secondRelease, _ := get("/")
+	waitFor("main built again and live", liveWith(second, "", &secondRelease))
 
 	// A file of the live release gone: the first release serves (intact),
 	// named in /readyz, and main is built again.
@@ -153,14 +159,10 @@ func TestPublishedContentSurvivesKillsAndDamage(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), secondRelease+"\tDAMAGED\n\t  client/index.html (missing)") {
 		t.Errorf("studio releases --verify: %v\n%s\nwant it to fail naming the damaged file", err, out)
 	}
-	waitFor("main rebuilt and live", func() bool {
-		_, release, _ := get("/")
-		return homeSays(second)() && release != secondRelease
-	})
+	waitFor("main rebuilt and live", liveWith(second, secondRelease, &rebuilt))
 	if got := readyz()["publishing"]; got != "" {
 		t.Errorf("/readyz still says %q once main is rebuilt", got)
 	}
-	_, rebuilt, _ := get("/")
 
 	// An empty live file: the newest intact release, at once, no build.
 	kill()

@@ -23,7 +23,8 @@ import (
 
 // queueIfNew queues commit unless a release of its files by this code is
 // ready (and not damaged), under way or failed (a failure is retried by
-// Publish, not in a loop).
+// Publish, not in a loop). A ready one that cannot be made live (damaged
+// since it was built) is said, and main is built again.
 func (p *Publisher) queueIfNew(c repo.Commit) {
 	if !p.Builds() {
 		return
@@ -43,7 +44,8 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 				// from going live: the release made of them serves.
 				if !p.Manual {
 					if err := p.serve(r.ID, true); err != nil {
-						p.Log.Error("publish: switching", "release", r.ID, "err", err)
+						p.setProblem(fmt.Sprintf("%s; serving %s %s", unservable("release", r.ID, err), p.Live(), p.untilRebuilt()), p.isHeld())
+						continue
 					}
 				}
 			}

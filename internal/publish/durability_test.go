@@ -214,6 +214,44 @@ func TestAReadyReleaseOfMainAStopKeptFromGoingLiveGoesLiveAtStart(t *testing.T) 
 	waitFor(t, "main's ready release live", servingTagline(target2, "ready"))
 }
 
+// Killed between a build and its switch, and the ready release damaged
+// since: the one before serves, the damage is said, and main is built
+// again rather than left unbuilt.
+func TestADamagedReadyReleaseOfMainAStopKeptFromGoingLiveIsSaidAndRebuilt(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.commitTagline("before")
+	waitFor(t, "before live", servingTagline(target, "before"))
+	before := p.Live()
+	s.commitTagline("ready")
+	waitFor(t, "ready live", servingTagline(target, "ready"))
+	ready := p.Live()
+	s.builder.hold()
+	p2, target2 := s.restart(p, func() {
+		s.releases.SetLive(before)
+		os.Remove(filepath.Join(s.releases.Dir(ready), "client", "tagline.txt"))
+	})
+	if id, tagline := target2.serving(); id != before || tagline != "before" {
+		t.Fatalf("serving %s (%q), want the live file's release %s", id, tagline, before)
+	}
+	want := "release " + ready + " was damaged (client/tagline.txt (missing)); serving " + before + " while main is rebuilt"
+	if problem, hold := target2.reported(); problem != want || hold {
+		t.Errorf("reported %q (hold %v), want %q", problem, hold, want)
+	}
+	if r, _ := s.releases.Get(ready); !slices.Equal(r.Damage, []string{"client/tagline.txt (missing)"}) {
+		t.Errorf("the damaged release's record says damage %q", r.Damage)
+	}
+	s.builder.let()
+	waitFor(t, "main rebuilt and live", servingTagline(target2, "ready"))
+	if id, _ := target2.serving(); id == ready {
+		t.Error("the damaged release serves")
+	}
+	if problem, _ := p2.Problem(); problem != "" {
+		t.Errorf("once main is rebuilt and live, Problem() = %q", problem)
+	}
+}
+
 func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
