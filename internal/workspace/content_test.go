@@ -148,7 +148,7 @@ func setupEditor(t *testing.T) *editorRig {
 }
 
 // setupEditorOn is setupEditor on a content of the test's own.
-func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
+func setupEditorOn(t *testing.T, seed fs.FS, edit ...func(*Options)) *editorRig {
 	t.Helper()
 	contentRepo, err := repo.Open(t.TempDir(), seed)
 	if err != nil {
@@ -158,6 +158,9 @@ func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
 	scratch := t.TempDir()
 	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
 		o.Content, o.Builder, o.Scratch, o.Releases = contentRepo, rig.builder, scratch, rig.rel
+		for _, e := range edit {
+			e(o)
+		}
 	})
 	rig.asha = signIn(t, rig.h, asha, ashaPassword)
 	rig.ravi = signIn(t, rig.h, ravi, raviPassword)
@@ -475,7 +478,7 @@ func photo(t *testing.T, width, height int) []byte {
 }
 
 // upload posts a product's form with files, as a browser does.
-func upload(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
+func uploadForm(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -500,7 +503,7 @@ func upload(t *testing.T, rig *editorRig, path string, fields url.Values, files 
 func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T) {
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
 		"workshop.png": photo(t, 1600, 1200), "narrow.png": photo(t, 800, 600), "notes.jpg": []byte("not a picture at all"),
 	})
 	body := w.Body.String()
@@ -544,7 +547,7 @@ func TestEachKindOfPhotographHasAThumbnail(t *testing.T) {
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	avif := avifOf(1600)
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
 		"workshop.png": photo(t, 1600, 1200), "courtyard.avif": avif,
 	})
 	body := w.Body.String()

@@ -107,7 +107,7 @@ func TestAPictureOfTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
 	main, _ := rig.repo.Main()
 	var body string
 	if n := allocated(func() {
-		w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"bomb.png": bomb})
+		w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"bomb.png": bomb})
 		body = w.Body.String()
 	}); n > mostAllocated {
 		t.Errorf("the upload allocated %d MB", n>>20)
@@ -179,7 +179,7 @@ func TestAThumbnailIsMadeOnceWhenItsPhotographIsUploaded(t *testing.T) {
 	made := countThumbnails(rig)
 	main, _ := rig.repo.Main()
 	picture := photo(t, 1600, 1200)
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
 	if !strings.Contains(w.Body.String(), "1 photograph added") {
 		t.Fatalf("upload: %d\n%s", w.Code, w.Body)
 	}
