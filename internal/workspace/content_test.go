@@ -148,7 +148,7 @@ func setupEditor(t *testing.T) *editorRig {
 }
 
 // setupEditorOn is setupEditor on a content of the test's own.
-func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
+func setupEditorOn(t *testing.T, seed fs.FS, edit ...func(*Options)) *editorRig {
 	t.Helper()
 	contentRepo, err := repo.Open(t.TempDir(), seed)
 	if err != nil {
@@ -158,6 +158,9 @@ func setupEditorOn(t *testing.T, seed fs.FS) *editorRig {
 	scratch := t.TempDir()
 	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
 		o.Content, o.Builder, o.Scratch, o.Releases = contentRepo, rig.builder, scratch, rig.rel
+		for _, e := range edit {
+			e(o)
+		}
 	})
 	rig.asha = signIn(t, rig.h, asha, ashaPassword)
 	rig.ravi = signIn(t, rig.h, ravi, raviPassword)
@@ -189,6 +192,7 @@ func (rig *editorRig) draftFile(t *testing.T, name string) string {
 }
 
 func TestTheStudioDetailsFormIsMadeFromTheSchema(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	w := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha))
 	body := w.Body.String()
@@ -204,6 +208,7 @@ func TestTheStudioDetailsFormIsMadeFromTheSchema(t *testing.T) {
 }
 
 func TestASaveGoesToTheDraftNamedByWhoAndWhat(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	form := url.Values{"_version": {main.Hash}, "/name": {"Jharokha Studio"}, "/phones/0/label": {"Studio"}, "/phones/0/tel": {"+912912624410"}, "_count/phones": {"1"}}
@@ -231,6 +236,7 @@ func TestASaveGoesToTheDraftNamedByWhoAndWhat(t *testing.T) {
 }
 
 func TestTheChecksProblemsAreShownBesideTheFieldAndNothingIsSaved(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Bad"}}, withCookie(rig.asha))
@@ -258,6 +264,7 @@ func TestTheChecksProblemsAreShownBesideTheFieldAndNothingIsSaved(t *testing.T) 
 
 // A field in a list is named in the summary by its item and its label.
 func TestTheSummaryNamesAFieldByWhereItIs(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	form := url.Values{"_version": {main.Hash}, "/name": {"Jharokha"}, "/phones/0/label": {"Studio"}, "/phones/0/tel": {"+91 98290 1234x"}, "_count/phones": {"1"}}
@@ -283,6 +290,7 @@ func section(t *testing.T, body, attr string) string {
 }
 
 func TestMarkupInAFieldIsKeptAsTextAndShownEscaped(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	evil := `<script>alert("x")</script>`
@@ -298,6 +306,7 @@ func TestMarkupInAFieldIsKeptAsTextAndShownEscaped(t *testing.T) {
 }
 
 func TestASaveOverANewerVersionOfThePartIsRefusedWithBoth(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	started := version(t, do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.ravi)).Body.String())
 	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {started}, "/name": {"Asha's name"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
@@ -321,6 +330,7 @@ func TestASaveOverANewerVersionOfThePartIsRefusedWithBoth(t *testing.T) {
 }
 
 func TestSavesOfDifferentPartsStartedTogetherAreBothKept(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	if w := do(rig.h, "POST", "/studio/content/home", url.Values{"_version": {main.Hash}, "/home/intention": {"Made in Jodhpur"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
@@ -336,6 +346,7 @@ func TestSavesOfDifferentPartsStartedTogetherAreBothKept(t *testing.T) {
 }
 
 func TestListButtonsChangeTheFormWithoutSaving(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Changed"}, "_action": {"add:/phones"}}, withCookie(rig.asha))
@@ -352,6 +363,7 @@ func TestListButtonsChangeTheFormWithoutSaving(t *testing.T) {
 }
 
 func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
@@ -381,6 +393,7 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 }
 
 func TestDiscardDropsTheDraftAfterAsking(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Dropped"}}, withCookie(rig.asha))
@@ -405,6 +418,7 @@ func TestDiscardDropsTheDraftAfterAsking(t *testing.T) {
 // after a discard: the live site's when main is live, and otherwise as it
 // was last published (PUBLISH=manual before Make live, or a failed build).
 func TestDiscardSaysWhatTheContentWillBe(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Dropped"}}, withCookie(rig.asha))
@@ -450,6 +464,7 @@ func TestDiscardSaysWhatTheContentWillBe(t *testing.T) {
 // Making an earlier release live with unpublished changes says they stay
 // unpublished, on top of the older version, and lists them.
 func TestMakeLiveSaysUnpublishedChangesStay(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	const ask = "/studio/releases/20260302-082000-ccccccc/make-live"
 	stay := "There are unpublished changes: they stay unpublished, on top of the older version."
@@ -475,7 +490,7 @@ func photo(t *testing.T, width, height int) []byte {
 }
 
 // upload posts a product's form with files, as a browser does.
-func upload(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
+func uploadForm(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -498,9 +513,10 @@ func upload(t *testing.T, rig *editorRig, path string, fields url.Values, files 
 }
 
 func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
 		"workshop.png": photo(t, 1600, 1200), "narrow.png": photo(t, 800, 600), "notes.jpg": []byte("not a picture at all"),
 	})
 	body := w.Body.String()
@@ -541,10 +557,11 @@ func TestPhotographsAreCheckedByTheirBytesAndSavedWithTheirAltText(t *testing.T)
 // Each photograph added shows a thumbnail: JPEG, PNG and WebP made 240 px
 // wide, AVIF (which Go does not decode) as it is.
 func TestEachKindOfPhotographHasAThumbnail(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	avif := avifOf(1600)
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
 		"workshop.png": photo(t, 1600, 1200), "courtyard.avif": avif,
 	})
 	body := w.Body.String()
@@ -591,6 +608,7 @@ func field(t *testing.T, body, name string) string {
 }
 
 func TestANewProductGetsTheNextID(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/products/new", nil, withCookie(rig.asha)).Body.String()
 	if got := field(t, page, "/products/2/id"); got != "3" {
@@ -609,6 +627,7 @@ func TestANewProductGetsTheNextID(t *testing.T) {
 }
 
 func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/products/2/delete", nil, withCookie(rig.asha)).Body.String()
 	if !strings.Contains(page, "Delete “Jali screen”?") {
@@ -633,6 +652,7 @@ func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) 
 }
 
 func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
 	// Jali screen becomes Fresh from the studio and leaves What's Hot.
@@ -658,6 +678,7 @@ func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 }
 
 func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/text-about", nil, withCookie(rig.asha)).Body.String()
 	if !strings.Contains(page, ">---\ntitle: About\n") || !strings.Contains(page, "<p>Made by hand.</p>") {
@@ -693,6 +714,7 @@ func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 }
 
 func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	page := do(rig.h, "GET", "/studio/content/vocabulary", nil, withCookie(rig.asha)).Body.String()
 	if !strings.Contains(page, "<legend>Categories</legend>") || strings.Contains(page, "Marwar chair") {
@@ -715,6 +737,7 @@ func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
 // A product's form carries the upload progress script inline, byte for
 // byte the one the policy allows by its hash; the other pages carry none.
 func TestTheProductFormsScriptIsTheOneThePolicyAllows(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	w := do(rig.h, "GET", "/studio/content/products/1", nil, withCookie(rig.asha))
 	body := w.Body.String()

@@ -3,13 +3,10 @@ package workspace
 import (
 	"embed"
 	"html/template"
-	"io/fs"
 	"net/http"
-	"path"
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
-	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
 
@@ -39,17 +36,6 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, p w
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, title, problem, back string) {
 	h.kit.Fail(w, r, status, title, problem, back)
 }
-
-// uploadJS is the workspace's one script, which sends a product's
-// photographs one by one; the product's form carries it inline, and the
-// page's policy allows it by its hash.
-var uploadJS = func() string {
-	b, err := fs.ReadFile(templateFiles, path.Join(page.TemplatesDir, "upload.js"))
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}()
 
 var statusLabels = map[enquiry.Status]string{enquiry.New: "New", enquiry.Replied: "Replied", enquiry.Quoted: "Quoted",
 	enquiry.Won: "Won", enquiry.Lost: "Lost", enquiry.Archived: "Archived"}
@@ -101,9 +87,6 @@ func templateFuncs() template.FuncMap {
 			}
 			return "Copy to the studio"
 		},
-		"customerURL":  customerURL,
-		"thumbnail":    thumbnailURL,
-		"uploadScript": func() template.JS { return template.JS(uploadJS) },
-		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes
+		"customerURL": customerURL,
 	}
 }

@@ -98,6 +98,7 @@ const mostAllocated = 200 << 20
 // The trial's 937 KB PNG of 30000 × 30000 pixels took the server to 1 GB
 // for its thumbnail. Measured before it is decoded, it is refused at
 // upload, and a copy in the draft has no thumbnail: neither costs 200 MB.
+// Not parallel: it measures the allocations of the whole process.
 func TestAPictureOfTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
 	rig := setupEditor(t)
 	bomb := bombPNG()
@@ -107,7 +108,7 @@ func TestAPictureOfTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
 	main, _ := rig.repo.Main()
 	var body string
 	if n := allocated(func() {
-		w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"bomb.png": bomb})
+		w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"bomb.png": bomb})
 		body = w.Body.String()
 	}); n > mostAllocated {
 		t.Errorf("the upload allocated %d MB", n>>20)
@@ -139,6 +140,7 @@ func TestAPictureOfTooManyPixelsIsRefusedBeforeItIsDecoded(t *testing.T) {
 // Go decodes no AVIF: its size is read from its boxes, the largest
 // picture's (a tile or an alpha may come first).
 func TestAnAVIFIsMeasuredByItsLargestPicture(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		file  []byte
@@ -175,11 +177,12 @@ func countThumbnails(rig *editorRig) *atomic.Int32 {
 // A thumbnail is made when its photograph is uploaded, and only then: the
 // form's page asks for it at once, and finds it made.
 func TestAThumbnailIsMadeOnceWhenItsPhotographIsUploaded(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	made := countThumbnails(rig)
 	main, _ := rig.repo.Main()
 	picture := photo(t, 1600, 1200)
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
 	if !strings.Contains(w.Body.String(), "1 photograph added") {
 		t.Fatalf("upload: %d\n%s", w.Code, w.Body)
 	}
@@ -204,6 +207,7 @@ func TestAThumbnailIsMadeOnceWhenItsPhotographIsUploaded(t *testing.T) {
 // Thumbnails are made one at a time in the whole server: a second waits
 // for the first (or for its asker to give up).
 func TestThumbnailsAreMadeOneAtATime(t *testing.T) {
+	t.Parallel()
 	rig := setupEditor(t)
 	rig.commitToDraft(t, map[string][]byte{"images/products/first.png": photo(t, 1600, 1200)})
 	second := photo(t, 1200, 900)

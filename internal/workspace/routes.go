@@ -1,6 +1,10 @@
 package workspace
 
-import "net/http"
+import (
+	"net/http"
+
+	"studio/internal/workspace/editor"
+)
 
 // routes lists every route of the workspace, in one place: the server
 // sends it /studio and /studio/…. Each line names its gate (package
@@ -61,19 +65,19 @@ func (h *Handler) routes() *http.ServeMux {
 
 	// The Content section (with a content repository).
 	if h.opts.Content != nil {
-		mux.HandleFunc("GET /studio/content", h.gate.SignedIn(h.ContentIndex))
-		mux.HandleFunc("GET /studio/content/{part}", h.gate.SignedIn(h.onPart(h.showEditor)))
-		mux.HandleFunc("POST /studio/content/{part}", h.gate.SignedIn(h.onPart(h.save)))
-		mux.HandleFunc("POST /studio/content/publish", h.gate.SignedIn(h.gate.OwnerOnly("publish", h.PublishContent)))
-		mux.HandleFunc("GET /studio/content/discard", h.gate.SignedIn(h.ConfirmDiscard))
-		mux.HandleFunc("POST /studio/content/discard", h.gate.SignedIn(h.DiscardContent))
-		mux.HandleFunc("GET /studio/content/products", h.gate.SignedIn(h.Products))
-		mux.HandleFunc("GET /studio/content/products/{id}", h.gate.SignedIn(h.onPart(h.showEditor)))
-		mux.HandleFunc("POST /studio/content/products/{id}", h.gate.SignedIn(h.onPart(h.save)))
-		mux.HandleFunc("GET /studio/content/products/{id}/delete", h.gate.SignedIn(h.onPart(h.confirmDeleteProduct)))
-		mux.HandleFunc("POST /studio/content/products/{id}/delete", h.gate.SignedIn(h.onPart(h.deleteProduct)))
-		mux.HandleFunc("GET /studio/content/thumbnail", h.gate.SignedIn(h.Thumbnail))
-		mux.HandleFunc("POST "+photosPath, h.gate.SignedIn(h.SendPhoto))
+		mux.HandleFunc("GET /studio/content", h.gate.SignedIn(h.content.Index))
+		mux.HandleFunc("GET /studio/content/{part}", h.gate.SignedIn(h.content.Edit))
+		mux.HandleFunc("POST /studio/content/{part}", h.gate.SignedIn(h.content.Save))
+		mux.HandleFunc("POST /studio/content/publish", h.gate.SignedIn(h.gate.OwnerOnly("publish", h.content.Publish)))
+		mux.HandleFunc("GET /studio/content/discard", h.gate.SignedIn(h.content.ConfirmDiscard))
+		mux.HandleFunc("POST /studio/content/discard", h.gate.SignedIn(h.content.Discard))
+		mux.HandleFunc("GET /studio/content/products", h.gate.SignedIn(h.content.Products))
+		mux.HandleFunc("GET /studio/content/products/{id}", h.gate.SignedIn(h.content.Edit))
+		mux.HandleFunc("POST /studio/content/products/{id}", h.gate.SignedIn(h.content.Save))
+		mux.HandleFunc("GET /studio/content/products/{id}/delete", h.gate.SignedIn(h.content.ConfirmDeleteProduct))
+		mux.HandleFunc("POST /studio/content/products/{id}/delete", h.gate.SignedIn(h.content.DeleteProduct))
+		mux.HandleFunc("GET /studio/content/thumbnail", h.gate.SignedIn(h.content.Thumbnail))
+		mux.HandleFunc("POST "+editor.PhotosPath, h.gate.SignedIn(h.content.SendPhoto))
 	}
 
 	// Previews of the draft (with a publisher).

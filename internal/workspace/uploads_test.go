@@ -16,9 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"studio/internal/workspace/edit"
 	"testing"
 	"time"
+
+	"studio/internal/workspace/edit"
+	"studio/internal/workspace/editor"
+	"studio/internal/workspace/upload"
 )
 
 // The tests of a phone's upload run the server with its timeouts and the
@@ -28,15 +31,14 @@ import (
 // times faster: the same race, in a tenth of the time.
 const timeScale = 10
 
-var scaledPace = UploadPace{MinRate: phonePace.MinRate * timeScale, Window: phonePace.Window / timeScale, Total: phonePace.Total / timeScale}
+var scaledPace = UploadPace{MinRate: upload.PhonePace.MinRate * timeScale, Window: upload.PhonePace.Window / timeScale, Total: upload.PhonePace.Total / timeScale}
 
 // phoneServer is the editor's workspace behind a real HTTP server with
 // the production timeouts, scaled: HTTP/1.1 (LISTEN_ADDR) or, with
 // HTTP/2, over TLS (DOMAIN).
 func phoneServer(t *testing.T, http2 bool) (*editorRig, *httptest.Server) {
 	t.Helper()
-	rig := setupEditor(t)
-	rig.h.opts.UploadPace = scaledPace
+	rig := setupEditorOn(t, editorContent, func(o *Options) { o.UploadPace = scaledPace })
 	srv := httptest.NewUnstartedServer(withRequestClock(rig.h))
 	srv.Config.ReadHeaderTimeout = 5 * time.Second / timeScale
 	srv.Config.ReadTimeout = 15 * time.Second / timeScale
@@ -98,7 +100,7 @@ func bigPhoto(t *testing.T, size int) []byte {
 func photoForm(filename string) (head, tail []byte, contentType string) {
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)
-	mw.CreateFormFile(photoFieldName, filename)
+	mw.CreateFormFile(editor.PhotoField, filename)
 	head = bytes.Clone(b.Bytes())
 	b.Reset()
 	mw.Close()
@@ -145,13 +147,21 @@ func (s stalls) Read(b []byte) (int, error) {
 	return 0, io.ErrUnexpectedEOF
 }
 
-// sendPhoto posts body (of length bytes) to photosPath as Asha, and
+// photoAnswer is editor.PhotosPath's answer, as the upload script reads it.
+type photoAnswer struct {
+	Upload  string `json:"upload"`
+	Note    string `json:"note"`
+	Problem string `json:"problem"`
+	Retry   bool   `json:"retry"`
+}
+
+// sendPhoto posts body (of length bytes) to editor.PhotosPath as Asha, and
 // decodes the answer.
 func sendPhoto(t *testing.T, rig *editorRig, srv *httptest.Server, contentType string, body io.Reader, length int64) (int, photoAnswer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", srv.URL+photosPath, body)
+	req, err := http.NewRequestWithContext(ctx, "POST", srv.URL+editor.PhotosPath, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +230,7 @@ func TestAStalledUploadSaysWhereItStopped(t *testing.T) {
 		sent := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, 4_100_000-len(head))))
 		lost := stalling(t, &paced{r: sent, rate: 400_000 * timeScale})
 		status, answer := sendPhoto(t, rig, srv, contentType, lost, int64(12_000_000+len(tail)))
-		want := fmt.Sprintf("The connection stopped after 4.1 of 12 MB (less than 600 KB arrived in %s)", inWords(scaledPace.Window))
+		want := fmt.Sprintf("The connection stopped after 4.1 of 12 MB (less than 600 KB arrived in %s)", upload.InWords(scaledPace.Window))
 		if status != http.StatusRequestTimeout || !strings.HasPrefix(answer.Problem, want) || !answer.Retry {
 			t.Errorf("a stalled upload: %d %+v, want 408 and %q, to try again", status, answer, want)
 		}
@@ -256,7 +266,7 @@ func TestAtMostTwelvePhotographsAtOnce(t *testing.T) {
 	for i := range 200 {
 		files[fmt.Sprintf("photo-%d.png", i)] = one
 	}
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, files)
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, files)
 	if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(bodyText(w), "Nothing was saved: more than 12 photographs were sent at once: up to 12 can be added at a time.") {
 		t.Errorf("200 photographs: %d\n%s", w.Code, bodyText(w))
 	}
@@ -268,24 +278,24 @@ func TestAtMostTwelvePhotographsAtOnce(t *testing.T) {
 	for i := range 12 {
 		files[fmt.Sprintf("photo-%d.png", i)] = one
 	}
-	if w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, files); !strings.Contains(bodyText(w), "12 photographs added") {
+	if w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, files); !strings.Contains(bodyText(w), "12 photographs added") {
 		t.Errorf("12 photographs: %d\n%s", w.Code, bodyText(w))
 	}
 	// The script's address takes one.
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	for _, name := range []string{"a.png", "b.png"} {
-		fw, _ := mw.CreateFormFile(photoFieldName, name)
+		fw, _ := mw.CreateFormFile(editor.PhotoField, name)
 		fw.Write(one)
 	}
 	mw.Close()
-	r := httptest.NewRequest("POST", photosPath, &body)
+	r := httptest.NewRequest("POST", editor.PhotosPath, &body)
 	r.Header.Set("Content-Type", mw.FormDataContentType())
 	r.AddCookie(rig.asha)
 	w = httptest.NewRecorder()
 	rig.h.ServeHTTP(w, r)
 	if w.Code != http.StatusRequestEntityTooLarge || !strings.Contains(w.Body.String(), "More than one photograph was sent") {
-		t.Errorf("two photographs to %s: %d %s", photosPath, w.Code, w.Body)
+		t.Errorf("two photographs to %s: %d %s", editor.PhotosPath, w.Code, w.Body)
 	}
 }
 
@@ -297,7 +307,7 @@ var heic = []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic\x00\x00\x00\
 func TestEmptyAndHEICFilesAreSaidSo(t *testing.T) {
 	rig := setupEditor(t)
 	main, _ := rig.repo.Main()
-	w := upload(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{
 		"empty.jpg": {}, "IMG_0001.HEIC": heic, "workshop.png": photo(t, 1600, 1200),
 	})
 	body := bodyText(w)
@@ -323,10 +333,10 @@ func TestPhotographsSentAheadAreAddedByTheForm(t *testing.T) {
 	send := func(filename string, data []byte) (int, photoAnswer) {
 		var body bytes.Buffer
 		mw := multipart.NewWriter(&body)
-		fw, _ := mw.CreateFormFile(photoFieldName, filename)
+		fw, _ := mw.CreateFormFile(editor.PhotoField, filename)
 		fw.Write(data)
 		mw.Close()
-		r := httptest.NewRequest("POST", photosPath, &body)
+		r := httptest.NewRequest("POST", editor.PhotosPath, &body)
 		r.Header.Set("Content-Type", mw.FormDataContentType())
 		r.AddCookie(rig.asha)
 		w := httptest.NewRecorder()
@@ -352,8 +362,8 @@ func TestPhotographsSentAheadAreAddedByTheForm(t *testing.T) {
 		t.Errorf("a HEIC photograph: %d %+v", code, a)
 	}
 
-	form := url.Values{"_version": {main.Hash}, "_action": {"upload"}, uploadedField: {wide.Upload, narrow.Upload, "../secret.jpg", "gone.jpg/gone.jpg"}}
-	w := upload(t, rig, "/studio/content/products/2", form, nil)
+	form := url.Values{"_version": {main.Hash}, "_action": {"upload"}, editor.UploadedField: {wide.Upload, narrow.Upload, "../secret.jpg", "gone.jpg/gone.jpg"}}
+	w := uploadForm(t, rig, "/studio/content/products/2", form, nil)
 	body := bodyText(w)
 	for _, want := range []string{
 		"2 photographs added", "“narrow.png” is 800 px wide", "<legend>Photograph 3</legend>",
@@ -373,7 +383,7 @@ func TestPhotographsSentAheadAreAddedByTheForm(t *testing.T) {
 func TestAnAnonymousPhotographIsNotRead(t *testing.T) {
 	rig := setupEditor(t)
 	body := &readSpy{}
-	r := httptest.NewRequest("POST", photosPath, body)
+	r := httptest.NewRequest("POST", editor.PhotosPath, body)
 	r.Header.Set("Content-Type", "multipart/form-data; boundary=x")
 	w := httptest.NewRecorder()
 	rig.h.ServeHTTP(w, r)

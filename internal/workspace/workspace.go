@@ -3,9 +3,9 @@
 // from New to Won or Lost, with notes, spam and not-spam, undo, search and
 // filters, and CSV exports for spreadsheets and scripts; the insights show
 // what visitors look for, and the releases which content is live; the
-// Content section edits the site. It is server-rendered HTML; its one
-// script (templates/upload.js) sends a product's photographs one by one,
-// with their progress, and nothing needs it.
+// Content section edits the site (package editor). It is server-rendered
+// HTML; its one script is the editor's (editor.UploadJS), and nothing
+// needs it.
 package workspace
 
 import (
@@ -21,8 +21,10 @@ import (
 	"studio/internal/input"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
+	"studio/internal/workspace/editor"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
+	"studio/internal/workspace/upload"
 )
 
 // Store is everything the workspace reads and writes (a *store.Store).
@@ -55,6 +57,15 @@ type (
 	ReplyTemplate = page.ReplyTemplate
 )
 
+// Content and Builder are the content repository and the build's tools
+// as the editor uses them (package edit); UploadPace is how slowly an
+// upload may arrive (package upload).
+type (
+	Content    = edit.Content
+	Builder    = edit.Builder
+	UploadPace = upload.Pace
+)
+
 // Options are the facts of the site the workspace needs.
 type Options struct {
 	Visitor  Visitor
@@ -84,8 +95,9 @@ type Options struct {
 	// form is saved (datadir's Uploads: it outlives a restart, which
 	// empties Scratch); "": Scratch/uploads, for tests.
 	Uploads string
-	// UploadPace is how slowly a product's photographs may arrive (the
-	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
+	// UploadPace is how slowly a product's photographs and a reply's PDF
+	// may arrive (the zero value: upload.PhonePace, 20 KB/s over any 30 s,
+	// 10 minutes in all).
 	UploadPace UploadPace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
@@ -118,7 +130,8 @@ type Handler struct {
 	now         func() time.Time
 	erasures    personEraser
 
-	editor *edit.Editor // the Content section's rules
+	editor  *edit.Editor    // the Content section's rules
+	content *editor.Handler // the Content section
 
 	rolled   sync.Mutex
 	rolledAt time.Time // when RollUp last made the insights' counts
@@ -131,7 +144,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Location = time.UTC
 	}
 	if opts.UploadPace == (UploadPace{}) {
-		opts.UploadPace = phonePace
+		opts.UploadPace = upload.PhonePace
 	}
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
@@ -159,6 +172,8 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
 		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}}}
+	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Rows: h.releases, Previews: opts.Previews != nil,
+		Rules: h.editor, Scratch: opts.Scratch, Pace: opts.UploadPace})
 	h.opts = opts
 	h.mux = h.routes()
 	return h
@@ -185,12 +200,12 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if isMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || isReply(r)) {
-		return true // photographs, a PDF: read by receive or Reply, once the session is known
+	if editor.TakesFiles(r) || upload.IsMultipart(r) && isReply(r) {
+		return true // photographs, a PDF: read by the editor or Reply, once the session is known
 	}
 	limit := int64(maxForm)
 	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
-		limit = maxContentForm
+		limit = editor.MaxForm
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if r.ParseForm() != nil {
@@ -214,7 +229,7 @@ func unstorable(problems map[string]string) string { return page.Unstorable(prob
 // inboxPolicy allows the page's one inline stylesheet and its one script
 // (which sends photographs to the site's own address), by their hashes,
 // and nothing else.
-var inboxPolicy = page.Policy(uploadJS)
+var inboxPolicy = page.Policy(editor.UploadJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }
 

@@ -25,6 +25,7 @@ import (
 	"studio/internal/store"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/accounts"
+	"studio/internal/workspace/editor"
 	"studio/internal/workspace/page"
 )
 
@@ -809,7 +810,7 @@ func TestInboxPolicyAllowsOnlyItsOwnStylesheetAndScript(t *testing.T) {
 	style := page.LayoutHTML[strings.Index(page.LayoutHTML, "<style>")+len("<style>") : strings.Index(page.LayoutHTML, "</style>")]
 	sum := sha256.Sum256([]byte(style))
 	want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	sum = sha256.Sum256([]byte(uploadJS))
+	sum = sha256.Sum256([]byte(editor.UploadJS))
 	script := "script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "';"
 	if !strings.Contains(inboxPolicy, want) || !strings.Contains(inboxPolicy, script) || strings.Contains(inboxPolicy, "unsafe") {
 		t.Errorf("inbox CSP = %q, want only %s for styles and %s for scripts", inboxPolicy, want, script)

@@ -1,4 +1,4 @@
-package workspace
+package editor
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ var markdownPage = newPage("content-markdown.html")
 
 // markdownView is one Markdown file's form and its rendering.
 type markdownView struct {
-	frame
+	page.Frame
 	Part     contentPart
 	Text     string
 	Preview  template.HTML // the text as the site shows it
@@ -39,7 +39,7 @@ func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part cont
 		h.contentFailed(w, r, err)
 		return
 	}
-	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: string(text), Version: head.Hash}
+	p := &markdownView{Frame: page.Frame{Title: part.Title, Section: "content"}, Part: part, Text: string(text), Version: head.Hash}
 	p.Preview, p.Unshown = h.editor.Preview(r.Context(), head.Hash, part, text)
 	if r.URL.Query().Get("saved") != "" {
 		p.Notice = savedNotice
@@ -52,7 +52,7 @@ func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part cont
 // and commits it to the draft, as the other forms do (edit.Editor.SaveText).
 func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part contentPart) {
 	base, text := r.PostForm.Get("_version"), edit.NormalText(r.PostForm.Get("text"))
-	p := &markdownView{frame: frame{Title: part.Title, Section: "content"}, Part: part, Text: text, Version: base}
+	p := &markdownView{Frame: page.Frame{Title: part.Title, Section: "content"}, Part: part, Text: text, Version: base}
 	if _, err := h.opts.Content.ReadFile(base, part.File); err != nil {
 		h.unknownVersion(w, r, part)
 		return
@@ -77,7 +77,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part cont
 	var refused *edit.Refused
 	switch {
 	case err == nil:
-		h.log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r))
+		h.kit.Log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r))
 		http.Redirect(w, r, "/studio/content/"+part.Slug+"?saved=1", http.StatusSeeOther)
 	case errors.Is(err, edit.ErrUnchanged):
 		http.Redirect(w, r, "/studio/content/"+part.Slug, http.StatusSeeOther)

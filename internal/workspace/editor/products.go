@@ -1,4 +1,4 @@
-package workspace
+package editor
 
 import (
 	"errors"
@@ -16,11 +16,6 @@ import (
 // (contentPart.Product) with its photographs, uploads, thumbnails and
 // deletion.
 
-const (
-	maxPhotos      = 12 // photographs in one upload
-	photoFieldName = "photos"
-)
-
 var (
 	productsPage      = newPage("content-products.html")
 	deleteProductPage = newPage("content-product-delete.html")
@@ -37,7 +32,7 @@ type productRow struct {
 }
 
 type productsView struct {
-	frame
+	page.Frame
 	Products []productRow
 }
 
@@ -64,7 +59,7 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 		hot[id.Number] = true
 	}
 	fresh := doc.At("/featured/fresh").Text()
-	p := &productsView{frame: frame{Title: "Products", Section: "content"}}
+	p := &productsView{Frame: page.Frame{Title: "Products", Section: "content"}}
 	for _, item := range doc.At("/products").List() {
 		row := productRow{ID: item.Get("id").Text(), Name: item.Get("name").Text(), Category: item.Get("category").Text()}
 		if cover := item.At("/images/0"); cover != nil {
@@ -79,7 +74,7 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 		}
 		row.Featured = strings.Join(featured, ", ")
 		if c, ok := last[row.ID]; ok {
-			row.ChangedBy, row.Changed = c.Author, c.When.In(h.opts.Location).Format("2 Jan 2006, 15:04")
+			row.ChangedBy, row.Changed = c.Author, c.When.In(h.kit.Location).Format("2 Jan 2006, 15:04")
 		}
 		p.Products = append(p.Products, row)
 	}
@@ -92,7 +87,7 @@ func (h *Handler) lastChanges(head string) map[string]repo.Commit {
 	found := map[string]repo.Commit{}
 	commits, err := h.opts.Content.Log(head, 500)
 	if err != nil {
-		h.log.Warn("studio: reading the content's history", "err", err)
+		h.kit.Log.Warn("studio: reading the content's history", "err", err)
 		return found
 	}
 	for _, c := range commits {
@@ -106,6 +101,16 @@ func (h *Handler) lastChanges(head string) map[string]repo.Commit {
 	return found
 }
 
+// ConfirmDeleteProduct is GET /studio/content/products/{id}/delete.
+func (h *Handler) ConfirmDeleteProduct(w http.ResponseWriter, r *http.Request) {
+	h.onPart(h.confirmDeleteProduct)(w, r)
+}
+
+// DeleteProduct is POST /studio/content/products/{id}/delete.
+func (h *Handler) DeleteProduct(w http.ResponseWriter, r *http.Request) {
+	h.onPart(h.deleteProduct)(w, r)
+}
+
 // confirmDeleteProduct is GET /studio/content/products/{id}/delete.
 func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, part contentPart) {
 	if part.Product == edit.NewProduct {
@@ -117,12 +122,12 @@ func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, p
 		return
 	}
 	name := c.Doc.At(c.Pointer + "/name").Text()
-	h.render(w, r, http.StatusOK, deleteProductPage, &deleteProductView{frame: frame{Title: "Delete " + name + "?", Section: "content"},
+	h.render(w, r, http.StatusOK, deleteProductPage, &deleteProductView{Frame: page.Frame{Title: "Delete " + name + "?", Section: "content"},
 		Part: part, Name: name, Version: head.Hash})
 }
 
 type deleteProductView struct {
-	frame
+	page.Frame
 	Part    contentPart
 	Name    string
 	Version string
@@ -150,7 +155,7 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part con
 	case err != nil:
 		h.contentFailed(w, r, err)
 	default:
-		h.log.Info("studio: product deleted", "product", id, "account", page.Actor(r))
+		h.kit.Log.Info("studio: product deleted", "product", id, "account", page.Actor(r))
 		http.Redirect(w, r, "/studio/content/products?deleted="+id, http.StatusSeeOther)
 	}
 }

@@ -1,4 +1,4 @@
-package workspace
+package editor
 
 import (
 	_ "image/png" // thumbnails of PNG photographs
@@ -15,15 +15,6 @@ import (
 
 // The photographs' thumbnails, as the Content section shows them (made
 // by package edit).
-
-// thumbnailURL is the address of a picture's thumbnail: a file of the
-// draft's content/images, or an upload not yet saved.
-func thumbnailURL(src string) string {
-	if name, ok := strings.CutPrefix(src, edit.UploadSrcPrefix); ok {
-		return "/studio/content/thumbnail?upload=" + name
-	}
-	return "/studio/content/thumbnail?src=" + src
-}
 
 // Thumbnail is GET /studio/content/thumbnail?src=products/x.jpg (a file of
 // the draft) or ?upload=NAME: the picture 240 px wide, as JPEG (made when

@@ -1,0 +1,56 @@
+package editor
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"studio/internal/contentform"
+	published "studio/internal/publish/releases"
+	"studio/internal/publish/repo"
+	"studio/internal/workspace/edit"
+	"studio/internal/workspace/page"
+	"studio/internal/workspace/releases"
+)
+
+// pageFixtures is a view model for each page of the Content section: the
+// zero one, and one with something in every list and field.
+func pageFixtures() map[page.Name][]page.View {
+	at := time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
+	return map[page.Name][]page.View{
+		contentPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
+			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
+			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
+		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{Frame: page.Frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
+				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
+				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
+				{Name: "/years", ID: "f-years", Label: "Years", Kind: "integer", Value: "2"},
+				{Name: "/open", ID: "f-open", Label: "Open", Kind: "checkbox", Checked: true},
+				{Name: "/kind", ID: "f-kind", Label: "Kind", Kind: "select", Value: "b", Options: []string{"a", "b"}},
+				{Name: "/phones", ID: "f-phones", Label: "Phones", Kind: "list", Item: "Phone", CountName: "_count/phones", Fields: []*contentform.Field{
+					{Name: "/phones/0", ID: "f-phones-0", Label: "Phone 1", Kind: "group", List: "/phones", Index: 0, Count: 2},
+					{Name: "/phones/1", ID: "f-phones-1", Label: "Phone 2", Kind: "group", List: "/phones", Index: 1, Count: 2, Problems: []string{"no"}}}},
+				{Name: "/id", Kind: "hidden", Value: "3"},
+				{Name: "/images", ID: "f-images", Label: "Images", Kind: "photos", Item: "Photograph", CountName: "_count/images", Problems: []string{"“a.txt” is not a photograph"}, Fields: []*contentform.Field{
+					{Name: "/images/0", ID: "f-images-0", Label: "Photograph 1", Kind: "group", List: "/images", Index: 0, Count: 1, Value: "upload:abc.jpg", Fields: []*contentform.Field{
+						{Name: "/images/0/src", Kind: "hidden", Value: "upload:abc.jpg"}, {Name: "/images/0/alt", ID: "f-images-0-alt", Label: "Alt", Kind: "text", Required: true}}}}}}}}},
+		productsPage: {&productsView{}, &productsView{Frame: page.Frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Marwar chair", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
+			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Jali screen"}}}},
+		deleteProductPage: {&deleteProductView{}, &deleteProductView{Frame: page.Frame{Title: "Delete Marwar chair?"}, Part: contentPart{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
+		markdownPage: {&markdownView{}, &markdownView{Frame: page.Frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
+			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
+		discardPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Discard?"}, Unpublished: []repo.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
+	}
+}
+
+// Every page renders, in the layout, with a zero view model and with a
+// full one.
+func TestEveryPageRenders(t *testing.T) {
+	t.Parallel()
+	pages := page.NewKit(page.Kit{Log: slog.New(slog.DiscardHandler)}).MustParse(templateFiles, pageFiles, templateFuncs())
+	if err := pages.Check(pageFiles, pageFixtures()); err != nil {
+		t.Error(err)
+	}
+}
