@@ -12,6 +12,7 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/filter"
 	"studio/internal/workspace/page"
 )
 
@@ -84,8 +85,8 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	// with it, every page, a part it cannot use left out as the inbox
 	// leaves it; with none (a script's), every enquiry, spam too.
 	f := store.EnquiryFilter{AllSpam: true}
-	if q := r.URL.Query(); slices.ContainsFunc(filterKeys, q.Has) {
-		f, _ = h.filter(filterFormOf(q))
+	if q := r.URL.Query(); slices.ContainsFunc(filter.Keys, q.Has) {
+		f, _ = filter.FormOf(q).Filter(h.opts.Location)
 	}
 	var list []enquiry.Enquiry
 	var notes map[int64][]store.Note
