@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"studio/internal/store"
+	"studio/internal/workspace/exports"
 )
 
 // The insights: what the site's visitors look for, from the site's own
@@ -108,11 +109,11 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 			for i, row := range t.Rows {
 				rows[i] = make([]string, len(row))
 				for j, cell := range row {
-					rows[i][j] = Neutralise(cell)
+					rows[i][j] = exports.Neutralise(cell)
 				}
 			}
 			// Named for the period it holds, not the day it was saved.
-			writeCSV(w, "insights-"+id+"-"+p.From+"-to-"+p.To, t.Header, rows)
+			exports.WriteCSV(w, "insights-"+id+"-"+p.From+"-to-"+p.To, t.Header, rows)
 			return
 		}
 	}

@@ -46,8 +46,8 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/customers/erase", h.gate.SignedIn(h.gate.OwnerOnly("erase a person's data", h.Erase)))
 
 	// The exports and the insights.
-	mux.HandleFunc("GET /studio/enquiries.csv", h.gate.Scripted(h.gate.OwnerOnly("export the enquiries", h.EnquiriesCSV)))
-	mux.HandleFunc("GET /studio/newsletter.csv", h.gate.Scripted(h.gate.OwnerOnly("export the newsletter list", h.NewsletterCSV)))
+	mux.HandleFunc("GET /studio/enquiries.csv", h.gate.Scripted(h.gate.OwnerOnly("export the enquiries", h.exports.EnquiriesCSV)))
+	mux.HandleFunc("GET /studio/newsletter.csv", h.gate.Scripted(h.gate.OwnerOnly("export the newsletter list", h.exports.NewsletterCSV)))
 	mux.HandleFunc("GET /studio/insights", h.gate.SignedIn(h.Insights))
 	mux.HandleFunc("GET /studio/insights.csv", h.gate.Scripted(h.gate.OwnerOnly("export the insights", h.InsightsCSV)))
 

@@ -21,6 +21,7 @@ import (
 	"studio/internal/input"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
+	"studio/internal/workspace/exports"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
 )
@@ -34,7 +35,7 @@ type Store interface {
 	listStore
 	enquiryStore
 	customerStore
-	exportStore
+	exports.Store
 	insightsReader
 	eventCounter
 	personEraser
@@ -105,7 +106,7 @@ type Handler struct {
 	list        listStore
 	enquiries   enquiryStore
 	customers   customerStore
-	exports     exportStore
+	exports     *exports.Handler
 	figures     insightsReader
 	eventCounts eventCounter
 
@@ -141,7 +142,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Facts = func() Facts { return facts }
 	}
 	h := &Handler{
-		hasAccounts: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
+		hasAccounts: st, list: st, enquiries: st, customers: st, figures: st, eventCounts: st, erasures: st,
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
@@ -154,6 +155,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
 	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
+	h.exports = exports.New(st, h.kit)
 	if opts.Uploads == "" {
 		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
 	}
