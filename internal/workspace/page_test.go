@@ -25,8 +25,6 @@ func pageFixtures() map[workspacePage][]view {
 	e := &enquiry.Enquiry{ID: 7, Kind: enquiry.Quote, Name: "Meera", Email: "meera@example.com", Phone: "+91 98290 41752", Message: "Hello",
 		CreatedAt: at, Status: enquiry.New, Items: []enquiry.Item{{ProductID: 1, ProductName: "Marwar chair", Quantity: 2}}}
 	change := &store.Event{ID: 3, EnquiryID: 7, Actor: asha, Action: store.ActionStatus, From: "new", To: "won", At: at}
-	figures := insightsFigures{Period: period{"2026-03-01", "2026-03-02"}, Previous: period{"2026-02-27", "2026-02-28"},
-		Totals: []total{newTotal("Visitors", 3, 2)}, Tables: []table{{ID: "pages", Title: "Pages", Header: []string{"Page", "Views"}, Rows: [][]string{{"/", "3"}}}}}
 	return map[workspacePage][]view{
 		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
 			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
@@ -43,8 +41,6 @@ func pageFixtures() map[workspacePage][]view {
 				{At: at, EnquiryID: 7, What: asha + " replied: Re: chair", Mail: &store.MailDelivery{State: store.MailSent, At: at}}}}},
 		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{frame: frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
 		confirmErasePage:  {&confirmEraseView{}, &confirmEraseView{frame: frame{Title: "Erase meera@example.com’s data?"}, Email: "meera@example.com", Back: "/studio"}},
-		insightsPage: {&insightsView{}, &insightsView{frame: frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
-			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
 		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
@@ -126,7 +122,7 @@ func TestBrokenTemplatesStopStartUp(t *testing.T) {
 		t.Fatalf("the built-in templates: %v", err)
 	}
 	for name, fsys := range map[string]fs.FS{
-		"a page's file missing":   templatesWithout(t, "templates/insights.html", nil),
+		"a page's file missing":   templatesWithout(t, "templates/customer.html", nil),
 		"a partial missing":       templatesWithout(t, "templates/partials/enquiry-title.html", nil),
 		"a broken page":           templatesWithout(t, "", map[string]string{"templates/inbox.html": `{{define "content"}}{{if .Title}}{{end}}`}),
 		"a page without content":  templatesWithout(t, "", map[string]string{"templates/inbox.html": `<p>no content defined</p>`}),

@@ -48,8 +48,8 @@ func (h *Handler) routes() *http.ServeMux {
 	// The exports and the insights.
 	mux.HandleFunc("GET /studio/enquiries.csv", h.gate.Scripted(h.gate.OwnerOnly("export the enquiries", h.exports.EnquiriesCSV)))
 	mux.HandleFunc("GET /studio/newsletter.csv", h.gate.Scripted(h.gate.OwnerOnly("export the newsletter list", h.exports.NewsletterCSV)))
-	mux.HandleFunc("GET /studio/insights", h.gate.SignedIn(h.Insights))
-	mux.HandleFunc("GET /studio/insights.csv", h.gate.Scripted(h.gate.OwnerOnly("export the insights", h.InsightsCSV)))
+	mux.HandleFunc("GET /studio/insights", h.gate.SignedIn(h.insights.Insights))
+	mux.HandleFunc("GET /studio/insights.csv", h.gate.Scripted(h.gate.OwnerOnly("export the insights", h.insights.InsightsCSV)))
 
 	// The releases (with a publisher).
 	if h.opts.Releases != nil {

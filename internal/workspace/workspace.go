@@ -15,13 +15,13 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"studio/internal/input"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/exports"
+	"studio/internal/workspace/insights"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
 )
@@ -36,8 +36,7 @@ type Store interface {
 	enquiryStore
 	customerStore
 	exports.Store
-	insightsReader
-	eventCounter
+	insights.Store
 	personEraser
 }
 
@@ -107,8 +106,7 @@ type Handler struct {
 	enquiries   enquiryStore
 	customers   customerStore
 	exports     *exports.Handler
-	figures     insightsReader
-	eventCounts eventCounter
+	insights    *insights.Handler
 
 	log         *slog.Logger
 	opts        Options
@@ -120,9 +118,6 @@ type Handler struct {
 	erasures    personEraser
 
 	editor *edit.Editor // the Content section's rules
-
-	rolled   sync.Mutex
-	rolledAt time.Time // when RollUp last made the insights' counts
 }
 
 // New returns the workspace. It panics if a page's template is broken or
@@ -142,7 +137,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Facts = func() Facts { return facts }
 	}
 	h := &Handler{
-		hasAccounts: st, list: st, enquiries: st, customers: st, figures: st, eventCounts: st, erasures: st,
+		hasAccounts: st, list: st, enquiries: st, customers: st, erasures: st,
 		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
@@ -156,6 +151,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
 	h.exports = exports.New(st, h.kit)
+	h.insights = insights.New(st, h.kit, opts.KeepDays)
 	if opts.Uploads == "" {
 		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
 	}
@@ -228,3 +224,8 @@ func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r)
 // (server.Workspace): the ready preview its cookie names, when it comes
 // with a live session; "" otherwise.
 func (h *Handler) Previewing(r *http.Request) string { return h.releases.Previewing(r) }
+
+// RollUp makes the insights' days' counts from the raw events and deletes
+// events past KeepDays (package insights); the server runs it every few
+// minutes.
+func (h *Handler) RollUp(ctx context.Context) error { return h.insights.RollUp(ctx) }
