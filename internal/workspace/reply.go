@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"studio/internal/enquiry"
@@ -18,6 +17,7 @@ import (
 	"studio/internal/store"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/page"
+	pacing "studio/internal/workspace/upload"
 )
 
 // Replying to a customer from an enquiry's page: the form, its reply
@@ -99,7 +99,7 @@ func fillTemplate(text string, e enquiry.Enquiry, sender string) string {
 
 // Reply is POST /studio/enquiries/{id}/reply (multipart: the PDF).
 func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
-	if isMultipart(r) {
+	if pacing.IsMultipart(r) {
 		read, done, ok := h.readReplyForm(w, r)
 		if !ok {
 			return
@@ -218,15 +218,15 @@ func readAttachment(r *http.Request, reply *store.Reply) string {
 func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) (read *http.Request, done func(), ok bool) {
 	// A PDF from a phone takes longer than ReadTimeout: its deadline
 	// follows its progress, as a photograph's does.
-	body := paceBody(w, r, h.opts.UploadPace)
-	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
+	body := pacing.PaceBody(w, r, h.opts.UploadPace)
+	defer body.Answer()
 	r.Body = http.MaxBytesReader(w, body, maxAttachmentBytes+maxForm)
 	err := r.ParseMultipartForm(maxForm)
-	read, done = h.bodyRead(r)
+	read, done = pacing.BodyRead(r, h.opts.DatabaseTimeout)
 	if err != nil {
 		status, text := http.StatusRequestEntityTooLarge, "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB."
-		if body.err != nil && body.err != io.EOF {
-			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.arrived(r.ContentLength)+". Try again, where the signal is better if you can."
+		if body.Err() != nil && body.Err() != io.EOF {
+			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.Arrived(r.ContentLength)+". Try again, where the signal is better if you can."
 		}
 		h.fail(w, read, status, "Not sent", text, page.BackPath(r))
 		done()

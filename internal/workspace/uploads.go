@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,13 +10,13 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"studio/internal/input"
 	"studio/internal/workspace/edit"
+	pacing "studio/internal/workspace/upload"
 )
 
 // Uploads of photographs, read as a phone sends them: slowly, and now and
@@ -38,85 +37,6 @@ const (
 	// the photograph: its multipart headers.
 	photoFormSlack = 64 << 10
 )
-
-// UploadPace is how long an upload may take. Its read deadline follows its
-// progress, not the clock: it goes on while at least MinRate bytes a second
-// arrive over any Window, and stops after Total in all. Every other request
-// keeps the server's short ReadTimeout.
-type UploadPace struct {
-	MinRate int64 // bytes a second
-	Window  time.Duration
-	Total   time.Duration
-}
-
-// phonePace is the pace of production: a phone with a poor signal goes on
-// (at 20 KB/s, a 12 MB photograph takes the 10 minutes); a connection
-// that has stopped is let go after half a minute.
-var phonePace = UploadPace{MinRate: 20_000, Window: 30 * time.Second, Total: 10 * time.Minute}
-
-// step is how many bytes move the deadline on by a Window.
-func (p UploadPace) step() int64 { return int64(float64(p.MinRate) * p.Window.Seconds()) }
-
-// pacedBody is a request's body whose read deadline moves on by a Window
-// each time another step of bytes arrives, never past Total from its start.
-type pacedBody struct {
-	io.ReadCloser
-	rc       *http.ResponseController
-	pace     UploadPace
-	start    time.Time
-	got      int64 // bytes read so far
-	next     int64 // at this many, the deadline moves on
-	lastStep bool  // the deadline is the last one: start + Total
-	err      error // the first error of the body's (io.EOF at its end)
-}
-
-// paceBody puts r's body under pace, from now. The deadlines are the
-// connection's (http.ResponseController): a ResponseWriter that has none
-// (a test's recorder) reads without them.
-func paceBody(w http.ResponseWriter, r *http.Request, pace UploadPace) *pacedBody {
-	p := &pacedBody{ReadCloser: r.Body, rc: http.NewResponseController(w), pace: pace, start: time.Now()}
-	// The server's WriteTimeout counts from the request's headers, and
-	// over HTTP/2 it ends the stream even while its body is being read.
-	_ = p.rc.SetWriteDeadline(p.start.Add(pace.Total + pace.Window))
-	p.moveOn()
-	r.Body = p
-	return p
-}
-
-func (p *pacedBody) Read(b []byte) (int, error) {
-	n, err := p.ReadCloser.Read(b)
-	p.got += int64(n)
-	if err != nil && p.err == nil {
-		p.err = err
-	}
-	if err == nil && p.got >= p.next {
-		p.moveOn()
-	}
-	return n, err
-}
-
-func (p *pacedBody) moveOn() {
-	p.next = p.got + p.pace.step()
-	deadline, last := time.Now().Add(p.pace.Window), p.start.Add(p.pace.Total)
-	if !deadline.Before(last) {
-		deadline, p.lastStep = last, true
-	}
-	_ = p.rc.SetReadDeadline(deadline)
-}
-
-// arrived is the body's progress in words: "4.1 of 12 MB" (or "4.1 MB"
-// without a Content-Length).
-func (p *pacedBody) arrived(total int64) string {
-	if total > 0 {
-		return megabytes(p.got) + " of " + megabytes(total) + " MB"
-	}
-	return megabytes(p.got) + " MB"
-}
-
-// megabytes is n bytes in MB, to a tenth: "4.1", "12".
-func megabytes(n int64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64), ".0")
-}
 
 // refusal is why an upload was not taken, as its answer says it.
 type refusal struct {
@@ -143,9 +63,9 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, maxFiles int, 
 	if err != nil || params["boundary"] == "" {
 		return &refusal{status: http.StatusBadRequest, text: "the form was not sent as a form with files."}
 	}
-	body := paceBody(w, r, h.opts.UploadPace)
+	body := pacing.PaceBody(w, r, h.opts.UploadPace)
 	// The answer, whatever it is, has a Window from the body's end.
-	defer func() { _ = body.rc.SetWriteDeadline(time.Now().Add(h.opts.UploadPace.Window)) }()
+	defer body.Answer()
 	spool, err := os.CreateTemp(h.opts.Scratch, "upload-*")
 	if err != nil {
 		h.log.Error("studio: keep an upload", "err", err)
@@ -167,23 +87,6 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, maxFiles int, 
 		return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
 	}
 	return nil
-}
-
-// bodyRead is r once its body has arrived, which may be minutes after the
-// request began: its database work gets DATABASE_TIMEOUT from now (the
-// clock the server started with the request, server.databaseDeadline, is
-// let go), and done, when the handler ends, deletes the form's files (the
-// server deletes those of the request it made, not of a copy such as
-// signedIn's) and stops the clock.
-func (h *Handler) bodyRead(r *http.Request) (read *http.Request, done func()) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.opts.DatabaseTimeout)
-	form := r.MultipartForm
-	return r.WithContext(ctx), func() {
-		cancel()
-		if form != nil {
-			form.RemoveAll()
-		}
-	}
 }
 
 // measureParts reads a form's parts as they arrive, counting its files
@@ -220,7 +123,7 @@ func measureParts(parts *multipart.Reader, maxFiles int) error {
 // refusalOf says why reading an upload failed: a file over the limit, too
 // many files, a connection that stopped or became too slow, or a form
 // that is not one.
-func (h *Handler) refusalOf(err error, body *pacedBody, total int64, maxFiles int, maxBytes int64) *refusal {
+func (h *Handler) refusalOf(err error, body *pacing.PacedBody, total int64, maxFiles int, maxBytes int64) *refusal {
 	var large fileTooLarge
 	var over *http.MaxBytesError
 	switch {
@@ -233,18 +136,18 @@ func (h *Handler) refusalOf(err error, body *pacedBody, total int64, maxFiles in
 		}
 		return &refusal{status: http.StatusRequestEntityTooLarge, text: text}
 	case errors.As(err, &over):
-		return &refusal{status: http.StatusRequestEntityTooLarge, text: fmt.Sprintf("the form is over %s MB, more than its photographs and texts can be.", megabytes(maxBytes))}
-	case body.err != nil && body.err != io.EOF:
+		return &refusal{status: http.StatusRequestEntityTooLarge, text: fmt.Sprintf("the form is over %s MB, more than its photographs and texts can be.", pacing.Megabytes(maxBytes))}
+	case body.Err() != nil && body.Err() != io.EOF:
 		pace := h.opts.UploadPace
 		switch {
-		case !errors.Is(body.err, os.ErrDeadlineExceeded):
-			return &refusal{status: http.StatusBadRequest, text: "the connection stopped after " + body.arrived(total) + ": try again.", retry: true}
-		case body.lastStep:
+		case !errors.Is(body.Err(), os.ErrDeadlineExceeded):
+			return &refusal{status: http.StatusBadRequest, text: "the connection stopped after " + body.Arrived(total) + ": try again.", retry: true}
+		case body.LastStep():
 			return &refusal{status: http.StatusRequestTimeout, retry: true,
-				text: fmt.Sprintf("the upload took more than %s (%s had arrived): try again where the signal is better, or with fewer photographs at a time.", inWords(pace.Total), body.arrived(total))}
+				text: fmt.Sprintf("the upload took more than %s (%s had arrived): try again where the signal is better, or with fewer photographs at a time.", inWords(pace.Total), body.Arrived(total))}
 		default:
 			return &refusal{status: http.StatusRequestTimeout, retry: true,
-				text: fmt.Sprintf("the connection stopped after %s (less than %s KB arrived in %s): try again, where the signal is better if you can.", body.arrived(total), strconv.FormatInt(pace.step()/1000, 10), inWords(pace.Window))}
+				text: fmt.Sprintf("the connection stopped after %s (less than %s KB arrived in %s): try again, where the signal is better if you can.", body.Arrived(total), strconv.FormatInt(pace.Step()/1000, 10), inWords(pace.Window))}
 		}
 	}
 	return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
@@ -273,11 +176,11 @@ func inWords(d time.Duration) string {
 // is known: an anonymous upload is never read. A refusal is the error page;
 // else the request to go on with (bodyRead's) and what to do at the end.
 func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) (read *http.Request, done func(), ok bool) {
-	if !isMultipart(r) {
+	if !pacing.IsMultipart(r) {
 		return r, func() {}, true
 	}
 	refused := h.receive(w, r, maxPhotos, maxPhotos*(edit.MaxPhotoBytes+photoFormSlack)+maxContentForm)
-	read, done = h.bodyRead(r)
+	read, done = pacing.BodyRead(r, h.opts.DatabaseTimeout)
 	if refused != nil {
 		h.fail(w, read, refused.status, "Not saved", "Nothing was saved: "+refused.text, r.URL.Path)
 		done()
@@ -289,10 +192,6 @@ func (h *Handler) readUploads(w http.ResponseWriter, r *http.Request) (read *htt
 		return nil, nil, false
 	}
 	return read, done, true
-}
-
-func isMultipart(r *http.Request) bool {
-	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
 }
 
 // photoAnswer is photosPath's answer, for the script: the photograph kept
@@ -314,7 +213,7 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		json.NewEncoder(w).Encode(a)
 	}
-	if !isMultipart(r) {
+	if !pacing.IsMultipart(r) {
 		answer(http.StatusBadRequest, photoAnswer{Problem: "No photograph was sent."})
 		return
 	}
@@ -322,7 +221,7 @@ func (h *Handler) SendPhoto(w http.ResponseWriter, r *http.Request) {
 		answer(refused.status, photoAnswer{Problem: capitalised(refused.text), Retry: refused.retry})
 		return
 	}
-	r, done := h.bodyRead(r)
+	r, done := pacing.BodyRead(r, h.opts.DatabaseTimeout)
 	defer done()
 	files := r.MultipartForm.File[photoFieldName]
 	if len(files) != 1 {

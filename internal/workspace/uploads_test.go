@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"studio/internal/workspace/edit"
+	pacing "studio/internal/workspace/upload"
 	"testing"
 	"time"
 )
@@ -28,7 +29,7 @@ import (
 // times faster: the same race, in a tenth of the time.
 const timeScale = 10
 
-var scaledPace = UploadPace{MinRate: phonePace.MinRate * timeScale, Window: phonePace.Window / timeScale, Total: phonePace.Total / timeScale}
+var scaledPace = UploadPace{MinRate: pacing.PhonePace.MinRate * timeScale, Window: pacing.PhonePace.Window / timeScale, Total: pacing.PhonePace.Total / timeScale}
 
 // phoneServer is the editor's workspace behind a real HTTP server with
 // the production timeouts, scaled: HTTP/1.1 (LISTEN_ADDR) or, with

@@ -24,6 +24,7 @@ import (
 	"studio/internal/workspace/insights"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
+	pacing "studio/internal/workspace/upload"
 )
 
 // Store is everything the workspace reads and writes (a *store.Store).
@@ -47,8 +48,10 @@ type accountStore interface {
 
 const pageSize = 50
 
-// The site's facts and the visitor, as package page has them.
+// The site's facts and the visitor, as package page has them; an
+// upload's pace, as package upload has it.
 type (
+	UploadPace    = pacing.UploadPace
 	Facts         = page.Facts
 	Product       = page.Product
 	Visitor       = page.Visitor
@@ -85,7 +88,7 @@ type Options struct {
 	// empties Scratch); "": Scratch/uploads, for tests.
 	Uploads string
 	// UploadPace is how slowly a product's photographs may arrive (the
-	// zero value: phonePace, 20 KB/s over any 30 s, 10 minutes in all).
+	// zero value: pacing.PhonePace, 20 KB/s over any 30 s, 10 minutes in all).
 	UploadPace UploadPace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
@@ -127,7 +130,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Location = time.UTC
 	}
 	if opts.UploadPace == (UploadPace{}) {
-		opts.UploadPace = phonePace
+		opts.UploadPace = pacing.PhonePace
 	}
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
@@ -183,7 +186,7 @@ const maxForm = 64 << 10
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if isMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || isReply(r)) {
+	if pacing.IsMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || isReply(r)) {
 		return true // photographs, a PDF: read by receive or Reply, once the session is known
 	}
 	limit := int64(maxForm)
