@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"path"
 
-	"studio/internal/enquiry"
-	"studio/internal/store"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 )
@@ -51,57 +49,9 @@ var uploadJS = func() string {
 	return string(b)
 }()
 
-var statusLabels = map[enquiry.Status]string{enquiry.New: "New", enquiry.Replied: "Replied", enquiry.Quoted: "Quoted",
-	enquiry.Won: "Won", enquiry.Lost: "Lost", enquiry.Archived: "Archived"}
-
-var kindLabels = map[enquiry.Kind]string{enquiry.Contact: "Message", enquiry.Quote: "Quote", enquiry.Customize: "Customisation"}
-
-// eventText says one entry of an enquiry's history.
-func eventText(ev store.Event) string {
-	value := func(v string) string {
-		switch v {
-		case "true":
-			return "spam"
-		case "false":
-			return "not spam"
-		}
-		return statusLabels[enquiry.Status(v)]
-	}
-	switch ev.Action {
-	case store.ActionStatus:
-		return "moved it from " + value(ev.From) + " to " + value(ev.To)
-	case store.ActionSpam:
-		return "marked it as " + value(ev.To)
-	case store.ActionNote:
-		return "added a note"
-	case store.ActionUndo:
-		return "undid the change to " + value(ev.From) + ", back to " + value(ev.To)
-	case store.ActionDelete:
-		return "deleted it"
-	case store.ActionReply:
-		return "sent a reply"
-	case store.ActionErase:
-		return "erased the person's data"
-	}
-	return ev.Action
-}
-
 // templateFuncs are the functions of the workspace's own pages.
 func templateFuncs() template.FuncMap {
 	return template.FuncMap{
-		"kindLabel":   func(k enquiry.Kind) string { return kindLabels[k] },
-		"statusLabel": func(s enquiry.Status) string { return statusLabels[s] },
-		"eventText":   eventText,
-		"mailTo": func(recipient string) string {
-			switch recipient {
-			case store.RecipientVisitor:
-				return "Acknowledgement to the visitor"
-			case store.RecipientReply:
-				return "Reply to the customer"
-			}
-			return "Copy to the studio"
-		},
-		"customerURL":  customerURL,
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(uploadJS) },
 		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes

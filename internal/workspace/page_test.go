@@ -9,10 +9,8 @@ import (
 	"time"
 
 	"studio/internal/contentform"
-	"studio/internal/enquiry"
 	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
-	"studio/internal/store"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
@@ -22,25 +20,7 @@ import (
 // one, and one with something in every list and field.
 func pageFixtures() map[workspacePage][]view {
 	at := time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
-	e := &enquiry.Enquiry{ID: 7, Kind: enquiry.Quote, Name: "Meera", Email: "meera@example.com", Phone: "+91 98290 41752", Message: "Hello",
-		CreatedAt: at, Status: enquiry.New, Items: []enquiry.Item{{ProductID: 1, ProductName: "Marwar chair", Quantity: 2}}}
-	change := &store.Event{ID: 3, EnquiryID: 7, Actor: asha, Action: store.ActionStatus, From: "new", To: "won", At: at}
 	return map[workspacePage][]view{
-		inboxPage: {&listView{}, &listView{frame: frame{Title: "Enquiries", Account: asha, Notice: "Done."}, Enquiries: []enquiry.Enquiry{*e},
-			NewCount: 1, Newer: "/studio?after=8", Older: "/studio?before=6", Kinds: enquiry.Kinds, Statuses: enquiry.Statuses,
-			Products: []Product{{ID: 1, Name: "Marwar chair"}}, FailedSignIns: store.FailedSignIns{Count: 2, Last: at, From: "192.0.2.1"}, FailedSignInsDays: 7}},
-		enquiryPage: {&enquiryView{}, &enquiryView{frame: frame{Title: "#7"}, Enquiry: e, Notes: []store.Note{{Author: asha, Body: "Call", At: at}},
-			History: []store.Event{*change}, Undo: change, Mails: []store.MailDelivery{{Recipient: store.RecipientVisitor, State: "sent", At: at}},
-			ReplyURL: "mailto:meera@example.com", WhatsAppURL: "https://wa.me/919829041752", Back: "/studio", Statuses: enquiry.Statuses,
-			Replies: []sentReply{{Reply: store.Reply{ID: 1, Author: asha, AuthorName: "Asha", To: "meera@example.com", Subject: "Re: chair", Body: "Hello", AttachmentName: "q.pdf", CreatedAt: at},
-				Mail: &store.MailDelivery{Recipient: store.RecipientReply, State: store.MailFailed, Attempts: 1, LastError: "550 no such mailbox", At: at}}, {Reply: store.Reply{ID: 2, Author: ravi}}},
-			Reply: &replyForm{To: "meera@example.com", Subject: "Re: chair", Body: "Dear Meera", Key: "k", Templates: []ReplyTemplate{{Name: "Thanks", Body: "Dear {{name}}"}}, Template: 1}}},
-		customerPage: {&customerView{}, &customerView{frame: frame{Title: "Meera"}, Email: "meera@example.com", Name: "Meera", Phones: []string{"+91 98290 41752"},
-			Enquiries: []enquiry.Enquiry{*e}, Pieces: []string{"Marwar chair"}, Newsletter: &store.Subscription{SignedUp: at, Confirmed: &at}, Erase: "/studio/customers/erase?email=meera%40example.com",
-			Timeline: []customerEvent{{At: at, EnquiryID: 7, What: "sent quote request #7", Text: "Hello"}, {At: at, What: "signed up for the newsletter"},
-				{At: at, EnquiryID: 7, What: asha + " replied: Re: chair", Mail: &store.MailDelivery{State: store.MailSent, At: at}}}}},
-		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{frame: frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
-		confirmErasePage:  {&confirmEraseView{}, &confirmEraseView{frame: frame{Title: "Erase meera@example.com’s data?"}, Email: "meera@example.com", Back: "/studio"}},
 		contentPage: {&contentView{}, &contentView{frame: frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
@@ -122,10 +102,10 @@ func TestBrokenTemplatesStopStartUp(t *testing.T) {
 		t.Fatalf("the built-in templates: %v", err)
 	}
 	for name, fsys := range map[string]fs.FS{
-		"a page's file missing":   templatesWithout(t, "templates/customer.html", nil),
-		"a partial missing":       templatesWithout(t, "templates/partials/enquiry-title.html", nil),
-		"a broken page":           templatesWithout(t, "", map[string]string{"templates/inbox.html": `{{define "content"}}{{if .Title}}{{end}}`}),
-		"a page without content":  templatesWithout(t, "", map[string]string{"templates/inbox.html": `<p>no content defined</p>`}),
+		"a page's file missing":   templatesWithout(t, "templates/content.html", nil),
+		"a partial missing":       templatesWithout(t, "templates/partials/field.html", nil),
+		"a broken page":           templatesWithout(t, "", map[string]string{"templates/content.html": `{{define "content"}}{{if .Title}}{{end}}`}),
+		"a page without content":  templatesWithout(t, "", map[string]string{"templates/content.html": `<p>no content defined</p>`}),
 		"a page no handler shows": templatesWithout(t, "", map[string]string{"templates/stray.html": `{{define "content"}}{{end}}`}),
 	} {
 		if _, err := page.Parse(fsys, pageFiles, time.UTC, funcs); err == nil {

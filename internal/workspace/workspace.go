@@ -21,6 +21,7 @@ import (
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/exports"
+	"studio/internal/workspace/inbox"
 	"studio/internal/workspace/insights"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
@@ -33,20 +34,15 @@ import (
 type Store interface {
 	accountStore
 	accounts.Store
-	listStore
-	enquiryStore
-	customerStore
+	inbox.Store
 	exports.Store
 	insights.Store
-	personEraser
 }
 
 // accountStore tells whether the workspace is on.
 type accountStore interface {
 	HasAccounts(ctx context.Context) (bool, error)
 }
-
-const pageSize = 50
 
 // The site's facts and the visitor, as package page has them; an
 // upload's pace, as package upload has it.
@@ -105,9 +101,7 @@ type Handler struct {
 	accounts    *accounts.Handler
 	releases    *releases.Handler
 	gate        accounts.Gate
-	list        listStore
-	enquiries   enquiryStore
-	customers   customerStore
+	inbox       *inbox.Handler
 	exports     *exports.Handler
 	insights    *insights.Handler
 
@@ -118,7 +112,6 @@ type Handler struct {
 	kit         *page.Kit
 	pages       *page.Pages
 	now         func() time.Time
-	erasures    personEraser
 
 	editor *edit.Editor // the Content section's rules
 }
@@ -140,8 +133,8 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Facts = func() Facts { return facts }
 	}
 	h := &Handler{
-		hasAccounts: st, list: st, enquiries: st, customers: st, erasures: st,
-		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
+		hasAccounts: st,
+		log:         log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
 		ShowReleases: opts.Releases != nil, ShowContent: opts.Content != nil, Now: func() time.Time { return h.now() }})
@@ -153,6 +146,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
 	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
+	h.inbox = inbox.New(st, h.kit, inbox.Options{WakeMail: opts.WakeMail, UploadPace: opts.UploadPace})
 	h.exports = exports.New(st, h.kit)
 	h.insights = insights.New(st, h.kit, opts.KeepDays)
 	if opts.Uploads == "" {
@@ -178,15 +172,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// maxForm is the largest form the workspace reads (a note of maxNote
-// characters fits many times over).
-const maxForm = 64 << 10
+// maxForm is the largest form the workspace reads (package page).
+const maxForm = page.MaxForm
 
 // storableForm is the workspace's edge for text a database cannot keep
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if pacing.IsMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || isReply(r)) {
+	if pacing.IsMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == photosPath || inbox.IsReply(r)) {
 		return true // photographs, a PDF: read by receive or Reply, once the session is known
 	}
 	limit := int64(maxForm)

@@ -1,7 +1,6 @@
-package workspace
+package inbox
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,18 +14,14 @@ import (
 	"studio/internal/workspace/page"
 )
 
-// listStore reads the inbox's list.
-type listStore interface {
-	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
-	CountNew(ctx context.Context) (int, error)
-	FailedSignInsSince(ctx context.Context, account string, since time.Time) (store.FailedSignIns, error)
-}
+// PageSize is how many enquiries a page of the list shows.
+const PageSize = 50
 
 var inboxPage = newPage("inbox.html")
 
 // listView is the list of enquiries.
 type listView struct {
-	frame
+	page.Frame
 	Enquiries    []enquiry.Enquiry
 	Filter       filter.Form
 	NewCount     int
@@ -35,14 +30,14 @@ type listView struct {
 	Export       string // the CSV of this list, every page of it
 	Kinds        []enquiry.Kind
 	Statuses     []enquiry.Status
-	Products     []Product
+	Products     []page.Product
 	// The account's failed sign-ins in the last FailedSignInsDays days.
 	FailedSignIns     store.FailedSignIns
 	FailedSignInsDays int
 }
 
 func (h *Handler) newListView(title string) *listView {
-	return &listView{frame: frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.opts.Facts().Products}
+	return &listView{Frame: page.Frame{Title: title}, Kinds: enquiry.Kinds, Statuses: enquiry.Statuses, Products: h.kit.Facts().Products}
 }
 
 // Inbox is GET /studio: the list of enquiries (its gate shows the
@@ -59,9 +54,9 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(q.Get("erased")); err == nil && n >= 0 {
 		p.Notice = erasedNotice(n)
 	}
-	f, problems := p.Filter.Filter(h.opts.Location)
+	f, problems := p.Filter.Filter(h.kit.Location)
 	p.Problem = strings.Join(problems, " ")
-	f.Limit = pageSize + 1
+	f.Limit = PageSize + 1
 	f.BeforeID, _ = strconv.ParseInt(q.Get("before"), 10, 64)
 	f.AfterID, _ = strconv.ParseInt(q.Get("after"), 10, 64)
 	// Text the database cannot keep is in no enquiry: no match, and the
@@ -75,24 +70,24 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 		p.NewCount, err = h.list.CountNew(r.Context())
 	}
 	if err != nil {
-		h.log.Error("studio: list", "err", err)
-		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "The enquiries cannot be read just now: the database did not answer. Try again in a minute.", "")
+		h.kit.Log.Error("studio: list", "err", err)
+		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Enquiries", "The enquiries cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	// One more than a page was asked for, to know whether there is more
 	// in the direction of travel; the way back is known by having come.
-	more := len(list) > pageSize
+	more := len(list) > PageSize
 	if more && f.AfterID > 0 {
 		list = list[1:]
 	} else if more {
-		list = list[:pageSize]
+		list = list[:PageSize]
 	}
 	p.Enquiries = list
 	// The holder sees what was tried against their account, so that
 	// guesses do not go unnoticed; the list shows without it if need be.
-	failed, err := h.list.FailedSignInsSince(r.Context(), page.Actor(r), h.now().Add(-accounts.FailuresShown))
+	failed, err := h.list.FailedSignInsSince(r.Context(), page.Actor(r), h.kit.Now().Add(-accounts.FailuresShown))
 	if err != nil {
-		h.log.Error("studio: read failed sign-ins", "err", err)
+		h.kit.Log.Error("studio: read failed sign-ins", "err", err)
 	}
 	p.FailedSignIns, p.FailedSignInsDays = failed, int(accounts.FailuresShown/(24*time.Hour))
 	if len(list) > 0 {
@@ -104,5 +99,5 @@ func (h *Handler) Inbox(w http.ResponseWriter, r *http.Request) {
 			p.Older = p.Filter.URL("before", oldest)
 		}
 	}
-	h.render(w, r, http.StatusOK, inboxPage, p)
+	h.pages.Render(w, r, http.StatusOK, inboxPage, p)
 }
