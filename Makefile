@@ -118,7 +118,7 @@ bench-enquiries:
 .PHONY: bench-events
 bench-events:
 	go test -run '^$$' -bench BenchmarkEvents -benchtime 200000x ./internal/server/
-	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/workspace/
+	go test -run '^$$' -bench BenchmarkInsightsPage -benchtime 20x ./internal/workspace/insights/
 
 # studio backup and studio restore: the database part with 100,000 enquiries, and a whole
 # backup whose content holds 100 products' photographs: time and size.

@@ -3,12 +3,11 @@ package docs
 // Two checks on the shape of the code under internal/ (issue 45): no
 // function is over 80 lines, and within each package the files use each
 // other in one direction. Run them alone, on all of internal/ or on one
-// folder of it (CHECK_PATH), with the allow-lists below set aside
-// (CHECK_ALL=1) to see what is still to split; -v names every
-// declaration each tie of a circle uses, not only the first:
+// folder of it (CHECK_PATH); -v names every declaration each tie of a
+// circle uses, not only the first:
 //
 //	go test ./docs/ -run 'TestFunctionLength|TestFilesOneWay'
-//	CHECK_ALL=1 CHECK_PATH=internal/workspace go test ./docs/ -run 'TestFunctionLength|TestFilesOneWay'
+//	CHECK_PATH=internal/workspace go test ./docs/ -run 'TestFunctionLength|TestFilesOneWay'
 
 import (
 	"bytes"
@@ -34,13 +33,6 @@ import (
 // "func" line to its closing brace.
 const maxFunctionLines = 80
 
-// The packages that another part of issue 45 is splitting on its own
-// branch. The coordinator empties the list once that branch is merged;
-// nothing else may be added to it.
-var packagesNotYetOneWay = []string{
-	"internal/workspace",
-}
-
 // checkRoot is the folder the two checks look at, from the module's root:
 // internal/ unless CHECK_PATH names another (internal/store, say).
 func checkRoot(t *testing.T) string {
@@ -53,17 +45,6 @@ func checkRoot(t *testing.T) string {
 		t.Fatalf("CHECK_PATH: %v", err)
 	}
 	return root
-}
-
-// notYet reports whether an allow-list excuses name, logging it so that it
-// stays in sight; CHECK_ALL=1 sets the lists aside.
-func notYet(t *testing.T, list []string, name, problem string) bool {
-	t.Helper()
-	if os.Getenv("CHECK_ALL") != "" || !slices.Contains(list, name) {
-		return false
-	}
-	t.Logf("allowed until its split is merged: %s", problem)
-	return true
 }
 
 // packagesUnder lists the module's packages in root or inside it, by folder.
@@ -388,9 +369,7 @@ func TestFilesOneWay(t *testing.T) {
 				fmt.Fprintf(&b, "\n    %s uses %s (%s)%s", filepath.Base(tie.from), filepath.Base(tie.to), tie.name, back)
 			}
 		}
-		if !notYet(t, packagesNotYetOneWay, folder, fmt.Sprintf("%s: files use each other in a circle", folder)) {
-			t.Error(b.String())
-		}
+		t.Error(b.String())
 	}
 }
 

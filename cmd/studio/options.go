@@ -65,7 +65,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	wg.Go(func() { dropUnconfirmed(ctx, log, st) })
 
 	// The site's own analytics: the days' counts are made from the events
-	// every five minutes (workspace.Handler.RollUp), and events past
+	// every five minutes (workspace.Handler.RollUp, package insights), and events past
 	// INSIGHTS_KEEP_DAYS are deleted.
 	options = append(options, server.WithEvents(st))
 	ws := workspace.New(st, log, wsOptions)

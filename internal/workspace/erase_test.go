@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -77,27 +76,5 @@ func TestEraseAPersonWithConfirmation(t *testing.T) {
 	}
 	if strings.Contains(page, "Meera") {
 		t.Error("the inbox still shows the erased name")
-	}
-}
-
-// eraserWithoutOverwrite blanks nothing and says the files were not
-// overwritten, as the store does when its vacuum fails.
-type eraserWithoutOverwrite struct{}
-
-func (eraserWithoutOverwrite) ErasePerson(context.Context, string, string, time.Time) (int, error) {
-	return 2, fmt.Errorf("store: erase a person's data: %w: vacuum: disk full", store.ErrNotOverwritten)
-}
-
-// When the erasure is committed but the old copies are not overwritten,
-// the page says both, and how to finish, instead of "nothing was changed".
-func TestEraseSaysWhenTheFilesAreNotOverwritten(t *testing.T) {
-	h, _ := setup(t)
-	h.erasures = eraserWithoutOverwrite{}
-	c := signIn(t, h, asha, ashaPassword)
-	w := do(h, "POST", "/studio/customers/erase", url.Values{"email": {"meera@example.com"}}, withCookie(c))
-	body := w.Body.String()
-	if w.Code != http.StatusServiceUnavailable || !strings.Contains(body, "Erased 2 enquiries of that person.") ||
-		!strings.Contains(body, "Erase again in a minute") || strings.Contains(body, "Nothing was changed") {
-		t.Errorf("erase without overwrite: %d\n%s", w.Code, body)
 	}
 }

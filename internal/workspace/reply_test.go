@@ -89,7 +89,7 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 		{"subject", " ", "the subject is empty", nil},
 		{"body", "", "the message is empty", nil},
 		{"body", "Dear Meera", "is not a PDF", []byte("GIF89a")},
-		{"body", "Dear Meera", "up to 10 MB", append([]byte("%PDF-"), make([]byte, maxAttachmentBytes)...)},
+		{"body", "Dear Meera", "up to 10 MB", append([]byte("%PDF-"), make([]byte, 10<<20)...)},
 	} {
 		f := url.Values{}
 		for k, v := range form {

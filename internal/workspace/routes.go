@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"studio/internal/workspace/editor"
+	"studio/internal/workspace/inbox"
 )
 
 // routes lists every route of the workspace, in one place: the server
@@ -34,26 +35,26 @@ func (h *Handler) routes() *http.ServeMux {
 	mux.HandleFunc("POST /studio/set-password", h.accounts.SetPassword)
 
 	// The inbox, an enquiry, customers.
-	mux.HandleFunc("GET /studio", h.gate.SignInFirst(h.Inbox))
-	mux.HandleFunc("GET /studio/enquiries/{id}", h.gate.SignedIn(h.Enquiry))
-	mux.HandleFunc("POST /studio/enquiries/{id}/status", h.gate.SignedIn(h.SetStatus))
-	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.gate.SignedIn(h.SetSpam))
-	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.gate.SignedIn(h.Undo))
-	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.gate.SignedIn(h.AddNote))
+	mux.HandleFunc("GET /studio", h.gate.SignInFirst(h.inbox.Inbox))
+	mux.HandleFunc("GET /studio/enquiries/{id}", h.gate.SignedIn(h.inbox.Enquiry))
+	mux.HandleFunc("POST /studio/enquiries/{id}/status", h.gate.SignedIn(h.inbox.SetStatus))
+	mux.HandleFunc("POST /studio/enquiries/{id}/spam", h.gate.SignedIn(h.inbox.SetSpam))
+	mux.HandleFunc("POST /studio/enquiries/{id}/undo", h.gate.SignedIn(h.inbox.Undo))
+	mux.HandleFunc("POST /studio/enquiries/{id}/notes", h.gate.SignedIn(h.inbox.AddNote))
 	if h.opts.WakeMail != nil {
-		mux.HandleFunc("POST /studio/enquiries/{id}"+replyPath, h.gate.SignedIn(h.Reply))
+		mux.HandleFunc("POST /studio/enquiries/{id}"+inbox.ReplyPath, h.gate.SignedIn(h.inbox.Reply))
 	}
-	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.gate.SignedIn(h.gate.OwnerOnly("delete an enquiry", h.ConfirmDelete)))
-	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.gate.SignedIn(h.gate.OwnerOnly("delete an enquiry", h.Delete)))
-	mux.HandleFunc("GET /studio/customers", h.gate.SignedIn(h.Customer))
-	mux.HandleFunc("GET /studio/customers/erase", h.gate.SignedIn(h.gate.OwnerOnly("erase a person's data", h.ConfirmErase)))
-	mux.HandleFunc("POST /studio/customers/erase", h.gate.SignedIn(h.gate.OwnerOnly("erase a person's data", h.Erase)))
+	mux.HandleFunc("GET /studio/enquiries/{id}/delete", h.gate.SignedIn(h.gate.OwnerOnly("delete an enquiry", h.inbox.ConfirmDelete)))
+	mux.HandleFunc("POST /studio/enquiries/{id}/delete", h.gate.SignedIn(h.gate.OwnerOnly("delete an enquiry", h.inbox.Delete)))
+	mux.HandleFunc("GET /studio/customers", h.gate.SignedIn(h.inbox.Customer))
+	mux.HandleFunc("GET /studio/customers/erase", h.gate.SignedIn(h.gate.OwnerOnly("erase a person's data", h.inbox.ConfirmErase)))
+	mux.HandleFunc("POST /studio/customers/erase", h.gate.SignedIn(h.gate.OwnerOnly("erase a person's data", h.inbox.Erase)))
 
 	// The exports and the insights.
-	mux.HandleFunc("GET /studio/enquiries.csv", h.gate.Scripted(h.gate.OwnerOnly("export the enquiries", h.EnquiriesCSV)))
-	mux.HandleFunc("GET /studio/newsletter.csv", h.gate.Scripted(h.gate.OwnerOnly("export the newsletter list", h.NewsletterCSV)))
-	mux.HandleFunc("GET /studio/insights", h.gate.SignedIn(h.Insights))
-	mux.HandleFunc("GET /studio/insights.csv", h.gate.Scripted(h.gate.OwnerOnly("export the insights", h.InsightsCSV)))
+	mux.HandleFunc("GET /studio/enquiries.csv", h.gate.Scripted(h.gate.OwnerOnly("export the enquiries", h.exports.EnquiriesCSV)))
+	mux.HandleFunc("GET /studio/newsletter.csv", h.gate.Scripted(h.gate.OwnerOnly("export the newsletter list", h.exports.NewsletterCSV)))
+	mux.HandleFunc("GET /studio/insights", h.gate.SignedIn(h.insights.Insights))
+	mux.HandleFunc("GET /studio/insights.csv", h.gate.Scripted(h.gate.OwnerOnly("export the insights", h.insights.InsightsCSV)))
 
 	// The releases (with a publisher).
 	if h.opts.Releases != nil {

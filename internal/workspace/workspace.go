@@ -10,18 +10,19 @@ package workspace
 
 import (
 	"context"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"studio/internal/input"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/editor"
+	"studio/internal/workspace/exports"
+	"studio/internal/workspace/inbox"
+	"studio/internal/workspace/insights"
 	"studio/internal/workspace/page"
 	"studio/internal/workspace/releases"
 	"studio/internal/workspace/upload"
@@ -33,21 +34,15 @@ import (
 type Store interface {
 	accountStore
 	accounts.Store
-	listStore
-	enquiryStore
-	customerStore
-	exportStore
-	insightsReader
-	eventCounter
-	personEraser
+	inbox.Store
+	exports.Store
+	insights.Store
 }
 
 // accountStore tells whether the workspace is on.
 type accountStore interface {
 	HasAccounts(ctx context.Context) (bool, error)
 }
-
-const pageSize = 50
 
 // The site's facts and the visitor, as package page has them.
 type (
@@ -114,27 +109,19 @@ type Handler struct {
 	accounts    *accounts.Handler
 	releases    *releases.Handler
 	gate        accounts.Gate
-	list        listStore
-	enquiries   enquiryStore
-	customers   customerStore
-	exports     exportStore
-	figures     insightsReader
-	eventCounts eventCounter
+	inbox       *inbox.Handler
+	exports     *exports.Handler
+	insights    *insights.Handler
 
 	log         *slog.Logger
 	opts        Options
 	crossOrigin *http.CrossOriginProtection
 	mux         *http.ServeMux
 	kit         *page.Kit
-	pages       *page.Pages
 	now         func() time.Time
-	erasures    personEraser
 
 	editor  *edit.Editor    // the Content section's rules
 	content *editor.Handler // the Content section
-
-	rolled   sync.Mutex
-	rolledAt time.Time // when RollUp last made the insights' counts
 }
 
 // New returns the workspace. It panics if a page's template is broken or
@@ -154,19 +141,17 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		opts.Facts = func() Facts { return facts }
 	}
 	h := &Handler{
-		hasAccounts: st, list: st, enquiries: st, customers: st, exports: st, figures: st, eventCounts: st, erasures: st,
-		log: log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
+		hasAccounts: st,
+		log:         log, opts: opts, crossOrigin: http.NewCrossOriginProtection(), now: time.Now,
 	}
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
 		ShowReleases: opts.Releases != nil, ShowContent: opts.Content != nil, Now: func() time.Time { return h.now() }})
-	own, err := fs.Sub(templateFiles, ".")
-	if err != nil {
-		panic(err)
-	}
-	h.pages = h.kit.MustParse(own, pageFiles, templateFuncs())
 	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
 	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
+	h.inbox = inbox.New(st, h.kit, inbox.Options{WakeMail: opts.WakeMail, UploadPace: opts.UploadPace})
+	h.exports = exports.New(st, h.kit)
+	h.insights = insights.New(st, h.kit, opts.KeepDays)
 	if opts.Uploads == "" {
 		opts.Uploads = filepath.Join(opts.Scratch, "uploads")
 	}
@@ -192,16 +177,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// maxForm is the largest form the workspace reads (a note of maxNote
-// characters fits many times over).
-const maxForm = 64 << 10
+// maxForm is the largest form the workspace reads (package page).
+const maxForm = page.MaxForm
 
 // storableForm is the workspace's edge for text a database cannot keep
 // (package input): such a form changes nothing, and the page says which
 // field. It parses the form for the handler after it.
 func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
-	if editor.TakesFiles(r) || upload.IsMultipart(r) && isReply(r) {
-		return true // photographs, a PDF: read by the editor or Reply, once the session is known
+	if editor.TakesFiles(r) || upload.IsMultipart(r) && inbox.IsReply(r) {
+		return true // photographs, a PDF: read by the editor or the inbox's Reply, once the session is known
 	}
 	limit := int64(maxForm)
 	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
@@ -219,7 +203,7 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	if h.accounts.RefuseForm(w, r, problem) {
 		return false
 	}
-	h.fail(w, r, http.StatusBadRequest, "Not done", problem, page.BackPath(r))
+	h.kit.Fail(w, r, http.StatusBadRequest, "Not done", problem, page.BackPath(r))
 	return false
 }
 
@@ -241,3 +225,8 @@ func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r)
 // (server.Workspace): the ready preview its cookie names, when it comes
 // with a live session; "" otherwise.
 func (h *Handler) Previewing(r *http.Request) string { return h.releases.Previewing(r) }
+
+// RollUp makes the insights' days' counts from the raw events and deletes
+// events past KeepDays (package insights); the server runs it every few
+// minutes.
+func (h *Handler) RollUp(ctx context.Context) error { return h.insights.RollUp(ctx) }

@@ -26,6 +26,7 @@ import (
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/accounts"
 	"studio/internal/workspace/editor"
+	"studio/internal/workspace/inbox"
 	"studio/internal/workspace/page"
 )
 
@@ -430,7 +431,7 @@ func TestListFiltersAndSearch(t *testing.T) {
 // The list pages both ways: older, then newer back to the same pages.
 func TestListPagesBothWays(t *testing.T) {
 	h, st := setup(t)
-	for i := range 2*pageSize + 7 {
+	for i := range 2*inbox.PageSize + 7 {
 		add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Visitor " + strconv.Itoa(i)})
 	}
 	c := signIn(t, h, asha, ashaPassword)
@@ -452,7 +453,7 @@ func TestListPagesBothWays(t *testing.T) {
 		return p
 	}
 	first := get("/studio")
-	if len(first.names) != pageSize || first.names[0] != "Visitor 106" || first.newer != "" || first.older == "" {
+	if len(first.names) != inbox.PageSize || first.names[0] != "Visitor 106" || first.newer != "" || first.older == "" {
 		t.Fatalf("first page: %d names from %q, newer %q older %q", len(first.names), first.names[0], first.newer, first.older)
 	}
 	second := get(first.older)
@@ -555,7 +556,7 @@ func TestWorkAnEnquiry(t *testing.T) {
 		{"status", url.Values{"status": {"maybe"}}, 400, "There is no status “maybe”"},
 		{"spam", url.Values{"spam": {"perhaps"}}, 400, "spam=true or spam=false"},
 		{"notes", url.Values{"note": {"  \r\n "}}, 400, "The note is empty"},
-		{"notes", url.Values{"note": {strings.Repeat("न", maxNote+1)}}, 400, "keep it to 5000"},
+		{"notes", url.Values{"note": {strings.Repeat("न", 5000+1)}}, 400, "keep it to 5000"},
 	} {
 		w := post(a, c.action, c.form)
 		if w.Code != c.code || !strings.Contains(html.UnescapeString(w.Body.String()), c.says) {
@@ -620,37 +621,6 @@ func TestDeleteWithConfirmation(t *testing.T) {
 	// It says what is wrong and the way back, not an empty list.
 	if body := w.Body.String(); !strings.Contains(body, "<h1>Not found</h1>") || !strings.Contains(body, "There is no enquiry #"+itoa(id)) || strings.Contains(body, "No enquiries match") {
 		t.Errorf("the deleted enquiry's page does not say it is gone:\n%s", body)
-	}
-}
-
-func TestReplyAndWhatsAppLinks(t *testing.T) {
-	e := enquiry.Enquiry{ID: 7, Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductName: "Marwar chair",
-		Message: "Walnut & oak?\nTwo, please", CreatedAt: time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)}
-	kolkata, _ := time.LoadLocation("Asia/Kolkata")
-	u, err := url.Parse(string(replyURL(e, kolkata)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, _ := url.ParseQuery(u.RawQuery)
-	if u.Scheme != "mailto" || u.Opaque != "meera@example.com" || q.Get("subject") != "Re: Quote request #7 from Meera Rao: Marwar chair" ||
-		!strings.Contains(q.Get("body"), "On 2 Mar 2026 at 11:30, Meera Rao wrote:\n> Walnut & oak?\n> Two, please") {
-		t.Errorf("reply link = %s (%q)", u, q)
-	}
-	if strings.Contains(u.RawQuery, "+") {
-		t.Error("spaces written as +, which mail programs show as +")
-	}
-	for phone, want := range map[string]string{
-		"+91 98290 41752":   "https://wa.me/919829041752",
-		"98290 41752":       "https://wa.me/919829041752", // the studio's country
-		"098290-41752":      "https://wa.me/919829041752",
-		"0044 20 7946 0958": "https://wa.me/442079460958",
-		"+1 (415) 555-0100": "https://wa.me/14155550100",
-		"":                  "",
-		"12":                "",
-	} {
-		if got := string(whatsAppURL(phone, "+919829041752")); got != want {
-			t.Errorf("whatsAppURL(%q) = %q, want %q", phone, got, want)
-		}
 	}
 }
 
@@ -778,31 +748,6 @@ func TestTheCSVFollowsTheInboxsFilter(t *testing.T) {
 	}
 	if got, _ := names("/studio/enquiries.csv?download=1"); len(got) != 5 {
 		t.Errorf("a query without a filter: %q, want everything", got)
-	}
-}
-
-func TestPhoneCell(t *testing.T) {
-	for in, want := range map[string]string{
-		"+91 98290 41752": `="+91 98290 41752"`, // read as the number it is
-		"98290 41752":     "98290 41752",
-		"+91 =cmd":        "'+91 =cmd", // not a phone: neutralised
-		`+1"`:             `'+1"`,
-		"":                "",
-	} {
-		if got := phoneCell(in); got != want {
-			t.Errorf("phoneCell(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestNeutralise(t *testing.T) {
-	for in, want := range map[string]string{
-		"=1+1": "'=1+1", "+91": "'+91", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "\rx": "'\rx",
-		"Asha": "Asha", "": "", "a=b": "a=b",
-	} {
-		if got := Neutralise(in); got != want {
-			t.Errorf("Neutralise(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

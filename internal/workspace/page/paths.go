@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// MaxForm is the largest form the workspace reads (a note of 5,000
+// characters fits many times over); a form with files has its own limits.
+const MaxForm = 64 << 10
+
 // MaxEmailBytes is the longest e-mail address there can be (RFC 5321's
 // path); a longer one is a wrong e-mail, not a key to store.
 const MaxEmailBytes = 254

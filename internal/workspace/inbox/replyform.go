@@ -1,8 +1,7 @@
-package workspace
+package inbox
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,7 +27,7 @@ const (
 	maxReplySubject    = 200   // characters
 	maxReplyBody       = 20000 // characters
 	maxAttachmentBytes = 10 << 20
-	replyPath          = "/reply" // after /studio/enquiries/{id}
+	ReplyPath          = "/reply" // after /studio/enquiries/{id}
 )
 
 // replyForm is the reply form as it is shown: filled in for a first
@@ -38,7 +37,7 @@ type replyForm struct {
 	Subject   string
 	Body      string
 	Key       string // the form's own key (store.Reply.FormKey)
-	Templates []ReplyTemplate
+	Templates []page.ReplyTemplate
 	Template  int // the template chosen (1-based); 0: none
 }
 
@@ -51,13 +50,13 @@ type sentReply struct {
 // newReplyForm is the form for a first reply to e, with template n
 // (1-based; 0 or out of range: none) filled in.
 func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyForm {
-	f := replyForm{To: e.Email, Subject: replySubject(e), Key: accounts.NewSecret(), Templates: h.opts.Facts().ReplyTemplates}
+	f := replyForm{To: e.Email, Subject: replySubject(e), Key: accounts.NewSecret(), Templates: h.kit.Facts().ReplyTemplates}
 	if n >= 1 && n <= len(f.Templates) {
 		f.Template = n
 		a := page.Account(r)
 		sender := a.Name
 		if sender == "" {
-			sender = h.opts.Facts().StudioName // an account without a name signs as the studio
+			sender = h.kit.Facts().StudioName // an account without a name signs as the studio
 		}
 		f.Body = fillTemplate(f.Templates[n-1].Body, e, sender)
 	}
@@ -95,58 +94,6 @@ func fillTemplate(text string, e enquiry.Enquiry, sender string) string {
 		piece = "your enquiry"
 	}
 	return strings.NewReplacer("{{name}}", e.Name, "{{piece}}", piece, "{{sender}}", sender).Replace(text)
-}
-
-// Reply is POST /studio/enquiries/{id}/reply (multipart: the PDF).
-func (h *Handler) Reply(w http.ResponseWriter, r *http.Request) {
-	if upload.IsMultipart(r) {
-		read, done, ok := h.readReplyForm(w, r)
-		if !ok {
-			return
-		}
-		defer done()
-		r = read
-	}
-	e, ok := h.enquiryID(w, r)
-	if !ok {
-		return
-	}
-	a := page.Account(r)
-	form := replyForm{
-		To:        strings.TrimSpace(r.PostFormValue("to")),
-		Subject:   strings.TrimSpace(r.PostFormValue("subject")),
-		Body:      strings.TrimSpace(strings.ReplaceAll(r.PostFormValue("body"), "\r\n", "\n")),
-		Key:       r.PostFormValue("key"),
-		Templates: h.opts.Facts().ReplyTemplates,
-	}
-	reply := store.Reply{EnquiryID: e.ID, Author: a.Email, AuthorName: a.Name, To: form.To, Subject: form.Subject, Body: form.Body, FormKey: form.Key}
-	problem := checkReply(&reply)
-	if problem == "" {
-		problem = readAttachment(r, &reply)
-	}
-	if problem != "" {
-		if reply.AttachmentName != "" || hasAttachment(r) {
-			problem += " Choose the PDF again: a refused form keeps no file."
-		}
-		p := &enquiryView{Reply: &form}
-		p.Problem = "The reply was not sent: " + problem
-		h.enquiryPage(w, r, http.StatusBadRequest, e, p)
-		return
-	}
-	sent, err := h.enquiries.AddReply(r.Context(), reply, h.now())
-	switch {
-	case errors.Is(err, enquiry.ErrNotFound):
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+" any more: the reply was not sent.", page.BackPath(r))
-		return
-	case err != nil:
-		h.kit.StoreFailed(w, r, "add reply", err)
-		return
-	}
-	if sent {
-		h.log.Info("studio: reply queued", "enquiry", e.ID, "account", a.Email)
-		h.opts.WakeMail()
-	}
-	afterAction(w, r, e.ID, "replied")
 }
 
 // checkReply checks what the form says, trimmed, and says the first
@@ -213,34 +160,35 @@ func readAttachment(r *http.Request, reply *store.Reply) string {
 
 // readReplyForm reads the reply's multipart form (its PDF of up to
 // 10 MB), once the session is known, and refuses text a database cannot
-// keep, as storableForm does for other forms; as readUploads, it gives the
+// keep, as package workspace does for other forms; as the Content section's uploads, it gives the
 // request to go on with and what to do at the end.
 func (h *Handler) readReplyForm(w http.ResponseWriter, r *http.Request) (read *http.Request, done func(), ok bool) {
 	// A PDF from a phone takes longer than ReadTimeout: its deadline
 	// follows its progress, as a photograph's does.
 	body := upload.Paced(w, r, h.opts.UploadPace)
 	defer body.Answer()
-	r.Body = http.MaxBytesReader(w, body, maxAttachmentBytes+maxForm)
-	err := r.ParseMultipartForm(maxForm)
-	read, done = upload.BodyRead(r, h.opts.DatabaseTimeout)
+	r.Body = http.MaxBytesReader(w, body, maxAttachmentBytes+page.MaxForm)
+	err := r.ParseMultipartForm(page.MaxForm)
+	read, done = upload.BodyRead(r, h.kit.DatabaseTimeout)
 	if err != nil {
 		status, text := http.StatusRequestEntityTooLarge, "The reply was not sent: the form could not be read. Attach a PDF of up to 10 MB."
 		if body.Stopped() != nil {
 			status, text = http.StatusRequestTimeout, "The reply was not sent: the connection stopped after "+body.Arrived(r.ContentLength)+". Try again, where the signal is better if you can."
 		}
-		h.fail(w, read, status, "Not sent", text, page.BackPath(r))
+		h.kit.Fail(w, read, status, "Not sent", text, page.BackPath(r))
 		done()
 		return nil, nil, false
 	}
 	if problems := input.Form(read.PostForm); len(problems) > 0 {
-		h.fail(w, read, http.StatusBadRequest, "Not sent", "The reply was not sent: "+unstorable(problems), page.BackPath(r))
+		h.kit.Fail(w, read, http.StatusBadRequest, "Not sent", "The reply was not sent: "+page.Unstorable(problems), page.BackPath(r))
 		done()
 		return nil, nil, false
 	}
 	return read, done, true
 }
 
-// isReply tells whether r posts a reply.
-func isReply(r *http.Request) bool {
-	return strings.HasPrefix(r.URL.Path, "/studio/enquiries/") && strings.HasSuffix(r.URL.Path, replyPath)
+// IsReply tells whether r posts a reply (its multipart form is read by
+// Reply, once the session is known).
+func IsReply(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/studio/enquiries/") && strings.HasSuffix(r.URL.Path, ReplyPath)
 }

@@ -1,4 +1,4 @@
-package workspace
+package insights
 
 import (
 	"context"
@@ -10,11 +10,12 @@ import (
 
 	"studio/internal/analytics"
 	"studio/internal/store"
+	"studio/internal/workspace/page"
 )
 
-// insightsReader reads the days' counts of the site's analytics and the
+// figuresReader reads the days' counts of the site's analytics and the
 // enquiries of a period.
-type insightsReader interface {
+type figuresReader interface {
 	EventsPerDay(ctx context.Context, name, from, to string) ([]store.DayCount, error)
 	TopValues(ctx context.Context, name, dim, from, to string, limit int) ([]store.ValueCount, error)
 	EnquiriesByProduct(ctx context.Context, from, to time.Time) (map[int64]int64, error)
@@ -107,7 +108,7 @@ type table struct {
 
 // readInsights reads the figures of period p, days in loc, with the
 // catalogue's products and the site's pages named.
-func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Location, facts Facts) (*insightsFigures, error) {
+func readInsights(ctx context.Context, st figuresReader, p period, loc *time.Location, facts page.Facts) (*insightsFigures, error) {
 	products := facts.Products
 	f := &figureReader{ctx: ctx, st: st, loc: loc}
 	prev := p.before()
@@ -162,7 +163,7 @@ func readInsights(ctx context.Context, st insightsReader, p period, loc *time.Lo
 // keeps; after that it asks nothing more and returns none.
 type figureReader struct {
 	ctx context.Context
-	st  insightsReader
+	st  figuresReader
 	loc *time.Location
 	err error
 }
@@ -293,7 +294,7 @@ func devicesTable(devices []store.ValueCount) table {
 
 // productsTable is the funnel of each product: looked at, its dialogs
 // opened, put in a shortlist, enquiries received; the most looked at first.
-func productsTable(products []Product, views, quotes, customs, shortlisted []store.ValueCount, enquiries map[int64]int64) table {
+func productsTable(products []page.Product, views, quotes, customs, shortlisted []store.ValueCount, enquiries map[int64]int64) table {
 	t := table{ID: "products", Title: "Products: looked at, asked about", Note: "Enquiries count every kind sent from the product's page (quote, customisation) and every shortlist that lists it, spam left out.",
 		Header: []string{"Product", "Views", "Visitors", "Quote dialogs opened", "Customise dialogs opened", "Added to a shortlist", "Enquiries"}, Empty: "No product was looked at in this period."}
 	byID := func(list []store.ValueCount) map[int64]store.ValueCount {

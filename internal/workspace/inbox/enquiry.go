@@ -1,4 +1,4 @@
-package workspace
+package inbox
 
 import (
 	"context"
@@ -22,22 +22,6 @@ import (
 // maxNote is the longest note, in characters.
 const maxNote = 5000
 
-// enquiryStore reads one enquiry and the work on it, and does that work.
-type enquiryStore interface {
-	Enquiry(ctx context.Context, id int64) (enquiry.Enquiry, error)
-	Notes(ctx context.Context, id int64) ([]store.Note, error)
-	History(ctx context.Context, id int64) ([]store.Event, error)
-	LastChange(ctx context.Context, id int64) (store.Event, bool, error)
-	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
-	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
-	AddReply(ctx context.Context, r store.Reply, at time.Time) (bool, error)
-	SetStatus(ctx context.Context, id int64, status enquiry.Status, actor string, at time.Time) error
-	SetSpam(ctx context.Context, id int64, spam bool, actor string, at time.Time) error
-	Undo(ctx context.Context, id, eventID int64, actor string, at time.Time) error
-	AddNote(ctx context.Context, id int64, author, body string, at time.Time) error
-	DeleteEnquiry(ctx context.Context, id int64, actor string, at time.Time) error
-}
-
 var (
 	enquiryPage       = newPage("enquiry.html")
 	confirmDeletePage = newPage("confirm-delete.html")
@@ -45,7 +29,7 @@ var (
 
 // enquiryView is one enquiry and its work.
 type enquiryView struct {
-	frame
+	page.Frame
 	Enquiry     *enquiry.Enquiry
 	Notes       []store.Note
 	History     []store.Event
@@ -62,7 +46,7 @@ type enquiryView struct {
 
 // confirmDeleteView asks before an enquiry is deleted.
 type confirmDeleteView struct {
-	frame
+	page.Frame
 	Enquiry *enquiry.Enquiry
 	Back    string // the list it was opened from
 }
@@ -78,7 +62,7 @@ func (h *Handler) enquiryID(w http.ResponseWriter, r *http.Request) (enquiry.Enq
 	}
 	switch {
 	case errors.Is(err, enquiry.ErrNotFound):
-		h.fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", page.BackPath(r))
+		h.kit.Fail(w, r, http.StatusNotFound, "Not found", "There is no enquiry #"+r.PathValue("id")+". It may have been deleted.", page.BackPath(r))
 		return e, false
 	case err != nil:
 		h.kit.StoreFailed(w, r, "read enquiry", err)
@@ -139,13 +123,13 @@ func (h *Handler) enquiryPage(w http.ResponseWriter, r *http.Request, status int
 		}
 	}
 	if err != nil {
-		h.log.Error("studio: read enquiry's work", "id", e.ID, "err", err)
-		h.fail(w, r, http.StatusServiceUnavailable, "Enquiries", "This enquiry cannot be read just now: the database did not answer. Try again in a minute.", "")
+		h.kit.Log.Error("studio: read enquiry's work", "id", e.ID, "err", err)
+		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Enquiries", "This enquiry cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
-	p.ReplyURL = replyURL(e, h.opts.Location)
-	p.WhatsAppURL = whatsAppURL(e.Phone, h.opts.Facts().StudioPhone)
-	h.render(w, r, status, enquiryPage, p)
+	p.ReplyURL = replyURL(e, h.kit.Location)
+	p.WhatsAppURL = whatsAppURL(e.Phone, h.kit.Facts().StudioPhone)
+	h.pages.Render(w, r, status, enquiryPage, p)
 }
 
 // mailsOf reads an enquiry's mails and its replies, each reply with its
@@ -165,19 +149,6 @@ func (h *Handler) mailsOf(ctx context.Context, id int64) ([]store.MailDelivery, 
 		sent[i] = sentReply{Reply: rp, Mail: byReply[rp.ID]}
 	}
 	return mails, sent, nil
-}
-
-// replyMails sorts mails into the replies', by reply id, and the others.
-func replyMails(mails []store.MailDelivery) (byReply map[int64]*store.MailDelivery, others []store.MailDelivery) {
-	byReply = map[int64]*store.MailDelivery{}
-	for _, d := range mails {
-		if d.Recipient == store.RecipientReply {
-			byReply[d.Ref] = &d
-			continue
-		}
-		others = append(others, d)
-	}
-	return byReply, others
 }
 
 // afterAction goes back to the enquiry's page, keeping the way back to
@@ -208,7 +179,7 @@ func (h *Handler) SetStatus(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "There is no status “"+string(status)+"”: nothing was changed.", "")
 		return
 	}
-	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, page.Actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetStatus(r.Context(), e.ID, status, page.Actor(r), h.kit.Now()); err != nil {
 		h.kit.StoreFailed(w, r, "set status", err)
 		return
 	}
@@ -226,7 +197,7 @@ func (h *Handler) SetSpam(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "Say spam=true or spam=false: nothing was changed.", "")
 		return
 	}
-	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, page.Actor(r), h.now()); err != nil {
+	if err := h.enquiries.SetSpam(r.Context(), e.ID, spam, page.Actor(r), h.kit.Now()); err != nil {
 		h.kit.StoreFailed(w, r, "set spam", err)
 		return
 	}
@@ -240,7 +211,7 @@ func (h *Handler) Undo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	change, _ := strconv.ParseInt(r.PostFormValue("change"), 10, 64)
-	err := h.enquiries.Undo(r.Context(), e.ID, change, page.Actor(r), h.now())
+	err := h.enquiries.Undo(r.Context(), e.ID, change, page.Actor(r), h.kit.Now())
 	switch {
 	case errors.Is(err, store.ErrStale):
 		h.detail(w, r, http.StatusConflict, e, "That change cannot be undone any more: it was undone already, or someone changed the enquiry since. Nothing was changed.", "")
@@ -268,7 +239,7 @@ func (h *Handler) AddNote(w http.ResponseWriter, r *http.Request) {
 		h.detail(w, r, http.StatusBadRequest, e, "The note is "+strconv.Itoa(n)+" characters long: keep it to "+strconv.Itoa(maxNote)+". It was not added.", body)
 		return
 	}
-	if err := h.enquiries.AddNote(r.Context(), e.ID, page.Actor(r), body, h.now()); err != nil {
+	if err := h.enquiries.AddNote(r.Context(), e.ID, page.Actor(r), body, h.kit.Now()); err != nil {
 		h.kit.StoreFailed(w, r, "add note", err)
 		return
 	}
@@ -281,7 +252,7 @@ func (h *Handler) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	h.render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{frame: frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: page.BackPath(r)})
+	h.pages.Render(w, r, http.StatusOK, confirmDeletePage, &confirmDeleteView{Frame: page.Frame{Title: "Delete #" + strconv.FormatInt(e.ID, 10) + "?"}, Enquiry: &e, Back: page.BackPath(r)})
 }
 
 // Delete is POST /studio/enquiries/{id}/delete.
@@ -290,11 +261,11 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, page.Actor(r), h.now()); err != nil {
+	if err := h.enquiries.DeleteEnquiry(r.Context(), e.ID, page.Actor(r), h.kit.Now()); err != nil {
 		h.kit.StoreFailed(w, r, "delete", err)
 		return
 	}
-	h.log.Info("studio: enquiry deleted", "id", e.ID, "account", page.Actor(r))
+	h.kit.Log.Info("studio: enquiry deleted", "id", e.ID, "account", page.Actor(r))
 	back, _ := url.Parse(page.BackPath(r))
 	q := back.Query()
 	q.Set("deleted", strconv.FormatInt(e.ID, 10))

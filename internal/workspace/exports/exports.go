@@ -1,7 +1,10 @@
-package workspace
+// Package exports is the workspace's CSV exports for spreadsheets and
+// scripts: the enquiries (what the inbox's filter chooses, or every one)
+// and the newsletter's list; its cells and files (csv.go) are the
+// insights' too.
+package exports
 
 import (
-	"bufio"
 	"context"
 	"net/http"
 	"slices"
@@ -12,65 +15,26 @@ import (
 	"studio/internal/enquiry"
 	"studio/internal/input"
 	"studio/internal/store"
+	"studio/internal/workspace/filter"
 	"studio/internal/workspace/page"
 )
 
-// exportStore reads what the CSV exports hold.
-type exportStore interface {
+// Store reads what the CSV exports hold (a *store.Store).
+type Store interface {
 	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
 	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
 	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
 	Subscribers(ctx context.Context) ([]enquiry.Subscriber, error)
 }
 
-// Neutralise makes a cell safe to open in a spreadsheet: one that starts
-// with a character a spreadsheet reads as a formula gets a leading
-// apostrophe, so it shows as the text it is.
-func Neutralise(cell string) string {
-	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
-		return "'" + cell
-	}
-	return cell
+// Handler serves the CSV exports.
+type Handler struct {
+	store Store
+	kit   *page.Kit
 }
 
-// phoneCell writes a phone number so that a spreadsheet shows it as the
-// number it is: "+91 98290 41752" would be read as a formula, and with an
-// apostrophe it shows the apostrophe, so it goes in as ="+91 98290 41752",
-// a formula whose value is that text. Only a value of phone characters
-// gets this; anything else is neutralised like every other cell.
-func phoneCell(phone string) string {
-	if phone == "" || strings.Trim(phone, "0123456789 +-().") != "" || !strings.ContainsRune("+-", rune(phone[0])) {
-		return Neutralise(phone)
-	}
-	return `="` + phone + `"`
-}
-
-// writeCSV writes an export for spreadsheets: a UTF-8 byte-order mark
-// first, so Excel reads Hindi names and "₹" as they are; every field
-// quoted, so a separator inside a value (a "," or a ";", as spreadsheets
-// set to other languages split on) never starts a new cell that could be
-// a formula. Each cell comes neutralised (Neutralise, phoneCell). The
-// file is name.csv: name says what the file holds, a date with it.
-func writeCSV(w http.ResponseWriter, name string, header []string, rows [][]string) {
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`.csv"`)
-	bw := bufio.NewWriter(w)
-	bw.WriteString("\uFEFF")
-	writeRow := func(cells []string) {
-		for i, cell := range cells {
-			if i > 0 {
-				bw.WriteByte(',')
-			}
-			bw.WriteString(`"` + strings.ReplaceAll(cell, `"`, `""`) + `"`)
-		}
-		bw.WriteString("\r\n")
-	}
-	writeRow(header)
-	for _, row := range rows {
-		writeRow(row)
-	}
-	bw.Flush()
-}
+// New returns the exports.
+func New(st Store, kit *page.Kit) *Handler { return &Handler{store: st, kit: kit} }
 
 // EnquiriesCSV is GET /studio/enquiries.csv: the enquiries the inbox's
 // filter chooses, or every one, spam included and marked; newest first. A
@@ -84,8 +48,8 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	// with it, every page, a part it cannot use left out as the inbox
 	// leaves it; with none (a script's), every enquiry, spam too.
 	f := store.EnquiryFilter{AllSpam: true}
-	if q := r.URL.Query(); slices.ContainsFunc(filterKeys, q.Has) {
-		f, _ = h.filter(filterFormOf(q))
+	if q := r.URL.Query(); slices.ContainsFunc(filter.Keys, q.Has) {
+		f, _ = filter.FormOf(q).Filter(h.kit.Location)
 	}
 	var list []enquiry.Enquiry
 	var notes map[int64][]store.Note
@@ -93,24 +57,24 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 	var err error
 	// Text the database cannot keep is in no enquiry (package input).
 	if input.Storable(f.Search) {
-		list, err = h.exports.Enquiries(r.Context(), f)
+		list, err = h.store.Enquiries(r.Context(), f)
 	}
 	if err == nil {
 		ids := make([]int64, len(list))
 		for i, e := range list {
 			ids[i] = e.ID
 		}
-		notes, err = h.exports.NotesOf(r.Context(), ids)
+		notes, err = h.store.NotesOf(r.Context(), ids)
 		if err == nil {
 			var list []store.Reply
-			list, err = h.exports.Replies(r.Context(), ids)
+			list, err = h.store.Replies(r.Context(), ids)
 			for _, rp := range list {
 				replies[rp.EnquiryID] = append(replies[rp.EnquiryID], rp)
 			}
 		}
 	}
 	if err != nil {
-		h.log.Error("studio: export enquiries", "err", err)
+		h.kit.Log.Error("studio: export enquiries", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
 		return
 	}
@@ -129,13 +93,13 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 				quantity = strconv.Itoa(it.Quantity)
 			}
 			n := Neutralise
-			rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.opts.Location).Format(time.RFC3339), string(e.Kind),
+			rows = append(rows, []string{strconv.FormatInt(e.ID, 10), e.CreatedAt.In(h.kit.Location).Format(time.RFC3339), string(e.Kind),
 				product, n(it.ProductName), n(it.Material), n(it.Finish), n(e.Name), n(e.Email), phoneCell(e.Phone), n(e.Message), string(e.Status), strconv.FormatBool(e.Spam),
-				quantity, n(it.Note), n(notesCell(notes[e.ID], h.opts.Location)), n(repliesCell(replies[e.ID], h.opts.Location))})
+				quantity, n(it.Note), n(notesCell(notes[e.ID], h.kit.Location)), n(repliesCell(replies[e.ID], h.kit.Location))})
 		}
 	}
-	h.log.Info("studio: enquiries exported", "account", page.Actor(r), "enquiries", len(list), "rows", len(rows))
-	writeCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
+	h.kit.Log.Info("studio: enquiries exported", "account", page.Actor(r), "enquiries", len(list), "rows", len(rows))
+	WriteCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
 }
 
 // repliesCell is an enquiry's replies in one cell, oldest first, each its
@@ -165,17 +129,17 @@ func notesCell(notes []store.Note, loc *time.Location) string {
 
 // NewsletterCSV is GET /studio/newsletter.csv.
 func (h *Handler) NewsletterCSV(w http.ResponseWriter, r *http.Request) {
-	list, err := h.exports.Subscribers(r.Context())
+	list, err := h.store.Subscribers(r.Context())
 	if err != nil {
-		h.log.Error("studio: export newsletter", "err", err)
+		h.kit.Log.Error("studio: export newsletter", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
 		return
 	}
 	rows := make([][]string, 0, len(list))
 	for _, s := range list {
-		rows = append(rows, []string{Neutralise(s.Email), s.CreatedAt.In(h.opts.Location).Format(time.RFC3339)})
+		rows = append(rows, []string{Neutralise(s.Email), s.CreatedAt.In(h.kit.Location).Format(time.RFC3339)})
 	}
-	writeCSV(w, "newsletter-"+exportDay(), []string{"email", "subscribed"}, rows)
+	WriteCSV(w, "newsletter-"+exportDay(), []string{"email", "subscribed"}, rows)
 }
 
 // exportDay names an export of everything by the day it was saved (UTC).

@@ -1,20 +1,30 @@
-package workspace
+// Package insights is the workspace's Insights: what the site's visitors
+// look for, from the site's own analytics (POST /api/events,
+// internal/server/events.go), beside the enquiries that followed. Every
+// table is also a CSV. The figures are read by readInsights (figures.go);
+// this file serves them, and makes the days' counts (RollUp).
+package insights
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"studio/internal/store"
+	"studio/internal/workspace/exports"
+	"studio/internal/workspace/page"
 )
 
-// The insights: what the site's visitors look for, from the site's own
-// analytics (POST /api/events, internal/server/events.go), beside the
-// enquiries that followed. Every table is also a CSV. The figures are read
-// by readInsights (insights_figures.go); this file serves them.
+// Store is what the insights read and count (a *store.Store).
+type Store interface {
+	figuresReader
+	eventCounter
+}
 
 // eventCounter makes the days' counts from the raw events.
 type eventCounter interface {
@@ -26,12 +36,40 @@ const (
 	maxRangeDays     = 366
 )
 
+// The insights' own page, in templates/.
+//
+//go:embed templates
+var templateFiles embed.FS
+
+// pageFiles are the pages declared with newPage.
+var pageFiles page.Names
+
+func newPage(file string) page.Name { return pageFiles.Declare(file) }
+
 var insightsPage = newPage("insights.html")
+
+// Handler serves the insights and makes their counts.
+type Handler struct {
+	store    Store
+	kit      *page.Kit
+	pages    *page.Pages
+	keepDays int // how long analytics events are kept as they came
+
+	rolled   sync.Mutex
+	rolledAt time.Time // when RollUp last made the counts
+}
+
+// New returns the insights, which keep events keepDays as they came. It
+// panics if the page's template is broken (it is built in: a mistake of
+// the build's).
+func New(st Store, kit *page.Kit, keepDays int) *Handler {
+	return &Handler{store: st, kit: kit, pages: kit.MustParse(templateFiles, pageFiles, nil), keepDays: keepDays}
+}
 
 // insightsView is the insights page: the figures, and the ways to other
 // periods.
 type insightsView struct {
-	frame
+	page.Frame
 	insightsFigures
 	CountedAt time.Time // when the counts were last made from the events
 	Latest    string    // this page's address, asking for the latest counts
@@ -60,17 +98,17 @@ func (h *Handler) Insights(w http.ResponseWriter, r *http.Request) {
 	countedAt, err := h.countsMadeAt(r.Context(), r.URL.Query().Has("latest"))
 	var figures *insightsFigures
 	if err == nil {
-		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts())
+		figures, err = readInsights(r.Context(), h.store, p, h.kit.Location, h.kit.Facts())
 	}
 	if err != nil {
-		h.log.Error("studio: insights", "err", err)
-		h.fail(w, r, http.StatusServiceUnavailable, "Insights", "The figures cannot be read just now: the database did not answer. Try again in a minute.", "")
+		h.kit.Log.Error("studio: insights", "err", err)
+		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Insights", "The figures cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	q := r.URL.Query()
 	q.Set("latest", "")
-	h.render(w, r, http.StatusOK, insightsPage, &insightsView{
-		frame:           frame{Title: "Insights", Section: "insights", Problem: problem},
+	h.pages.Render(w, r, http.StatusOK, insightsPage, &insightsView{
+		Frame:           page.Frame{Title: "Insights", Section: "insights", Problem: problem},
 		insightsFigures: *figures,
 		CountedAt:       countedAt,
 		Latest:          "/studio/insights?" + q.Encode(),
@@ -95,10 +133,10 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 	_, err := h.countsMadeAt(r.Context(), false)
 	var figures *insightsFigures
 	if err == nil {
-		figures, err = readInsights(r.Context(), h.figures, p, h.opts.Location, h.opts.Facts())
+		figures, err = readInsights(r.Context(), h.store, p, h.kit.Location, h.kit.Facts())
 	}
 	if err != nil {
-		h.log.Error("studio: insights export", "err", err)
+		h.kit.Log.Error("studio: insights export", "err", err)
 		http.Error(w, "500 the database did not answer", http.StatusInternalServerError)
 		return
 	}
@@ -108,11 +146,11 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 			for i, row := range t.Rows {
 				rows[i] = make([]string, len(row))
 				for j, cell := range row {
-					rows[i][j] = Neutralise(cell)
+					rows[i][j] = exports.Neutralise(cell)
 				}
 			}
 			// Named for the period it holds, not the day it was saved.
-			writeCSV(w, "insights-"+id+"-"+p.From+"-to-"+p.To, t.Header, rows)
+			exports.WriteCSV(w, "insights-"+id+"-"+p.From+"-to-"+p.To, t.Header, rows)
 			return
 		}
 	}
@@ -120,7 +158,7 @@ func (h *Handler) InsightsCSV(w http.ResponseWriter, r *http.Request) {
 
 // period reads from and to; a wrong one is said, and the default used.
 func (h *Handler) period(r *http.Request) (period, string) {
-	today := h.now().In(h.opts.Location)
+	today := h.kit.Now().In(h.kit.Location)
 	def := period{today.AddDate(0, 0, 1-defaultRangeDays).Format(time.DateOnly), today.Format(time.DateOnly)}
 	q := r.URL.Query()
 	if q.Get("from") == "" && q.Get("to") == "" {
@@ -141,7 +179,7 @@ func (h *Handler) period(r *http.Request) (period, string) {
 
 // presets are the usual periods up to today, the one shown marked.
 func (h *Handler) presets(shown period) []preset {
-	today := h.now().In(h.opts.Location)
+	today := h.kit.Now().In(h.kit.Location)
 	var presets []preset
 	for _, n := range []int{7, 30, 90} {
 		p := period{today.AddDate(0, 0, 1-n).Format(time.DateOnly), today.Format(time.DateOnly)}
@@ -154,8 +192,8 @@ func (h *Handler) presets(shown period) []preset {
 // yesterday's again) and deletes events past KeepDays. The server runs it
 // every few minutes; the insights page on asking ("Count the latest").
 func (h *Handler) RollUp(ctx context.Context) error {
-	now := h.now()
-	if err := h.eventCounts.RollUpEvents(ctx, now.In(h.opts.Location).Format(time.DateOnly), h.opts.KeepDays); err != nil {
+	now := h.kit.Now()
+	if err := h.store.RollUpEvents(ctx, now.In(h.kit.Location).Format(time.DateOnly), h.keepDays); err != nil {
 		return err
 	}
 	h.rolled.Lock()
@@ -176,7 +214,7 @@ func (h *Handler) countsMadeAt(ctx context.Context, latest bool) (time.Time, err
 		if err := h.RollUp(ctx); err != nil {
 			return time.Time{}, err
 		}
-		rolledAt = h.now()
+		rolledAt = h.kit.Now()
 	}
 	return rolledAt, nil
 }

@@ -1,13 +1,11 @@
-package workspace
+package inbox
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"studio/internal/store"
 	"studio/internal/workspace/page"
@@ -18,15 +16,10 @@ import (
 // (store.ErasePerson) and goes back to the inbox saying how many
 // enquiries it touched.
 
-// personEraser erases what the studio holds about an address.
-type personEraser interface {
-	ErasePerson(ctx context.Context, email, actor string, at time.Time) (int, error)
-}
-
 var confirmErasePage = newPage("confirm-erase.html")
 
 type confirmEraseView struct {
-	frame
+	page.Frame
 	Email string
 	Back  string // where "Keep it" leads: the page that asked (?return=), or the inbox
 }
@@ -47,10 +40,10 @@ func erasedAddress(v string) string {
 func (h *Handler) ConfirmErase(w http.ResponseWriter, r *http.Request) {
 	email := erasedAddress(r.URL.Query().Get("email"))
 	if email == "" {
-		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the link names no e-mail address.", page.BackPath(r))
+		h.kit.Fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the link names no e-mail address.", page.BackPath(r))
 		return
 	}
-	h.render(w, r, http.StatusOK, confirmErasePage, &confirmEraseView{frame: frame{Title: "Erase " + email + "’s data?"}, Email: email, Back: page.BackPath(r)})
+	h.pages.Render(w, r, http.StatusOK, confirmErasePage, &confirmEraseView{Frame: page.Frame{Title: "Erase " + email + "’s data?"}, Email: email, Back: page.BackPath(r)})
 }
 
 // Erase is POST /studio/customers/erase (form field email).
@@ -58,13 +51,13 @@ func (h *Handler) ConfirmErase(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 	email := erasedAddress(r.PostFormValue("email"))
 	if email == "" {
-		h.fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", page.BackPath(r))
+		h.kit.Fail(w, r, http.StatusBadRequest, "Whose data?", "Nothing was erased: the form names no e-mail address.", page.BackPath(r))
 		return
 	}
-	n, err := h.erasures.ErasePerson(r.Context(), email, page.Actor(r), h.now())
+	n, err := h.erasures.ErasePerson(r.Context(), email, page.Actor(r), h.kit.Now())
 	if errors.Is(err, store.ErrNotOverwritten) {
-		h.log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", page.Actor(r), "err", err)
-		h.fail(w, r, http.StatusServiceUnavailable, "Erased, not yet overwritten",
+		h.kit.Log.Error("studio: a person's data erased, its old copies not overwritten", "enquiries", n, "account", page.Actor(r), "err", err)
+		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Erased, not yet overwritten",
 			erasedNotice(n)+" But the database could not overwrite the old copies of their data in its files yet. Erase again in a minute to try once more: there is nothing left to blank, only the copies to overwrite.", page.BackPath(r))
 		return
 	}
@@ -73,7 +66,7 @@ func (h *Handler) Erase(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The log keeps that it happened, not whose data it was.
-	h.log.Info("studio: a person's data erased", "enquiries", n, "account", page.Actor(r))
+	h.kit.Log.Info("studio: a person's data erased", "enquiries", n, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio?"+url.Values{"erased": {strconv.Itoa(n)}}.Encode(), http.StatusSeeOther)
 }
 

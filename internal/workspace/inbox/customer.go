@@ -1,4 +1,4 @@
-package workspace
+package inbox
 
 import (
 	"context"
@@ -18,16 +18,6 @@ import (
 // One page per customer, by e-mail address: everything they sent and
 // everything the studio did about it, in time order.
 
-// customerStore reads a customer's enquiries and what was done about them.
-type customerStore interface {
-	Enquiries(ctx context.Context, f store.EnquiryFilter) ([]enquiry.Enquiry, error)
-	HistoryOf(ctx context.Context, ids []int64) ([]store.Event, error)
-	NotesOf(ctx context.Context, ids []int64) (map[int64][]store.Note, error)
-	Replies(ctx context.Context, enquiryIDs []int64) ([]store.Reply, error)
-	MailDeliveries(ctx context.Context, enquiryIDs []int64) (map[int64][]store.MailDelivery, error)
-	SubscriptionOf(ctx context.Context, email string) (store.Subscription, bool, error)
-}
-
 // maxCustomerEnquiries bounds one customer's page; a person who sent more
 // is a robot, and its enquiries are in the inbox.
 const maxCustomerEnquiries = 500
@@ -35,7 +25,7 @@ const maxCustomerEnquiries = 500
 var customerPage = newPage("customer.html")
 
 type customerView struct {
-	frame
+	page.Frame
 	Email      string
 	Name       string   // the name of their newest enquiry
 	Phones     []string // every phone they gave, newest first
@@ -55,19 +45,11 @@ type customerEvent struct {
 	Mail      *store.MailDelivery
 }
 
-// customerURL is the address of the customer page of an e-mail address.
-// The address is in the query, not the path: the server's log keeps each
-// request's path for weeks, and erasing a person's data must not leave
-// their address there.
-func customerURL(email string) string {
-	return "/studio/customers?" + url.Values{"email": {enquiry.EmailKey(strings.TrimSpace(email))}}.Encode()
-}
-
 // Customer is GET /studio/customers?email=….
 func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	email := enquiry.EmailKey(strings.TrimSpace(r.URL.Query().Get("email")))
 	ctx := r.Context()
-	p := &customerView{frame: frame{Title: email}, Email: email}
+	p := &customerView{Frame: page.Frame{Title: email}, Email: email}
 	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})
 	var sub store.Subscription
 	var subscribed bool
@@ -75,15 +57,15 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 		sub, subscribed, err = h.customers.SubscriptionOf(ctx, email)
 	}
 	if err == nil && len(enquiries) == 0 && !subscribed {
-		h.fail(w, r, http.StatusNotFound, "Not found", "Nothing from "+email+": no enquiry, and not on the newsletter list.", "")
+		h.kit.Fail(w, r, http.StatusNotFound, "Not found", "Nothing from "+email+": no enquiry, and not on the newsletter list.", "")
 		return
 	}
 	if err == nil {
 		p.Timeline, err = h.timeline(ctx, enquiries)
 	}
 	if err != nil {
-		h.log.Error("studio: read customer", "err", err)
-		h.fail(w, r, http.StatusServiceUnavailable, "Customer", "This customer cannot be read just now: the database did not answer. Try again in a minute.", "")
+		h.kit.Log.Error("studio: read customer", "err", err)
+		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Customer", "This customer cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
 	p.Enquiries = enquiries
@@ -119,20 +101,7 @@ func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	if page.Account(r).Role == store.RoleOwner {
 		p.Erase = "/studio/customers/erase?" + url.Values{"email": {email}, "return": {customerURL(email)}}.Encode()
 	}
-	h.render(w, r, http.StatusOK, customerPage, p)
-}
-
-// piecesOf names the products an enquiry asked about (pieceOf says them
-// in a phrase).
-func piecesOf(e enquiry.Enquiry) []string {
-	var names []string
-	for _, it := range e.Items {
-		names = append(names, it.ProductName)
-	}
-	if len(names) == 0 && e.ProductName != "" {
-		names = append(names, e.ProductName)
-	}
-	return names
+	h.pages.Render(w, r, http.StatusOK, customerPage, p)
 }
 
 // timeline is what happened with the enquiries: each received, its notes,
