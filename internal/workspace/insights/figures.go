@@ -23,7 +23,7 @@ type figuresReader interface {
 }
 
 // The events the figures read, each checked against the list
-// (internal/analytics/events.json) at start-up: a name that leaves the
+// (contracts/analytics-events.json) at start-up: a name that leaves the
 // list stops the server instead of showing zeros. customize_request is
 // the server's own name for a quote_request of kind customize.
 var (
