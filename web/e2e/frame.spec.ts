@@ -79,7 +79,7 @@ test("a product id not in the catalogue goes to the products", async ({ page }) 
   await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
 });
 
-test("the top bar offers the five links and a named search button", async ({ page, isMobile }) => {
+test("the top bar offers the five links and a named search button", { tag: "@both" }, async ({ page, isMobile }) => {
   await page.goto("/");
   await hydrated(page);
   await expect(page.getByRole("button", { name: "Search products" })).toBeVisible();
@@ -95,10 +95,9 @@ test("the top bar offers the five links and a named search button", async ({ pag
   }
 });
 
+// The collapsible menu is the small-screen top bar.
 test.describe("mobile menu", () => {
-  test("opens, closes on Escape with focus back on its button, and closes on navigation", async ({ page }) => {
-    // The collapsible menu is the small-screen top bar, whatever the project.
-    await page.setViewportSize({ width: 375, height: 740 });
+  test("opens, closes on Escape with focus back on its button, and closes on navigation", { tag: "@narrow-only" }, async ({ page }) => {
     await page.goto("/");
     await hydrated(page);
     const toggle = page.getByLabel("Menu");
@@ -122,7 +121,7 @@ test.describe("mobile menu", () => {
   });
 });
 
-test("the skip link is the first stop and moves focus to the content", async ({ page }) => {
+test("the skip link is the first stop and moves focus to the content", { tag: "@both" }, async ({ page }) => {
   await page.goto("/about");
   await hydrated(page);
   await page.keyboard.press("Tab");
@@ -133,7 +132,7 @@ test("the skip link is the first stop and moves focus to the content", async ({ 
   await expect(page.locator("main")).toBeFocused();
 });
 
-test("focused controls show a visible focus ring", async ({ page }) => {
+test("focused controls show a visible focus ring", { tag: "@both" }, async ({ page }) => {
   await page.goto("/");
   await hydrated(page);
   await page.keyboard.press("Tab"); // skip link
@@ -148,7 +147,7 @@ test("focused controls show a visible focus ring", async ({ page }) => {
   expect(outline.width).toBeGreaterThanOrEqual(2);
 });
 
-test("the top bar gains a shadow once the page is scrolled past 50 px", async ({ page }) => {
+test("the top bar gains a shadow once the page is scrolled past 50 px", { tag: "@both" }, async ({ page }) => {
   await page.goto("/products");
   await hydrated(page);
   const header = page.getByRole("banner");
@@ -186,7 +185,7 @@ test.describe("scroll to top on every path change", () => {
   });
 });
 
-test("the footer has the quick, policy and social links", async ({ page }) => {
+test("the footer has the quick, policy and social links", { tag: "@both" }, async ({ page }) => {
   await page.goto("/");
   const footer = page.getByRole("contentinfo");
   for (const name of ["Products", "Bespoke", "About us", "Contact us", "Terms of use", "Shipping policy", "Return & Refund policy", "Privacy policy"]) {
@@ -349,15 +348,17 @@ test.describe("analytics", () => {
 test.describe("with JavaScript off", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("pages are readable and the mobile menu still opens", async ({ page, isMobile }) => {
+  test("pages are readable", async ({ page }) => {
     test.setTimeout(routes.length * 5_000);
     for (const path of routes) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     }
-    if (isMobile) {
-      await page.getByLabel("Menu").click();
-      await expect(page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Products" })).toBeVisible();
-    }
+  });
+
+  test("the mobile menu still opens", { tag: "@narrow-only" }, async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("Menu").click();
+    await expect(page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Products" })).toBeVisible();
   });
 });

@@ -169,7 +169,7 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   expect(rows.every((r) => col(r, "kind") === "quote" && col(r, "spam") === "false")).toBe(true);
 });
 
-test.describe("at 375 px, by keyboard alone", () => {
+test.describe("at 375 px, by keyboard alone", { tag: "@narrow-only" }, () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
   // Presses Tab (or Shift+Tab, back) until the element the locator finds has focus.
@@ -250,7 +250,7 @@ test.describe("at 375 px, by keyboard alone", () => {
   });
 });
 
-test("a shared link over another shortlist asks first; Keep mine keeps it, Replace takes the link's", async ({ page }) => {
+test("a shared link over another shortlist asks first; Keep mine keeps it, Replace takes the link's", { tag: "@both" }, async ({ page }) => {
   const [mine, theirs] = [withFinishes, secondFromList];
   await page.goto("/products");
   await hydrated(page);
@@ -300,7 +300,7 @@ test("pieces the catalogue does not have, in a link or in storage, are left out 
   await expect(page.getByRole("heading", { level: 2, name: "Nothing here yet" })).toBeVisible();
 });
 
-test("Copy link where the browser will not copy: a dialog with the address to copy by hand", async ({ page }) => {
+test("Copy link where the browser will not copy: a dialog with the address to copy by hand", { tag: "@both" }, async ({ page }) => {
   await page.addInitScript(() => {
     Object.defineProperty(navigator, "clipboard", { value: { writeText: () => Promise.reject(new Error("denied")) } });
   });
