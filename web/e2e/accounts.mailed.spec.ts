@@ -49,11 +49,11 @@ async function setPassword(browser: Browser, path: string, password: string): Pr
   return page;
 }
 
-test("an owner invites a Staff account, which signs in and is refused Accounts and the CSV", async ({ page, browser }) => {
+test("an owner invites a Staff account, which signs in and is refused Accounts and the CSV", async ({ page, browser, openStudio }) => {
   test.slow(); // three password hashes and two mails on a loaded machine
   const email = newAddress("staff");
   const password = "a staff member's long password";
-  await signInToStudio(page);
+  await openStudio(page);
   const link = await invite(page, email, "Staff");
   await expectNoAxeViolations(page);
 
@@ -79,12 +79,12 @@ test("an owner invites a Staff account, which signs in and is refused Accounts a
   await staff.context().close();
 });
 
-test("a forgotten password is reset through the mailed link, which works once", async ({ page, browser }) => {
+test("a forgotten password is reset through the mailed link, which works once", async ({ page, browser, openStudio }) => {
   test.slow();
   const email = newAddress("forgetful");
   const first = "the first long password";
   const second = "the second long password";
-  await signInToStudio(page);
+  await openStudio(page);
   const person = await setPassword(browser, await invite(page, email, "Owner"), first);
   await person.getByRole("button", { name: "Sign out", exact: true }).click();
 
@@ -114,12 +114,12 @@ test("a forgotten password is reset through the mailed link, which works once", 
   await person.context().close();
 });
 
-test("one's password is changed on Your account, which signs out every other browser", async ({ page, browser }) => {
+test("one's password is changed on Your account, which signs out every other browser", async ({ page, browser, openStudio }) => {
   test.slow();
   const email = newAddress("changing");
   const first = "the first long password";
   const second = "the second long password";
-  await signInToStudio(page);
+  await openStudio(page);
   const path = await invite(page, email, "Staff");
   const person = await setPassword(browser, path, first);
   const elsewhere = await (await browser.newContext()).newPage();

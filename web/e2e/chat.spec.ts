@@ -37,7 +37,7 @@ async function openAndGreet(page: Page) {
   return parts;
 }
 
-test("the launcher is on every page, with a pulsing dot while the chat is closed and empty", async ({ page }) => {
+test("the launcher is on every page, with a pulsing dot while the chat is closed and empty", { tag: "@both" }, async ({ page }) => {
   const { launcher, chat } = await openPage(page, "/products");
   await expect(launcher).toBeVisible();
   await expect(launcher).toHaveAttribute("aria-expanded", "false");

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
-import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
+import { test, expect, expectNoAxeViolations, unique } from "./fixtures";
 import { products, site } from "./content";
 
 // The workspace's Content section, driven as the studio's owner would, on a
@@ -28,8 +28,8 @@ async function cameraPhoto(dir: string, name: string, hue: number): Promise<stri
   return file;
 }
 
-async function openContent(page: Page) {
-  await signInToStudio(page);
+async function openContent(page: Page, openStudio: (page: Page) => Promise<void>) {
+  await openStudio(page);
   await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Content" })).toBeVisible();
 }
@@ -75,7 +75,7 @@ async function anonymousHeading(browser: Browser, path: string): Promise<string>
   return heading;
 }
 
-test("the owner renames a product, adds two phone photographs, previews it and publishes it", async ({ page, browser }, info) => {
+test("the owner renames a product, adds two phone photographs, previews it and publishes it", async ({ page, browser, openStudio }, info) => {
   test.setTimeout(360_000);
   const dir = info.outputPath("photos");
   mkdirSync(dir, { recursive: true });
@@ -85,7 +85,7 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   const altFirst = `${newName} in the workshop, seen from the front`;
   const altSecond = `${newName} in the workshop, its joinery close up`;
 
-  await openContent(page);
+  await openContent(page, openStudio);
   await openProduct(page, product.name);
   await expectNoAxeViolations(page);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill(newName);
@@ -152,7 +152,7 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await visitor.close();
 });
 
-test("bad input is refused beside its field, and nothing is saved", async ({ page }, info) => {
+test("bad input is refused beside its field, and nothing is saved", async ({ page, openStudio }, info) => {
   test.setTimeout(240_000);
   const dir = info.outputPath("bad");
   mkdirSync(dir, { recursive: true });
@@ -164,7 +164,7 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await sharp({ create: { width: 800, height: 600, channels: 3, background: "#a0522d" } }).jpeg().toFile(narrow);
   const product = products[0]!;
 
-  await openContent(page);
+  await openContent(page, openStudio);
   await openProduct(page, product.name);
   const name = page.getByRole("textbox", { name: "Name", exact: true });
   await name.fill("");
@@ -218,7 +218,7 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await expect(page.getByRole("link", { name: product.name, exact: true })).toBeVisible();
 });
 
-test("each photograph is sent on its own: what cannot be sent is said first, and one that fails is tried again with one tap", async ({ page }, info) => {
+test("each photograph is sent on its own: what cannot be sent is said first, and one that fails is tried again with one tap", async ({ page, openStudio }, info) => {
   test.setTimeout(240_000);
   const dir = info.outputPath("one-by-one");
   mkdirSync(dir, { recursive: true });
@@ -249,7 +249,7 @@ test("each photograph is sent on its own: what cannot be sent is said first, and
     return route.abort("connectionreset");
   });
 
-  await openContent(page);
+  await openContent(page, openStudio);
   await openProduct(page, product.name);
   await page.getByLabel("Add photographs").setInputFiles([tooLarge, empty, heic, first!, second!]);
   await page.getByRole("button", { name: "Upload the photographs" }).click();
@@ -278,7 +278,7 @@ test("each photograph is sent on its own: what cannot be sent is said first, and
   await expect(page.getByRole("group", { name: `Photograph ${count}` })).toBeVisible();
 });
 
-test("without JavaScript, the server says an empty or HEIC file is one", async ({ browser }, info) => {
+test("without JavaScript, the server says an empty or HEIC file is one", async ({ browser, openStudio }, info) => {
   const dir = info.outputPath("no-script");
   mkdirSync(dir, { recursive: true });
   const empty = join(dir, "empty.jpg");
@@ -287,7 +287,7 @@ test("without JavaScript, the server says an empty or HEIC file is one", async (
   writeFileSync(heic, Buffer.from("\0\0\0\x18ftypheic\0\0\0\0mif1heic", "latin1"));
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await openContent(page);
+  await openContent(page, openStudio);
   await openProduct(page, products[0]!.name, { axe: false });
   await page.getByLabel("Add photographs").setInputFiles([empty, heic]);
   await page.getByRole("button", { name: "Upload the photographs" }).click();
@@ -297,11 +297,11 @@ test("without JavaScript, the server says an empty or HEIC file is one", async (
   await context.close();
 });
 
-test("two people saving the same details: the second is shown both versions and loses nothing", async ({ browser }) => {
+test("two people saving the same details: the second is shown both versions and loses nothing", async ({ browser, openStudio }) => {
   const asha = await (await browser.newContext()).newPage();
   const ravi = await (await browser.newContext()).newPage();
   for (const page of [asha, ravi]) {
-    await openContent(page);
+    await openContent(page, openStudio);
     await page.getByRole("link", { name: "Studio details" }).click();
   }
   const ashas = unique("Made by hand in Jodhpur");
@@ -325,10 +325,10 @@ test("two people saving the same details: the second is shown both versions and 
   await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(site.tagline);
 });
 
-test("the forms work with JavaScript off, and by keyboard alone", async ({ browser }) => {
+test("the forms work with JavaScript off, and by keyboard alone", async ({ browser, openStudio }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await openContent(page);
+  await openContent(page, openStudio);
   await page.getByRole("link", { name: "Studio details" }).click();
   const phone = page.getByRole("group", { name: "Phone 1" });
   const label = unique("Studio desk");
@@ -348,8 +348,8 @@ test("the forms work with JavaScript off, and by keyboard alone", async ({ brows
   await context.close();
 });
 
-test("a policy's text is previewed beside it, and the Sort menu's groups are renamed, then discarded", async ({ page }) => {
-  await openContent(page);
+test("a policy's text is previewed beside it, and the Sort menu's groups are renamed, then discarded", async ({ page, openStudio }) => {
+  await openContent(page, openStudio);
   await page.getByRole("link", { name: "FAQ" }).click();
   const text = page.getByRole("textbox", { name: "Text (Markdown)" });
   const question = unique("Do you make lamps to order?");

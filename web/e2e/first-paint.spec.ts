@@ -61,7 +61,8 @@ for (const path of paths) {
   });
 }
 
-test("the scripts are fetched after the first contentful paint and the main pictures", async ({ page }) => {
+// The main pictures are the screen's own (their sizes differ): on both.
+test("the scripts are fetched after the first contentful paint and the main pictures", { tag: "@both" }, async ({ page }) => {
   // When the page's script links are added to it (React Router's own
   // module script, at the end of the body, races with them on a fast machine).
   await page.addInitScript(() => {

@@ -1,8 +1,21 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Cookie, type Page } from "@playwright/test";
 import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
 
 export type TrackedEvent = { name: string; params: Record<string, unknown> };
+
+// How long a person needs at least to fill in a form (enquiry.MinFillTime,
+// internal/enquiry/enquiry.go): a form sent sooner after the start time the
+// server signed for it (POST /api/form-start) is a robot's, and kept as spam.
+const PERSONS_PACE_MS = 3_000;
+
+type TestFixtures = {
+  problems: string[];
+  welcomeOffer: boolean;
+  personsPace: (page: Page) => Promise<void>;
+  openStudio: (page: Page) => Promise<void>;
+};
+type WorkerFixtures = { earlierFormStart: string; studioSession: Cookie[] };
 
 // Every browser test fails on a console error or warning, an uncaught page
 // error, or a Content-Security-Policy violation, in any page it opened. Not counted: the
@@ -12,7 +25,7 @@ export type TrackedEvent = { name: string; params: Record<string, unknown> };
 // note of a photograph the workspace's upload script sent that the server
 // refused or the test's connection lost: the page says so, and the tests
 // check those words.
-export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   // The welcome offer covers "/" one second after load in every new session.
   // Tests of other features start with it already seen, so it never lands
   // on what they click; offer.spec.ts sets `test.use({ welcomeOffer: true })`.
@@ -28,6 +41,54 @@ export const test = base.extend<{ problems: string[]; welcomeOffer: boolean }>({
       }, OFFER_SEEN_KEY);
     }
     await use(context);
+  },
+  // A start time the server signed as the worker began: by the time a test
+  // sends a form, older than a person needs to fill it in.
+  earlierFormStart: [
+    async ({ playwright }, use, workerInfo) => {
+      const api = await playwright.request.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const response = await api.post("/api/form-start");
+      expect(response.status()).toBe(200);
+      const { started } = (await response.json()) as { started: string };
+      await api.dispose();
+      await use(started);
+    },
+    { scope: "worker", auto: true },
+  ],
+  // personsPace(page): the page's forms are sent at a person's pace, without
+  // the test waiting for one: asked for its start time, the page is given
+  // the one the server signed as the worker began, as if the visitor had
+  // opened the form a while ago. Call it before the form's first edit.
+  personsPace: async ({ earlierFormStart }, use) => {
+    const signedAt = Number(earlierFormStart.split(".")[0]);
+    await use(async (page) => {
+      // Only a test at the very start of its worker finds it younger.
+      await expect.poll(() => Date.now() - signedAt, { message: "the worker's form start time is a person's pace old" }).toBeGreaterThanOrEqual(PERSONS_PACE_MS);
+      await page.route("**/api/form-start", (route) => route.fulfill({ json: { started: earlierFormStart } }));
+    });
+  },
+  // Signed in once per worker as the account STUDIO_PASSWORD makes
+  // ("studio"): each sign-in is a deliberate password hash. Signing in
+  // itself is tested where it is the subject (signInToStudio).
+  studioSession: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const page = await context.newPage();
+      await signInToStudio(page);
+      const { cookies } = await context.storageState();
+      await context.close();
+      await use(cookies);
+    },
+    { scope: "worker" },
+  ],
+  // openStudio(page): the workspace's first page, signed in with the
+  // worker's session. A test that signs out signs in on its own instead.
+  openStudio: async ({ studioSession }, use) => {
+    await use(async (page) => {
+      await page.context().addCookies(studioSession);
+      await page.goto("/studio");
+      await expect(page.getByRole("heading", { level: 1, name: /^Enquiries/ })).toBeVisible();
+    });
   },
   problems: [
     async ({ context }, use) => {

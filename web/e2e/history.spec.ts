@@ -1,4 +1,4 @@
-import { test, expect, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
+import { test, expect, holdScripts, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
 import { catalogue, home, productById, products, vocabulary } from "./content";
 import { similarProducts } from "../app/lib/catalogue";
 import { DEFAULT_LIST_STATE, PAGE_SIZE, listPath } from "../app/lib/filters";
@@ -214,15 +214,13 @@ test.describe("Back from a product returns to the place on the list the visitor 
 
 test.describe("the first search", () => {
   test("keys typed right after the first click all arrive, even while the overlay's code is on its way", async ({ page }) => {
-    // The overlay's code arrives half a second late (a slow network).
-    await page.route(/\/assets\/SearchOverlay-[^/]+\.js$/, async (route) => {
-      await new Promise((done) => setTimeout(done, 500));
-      await route.continue();
-    });
+    // The overlay's code arrives only once the keys are typed (a slow network).
+    const release = await holdScripts(page, "**/assets/SearchOverlay-*.js");
     await page.goto("/");
     await hydrated(page);
     await page.getByRole("button", { name: "Search products" }).click();
     await page.keyboard.type("walnut table");
+    release();
     await expect(page.getByRole("combobox", { name: "Search products" })).toHaveValue("walnut table");
   });
 

@@ -46,17 +46,17 @@ async function newSignedInPage(browser: Browser, email?: string, password?: stri
   return page;
 }
 
-test("two people work an enquiry from New to Won, with a note and an undo", async ({ page, browser }) => {
-  // A whole morning's work in one test: two sign-ins (each a deliberate
-  // password hash), a dozen pages and axe twice; on a loaded two-core
-  // machine it has taken more than the default 30 s.
+test("two people work an enquiry from New to Won, with a note and an undo", async ({ page, browser, openStudio }) => {
+  // A whole morning's work in one test: a sign-in (a deliberate password
+  // hash), a dozen pages and axe twice; on a loaded two-core machine it has
+  // taken more than the default 30 s.
   test.slow();
   const ravi = `ravi.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@studio.example`;
   addAccount(ravi, "ravi's long e2e password");
   const name = unique("Meera");
   await sendEnquiry(page, name);
 
-  await signInToStudio(page);
+  await openStudio(page);
   await expect(page.getByText(/\d+ new/)).toBeVisible();
   await openEnquiry(page, name);
   await expect(page.getByText("New", { exact: true })).toBeVisible();
@@ -102,10 +102,10 @@ test("two people work an enquiry from New to Won, with a note and an undo", asyn
   await other.context().close();
 });
 
-test("a real customer flagged as spam is moved out with Not spam", async ({ page }) => {
+test("a real customer flagged as spam is moved out with Not spam", async ({ page, openStudio }) => {
   const name = unique("Autofill");
   await sendEnquiry(page, name, { fast: true });
-  await signInToStudio(page);
+  await openStudio(page);
   await page.getByRole("searchbox", { name: "Search" }).fill(name);
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page.getByText("No enquiries match.")).toBeVisible();
@@ -116,6 +116,7 @@ test("a real customer flagged as spam is moved out with Not spam", async ({ page
   await openEnquiry(page, name); // in the open list now
 });
 
+// A session of its own, not the worker's (openStudio), which it ends.
 test("signing out ends the session: a copy of the cookie opens nothing", async ({ page, browser }) => {
   await signInToStudio(page);
   const copied = await page.context().cookies();

@@ -1,10 +1,11 @@
 import type { Page } from "@playwright/test";
-import { test, expect, expectNoAxeViolations, hydrated, signInToStudio } from "./fixtures";
+import { test, expect, expectNoAxeViolations, hydrated } from "./fixtures";
 import { products } from "./content";
 import { pagePaths } from "../app/lib/paths";
 import { catalogue } from "./content";
-import { SEARCH_SETTLE_MS } from "../app/lib/search";
 import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
+import { FLUSH_MS } from "../app/lib/insights";
+import { SEARCH_SETTLE_MS } from "../app/lib/search";
 
 // The site's own analytics, end to end: a visit is counted on the server
 // and shows on the studio's insights page; nothing sets a cookie; a browser
@@ -27,37 +28,46 @@ async function insightsRow(page: Page, table: string, first: string): Promise<nu
 }
 
 // Searches for a word no product has, looks at a product and opens its
-// quote dialog, waiting each time for the page to send its queue (5 s after
-// the first event). A beacon sent as the page unloads would say
-// "HeadlessChrome" (the context's user agent no longer applies then), and
-// the server would not count it.
+// quote dialog, each time moving the page's clock on until it sends the
+// batch with that event in it (FLUSH_MS after the batch's first event), and
+// waiting for the server's answer. A beacon sent as the page unloads would
+// say "HeadlessChrome" (the context's user agent no longer applies then),
+// and the server would not count it.
 async function visit(page: Page, term: string, product: { id: number }) {
-  const sent = () => page.waitForResponse((r) => r.url().endsWith("/api/events"), { timeout: 60_000 });
+  // Each batch the page sends: the names of its events, and the server's answer.
+  const batches: { names: string[]; status: number }[] = [];
+  await page.route("**/api/events", async (route) => {
+    const { events } = route.request().postDataJSON() as { events: { name: string }[] };
+    const response = await route.fetch();
+    batches.push({ names: events.map((e) => e.name), status: response.status() });
+    await route.fulfill({ response });
+  });
+  const sentWith = async (name: string) => {
+    await page.clock.runFor(SEARCH_SETTLE_MS + FLUSH_MS);
+    await expect.poll(() => batches.find((b) => b.names.includes(name))?.status, { message: `the batch with "${name}" answered`, timeout: 60_000 }).toBe(204);
+  };
+  await page.clock.install();
   await page.goto("/");
   await hydrated(page);
-  let batch = sent();
   await page.getByRole("button", { name: "Search products" }).click();
   await page.getByRole("combobox", { name: "Search products" }).fill(term);
   await expect(page.getByText("No results found")).toBeVisible();
-  await page.waitForTimeout(SEARCH_SETTLE_MS + 300); // the search is counted once the typing settles
-  expect((await batch).status()).toBe(204);
+  await sentWith("search"); // an event once the typing settles
   await page.keyboard.press("Escape");
   await page.goto(`/product/${product.id}`);
   await hydrated(page);
-  batch = sent();
   await page.getByRole("button", { name: "Get Quote" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  expect((await batch).status()).toBe(204);
+  await sentWith("quote_request");
 }
 
-test("a visit shows on the insights page: the search that found nothing, the product looked at and asked about", async ({ browser }, testInfo) => {
-  // Two waits of 5 s for the page's batches, a sign-in and several counts
-  // of the latest events: generous, for a loaded machine.
+test("a visit shows on the insights page: the search that found nothing, the product looked at and asked about", async ({ browser, openStudio }) => {
+  // Two visits, the batches' answers and several counts of the latest
+  // events: generous, for a loaded machine.
   test.setTimeout(300_000);
-  // One product per project, since both projects run at once on one server.
-  const product = products[testInfo.project.name === "mobile" ? 1 : 0]!;
+  const product = products[0]!;
   const studio = await (await browser.newContext()).newPage();
-  await signInToStudio(studio);
+  await openStudio(studio);
   const before = (await insightsRow(studio, "Products: looked at, asked about", product.name)) ?? [0, 0, 0, 0, 0];
 
   const term = unique();
@@ -76,7 +86,7 @@ test("a visit shows on the insights page: the search that found nothing, the pro
   await expect(searches.nth(1).getByRole("cell").nth(1)).not.toHaveText("0");
 });
 
-test("with Global Privacy Control, nothing is kept", async ({ browser }) => {
+test("with Global Privacy Control, nothing is kept", async ({ browser, openStudio }) => {
   const term = unique();
   const visitor = await (await browser.newContext({ userAgent: ordinaryChrome, extraHTTPHeaders: { "Sec-GPC": "1" } })).newPage();
   await visitor.addInitScript(() => Object.defineProperty(navigator, "globalPrivacyControl", { value: true }));
@@ -107,7 +117,7 @@ test("with Global Privacy Control, nothing is kept", async ({ browser }) => {
   });
   expect(response.status()).toBe(204);
   const studio = await (await browser.newContext()).newPage();
-  await signInToStudio(studio);
+  await openStudio(studio);
   expect(await insightsRow(studio, "Searches", term)).toBeNull();
 });
 

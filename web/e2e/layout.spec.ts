@@ -5,7 +5,8 @@ import { products } from "./content";
 // The page's blocks keep one gutter and one left edge (the container:
 // styles/base.css), at the narrowest phone and on a wide screen; the chat
 // launcher floating over them hides no control; the category tabs say
-// when they scroll on.
+// when they scroll on. The narrowest phone is the phone project's, with
+// touch; the wide screen the laptop's.
 
 async function box(page: Page, locator: ReturnType<Page["locator"]>) {
   const b = await locator.boundingBox();
@@ -16,8 +17,11 @@ async function box(page: Page, locator: ReturnType<Page["locator"]>) {
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-for (const width of [320, 1280]) {
-  test.describe(`at ${width} px`, () => {
+for (const [width, screen] of [
+  [320, "@narrow-only"],
+  [1280, "@wide-only"],
+] as const) {
+  test.describe(`at ${width} px`, { tag: screen }, () => {
     test.use({ viewport: { width, height: 800 } });
 
     test("About's Glimpses keep the gutter of the blocks around them", async ({ page }) => {

@@ -15,7 +15,8 @@ test("the audit: every control shown works without JavaScript", async ({ page, r
   const checked = new Map<string, number>();
   const problems: string[] = [];
   for (const path of pagePaths(catalogue)) {
-    await page.goto(path);
+    // What is shown is known once the page is parsed: its styles are in it.
+    await page.goto(path, { waitUntil: "domcontentloaded" });
     const controls = await page.evaluate(() => {
       const shown = (e: Element) => (e as HTMLElement).checkVisibility?.({ visibilityProperty: true }) ?? true;
       const name = (e: Element) => (e.getAttribute("aria-label") || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40);

@@ -202,7 +202,7 @@ test("mobile: a full-height background image, a shorter heading, two lines and t
   await expect(dialog).toBeHidden();
 });
 
-test("moves nothing on the page and does not become its largest contentful paint", async ({ page }) => {
+test("moves nothing on the page and does not become its largest contentful paint", { tag: "@both" }, async ({ page }) => {
   await page.addInitScript(() => {
     const w = window as unknown as { __shift: number; __lcp: Element[] };
     w.__shift = 0;

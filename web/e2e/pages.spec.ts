@@ -191,8 +191,9 @@ const policies = [
 });
 
 test.describe("policies", () => {
+  // The contents and the measure of the text are laid out for each screen.
   for (const policy of policies) {
-    test(`${policy.title}: numbered sections with anchors, contents, last updated, no placeholders`, async ({ page }) => {
+    test(`${policy.title}: numbered sections with anchors, contents, last updated, no placeholders`, { tag: "@both" }, async ({ page }) => {
       await page.goto(policy.path);
       await hydrated(page);
       await expect(page).toHaveTitle(`${policy.title} | ${site.name}`);

@@ -1,12 +1,12 @@
-import { test, expect, expectNoAxeViolations, signInToStudio } from "./fixtures";
+import { test, expect, expectNoAxeViolations } from "./fixtures";
 
 // The workspace's releases page. The test server has made no release of its
 // own (its content is the embedded build's), so the embedded build is live.
 // It runs in web/, where there is no builder unless BUILDER_DIR names one:
 // then the page says how to add it instead of offering Publish now.
 
-test("the releases page shows the live build, and Publish now or how to add the builder", async ({ page }) => {
-  await signInToStudio(page);
+test("the releases page shows the live build, and Publish now or how to add the builder", async ({ page, openStudio }) => {
+  await openStudio(page);
   await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Releases" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Releases" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Releases" })).toHaveAttribute("aria-current", "page");

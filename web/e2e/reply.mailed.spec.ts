@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { test, expect, expectNoAxeViolations, signInToStudio, unique } from "./fixtures";
+import { test, expect, expectNoAxeViolations, unique } from "./fixtures";
 import { products, site } from "./content";
 import { lastMailTo, linkIn, mailedServer } from "./mail";
 
@@ -27,7 +27,7 @@ async function requestQuote(page: Page, name: string, email: string) {
 // A PDF made here: a real quote's first bytes and some size.
 const quotePDF = Buffer.concat([Buffer.from("%PDF-1.4\n% a quote\n"), Buffer.alloc(200_000, "0")]);
 
-test("reply from an enquiry with a template and a PDF, see it on the customer’s page, then erase the customer", async ({ page }) => {
+test("reply from an enquiry with a template and a PDF, see it on the customer’s page, then erase the customer", async ({ page, openStudio }) => {
   test.slow(); // sign-in, mail round trips and axe on a loaded two-core machine
   const name = unique("Meera");
   const email = `${name.split(" ")[1]}@example.com`;
@@ -36,7 +36,7 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   // The studio's copy links to the enquiry in the workspace.
   const copy = await lastMailTo("studio@jharokha.test", new RegExp(name));
   const link = new URL(linkIn(copy, mailedServer + "/studio/enquiries/"));
-  await signInToStudio(page);
+  await openStudio(page);
   await page.goto(link.pathname);
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
 
@@ -93,10 +93,10 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   await expect(page.getByRole("list").filter({ hasText: "received from the website" })).toContainText("erased the person's data");
 });
 
-test("a reply to a mailbox that does not exist shows as not delivered", async ({ page }) => {
+test("a reply to a mailbox that does not exist shows as not delivered", async ({ page, openStudio }) => {
   const name = unique("Ravi");
   await requestQuote(page, name, `${name.split(" ")[1]}@example.com`);
-  await signInToStudio(page);
+  await openStudio(page);
   await page.getByRole("searchbox", { name: "Search" }).fill(name);
   await page.getByRole("button", { name: "Show" }).click();
   await page.getByRole("article").getByRole("link", { name: new RegExp(name) }).click();

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { test, expect, expectNoAxeViolations, hydrated, recordAnalytics, signInToStudio, trackedEvents, unique } from "./fixtures";
+import { test, expect, expectNoAxeViolations, hydrated, recordAnalytics, trackedEvents, unique } from "./fixtures";
 import { products, vocabulary } from "./content";
 import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts } from "../app/lib/filters";
 import { SHORTLIST_KEY } from "../app/lib/shortlist/saved";
@@ -65,8 +65,9 @@ async function addFromList(page: Page, name: string) {
   await expect(button).toHaveAttribute("aria-pressed", "true");
 }
 
-test("three pieces from two pages, changed, reloaded, shared to another browser and sent as one request the studio sees whole", async ({ page, browser, context }) => {
+test("three pieces from two pages, changed, reloaded, shared to another browser and sent as one request the studio sees whole", async ({ page, browser, context, personsPace, openStudio }) => {
   test.setTimeout(240_000);
+  await personsPace(page);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/products");
   await hydrated(page);
@@ -124,7 +125,6 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   const name = unique("Anjali Mehta");
   await page.getByRole("textbox", { name: "Your Name" }).fill(name);
   await page.getByRole("textbox", { name: "Your Email" }).fill("anjali@studio-mehta.example");
-  await page.waitForTimeout(3200); // a person's pace: the server's signed start time
   await page.getByRole("button", { name: "Request a quote for 3 products, 6 pieces" }).click();
   const thanks = page.getByRole("status").filter({ hasText: "Thank you" });
   await expect(thanks).toContainText("Your request for 3 products, 6 pieces has reached the studio");
@@ -139,7 +139,7 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   ]);
 
   // The studio: one enquiry, every piece in it, and one row per piece in the CSV.
-  await signInToStudio(page);
+  await openStudio(page);
   await page.getByRole("searchbox", { name: "Search" }).fill(name);
   await page.getByRole("button", { name: "Show" }).click();
   const listed = page.getByRole("article").filter({ hasText: name });
@@ -169,7 +169,7 @@ test("three pieces from two pages, changed, reloaded, shared to another browser 
   expect(rows.every((r) => col(r, "kind") === "quote" && col(r, "spam") === "false")).toBe(true);
 });
 
-test.describe("at 375 px, by keyboard alone", () => {
+test.describe("at 375 px, by keyboard alone", { tag: "@narrow-only" }, () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
   // Presses Tab (or Shift+Tab, back) until the element the locator finds has focus.
@@ -181,8 +181,9 @@ test.describe("at 375 px, by keyboard alone", () => {
     throw new Error(`Tab never reached ${target}`);
   }
 
-  test("pieces added, moved, taken out and asked for without a mouse", async ({ page }) => {
+  test("pieces added, moved, taken out and asked for without a mouse", async ({ page, personsPace }) => {
     test.setTimeout(240_000);
+    await personsPace(page);
     const [a, b] = [withFinishes, secondFromList];
     await page.goto("/products");
     await hydrated(page);
@@ -232,7 +233,6 @@ test.describe("at 375 px, by keyboard alone", () => {
     await page.keyboard.type(unique("Kabir"));
     await page.keyboard.press("Tab");
     await page.keyboard.type("kabir@");
-    await page.waitForTimeout(3200);
     await tabTo(page, page.getByRole("button", { name: "Request a quote for 1 product, 12 pieces" }));
     await page.keyboard.press("Enter");
     await expect(page.getByRole("textbox", { name: "Your Email" })).toBeFocused();
@@ -250,7 +250,7 @@ test.describe("at 375 px, by keyboard alone", () => {
   });
 });
 
-test("a shared link over another shortlist asks first; Keep mine keeps it, Replace takes the link's", async ({ page }) => {
+test("a shared link over another shortlist asks first; Keep mine keeps it, Replace takes the link's", { tag: "@both" }, async ({ page }) => {
   const [mine, theirs] = [withFinishes, secondFromList];
   await page.goto("/products");
   await hydrated(page);
@@ -300,7 +300,7 @@ test("pieces the catalogue does not have, in a link or in storage, are left out 
   await expect(page.getByRole("heading", { level: 2, name: "Nothing here yet" })).toBeVisible();
 });
 
-test("Copy link where the browser will not copy: a dialog with the address to copy by hand", async ({ page }) => {
+test("Copy link where the browser will not copy: a dialog with the address to copy by hand", { tag: "@both" }, async ({ page }) => {
   await page.addInitScript(() => {
     Object.defineProperty(navigator, "clipboard", { value: { writeText: () => Promise.reject(new Error("denied")) } });
   });
@@ -349,12 +349,12 @@ for (const [width, reducedMotion] of [
   test.describe(`at ${width} px, motion ${reducedMotion}`, () => {
     test.use({ viewport: { width, height: 640 }, reducedMotion });
 
-    test("the thanks for a request is in view below the header and has the focus @narrow-only", async ({ page }) => {
+    test("the thanks for a request is in view below the header and has the focus @narrow-only", async ({ page, personsPace }) => {
+      await personsPace(page);
       await openWith(page, three.map((p) => ({ id: p.id })));
       await page.getByRole("textbox", { name: "Your Name" }).fill(unique("Ira Sen"));
       await page.getByRole("textbox", { name: "Your Email" }).fill("ira@example.com");
       await page.getByRole("textbox", { name: /^Message/ }).fill("For a reading room.");
-      await page.waitForTimeout(3200); // a person's pace: the server's signed start time
       await page.getByRole("button", { name: /^Request a quote for/ }).click();
 
       const thanks = page.getByRole("status").filter({ hasText: "has reached the studio" });
@@ -375,11 +375,11 @@ for (const [width, reducedMotion] of [
 
 // The thanks gives way to the form again: the button pressed goes with the
 // thanks, and the focus goes to the form's first field, not to <body>.
-test("Write another request puts the focus on the form's first field", async ({ page }) => {
+test("Write another request puts the focus on the form's first field", async ({ page, personsPace }) => {
+  await personsPace(page);
   await openWith(page, [{ id: three[0]!.id }]);
   await page.getByRole("textbox", { name: "Your Name" }).fill(unique("Ira Sen"));
   await page.getByRole("textbox", { name: "Your Email" }).fill("ira@example.com");
-  await page.waitForTimeout(3200); // a person's pace: the server's signed start time
   await page.getByRole("button", { name: /^Request a quote for/ }).click();
   await expect(page.getByRole("status").filter({ hasText: "has reached the studio" })).toBeFocused();
 

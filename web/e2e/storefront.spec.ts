@@ -38,7 +38,7 @@ const path = (() => {
 })();
 
 test.describe("home", () => {
-  test("shows every section, with the hero in the first paint", async ({ page }) => {
+  test("shows every section, with the hero in the first paint", { tag: "@both" }, async ({ page }) => {
     await page.goto("/");
     await hydrated(page);
     const hero = page.locator(".hero__image");
@@ -81,7 +81,7 @@ test.describe("home", () => {
     await expect(page.getByRole("heading", { level: 1, name: fresh.name })).toBeVisible();
   });
 
-  test("the parallax follows the scroll, and stops under reduced motion", async ({ page }) => {
+  test("the parallax follows the scroll, and stops under reduced motion", { tag: "@both" }, async ({ page }) => {
     const transformAt = async (y: number) => {
       await page.evaluate((top) => window.scrollTo({ top, behavior: "instant" }), y);
       await nextFrames(page);
@@ -323,7 +323,7 @@ test.describe("product detail", () => {
     }
   });
 
-  test("similar products: same category, window by width, arrows off at the ends", async ({ page, isMobile }) => {
+  test("similar products: same category, window by width, arrows off at the ends", { tag: "@both" }, async ({ page, isMobile }) => {
     // The product with the most similar ones shows the carousel at work.
     const [withMost] = [...products].sort((a, b) => similarProducts(products, b).length - similarProducts(products, a).length);
     const similarOnes = similarProducts(products, withMost!);
@@ -440,7 +440,8 @@ test.describe("search overlay", () => {
     });
   }
 
-  test("arrow keys choose a result; Escape and a click outside close it", async ({ page }) => {
+  // Where "outside" is depends on the overlay's size on the screen.
+  test("arrow keys choose a result; Escape and a click outside close it", { tag: "@both" }, async ({ page }) => {
     const results = searchProducts(products, typeWord);
     expect(results.length, `"${typeWord}" finds two products or more`).toBeGreaterThan(1);
     await page.goto("/");

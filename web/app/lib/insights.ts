@@ -14,7 +14,8 @@ export type EventParams = Record<string, unknown>;
 export type Insight = { name: string; path: string; params: EventParams };
 
 const ENDPOINT = "/api/events";
-const FLUSH_MS = 5000;
+/** How long after its first event a batch is sent. */
+export const FLUSH_MS = 5000;
 // The server takes at most 50 events and 64 KiB a request, and refuses a
 // request in which one event's parameters are over 2 KiB. The limits are
 // contracts/analytics-events.json's: typed with its values, so a constant
