@@ -80,13 +80,20 @@ const (
 	FreshField = "_featured/fresh"
 )
 
+// Where the catalogue keeps them (contracts/content-references.json says
+// each must name a product).
+const (
+	hotPointer   = "/featured/whatsHot"
+	freshPointer = "/featured/fresh"
+)
+
 // Featured says whether the product id is in What's Hot and is Fresh from
 // the studio.
 func Featured(doc *contentform.Value, id string) (hot, fresh bool) {
-	for _, v := range doc.At("/featured/whatsHot").List() {
+	for _, v := range doc.At(hotPointer).List() {
 		hot = hot || v.Text() == id
 	}
-	return hot, doc.At("/featured/fresh").Text() == id
+	return hot, doc.At(freshPointer).Text() == id
 }
 
 // setFeatured writes the form's two boxes into doc's "featured" for the
@@ -128,14 +135,14 @@ var ErrFreshPiece = errors.New("edit: the product is the home page's Fresh from 
 // catalogue, and out of What's Hot; it returns its photographs that no
 // other product shows, to be deleted with it.
 func removeProduct(doc *contentform.Value, pointer, id string) (removed []string, err error) {
-	if fresh := doc.At("/featured/fresh"); fresh.Text() == id {
+	if fresh := doc.At(freshPointer); fresh.Text() == id {
 		return nil, ErrFreshPiece
 	}
 	gone := doc.At(pointer + "/images").List()
 	products := doc.Get("products")
 	i, _ := strconv.Atoi(path.Base(pointer))
 	products.Items = slices.Delete(products.Items, i, i+1)
-	if hot := doc.At("/featured/whatsHot"); hot != nil {
+	if hot := doc.At(hotPointer); hot != nil {
 		hot.Items = slices.DeleteFunc(hot.Items, func(v *contentform.Value) bool { return v.Text() == id })
 	}
 	for _, img := range gone {

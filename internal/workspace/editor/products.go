@@ -54,11 +54,6 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	last := h.lastChanges(head.Hash)
-	hot := map[string]bool{}
-	for _, id := range doc.At("/featured/whatsHot").List() {
-		hot[id.Number] = true
-	}
-	fresh := doc.At("/featured/fresh").Text()
 	p := &productsView{Frame: page.Frame{Title: "Products", Section: "content"}}
 	for _, item := range doc.At("/products").List() {
 		row := productRow{ID: item.Get("id").Text(), Name: item.Get("name").Text(), Category: item.Get("category").Text()}
@@ -66,10 +61,11 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 			row.Cover, row.CoverAlt = thumbnailURL(cover.Get("src").Text()), cover.Get("alt").Text()
 		}
 		var featured []string
-		if hot[row.ID] {
+		hot, fresh := edit.Featured(doc, row.ID)
+		if hot {
 			featured = append(featured, "What’s Hot")
 		}
-		if fresh == row.ID {
+		if fresh {
 			featured = append(featured, "Fresh from the studio")
 		}
 		row.Featured = strings.Join(featured, ", ")
