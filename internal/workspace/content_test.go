@@ -12,12 +12,14 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io/fs"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -651,6 +653,10 @@ func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) 
 	}
 }
 
+// productRow is a row of the products' table: its product's id, and its
+// Featured cell.
+var productRow = regexp.MustCompile(`<a href="/studio/content/products/(\d+)">[^<]*</a></td>\s*<td>[^<]*</td>\s*<td>([^<]*)</td>`)
+
 func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)
@@ -668,6 +674,15 @@ func TestAProductsBoxesPutItOnTheHomePage(t *testing.T) {
 	}
 	if list, _ := rig.repo.Unpublished(); len(list) != 1 || list[0].Subject() != "Product 2: taken out of What’s Hot, Fresh from the studio" {
 		t.Errorf("unpublished = %+v", list)
+	}
+	// The products' table says where each product is on the home page.
+	table := do(rig.h, "GET", "/studio/content/products", nil, withCookie(rig.asha)).Body.String()
+	featured := map[string]string{}
+	for _, m := range productRow.FindAllStringSubmatch(table, -1) {
+		featured[m[1]] = m[2]
+	}
+	if want := map[string]string{"1": "What’s Hot", "2": "Fresh from the studio"}; !maps.Equal(featured, want) {
+		t.Errorf("the products' Featured column = %q, want %q", featured, want)
 	}
 	// Unticking the Fresh piece is refused: the home page needs one.
 	head, _, _ := rig.repo.Draft()
