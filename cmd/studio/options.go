@@ -18,6 +18,7 @@ import (
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/workspace"
+	"studio/internal/workspace/page"
 )
 
 // serverOptions turns on the parts of the server the configuration asks
@@ -123,7 +124,7 @@ func rollUpEvents(ctx context.Context, log *slog.Logger, workspace *workspace.Ha
 // embedded content's: its pages' templates are made with it once.
 func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.Publisher) workspace.Options {
 	opts := workspace.Options{
-		Visitor: workspace.Visitor{
+		Visitor: page.Visitor{
 			IP:      func(r *http.Request) string { return server.VisitorKey(r, cfg.TrustedProxies) },
 			IsHTTPS: func(r *http.Request) bool { return server.IsHTTPS(r, cfg.TrustedProxies) },
 		},
@@ -155,7 +156,7 @@ type liveContent struct {
 
 	mu    sync.Mutex
 	from  *sitecontent.Content // the content facts was made from
-	facts workspace.Facts
+	facts page.Facts
 }
 
 func (l *liveContent) get() *sitecontent.Content {
@@ -167,7 +168,7 @@ func (l *liveContent) get() *sitecontent.Content {
 
 // workspaceFacts is the live content as the workspace takes it, made once
 // per release.
-func (l *liveContent) workspaceFacts() workspace.Facts {
+func (l *liveContent) workspaceFacts() page.Facts {
 	s := l.server.Load()
 	c := l.get()
 	l.mu.Lock()
@@ -175,15 +176,15 @@ func (l *liveContent) workspaceFacts() workspace.Facts {
 	// Made again with a new release, and once the server is there: the
 	// pages' titles are its release's.
 	if c != l.from || s != nil && l.facts.PageTitles == nil {
-		facts := workspace.Facts{StudioPhone: c.Site.WhatsAppTel(), StudioName: c.Site.Name}
+		facts := page.Facts{StudioPhone: c.Site.WhatsAppTel(), StudioName: c.Site.Name}
 		for _, t := range c.ReplyTemplates {
-			facts.ReplyTemplates = append(facts.ReplyTemplates, workspace.ReplyTemplate{Name: t.Name, Body: t.Body})
+			facts.ReplyTemplates = append(facts.ReplyTemplates, page.ReplyTemplate{Name: t.Name, Body: t.Body})
 		}
 		if s != nil {
 			facts.PageTitles = s.PageTitles()
 		}
 		for _, p := range c.Products {
-			facts.Products = append(facts.Products, workspace.Product{ID: p.ID, Name: p.Name})
+			facts.Products = append(facts.Products, page.Product{ID: p.ID, Name: p.Name})
 		}
 		l.from, l.facts = c, facts
 	}

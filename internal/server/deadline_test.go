@@ -19,6 +19,7 @@ import (
 	"studio/internal/store/storetest"
 	"studio/internal/workspace"
 	"studio/internal/workspace/accounts"
+	"studio/internal/workspace/page"
 )
 
 // stallingProxy forwards TCP connections to a database until stall is
@@ -164,7 +165,7 @@ func TestStuckDatabaseAnswers503WithinTheDeadline(t *testing.T) {
 			var clock sync.Mutex
 			var logs lockedLog
 			log := slog.New(slog.NewTextHandler(&logs, nil))
-			ws := workspace.New(db.st, log, workspace.Options{Visitor: workspace.Visitor{
+			ws := workspace.New(db.st, log, workspace.Options{Visitor: page.Visitor{
 				IP: func(r *http.Request) string { return VisitorKey(r, nil) }, IsHTTPS: func(*http.Request) bool { return false }}})
 			s, err := New(log, testBuild(), testCatalogue(t, 1, 2), WithStore(db.st), WithEvents(db.st), WithWorkspace(ws),
 				WithDatabaseTimeout(deadline), WithClock(func() time.Time { clock.Lock(); defer clock.Unlock(); return now }))

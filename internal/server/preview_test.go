@@ -21,6 +21,7 @@ import (
 	"studio/internal/store/testdb"
 	"studio/internal/workspace"
 	"studio/internal/workspace/accounts"
+	"studio/internal/workspace/page"
 )
 
 // fakePreviews is a publisher with one ready preview, one building, and a
@@ -72,7 +73,7 @@ func newPreviewServer(t *testing.T) (h http.Handler, session *http.Cookie, loads
 		t.Fatal(err)
 	}
 	log := discardLog()
-	ws := workspace.New(st, log, workspace.Options{Previews: fakePreviews{}, Visitor: workspace.Visitor{
+	ws := workspace.New(st, log, workspace.Options{Previews: fakePreviews{}, Visitor: page.Visitor{
 		IP:      func(r *http.Request) string { return VisitorKey(r, nil) },
 		IsHTTPS: func(r *http.Request) bool { return false },
 	}})

@@ -17,6 +17,7 @@ import (
 	"studio/internal/store/testdb"
 	"studio/internal/workspace"
 	"studio/internal/workspace/accounts"
+	"studio/internal/workspace/page"
 )
 
 const (
@@ -36,7 +37,7 @@ func newFullServer(t *testing.T, st *store.Store) http.Handler {
 		t.Fatal(err)
 	}
 	log := discardLog()
-	ws := workspace.New(st, log, workspace.Options{Visitor: workspace.Visitor{
+	ws := workspace.New(st, log, workspace.Options{Visitor: page.Visitor{
 		IP:      func(r *http.Request) string { return VisitorKey(r, nil) },
 		IsHTTPS: func(r *http.Request) bool { return false },
 	}})

@@ -32,8 +32,8 @@ import (
 	"studio/internal/workspace/edit"
 )
 
-var _ Content = (*repo.Repository)(nil)
-var _ Builder = (*build.NodeBuilder)(nil)
+var _ edit.Content = (*repo.Repository)(nil)
+var _ edit.Builder = (*build.NodeBuilder)(nil)
 
 // The content the editor's tests start from: two files and their schemas.
 var editorContent = fstest.MapFS{

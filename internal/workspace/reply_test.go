@@ -16,6 +16,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/page"
 )
 
 // multipartForm is a reply form as a browser sends it, with a file when
@@ -61,8 +62,8 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 	woken := 0
 	h := setupOn(t, st, func(o *Options) {
 		o.WakeMail = func() { woken++ }
-		o.Facts = func() Facts {
-			return Facts{StudioName: "Jharokha Studio", ReplyTemplates: []ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
+		o.Facts = func() page.Facts {
+			return page.Facts{StudioName: "Jharokha Studio", ReplyTemplates: []page.ReplyTemplate{{Name: "Quote follows", Body: "Dear {{name}},\n\nthank you for asking about {{piece}}.\n\n{{sender}}"}}}
 		}
 	})
 	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})

@@ -31,7 +31,7 @@ import (
 // times faster: the same race, in a tenth of the time.
 const timeScale = 10
 
-var scaledPace = UploadPace{MinRate: upload.PhonePace.MinRate * timeScale, Window: upload.PhonePace.Window / timeScale, Total: upload.PhonePace.Total / timeScale}
+var scaledPace = upload.Pace{MinRate: upload.PhonePace.MinRate * timeScale, Window: upload.PhonePace.Window / timeScale, Total: upload.PhonePace.Total / timeScale}
 
 // phoneServer is the editor's workspace behind a real HTTP server with
 // the production timeouts, scaled: HTTP/1.1 (LISTEN_ADDR) or, with

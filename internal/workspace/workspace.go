@@ -44,32 +44,15 @@ type accountStore interface {
 	HasAccounts(ctx context.Context) (bool, error)
 }
 
-// The site's facts and the visitor, as package page has them.
-type (
-	Facts         = page.Facts
-	Product       = page.Product
-	Visitor       = page.Visitor
-	ReplyTemplate = page.ReplyTemplate
-)
-
-// Content and Builder are the content repository and the build's tools
-// as the editor uses them (package edit); UploadPace is how slowly an
-// upload may arrive (package upload).
-type (
-	Content    = edit.Content
-	Builder    = edit.Builder
-	UploadPace = upload.Pace
-)
-
 // Options are the facts of the site the workspace needs.
 type Options struct {
-	Visitor  Visitor
+	Visitor  page.Visitor
 	Location *time.Location // times are shown in the studio's time zone
 	// Facts, when set, gives the live release's products and phone at each
 	// request, so a product published is named in the inbox and Insights at
 	// once; it replaces Products and StudioPhone.
-	Facts    func() Facts
-	Products []Product
+	Facts    func() page.Facts
+	Products []page.Product
 	KeepDays int // INSIGHTS_KEEP_DAYS: how long analytics events are kept as they came
 	// DATABASE_TIMEOUT, default 3s: the deadline of the database work that
 	// follows a password's check (afterHashing).
@@ -83,8 +66,8 @@ type Options struct {
 	// Markdown text's preview (nil: no change can be saved), in copies of
 	// the content made under Scratch (on the file system of the
 	// repository's blobs: the copies are hard links).
-	Content Content
-	Builder Builder
+	Content edit.Content
+	Builder edit.Builder
 	Scratch string
 	// Uploads is the folder a product's photographs wait in until their
 	// form is saved (datadir's Uploads: it outlives a restart, which
@@ -93,7 +76,7 @@ type Options struct {
 	// UploadPace is how slowly a product's photographs and a reply's PDF
 	// may arrive (the zero value: upload.PhonePace, 20 KB/s over any 30 s,
 	// 10 minutes in all).
-	UploadPace UploadPace
+	UploadPace upload.Pace
 	// The publisher again, for previews of the editor's draft at the site's
 	// own URLs (preview.go); nil: no previews.
 	Previews releases.Previews
@@ -130,15 +113,15 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	if opts.Location == nil {
 		opts.Location = time.UTC
 	}
-	if opts.UploadPace == (UploadPace{}) {
+	if opts.UploadPace == (upload.Pace{}) {
 		opts.UploadPace = upload.PhonePace
 	}
 	if opts.DatabaseTimeout == 0 {
 		opts.DatabaseTimeout = 3 * time.Second
 	}
 	if opts.Facts == nil {
-		facts := Facts{Products: opts.Products, StudioPhone: opts.StudioPhone}
-		opts.Facts = func() Facts { return facts }
+		facts := page.Facts{Products: opts.Products, StudioPhone: opts.StudioPhone}
+		opts.Facts = func() page.Facts { return facts }
 	}
 	h := &Handler{
 		hasAccounts: st,

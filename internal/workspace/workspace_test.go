@@ -69,9 +69,9 @@ func setupOn(t *testing.T, st *store.Store, edit ...func(*Options)) *Handler {
 	// Which requests are over HTTPS is the server's to judge (server.IsHTTPS,
 	// tested there); here, those that arrived over TLS.
 	opts := Options{
-		Visitor:     Visitor{IP: remoteIP, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }},
+		Visitor:     page.Visitor{IP: remoteIP, IsHTTPS: func(r *http.Request) bool { return r.TLS != nil }},
 		Location:    kolkata,
-		Products:    []Product{{ID: 1, Name: "Marwar chair"}, {ID: 2, Name: "Jharokha mirror"}},
+		Products:    []page.Product{{ID: 1, Name: "Marwar chair"}, {ID: 2, Name: "Jharokha mirror"}},
 		StudioPhone: "+919829041752",
 	}
 	for _, e := range edit {
@@ -798,14 +798,14 @@ func TestMailDeliveryStates(t *testing.T) {
 // With Facts, the inbox's product filter names the live release's products
 // at each request: a product published is there without a restart.
 func TestTheInboxFollowsTheLiveReleasesProducts(t *testing.T) {
-	var live atomic.Pointer[Facts]
-	live.Store(&Facts{Products: []Product{{ID: 1, Name: "Marwar chair"}}})
-	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Facts = func() Facts { return *live.Load() } })
+	var live atomic.Pointer[page.Facts]
+	live.Store(&page.Facts{Products: []page.Product{{ID: 1, Name: "Marwar chair"}}})
+	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Facts = func() page.Facts { return *live.Load() } })
 	c := signIn(t, h, asha, ashaPassword)
 	if body := do(h, "GET", "/studio", nil, withCookie(c)).Body.String(); !strings.Contains(body, "Marwar chair") {
 		t.Fatal("the inbox's filter lacks the product")
 	}
-	live.Store(&Facts{Products: []Product{{ID: 1, Name: "Marwar chair"}, {ID: 11, Name: "Jali lamp"}}})
+	live.Store(&page.Facts{Products: []page.Product{{ID: 1, Name: "Marwar chair"}, {ID: 11, Name: "Jali lamp"}}})
 	if body := do(h, "GET", "/studio", nil, withCookie(c)).Body.String(); !strings.Contains(body, "Jali lamp") {
 		t.Error("a product published is not in the inbox's filter")
 	}

@@ -23,8 +23,8 @@ var (
 // and the release of the last publish.
 type contentView struct {
 	page.Frame
-	Parts       []contentPart
-	Texts       []contentPart // the Markdown files
+	Parts       []edit.Part
+	Texts       []edit.Part // the Markdown files
 	Unpublished []repo.Commit
 	Release     *releases.Row // the release of ?published=COMMIT, followed to live
 	Waiting     bool          // that commit's release is not made yet, or is under way

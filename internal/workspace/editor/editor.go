@@ -25,13 +25,6 @@ import (
 	"studio/internal/workspace/upload"
 )
 
-// Content and Builder are the content repository and the build's tools
-// as the editor uses them (package edit).
-type (
-	Content = edit.Content
-	Builder = edit.Builder
-)
-
 // Releases is the publisher (a *publish.Publisher) as the Content section
 // uses it: to publish the draft and follow its release to live.
 type Releases interface {
@@ -49,7 +42,7 @@ type ReleaseRows interface {
 
 // Options are what the Content section works with.
 type Options struct {
-	Content  Content
+	Content  edit.Content
 	Releases Releases    // nil: no releases, and nothing can be published
 	Rows     ReleaseRows // the release rows, with Releases
 	Previews bool        // the draft can be previewed (package releases)

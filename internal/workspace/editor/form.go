@@ -26,16 +26,16 @@ const refusedSave = "Nothing was saved. Correct these, then save again:"
 // editView is one part's form.
 type editView struct {
 	page.Frame
-	Part          contentPart
+	Part          edit.Part
 	Action        string // where the form posts
 	Form          *contentform.Field
-	Version       string        // the commit the form was made from, posted back
-	Others        []string      // lines of the check that name no field of the form
-	Theirs        []theirChange // a newer save of the same part: what it changed
-	Changes       int           // how many fields the form changed, unsaved (after a list button)
-	Product       bool          // a product's form: photographs can be added
-	Hot           bool          // the product is in What's Hot
-	Fresh         bool          // the product is the home page's Fresh from the studio piece
+	Version       string             // the commit the form was made from, posted back
+	Others        []string           // lines of the check that name no field of the form
+	Theirs        []edit.TheirChange // a newer save of the same part: what it changed
+	Changes       int                // how many fields the form changed, unsaved (after a list button)
+	Product       bool               // a product's form: photographs can be added
+	Hot           bool               // the product is in What's Hot
+	Fresh         bool               // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
 	Delete        string // the product's delete page, "" for a new one
 }
@@ -73,9 +73,6 @@ func (v *editView) Marked() []markedField {
 	return list
 }
 
-// theirChange is one field of someone else's save, as the page shows it.
-type theirChange = edit.TheirChange
-
 // Edit is GET /studio/content/{part} and /studio/content/products/{id}.
 func (h *Handler) Edit(w http.ResponseWriter, r *http.Request) { h.onPart(h.showEditor)(w, r) }
 
@@ -83,7 +80,7 @@ func (h *Handler) Edit(w http.ResponseWriter, r *http.Request) { h.onPart(h.show
 func (h *Handler) Save(w http.ResponseWriter, r *http.Request) { h.onPart(h.save)(w, r) }
 
 // showEditor shows part's form as the draft has it.
-func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	if part.IsText() {
 		h.showMarkdown(w, r, part)
 		return
@@ -139,7 +136,7 @@ func (h *Handler) unsaved(c *edit.Change) *editView {
 // build's content check and commits it to the draft, or shows each problem
 // beside its field, saving nothing. A save made from a version of the part
 // that someone has changed since is refused, with both versions shown.
-func (h *Handler) save(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) save(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	if part.IsText() {
 		h.saveMarkdown(w, r, part)
 		return

@@ -20,7 +20,7 @@ var markdownPage = newPage("content-markdown.html")
 // markdownView is one Markdown file's form and its rendering.
 type markdownView struct {
 	page.Frame
-	Part     contentPart
+	Part     edit.Part
 	Text     string
 	Preview  template.HTML // the text as the site shows it
 	Unshown  string        // why there is no preview
@@ -29,7 +29,7 @@ type markdownView struct {
 	Theirs   string   // a newer save's text, when this one was refused
 }
 
-func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	head, _, err := h.opts.Content.Draft()
 	var text []byte
 	if err == nil {
@@ -50,7 +50,7 @@ func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part cont
 // saveMarkdown is POST of a Markdown part: "Show the preview" renders the
 // text beside it, unsaved; Save checks it with the build's content check
 // and commits it to the draft, as the other forms do (edit.Editor.SaveText).
-func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	base, text := r.PostForm.Get("_version"), edit.NormalText(r.PostForm.Get("text"))
 	p := &markdownView{Frame: page.Frame{Title: part.Title, Section: "content"}, Part: part, Text: text, Version: base}
 	if _, err := h.opts.Content.ReadFile(base, part.File); err != nil {

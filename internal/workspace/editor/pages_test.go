@@ -22,7 +22,7 @@ func pageFixtures() map[page.Name][]page.View {
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{Frame: page.Frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
-			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []theirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []edit.TheirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
 				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
 				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
@@ -38,7 +38,7 @@ func pageFixtures() map[page.Name][]page.View {
 						{Name: "/images/0/src", Kind: "hidden", Value: "upload:abc.jpg"}, {Name: "/images/0/alt", ID: "f-images-0-alt", Label: "Alt", Kind: "text", Required: true}}}}}}}}},
 		productsPage: {&productsView{}, &productsView{Frame: page.Frame{Title: "Products"}, Products: []productRow{{ID: "1", Name: "Marwar chair", Category: "Seatings", Cover: "/studio/content/thumbnail?src=products/1.jpg",
 			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Jali screen"}}}},
-		deleteProductPage: {&deleteProductView{}, &deleteProductView{Frame: page.Frame{Title: "Delete Marwar chair?"}, Part: contentPart{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
+		deleteProductPage: {&deleteProductView{}, &deleteProductView{Frame: page.Frame{Title: "Delete Marwar chair?"}, Part: edit.Part{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
 		markdownPage: {&markdownView{}, &markdownView{Frame: page.Frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
 			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
 		discardPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Discard?"}, Unpublished: []repo.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},

@@ -17,15 +17,13 @@ import (
 const savedNotice = "Saved to the unpublished changes. Visitors still see the live site until you publish."
 
 // unknownVersion answers a form whose _version names no commit: nothing saved.
-func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) unknownVersion(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	h.fail(w, r, http.StatusBadRequest, "Not saved", "This form is from a version of the content the server does not have. Nothing was saved: open the page again.", "/studio/content/"+part.Slug)
 }
 
-type contentPart = edit.Part
-
 // onPart serves a route of one part of the content, named by its path
 // (/studio/content/{part}, /studio/content/products/{id}).
-func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentPart)) http.HandlerFunc {
+func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, edit.Part)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		slug := r.PathValue("part")
 		if id := r.PathValue("id"); id != "" {
@@ -42,7 +40,7 @@ func (h *Handler) onPart(serve func(http.ResponseWriter, *http.Request, contentP
 
 // openPart reads the draft's version of part. On failure it answers with
 // the error page and ok false.
-func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part contentPart) (head repo.Commit, c *edit.Change, ok bool) {
+func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part edit.Part) (head repo.Commit, c *edit.Change, ok bool) {
 	head, c, err := h.editor.Open(part)
 	switch {
 	case errors.Is(err, edit.ErrNoProduct):

@@ -13,7 +13,7 @@ import (
 )
 
 // The products of the Content section: their table, each product's form
-// (contentPart.Product) with its photographs, uploads, thumbnails and
+// (edit.Part.Product) with its photographs, uploads, thumbnails and
 // deletion.
 
 var (
@@ -108,7 +108,7 @@ func (h *Handler) DeleteProduct(w http.ResponseWriter, r *http.Request) {
 }
 
 // confirmDeleteProduct is GET /studio/content/products/{id}/delete.
-func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	if part.Product == edit.NewProduct {
 		http.NotFound(w, r)
 		return
@@ -124,14 +124,14 @@ func (h *Handler) confirmDeleteProduct(w http.ResponseWriter, r *http.Request, p
 
 type deleteProductView struct {
 	page.Frame
-	Part    contentPart
+	Part    edit.Part
 	Name    string
 	Version string
 }
 
 // deleteProduct is POST /studio/content/products/{id}/delete: the product
 // leaves the draft's catalogue (edit.Editor.Delete).
-func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part contentPart) {
+func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	if part.Product == edit.NewProduct {
 		http.NotFound(w, r)
 		return
