@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -43,6 +44,7 @@ const erasedTables = "enquiries, enquiry_items, enquiry_notes, enquiry_replies, 
 // stands and the error wraps ErrNotOverwritten.
 func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Time) (erased int, err error) {
 	key := enquiry.EmailKey(email)
+	var erasure string // PostgreSQL: the erasing transaction's id
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		erased = 0
 		ids, err := s.enquiriesFrom(ctx, tx, key)
@@ -78,15 +80,22 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 			(SELECT id FROM newsletter_subscribers WHERE email_key = ?)`), RecipientConfirm, key); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, s.q(`DELETE FROM newsletter_subscribers WHERE email_key = ?`), key)
-		return err
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM newsletter_subscribers WHERE email_key = ?`), key); err != nil {
+			return err
+		}
+		if s.dialect == Postgres {
+			// The erasure's own transaction id, as the xid that
+			// pg_stat_activity's backend_xmin is (its low 32 bits).
+			return tx.QueryRowContext(ctx, `SELECT (pg_current_xact_id()::text::bigint % 4294967296)::text`).Scan(&erasure)
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: erase a person's data: %w", err)
 	}
 	// Once the rows are blanked, their copies must go too, even if the
 	// caller stops waiting (a request's DATABASE_TIMEOUT).
-	if err := s.overwrite(context.WithoutCancel(ctx)); err != nil {
+	if err := s.overwrite(context.WithoutCancel(ctx), erasure); err != nil {
 		return erased, fmt.Errorf("store: erase a person's data: %w: %w", ErrNotOverwritten, err)
 	}
 	return erased, nil
@@ -104,7 +113,13 @@ func (s *Store) ErasePerson(ctx context.Context, email, actor string, at time.Ti
 // by VACUUM FULL, and analysed again, as their statistics sample values.
 // A lock is waited for a minute at most: queued behind a long reader (a
 // pg_dump), the vacuum's lock would hold the inbox up too.
-func (s *Store) overwrite(ctx context.Context) error {
+//
+// VACUUM FULL keeps a row version that any open snapshot may still see:
+// one taken before the erasure (erasure, its transaction id) committed,
+// in any session of the server. So it first waits, a minute at most, for
+// those snapshots to end; one still open then (a pg_dump) is an error:
+// the old rows would be copied into the new files.
+func (s *Store) overwrite(ctx context.Context, erasure string) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return err
@@ -115,6 +130,9 @@ func (s *Store) overwrite(ctx context.Context) error {
 			return err
 		}
 		defer conn.ExecContext(ctx, `RESET lock_timeout`)
+		if err := waitForSnapshotsBefore(ctx, conn, erasure, cmp.Or(s.snapshotWait, time.Minute)); err != nil {
+			return err
+		}
 		if _, err := conn.ExecContext(ctx, `VACUUM (FULL, ANALYZE) `+erasedTables); err != nil {
 			return fmt.Errorf("vacuum: %w", err)
 		}
@@ -157,4 +175,26 @@ func (s *Store) enquiriesFrom(ctx context.Context, db querier, key string) ([]in
 		}
 	}
 	return ids, rows.Err()
+}
+
+// waitForSnapshotsBefore waits, for limit at most, until no other session
+// of the PostgreSQL server holds a snapshot that may not see transaction
+// xid committed (its xmin is xid or older), so that a VACUUM after it
+// removes every row version xid replaced.
+func waitForSnapshotsBefore(ctx context.Context, conn *sql.Conn, xid string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		var older int
+		err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age($1::xid)`, xid).Scan(&older)
+		switch {
+		case err != nil:
+			return fmt.Errorf("the sessions' snapshots: %w", err)
+		case older == 0:
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("%d session(s) of the database server (a backup, a long report) still see the rows as they were before the erasure", older)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

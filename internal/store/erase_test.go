@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,4 +330,40 @@ func BenchmarkErasePerson(b *testing.B) {
 		b.ReportMetric(float64(size)/1e6, "MB-database")
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/erasure")
 	})
+}
+
+// A snapshot taken before the erasure and still open (a backup's, say)
+// would have VACUUM FULL copy the old rows into the new files: the
+// erasure stands, but says the files were not overwritten; once that
+// snapshot ends, erasing again overwrites them.
+func TestAnOlderSnapshotIsWaitedForThenSaid(t *testing.T) {
+	t.Parallel()
+	s, err := OpenPostgres(context.Background(), storetest.PostgresDatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.snapshotWait = 200 * time.Millisecond
+	ctx := context.Background()
+	fillPerson(t, s)
+	pages := rawPages(t, s)
+	reader, err := s.read.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one int
+	if err := reader.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil { // takes its snapshot, and locks no table
+		t.Fatal(err)
+	}
+	erased, err := s.ErasePerson(ctx, rawEmail, "owner@studio.test", t0.Add(time.Hour))
+	if erased != 1 || !errors.Is(err, ErrNotOverwritten) {
+		t.Fatalf("with an older snapshot open: ErasePerson = %d, %v; want 1 and ErrNotOverwritten", erased, err)
+	}
+	reader.Rollback()
+	if _, err := s.ErasePerson(ctx, rawEmail, "owner@studio.test", t0.Add(2*time.Hour)); err != nil {
+		t.Fatalf("once the snapshot ended: %v", err)
+	}
+	if got := found(pages(), rawSecrets); len(got) != 0 {
+		t.Errorf("after the second erasure the tables' pages still hold %q", got)
+	}
 }

@@ -45,6 +45,10 @@ type Store struct {
 	read   *sql.DB
 	batch  *batcher      // SQLite: enquiries are committed in groups (batch.go)
 	events *eventBatcher // SQLite: and so are analytics events (event_batch.go)
+	// snapshotWait is how long an erasure waits for the snapshots older
+	// than it to end before PostgreSQL's files are rewritten (erase.go);
+	// zero: a minute.
+	snapshotWait time.Duration
 }
 
 // Open opens PostgreSQL when databaseURL is set and the SQLite file
