@@ -117,6 +117,7 @@ func run() error {
 	if err := publisher.Start(ctx); err != nil {
 		return err
 	}
+	prepareBundles(ctx, log, publisher)
 
 	listeners, err := listen(cfg, srv.Handler(), slog.NewLogLogger(log.Handler(), slog.LevelWarn), &acme.Client{DirectoryURL: cfg.ACMEDirectory})
 	if err != nil {

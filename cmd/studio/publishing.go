@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -82,6 +83,28 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config, st *
 		log.Info("publish: no builder (BUILDER_DIR with web/node_modules): the live release serves, new commits wait for one")
 	}
 	return p, nil
+}
+
+// prepareBundles bundles this code in the background as the server
+// starts, unless its bundles are kept, so that the studio's first preview
+// or publish does not wait for it (a build started meanwhile waits for
+// the bundling instead of doing it again).
+func prepareBundles(ctx context.Context, log *slog.Logger, p *publish.Publisher) {
+	b, ok := p.Builder.(*build.NodeBuilder)
+	if !ok {
+		return
+	}
+	go func() {
+		var out bytes.Buffer
+		started := time.Now()
+		if err := b.Prepare(ctx, &out); err != nil {
+			if ctx.Err() == nil {
+				log.Error("publish: bundling the code at start", "err", err, "output", out.String())
+			}
+			return
+		}
+		log.Info("publish: the code's bundles are ready", "seconds", time.Since(started).Round(100*time.Millisecond).Seconds())
+	}()
 }
 
 // newBuilder is the builder of a server whose checkout is root: its

@@ -518,6 +518,7 @@ func TestAPushOfAPathOutsideTheContentOrASymbolicLinkFails(t *testing.T) {
 	t.Parallel()
 	root, git := builderAndGit(t)
 	dataDir := t.TempDir()
+	withBundles(t, root, dataDir) // not bundled again as the server starts
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := append(os.Environ(), fmt.Sprintf("PORT=%d", port), "DATA_DIR="+dataDir, "BUILDER_DIR="+root,

@@ -25,9 +25,11 @@ import (
 // TestTheCodeIsBundledOncePerCodeVersion builds the shipped content and a
 // copy with other texts (a phone number, the tagline, a line of the
 // studio's story, the chat's greeting) with the front end's pipeline:
-//   - bundled apart, from cold caches, the two have the same bundles, byte
-//     for byte (client scripts and styles, server bundle): no content leaks
-//     into the code, and their pages differ, showing each its own texts;
+//   - bundled apart, one by its build from a cold cache, the other by
+//     Prepare (as a server starts) before its build, which then bundles
+//     nothing, the two have the same bundles, byte for byte (client
+//     scripts and styles, server bundle): no content leaks into the code,
+//     and their pages differ, showing each its own texts;
 //   - built again with the first build's cache, the other texts are not
 //     bundled (no "bundling the code" stage) and the release is exactly the
 //     one a full build of them made.
@@ -88,9 +90,20 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 	if !slices.Contains(stages, stageName(bundleStep)) {
 		t.Errorf("a build from a cold cache did not bundle: stages %q", stages)
 	}
-	other, _ := build("other", content(true), otherCache)
+	// The other cache's bundles are made as a server makes them at start,
+	// with no content (Prepare): its first build bundles nothing.
+	prepare := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: otherCache, TimeOut: 5 * time.Minute,
+		Env: Env(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+	if err := prepare.Prepare(context.Background(), &log); err != nil {
+		t.Fatalf("Prepare: %v\n%s", err, log.String())
+	}
+	other, stages := build("other", content(true), otherCache)
+	if slices.Contains(stages, stageName(bundleStep)) {
+		t.Errorf("a build after Prepare bundled the code again: stages %q", stages)
+	}
 
-	// The same code, bundled apart for two contents: the same bundles.
+	// The same code, bundled apart (with a content, and with none): the
+	// same bundles.
 	sameFiles(t, filepath.Join(shipped, "assets"), filepath.Join(other, "assets"))
 	shippedBundles, _ := filepath.Glob(filepath.Join(shippedCache, "bundle", "*"))
 	otherBundles, _ := filepath.Glob(filepath.Join(otherCache, "bundle", "*"))

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -35,6 +36,11 @@ type NodeBuilder struct {
 	TimeOut time.Duration // a build still running then is stopped and fails
 	Log     io.Writer     // every line the steps print, for build.log
 	Env     []string      // PATH and the like; nothing secret (build steps get only these)
+
+	// bundling is held from a build's look for its code's bundles until
+	// they are kept (or found): a build waits for Prepare's bundling, or
+	// another build's, instead of bundling the same code beside it.
+	bundling sync.Mutex
 }
 
 // Env is the environment builds are run with, and no more: the tools'
@@ -58,7 +64,13 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	}
 	defer os.RemoveAll(work)
 	web := filepath.Join(work, "web")
+	b.bundling.Lock()
 	bundleDir, bundled, err := b.prepare(work, log)
+	unlock := sync.OnceFunc(b.bundling.Unlock)
+	defer unlock()
+	if err != nil || bundled {
+		unlock()
+	}
 	if err != nil {
 		return stats, err
 	}
@@ -72,7 +84,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	if err != nil {
 		return stats, err
 	}
-	env := append(stepEnv(b.Env, filepath.Join(web, "node_modules", ".bin")), "HOME="+work, "npm_config_cache="+filepath.Join(work, ".npm"))
+	env := b.envIn(work)
 	for _, step := range steps {
 		if step == bundleStep && bundled {
 			continue
@@ -82,12 +94,53 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			return stats, err
 		}
 		if step == bundleStep {
-			if err := keepBundle(filepath.Join(web, "build"), bundleDir); err != nil {
+			err := keepBundle(filepath.Join(web, "build"), bundleDir)
+			unlock()
+			if err != nil {
 				return stats, fmt.Errorf("publish: keeping the bundles: %w", err)
 			}
 		}
 	}
 	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
+}
+
+// Prepare bundles this code, unless its bundles are kept already, so that
+// no one waits for the bundling at their first preview or publish: the
+// server calls it when it starts. A build started meanwhile waits for it.
+func (b *NodeBuilder) Prepare(ctx context.Context, log io.Writer) error {
+	ctx, cancel := context.WithTimeout(ctx, b.TimeOut)
+	defer cancel()
+	work, err := os.MkdirTemp(b.Scratch, "bundle-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	b.bundling.Lock()
+	defer b.bundling.Unlock()
+	bundleDir, bundled, err := b.prepare(work, log)
+	if err != nil || bundled {
+		return err
+	}
+	web := filepath.Join(work, "web")
+	scripts, _, err := packageScripts(filepath.Join(web, "package.json"))
+	if err != nil {
+		return err
+	}
+	env := b.envIn(work)
+	var stats Stats
+	if err := b.runStep(ctx, web, env, bundleStep, scripts[bundleStep], log, &stats); err != nil {
+		return err
+	}
+	if err := keepBundle(filepath.Join(web, "build"), bundleDir); err != nil {
+		return fmt.Errorf("publish: keeping the bundles: %w", err)
+	}
+	return nil
+}
+
+// envIn is the environment of the steps of a build in work: Env, with the
+// installed packages' tools and a home of work's own.
+func (b *NodeBuilder) envIn(work string) []string {
+	return append(stepEnv(b.Env, filepath.Join(work, "web", "node_modules", ".bin")), "HOME="+work, "npm_config_cache="+filepath.Join(work, ".npm"))
 }
 
 // prepare makes work a copy of what a build needs of the checkout, with
