@@ -1,13 +1,11 @@
 package inbox
 
 import (
-	"io/fs"
 	"log/slog"
 	"studio/internal/enquiry"
 	"studio/internal/store"
 	"studio/internal/workspace/page"
 	"testing"
-	"testing/fstest"
 	"time"
 )
 
@@ -49,49 +47,12 @@ func TestEveryPageRenders(t *testing.T) {
 	}
 }
 
-// templatesWithout is the inbox's templates, less one file and with others
-// added.
-func templatesWithout(t *testing.T, left string, added map[string]string) fs.FS {
-	t.Helper()
-	files := fstest.MapFS{}
-	err := fs.WalkDir(templateFiles, page.TemplatesDir, func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || name == left {
-			return err
-		}
-		b, err := fs.ReadFile(templateFiles, name)
-		files[name] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range added {
-		files[name] = &fstest.MapFile{Data: []byte(text)}
-	}
-	return files
-}
-
-// A page without its template, a broken template, and a template no page
-// declares each stop start-up (as they do in every part of the workspace:
-// each parses its own with page.Parse).
-func TestBrokenTemplatesStopStartUp(t *testing.T) {
-	funcs := templateFuncs()
-	if _, err := page.Parse(templatesWithout(t, "", nil), pageFiles, time.UTC, funcs); err != nil {
+// A page without its template stops New (page.Parse's other refusals
+// are tested in package page).
+func TestAMissingPageStopsNew(t *testing.T) {
+	if _, err := page.Parse(templateFiles, pageFiles, time.UTC, templateFuncs()); err != nil {
 		t.Fatalf("the built-in templates: %v", err)
 	}
-	for name, fsys := range map[string]fs.FS{
-		"a page's file missing":   templatesWithout(t, "templates/customer.html", nil),
-		"a partial missing":       templatesWithout(t, "templates/partials/enquiry-title.html", nil),
-		"a broken page":           templatesWithout(t, "", map[string]string{"templates/inbox.html": `{{define "content"}}{{if .Title}}{{end}}`}),
-		"a page without content":  templatesWithout(t, "", map[string]string{"templates/inbox.html": `<p>no content defined</p>`}),
-		"a page no handler shows": templatesWithout(t, "", map[string]string{"templates/stray.html": `{{define "content"}}{{end}}`}),
-	} {
-		if _, err := page.Parse(fsys, pageFiles, time.UTC, funcs); err == nil {
-			t.Errorf("%s: the templates parsed", name)
-		}
-	}
-
-	// New itself refuses to start with a page whose file is missing.
 	defer func(declared page.Names) { pageFiles = declared }(pageFiles)
 	pageFiles = append(pageFiles[:len(pageFiles):len(pageFiles)], "missing.html")
 	defer func() {

@@ -50,6 +50,31 @@ func TestABrokenLayoutStopsStartUp(t *testing.T) {
 	}
 }
 
+// A part's pages: a page without its template, a missing partial, a
+// broken template, one that defines no content, and a template no page
+// declares each stop start-up (every part parses its own with Parse).
+func TestBrokenPagesStopStartUp(t *testing.T) {
+	own := fstest.MapFS{
+		"templates/list.html":           {Data: []byte(`{{define "content"}}{{template "title" .}}{{end}}`)},
+		"templates/partials/title.html": {Data: []byte(`{{define "title"}}<h1>{{.Title}}</h1>{{end}}`)},
+	}
+	pages := Names{"list.html"}
+	if _, err := Parse(own, pages, time.UTC, nil); err != nil {
+		t.Fatalf("the fixture's templates: %v", err)
+	}
+	for name, fsys := range map[string]fs.FS{
+		"a page's file missing":   withFiles(t, own, "templates/list.html", nil),
+		"a partial missing":       withFiles(t, own, "templates/partials/title.html", nil),
+		"a broken page":           withFiles(t, own, "", map[string]string{"templates/list.html": `{{define "content"}}{{if .Title}}{{end}}`}),
+		"a page without content":  withFiles(t, own, "", map[string]string{"templates/list.html": `<p>no content defined</p>`}),
+		"a page no handler shows": withFiles(t, own, "", map[string]string{"templates/stray.html": `{{define "content"}}{{end}}`}),
+	} {
+		if _, err := Parse(fsys, pages, time.UTC, nil); err == nil {
+			t.Errorf("%s: the templates parsed", name)
+		}
+	}
+}
+
 // The error page renders, in the layout, with a zero view model and with a
 // full one, and says who is signed in.
 func TestTheErrorPageRenders(t *testing.T) {
