@@ -66,13 +66,13 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 	web := filepath.Join(work, "web")
 	b.bundling.Lock()
 	bundleDir, bundled, err := b.prepare(work, log)
-	unlock := sync.OnceFunc(b.bundling.Unlock)
+	unlock := sync.OnceFunc(b.bundling.Unlock) // once the bundles are found, or kept
 	defer unlock()
-	if err != nil || bundled {
-		unlock()
-	}
 	if err != nil {
 		return stats, err
+	}
+	if bundled {
+		unlock()
 	}
 	// The pipeline reads the content from web/../content.
 	if err := os.Rename(contentDir, filepath.Join(work, "content")); err != nil {
@@ -90,15 +90,14 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			continue
 		}
 		stage(stageName(step))
-		if err := b.runStep(ctx, web, env, step, scripts[step], log, &stats); err != nil {
-			return stats, err
-		}
 		if step == bundleStep {
-			err := keepBundle(filepath.Join(web, "build"), bundleDir)
+			err = b.bundle(ctx, web, env, scripts[step], bundleDir, log, &stats)
 			unlock()
-			if err != nil {
-				return stats, fmt.Errorf("publish: keeping the bundles: %w", err)
-			}
+		} else {
+			err = b.runStep(ctx, web, env, step, scripts[step], log, &stats)
+		}
+		if err != nil {
+			return stats, err
 		}
 	}
 	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
@@ -126,9 +125,13 @@ func (b *NodeBuilder) Prepare(ctx context.Context, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	env := b.envIn(work)
 	var stats Stats
-	if err := b.runStep(ctx, web, env, bundleStep, scripts[bundleStep], log, &stats); err != nil {
+	return b.bundle(ctx, web, b.envIn(work), scripts[bundleStep], bundleDir, log, &stats)
+}
+
+// bundle runs the bundling step in web and keeps its bundles in bundleDir.
+func (b *NodeBuilder) bundle(ctx context.Context, web string, env []string, script, bundleDir string, log io.Writer, stats *Stats) error {
+	if err := b.runStep(ctx, web, env, bundleStep, script, log, stats); err != nil {
 		return err
 	}
 	if err := keepBundle(filepath.Join(web, "build"), bundleDir); err != nil {
