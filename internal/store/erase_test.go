@@ -217,11 +217,7 @@ func TestDeletedEnquiryIsZeroedInTheSQLiteFile(t *testing.T) {
 // transaction open in the database, here another test's, may still see.
 func TestErasureLeavesNothingInThePostgreSQLPages(t *testing.T) {
 	t.Parallel()
-	s, err := OpenPostgres(context.Background(), storetest.PostgresDatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openOwnPostgres(t)
 	ctx := context.Background()
 	fillPerson(t, s)
 	pages := rawPages(t, s)
@@ -238,6 +234,18 @@ func TestErasureLeavesNothingInThePostgreSQLPages(t *testing.T) {
 	if !bytes.Contains(data, []byte(keptEmail)) {
 		t.Errorf("another person's address is gone from the tables' pages")
 	}
+}
+
+// openOwnPostgres opens a store on a PostgreSQL database of its own, which
+// no other test's transactions hold snapshots of (storetest).
+func openOwnPostgres(t *testing.T) *Store {
+	t.Helper()
+	s, err := OpenPostgres(context.Background(), storetest.PostgresDatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 // rawPages returns a function that reads every page of the relations of
@@ -338,11 +346,7 @@ func BenchmarkErasePerson(b *testing.B) {
 // snapshot ends, erasing again overwrites them.
 func TestAnOlderSnapshotIsWaitedForThenSaid(t *testing.T) {
 	t.Parallel()
-	s, err := OpenPostgres(context.Background(), storetest.PostgresDatabaseURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openOwnPostgres(t)
 	s.snapshotWait = 200 * time.Millisecond
 	ctx := context.Background()
 	fillPerson(t, s)
