@@ -145,6 +145,12 @@ bench-release-disk:
 bench-publish:
 	scripts/bench-publish.sh
 
+# The workspace's preview timed: Save → the preview shows it, for a text and
+# a new photograph, the first preview after a restart, the renderer's memory.
+.PHONY: bench-preview
+bench-preview:
+	scripts/bench-preview.sh
+
 # Pages and enquiry posts mixed, 30 s at 256 connections: errors, 5xx, p99, RSS.
 load:
 	scripts/load.sh

@@ -1,12 +1,20 @@
 #!/usr/bin/env python3
-"""Publishing from the workspace, timed (run by scripts/bench-publish.sh).
+"""Publishing and previewing from the workspace, timed (run by
+scripts/bench-publish.sh and scripts/bench-preview.sh).
 
-usage: bench-editor.py PORT PASSWORD
+usage: bench-editor.py PORT PASSWORD [publish|preview|first-preview]
 
-As the studio does it in the Content section: signs in, saves a change of
-the last product's description to the draft, presses Publish, and times
-from Publish to the first answer of the new release; then the same with two
-4000x3000 photographs uploaded, given alt text and saved. Prints one line.
+As the studio does it in the Content section, signed in, on the last
+product:
+- publish: saves a change of its description to the draft, presses Publish,
+  and times from Publish to the first answer of the new release; then the
+  same with two 4000x3000 photographs uploaded, given alt text and saved.
+- preview: times from Save (a change of its description) to its page, in
+  the preview, showing the change, three times; then from Save of one new
+  4000x3000 photograph to the first picture of it the page shows.
+- first-preview: the same as preview's first text, once, on a server just
+  started.
+Prints one line.
 """
 import http.client
 import re
@@ -17,6 +25,7 @@ import urllib.parse
 import uuid
 
 port, password = int(sys.argv[1]), sys.argv[2]
+mode = sys.argv[3] if len(sys.argv) > 3 else "publish"
 origin = "http://127.0.0.1:%d" % port
 cookies = {}
 
@@ -72,39 +81,109 @@ def publish_and_wait():
     raise SystemExit("no new release within 30 min")
 
 
-status, _, _, _ = post("/studio/sign-in", {"email": "studio", "password": password})
-assert status == 303, "sign-in: %d" % status
-_, _, _, products = request("GET", "/studio/content/products")
-last = re.findall(r'href="/studio/content/products/(\d+)"', products)[-1]
-path = "/studio/content/products/" + last
-_, _, _, form = request("GET", path)
-index = re.search(r'name="/products/(\d+)/name"', form).group(1)
-prefix = "/products/%s" % index
+def sign_in():
+    status, _, _, _ = post("/studio/sign-in", {"email": "studio", "password": password})
+    assert status == 303, "sign-in: %d" % status
+    _, _, _, products = request("GET", "/studio/content/products")
+    last = re.findall(r'href="/studio/content/products/(\d+)"', products)[-1]
+    _, _, _, form = request("GET", "/studio/content/products/" + last)
+    index = re.search(r'name="/products/(\d+)/name"', form).group(1)
+    return last, "/studio/content/products/" + last, "/products/%s" % index
 
-# A text: the description, saved, then published.
-description = re.search(r'name="%s/description"[^>]*>([^<]*)<' % prefix, form).group(1)
-status, _, _, page = post(path, {"_version": field(form, "_version"), prefix + "/description": description + " Oiled again at %d." % time.time()})
-assert status == 303, "save: %d %s" % (status, page[:2000])
-t_text = publish_and_wait()
 
-# Two camera-sized photographs: uploaded, given alt text, saved, published.
-photos = []
-for seed in (1, 2):
-    data = subprocess.run(["node", "-e", """
+def save_description(path, prefix):
+    """Saves a new ending of the description; returns the text it added."""
+    _, _, _, form = request("GET", path)
+    description = re.search(r'name="%s/description"[^>]*>([^<]*)<' % prefix, form).group(1)
+    added = " Oiled again at %d." % (time.time() * 1000)
+    status, _, _, page = post(path, {"_version": field(form, "_version"), prefix + "/description": description + added})
+    assert status == 303, "save: %d %s" % (status, page[:2000])
+    return added.strip()
+
+
+def camera_photos(count):
+    photos = []
+    for seed in range(1, count + 1):
+        data = subprocess.run(["node", "-e", """
 import("./scripts/sample-photos.mjs").then(async (m) => {
   const file = process.argv[1]; await m.makePhoto(file, { width: 4000, height: 3000, seed: Number(process.argv[2]) });
   process.stdout.write(require("fs").readFileSync(file));
 })""", "/tmp/bench-editor-%d.jpg" % seed, str(int(time.time()) % 1000 + seed)], cwd="web", capture_output=True, check=True).stdout
-    photos.append(("photos", ("workshop-%d.jpg" % seed, data)))
-_, _, _, form = request("GET", path)
-status, _, _, page = multipart(path, {"_version": field(form, "_version"), "_action": "upload"}, photos)
-uploads = re.findall(r'name="(%s/images/(\d+)/src)" value="upload:([^"]+)"' % re.escape(prefix), page)
-assert len(uploads) == 2, "upload: %d %s" % (status, page[:2000])
-fields = {"_version": field(page, "_version"), "_count%s/images" % prefix: field(page, "_count%s/images" % prefix)}
-for name, i, upload in uploads:
-    fields[name] = "upload:" + upload
-    fields["%s/images/%s/alt" % (prefix, i)] = "The piece in the workshop, photograph %s" % i
-status, _, _, page = post(path, fields)
-assert status == 303, "save photographs: %d %s" % (status, page[:3000])
-t_photos = publish_and_wait()
-print("workspace Publish → live: a description %.1f s, two 4000×3000 photographs %.1f s" % (t_text, t_photos))
+        photos.append(("photos", ("workshop-%d.jpg" % seed, data)))
+    return photos
+
+
+def save_photos(path, prefix, photos, alt):
+    _, _, _, form = request("GET", path)
+    status, _, _, page = multipart(path, {"_version": field(form, "_version"), "_action": "upload"}, photos)
+    uploads = re.findall(r'name="(%s/images/(\d+)/src)" value="upload:([^"]+)"' % re.escape(prefix), page)
+    assert len(uploads) == len(photos), "upload: %d %s" % (status, page[:2000])
+    fields = {"_version": field(page, "_version"), "_count%s/images" % prefix: field(page, "_count%s/images" % prefix)}
+    for name, i, upload in uploads:
+        fields[name] = "upload:" + upload
+        fields["%s/images/%s/alt" % (prefix, i)] = "%s %s" % (alt, i)
+    status, _, _, page = post(path, fields)
+    assert status == 303, "save photographs: %d %s" % (status, page[:3000])
+
+
+def preview_until(page, found, deadline=600):
+    """Asks for the preview of the draft, then page until found(body) is true."""
+    status, _, _, body = post("/studio/content/preview", {"page": page})
+    assert status == 303, "preview: %d %s" % (status, body[:2000])
+    start = time.time()
+    while time.time() - start < deadline:
+        status, _, _, body = request("GET", page)
+        if status == 200 and found(body):
+            return body
+        time.sleep(0.02)
+    raise SystemExit("the preview of %s did not show the change within %d s" % (page, deadline))
+
+
+def timed_text_preview(path, prefix, page):
+    start = time.time()
+    added = save_description(path, prefix)
+    saved = time.time() - start
+    preview_until(page, lambda body: added in body)
+    return saved, time.time() - start
+
+
+def photo_preview(path, prefix, page):
+    photos = camera_photos(1)
+    alt = "Bench photograph %d" % time.time()
+    start = time.time()
+    save_photos(path, prefix, photos, alt)
+    body = preview_until(page, lambda body: alt in body)
+    tag = re.search(r'<img[^>]*alt="%s[^"]*"[^>]*>' % re.escape(alt), body).group(0)
+    src = re.search(r' src="([^"]+)"', tag).group(1)
+    while time.time() - start < 600:
+        if request("GET", src)[0] == 200:
+            return time.time() - start
+        time.sleep(0.02)
+    raise SystemExit("the preview never answered %s" % src)
+
+
+def publish_mode():
+    _, path, prefix = sign_in()
+    save_description(path, prefix)
+    t_text = publish_and_wait()
+    save_photos(path, prefix, camera_photos(2), "The piece in the workshop, photograph")
+    t_photos = publish_and_wait()
+    print("workspace Publish → live: a description %.1f s, two 4000×3000 photographs %.1f s" % (t_text, t_photos))
+
+
+def preview_mode():
+    product, path, prefix = sign_in()
+    page = "/product/" + product
+    runs = [timed_text_preview(path, prefix, page) for _ in range(3)]
+    t_photo = photo_preview(path, prefix, page)
+    print("workspace Save → preview shows it: a description %s (of which saving %s); a new 4000×3000 photograph, saved → its first picture shown %.1f s"
+          % (", ".join("%.2f s" % total for _, total in runs), ", ".join("%.2f s" % saved for saved, _ in runs), t_photo))
+
+
+def first_preview_mode():
+    product, path, prefix = sign_in()
+    saved, total = timed_text_preview(path, prefix, "/product/" + product)
+    print("the first preview after a restart: Save → preview shows it %.2f s (of which saving %.2f s)" % (total, saved))
+
+
+{"publish": publish_mode, "preview": preview_mode, "first-preview": first_preview_mode}[mode]()

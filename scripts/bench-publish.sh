@@ -13,56 +13,11 @@
 # Loopback only; figures, not a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PRODUCTS=${PRODUCTS:-300}
-PHOTOGRAPHED=${PHOTOGRAPHED:-200}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 make --no-print-directory build >/dev/null 2>&1
-root=$PWD
-work=$(mktemp -d)
-port=18097
-base=http://127.0.0.1:$port
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-
-release() { curl -s -o /dev/null -D - "$base/" | tr -d '\r' | awk -F': ' 'tolower($1)=="studio-release"{print $2}'; }
-now() { date +%s.%N; }
-# wait_switch OLD: seconds until the home page is answered by another
-# release, asked every 50 ms by one process on one kept-alive connection: a
-# loop of curl processes took two thirds of a core, a third of the
-# machine the build needs.
-wait_switch() {
-  python3 - "$port" "$1" <<'PY' || { echo "no new release within 30 min" >&2; studio releases >&2; exit 1; }
-import http.client, sys, time
-port, old = int(sys.argv[1]), sys.argv[2]
-start = time.time()
-conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-while time.time() - start < 1800:
-    try:
-        conn.request("HEAD", "/")
-        answer = conn.getresponse()
-        answer.read()
-        if answer.getheader("Studio-Release") != old:
-            print("%.2f" % (time.time() - start))
-            sys.exit(0)
-    except (OSError, http.client.HTTPException):
-        conn.close()
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    time.sleep(0.05)
-sys.exit(1)
-PY
-}
-studio() { DATA_DIR="$work/data" "$root/bin/studio" "$@"; }
-push() { git -C "$work/content" add -A && git -C "$work/content" -c user.name=Bench -c user.email=bench@localhost commit -qm "$1" && git -C "$work/content" push -q origin HEAD:main; }
+. scripts/bench-studio.sh
 peak() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.get('buildPeakMiB',0), r.get('buildSeconds',0))" "$work/data/releases/$(release)/release.json"; }
-
-# The build caches are kept between runs of this benchmark (.bench-publish-cache/):
-# the first build is from cold caches only the first time.
-mkdir -p "$work/data" "$root/.bench-publish-cache"
-ln -s "$root/.bench-publish-cache" "$work/data/build-cache"
-password="bench-$RANDOM-$RANDOM-password"
-PORT=$port DATA_DIR="$work/data" BUILDER_DIR="$root" BUILD_TIMEOUT=60m STUDIO_PASSWORD=$password ./bin/studio >"$work/server.log" 2>&1 &
-server=$!
-until curl -sf "$base/healthz" >/dev/null; do sleep 0.1; done
-git clone -q "$work/data/content.git" "$work/content"
+start_server
 
 measure() { # measure LABEL
   local label=$1 old t_page t_text t_photo t_back peak_mib
@@ -108,9 +63,9 @@ PY
   local requests errors
   requests=$(awk '/requests in/{print $1}' "$work/wrk.txt")
   errors=$(awk '/Non-2xx/{n+=$NF} /Socket errors/{gsub(",","");n+=$4+$6+$8+$10} END{print n+0}' "$work/wrk.txt")
-  printf '%-28s text → live: one page %5.1f s, every page %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)\n' \
-    "$label" "$t_page" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo"
-  printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password")"
+  printf '%-28s text → live: one page %5.1f s, every page %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)   renderer %s MiB\n' \
+    "$label" "$t_page" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo" "$(renderer_mib)"
+  printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password" publish)"
   git -C "$work/content" pull -q origin main
 }
 
@@ -130,13 +85,7 @@ studio releases --verify || true
 # The larger catalogue (PRODUCTS=0: none), built once from cold caches,
 # then measured.
 [ "$PRODUCTS" -gt 0 ] || exit 0
-rm -rf "$work/big"
-node web/scripts/sample-photos.mjs "$work/big" --products "$PRODUCTS" --photos "$PHOTOGRAPHED" --cache "$root/.photo-site-bench-photos" >/dev/null
-find "$work/content" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
-cp -a "$work/big/." "$work/content/"
-old=$(release)
-push "$PRODUCTS products"
-t_cold=$(wait_switch "$old")
+t_cold=$(use_big_catalogue)
 printf '%-28s first build: %.1f s\n' "$PRODUCTS products" "$t_cold"
 measure "$PRODUCTS products ($PHOTOGRAPHED with photographs)"
 studio releases --verify || true
