@@ -105,6 +105,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			err = b.bundle(ctx, work.web(), env, scripts[step], work.bundleDir, log, &stats)
 			unlock()
 		case warm && slices.Contains(inRenderer, step):
+			fmt.Fprintf(log, "%s: in the warm renderer\n", step)
 			err = b.rendererStep(ctx, renderer, step, work.web(), content, log, &stats)
 		default:
 			err = b.runStep(ctx, work.web(), env, step, scripts[step], log, &stats)
@@ -114,12 +115,11 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 		}
 	}
 	if !warm {
-		// For the next build: this one's bundles are kept now.
-		go func() {
-			if err := renderer.Ensure(work.code); err != nil {
-				fmt.Fprintf(renderer.Out, "publish: starting the renderer after a build: %v\n", err)
-			}
-		}()
+		// For the next build (this one's bundles are kept now); a failure
+		// to start it is said, and the next build runs its steps as commands.
+		if err := renderer.Ensure(work.code); err != nil {
+			fmt.Fprintf(log, "publish: the renderer did not start: %v\n", err)
+		}
 	}
 	return stats, os.Rename(filepath.Join(work.web(), "build", "client"), clientDir)
 }
@@ -173,6 +173,9 @@ func (b *NodeBuilder) bundle(ctx context.Context, web string, env []string, scri
 
 // rendererScript is the warm renderer's script in its work dir.
 const rendererScript = "web/scripts/renderer.mjs"
+
+// Close stops the warm renderer, for good: the server's end (or a test's).
+func (b *NodeBuilder) Close() { b.renderer().Close() }
 
 // renderer is the builder's warm renderer (renderer.go), not started
 // until Prepare or a build Ensure it.

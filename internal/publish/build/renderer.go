@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,11 +33,12 @@ type Renderer struct {
 
 	watchEvery time.Duration // how often its memory is read; a second when zero
 
-	mu    sync.Mutex
-	code  string // the code it runs; "" before Ensure
-	dir   string
-	steps []string // the build's steps it runs (its hello)
-	proc  *process
+	mu     sync.Mutex
+	code   string // the code it runs; "" before Ensure
+	dir    string
+	steps  []string // the build's steps it runs (its hello)
+	proc   *process
+	closed bool // Close was called
 }
 
 // startLimit bounds the renderer's start: Node's, with its first hello,
@@ -55,6 +57,9 @@ type hello struct {
 func (r *Renderer) Ensure(code string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return errors.New("publish: the renderer was closed")
+	}
 	if r.code == code && r.proc != nil && !r.proc.ended() {
 		return nil
 	}
@@ -90,15 +95,15 @@ func (r *Renderer) Running() bool {
 	return r.code != ""
 }
 
-// Stop ends the renderer; the next Ensure starts it again.
-func (r *Renderer) Stop() {
+// Close ends the renderer, for good: Ensure starts it no more.
+func (r *Renderer) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.stopLocked(&RenderError{Kind: "crashed", Message: "The renderer was stopped"})
+	r.stopLocked(&RenderError{Kind: "crashed", Message: "The renderer was stopped: the server is stopping"})
 	if r.dir != "" {
 		os.RemoveAll(r.dir)
 	}
-	r.code, r.dir, r.steps = "", "", nil
+	r.code, r.dir, r.steps, r.closed = "", "", nil, true
 }
 
 func (r *Renderer) stopLocked(why *RenderError) {

@@ -33,7 +33,7 @@ func fakeRenderer(t *testing.T) *Renderer {
 			dir := filepath.Join(scratch, "renderer-"+code)
 			return dir, code, os.MkdirAll(filepath.Join(dir, "web"), 0o755)
 		}}
-	t.Cleanup(r.Stop)
+	t.Cleanup(r.Close)
 	return r
 }
 
@@ -226,3 +226,70 @@ func processAlive(pid int) bool {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestABuildInTheRendererIsTheBuildOfCommands builds the shipped content
+// twice with one cache: first from a cold cache, each step a command (after
+// which the warm renderer runs this code), then with the steps the
+// renderer runs in it. The two releases are the same, file for file. The
+// content check of a broken copy says the same problems either way.
+func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("bundles the code and builds the site twice with the front end's pipeline")
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasBuilder(root) {
+		t.Skip("web/node_modules is not installed: make test installs it (cd web && npm ci)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	content := func() string {
+		dir := filepath.Join(t.TempDir(), "content")
+		if err := copyTree(filepath.Join(root, "content"), dir); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	broken := content()
+	appendTo(t, filepath.Join(broken, "pages", "about.md"), "\nWrite to {{site.mail}}.\n")
+	editJSON(t, filepath.Join(broken, "site.json"), func(site map[string]any) { site["phones"].([]any)[0].(map[string]any)["tel"] = "+910000" })
+
+	b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: t.TempDir(), TimeOut: 5 * time.Minute,
+		Env: Env(filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+	t.Cleanup(b.Close)
+	byScript, err := b.Check(context.Background(), broken)
+	if err != nil || len(byScript) == 0 {
+		t.Fatalf("the check of a broken content as a command: %q, %v; want its problems", byScript, err)
+	}
+	var log strings.Builder
+	build := func(name string) string {
+		t.Helper()
+		client := filepath.Join(t.TempDir(), name)
+		log.Reset()
+		if _, err := b.Build(context.Background(), content(), client, func(string) {}, &log); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, log.String())
+		}
+		return client
+	}
+	commands := build("as commands")
+	if strings.Contains(log.String(), "in the warm renderer") || !b.renderer().Running() {
+		t.Fatalf("the first build ran steps in a renderer, or left none running:\n%s", log.String())
+	}
+	inRenderer := build("in the renderer")
+	for _, step := range []string{"check", "compress"} {
+		if !strings.Contains(log.String(), step+": in the warm renderer") {
+			t.Errorf("the second build did not run %s in the renderer:\n%s", step, log.String())
+		}
+	}
+	sameFiles(t, commands, inRenderer)
+
+	byRenderer, err := b.Check(context.Background(), broken)
+	if err != nil || !slices.Equal(byRenderer, byScript) {
+		t.Errorf("the check of a broken content in the renderer: %q, %v; as a command: %q", byRenderer, err, byScript)
+	}
+}
