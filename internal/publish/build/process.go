@@ -137,6 +137,7 @@ func startProcess(dir, script, code string, env []string, memory int64, out io.W
 	p.cmd.Dir = filepath.Join(dir, "web")
 	p.cmd.Env = env
 	p.cmd.ExtraFiles = []*os.File{reqRead, ansWrite} // fds 3 and 4
+	out = &lockedWriter{w: out} // its stdout and stderr are copied each by a goroutine of its own
 	p.cmd.Stdout = out
 	p.cmd.Stderr = &oomWatch{out: out, seen: &p.outOfMem}
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -339,6 +340,18 @@ func (w *oomWatch) Write(b []byte) (int, error) {
 		w.seen.Store(true)
 	}
 	return w.out.Write(b)
+}
+
+// lockedWriter writes to w one write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // lookPath finds name on env's PATH: the renderer's node is the builds'.
