@@ -137,7 +137,7 @@ func startProcess(dir, script, code string, env []string, memory int64, out io.W
 	p.cmd.Dir = filepath.Join(dir, "web")
 	p.cmd.Env = env
 	p.cmd.ExtraFiles = []*os.File{reqRead, ansWrite} // fds 3 and 4
-	out = &lockedWriter{w: out} // its stdout and stderr are copied each by a goroutine of its own
+	out = &lockedWriter{w: out}                      // its stdout and stderr are copied each by a goroutine of its own
 	p.cmd.Stdout = out
 	p.cmd.Stderr = &oomWatch{out: out, seen: &p.outOfMem}
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
