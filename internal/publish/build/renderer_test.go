@@ -292,4 +292,10 @@ func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
 	if err != nil || !slices.Equal(byRenderer, byScript) {
 		t.Errorf("the check of a broken content in the renderer: %q, %v; as a command: %q", byRenderer, err, byScript)
 	}
+	// A build of it stops at its check, in the renderer, with the same lines.
+	_, err = b.Build(context.Background(), broken, filepath.Join(t.TempDir(), "broken"), func(string) {}, &log)
+	var problems *ContentError
+	if !errors.As(err, &problems) || !slices.Equal(problems.Problems, byScript) {
+		t.Errorf("a build of the broken content in the renderer: %v; want its check's problems %q", err, byScript)
+	}
 }
