@@ -1,12 +1,14 @@
 // Finishes the client build: adds the image pipeline's files
 // (scripts/images.mjs), then writes .gz and .br beside every text file
-// the prerender has not compressed already (scripts/compression.mjs), once,
-// at build time, so the server never compresses per request. A compressed
+// the prerender has not compressed already (scripts/compression.mjs), nor
+// the bundling (`npm run bundle` ends with `compress.mjs --bundle`: the
+// code's files, kept with the bundles), once, at build time, so the server
+// never compresses per request. A compressed
 // file that is not smaller than the original is not written.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, utimes } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { extname, join, relative } from "node:path";
+import { basename, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip } from "node:zlib";
@@ -74,36 +76,75 @@ async function compressFile(dirs, path) {
   if (br.length < body.length) writeNewFile(`${path}.br`, br);
 }
 
-/** The build's step: the client build in web/build/client finished (log takes its line). */
-export async function run({ web, log = console.log }) {
+// The files of the client build the bundling compressed (compressBundle),
+// relative to build/client: kept with the bundles (their .gz and .br too,
+// checked against the bundle's sha256.json when used again), so a build
+// does not compress the code again.
+const BUNDLE_COMPRESSED = "bundle-compressed.json";
+// React Router leaves the prerender step's own stylesheet in the client
+// assets; no page links it, so it is not shipped (run deletes it).
+const SERVER_CSS = /^server-build-.*\.css$/;
+
+const dirsOf = (web) => {
   const root = join(web, "build", "client") + "/";
-  const dirs = { root, assets: join(root, "assets/"), cacheDir: join(web, ".compress-cache") };
-  await linkTree(join(web, ".generated", "public"), root);
+  return { root, assets: join(root, "assets/"), cacheDir: join(web, ".compress-cache") };
+};
 
-  // React Router leaves the prerender step's own stylesheet in the client
-  // assets; no page links it, so it is not shipped.
-  for (const name of await readdir(dirs.assets)) {
-    if (/^server-build-.*\.css$/.test(name)) await rm(join(dirs.assets, name));
-  }
-
+// Compresses paths, one file a core at a time: brotli at quality 11 holds
+// tens of MB a stream, so all of a large site's files at once took 9.7 GB.
+async function compressAll(dirs, paths) {
   await mkdir(dirs.cacheDir, { recursive: true });
-  const paths = [];
-  // What the prerender wrote, it compressed (scripts/prerender.mjs).
-  const prerendered = new Set(JSON.parse(await readFile(join(web, "build", "prerendered.json"), "utf8")).map((file) => join(root, file)));
-  for await (const path of walk(root)) if (compressible.has(extname(path)) && !prerendered.has(path)) paths.push(path);
-  // One file a core at a time: brotli at quality 11 holds tens of MB a
-  // stream, so all of a large site's files at once took 9.7 GB.
   let next = 0;
   await Promise.all(
     Array.from({ length: availableParallelism() }, async () => {
       while (next < paths.length) await compressFile(dirs, paths[next++]);
     }),
   );
+}
+
+// The listed files of build/client (a JSON list relative to it), or none
+// when the list is not there.
+async function listed(web, name, root) {
+  const text = await readFile(join(web, "build", name), "utf8").catch((err) => {
+    if (err.code === "ENOENT") return "[]";
+    throw err;
+  });
+  return new Set(JSON.parse(text).map((file) => join(root, file)));
+}
+
+/** The end of `npm run bundle`: the bundle's client files compressed, and listed (BUNDLE_COMPRESSED). */
+export async function compressBundle({ web, log = console.log }) {
+  const dirs = dirsOf(web);
+  const paths = [];
+  for await (const path of walk(dirs.root)) if (compressible.has(extname(path)) && !SERVER_CSS.test(basename(path))) paths.push(path);
+  await compressAll(dirs, paths);
+  await writeFile(join(web, "build", BUNDLE_COMPRESSED), JSON.stringify(paths.map((path) => relative(dirs.root, path))));
+  log(`compress: ${paths.length} files of the bundle precompressed`);
+}
+
+/** The build's step: the client build in web/build/client finished (log takes its line). */
+export async function run({ web, log = console.log }) {
+  const dirs = dirsOf(web);
+  const { root } = dirs;
+  await linkTree(join(web, ".generated", "public"), root);
+  for (const name of await readdir(dirs.assets)) {
+    if (SERVER_CSS.test(name)) await rm(join(dirs.assets, name));
+  }
+
+  // What the prerender wrote, it compressed (scripts/prerender.mjs); the
+  // bundling, the code's files.
+  const prerendered = await listed(web, "prerendered.json", root);
+  const bundled = await listed(web, BUNDLE_COMPRESSED, root);
+  const paths = [];
+  for await (const path of walk(root)) if (compressible.has(extname(path)) && !prerendered.has(path) && !bundled.has(path)) paths.push(path);
+  await compressAll(dirs, paths);
   // Entries no build used for CACHE_DAYS go (files.mjs, pruneDaily).
   await pruneDaily(dirs.cacheDir, ({ mtimeMs }, now) => mtimeMs < now - CACHE_DAYS * DAY);
-  log(`compress: ${paths.length} files precompressed in build/client (and the prerender's ${prerendered.size})`);
+  log(`compress: ${paths.length} files precompressed in build/client (and the prerender's ${prerendered.size}, the bundle's ${bundled.size})`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await run({ web: fileURLToPath(new URL("..", import.meta.url)) });
+  const web = fileURLToPath(new URL("..", import.meta.url));
+  // --bundle: the end of `npm run bundle`; else the build's last step.
+  await (process.argv.includes("--bundle") ? compressBundle({ web }) : run({ web }));
 }
