@@ -186,7 +186,8 @@ func (b *NodeBuilder) renderer() *Renderer {
 			out = os.Stderr
 		}
 		b.warm = &Renderer{Script: rendererScript, Env: b.Env, Out: out, WorkDir: b.rendererWorkDir,
-			Memory: orDefault(b.RendererMemory, DefaultRendererMemory), TimeOut: orDefault(b.RenderTimeOut, DefaultRenderTimeOut)}
+			Memory: orDefault(b.RendererMemory, DefaultRendererMemory), TimeOut: orDefault(b.RenderTimeOut, DefaultRenderTimeOut),
+			WorkTimeOut: b.TimeOut}
 	})
 	return b.warm
 }

@@ -223,10 +223,11 @@ func (p *process) ended() bool {
 }
 
 // call sends the request op with fields and waits for its answer (its
-// raw line), its step's lines written to log. A call longer than limit (or
-// past ctx) stops the renderer: it and every request waiting fail with a
-// timeout, tooLong.
-func (p *process) call(ctx context.Context, op string, fields map[string]any, log io.Writer, limit time.Duration, tooLong string) ([]byte, error) {
+// raw line), its step's lines written to log. A call longer than limit
+// stops the renderer: it and every request waiting fail with a timeout,
+// tooLong. So does the end of ctx, unless abandon: then the caller only
+// stops waiting (a visitor gone does not stop the others' previews).
+func (p *process) call(ctx context.Context, op string, fields map[string]any, log io.Writer, limit time.Duration, abandon bool, tooLong string) ([]byte, error) {
 	w := pending{log: log, answer: make(chan answer, 1)}
 	p.mu.Lock()
 	p.nextID++
@@ -265,6 +266,12 @@ func (p *process) call(ctx context.Context, op string, fields map[string]any, lo
 		}
 	case <-late:
 	case <-ctx.Done():
+		if abandon {
+			p.mu.Lock()
+			delete(p.waiting, id)
+			p.mu.Unlock()
+			return nil, ctx.Err()
+		}
 	}
 	p.stop(&RenderError{Kind: "timeout", Message: tooLong})
 	<-p.exited

@@ -26,7 +26,10 @@ type Renderer struct {
 	Env     []string      // Env(...): nothing secret; its work dir's home and tools are added
 	Memory  int64         // bytes it may take (RENDERER_MEMORY): above, it is stopped
 	TimeOut time.Duration // RENDER_TIMEOUT: the time of one preview, check or Markdown preview
-	Out     io.Writer     // what it prints itself
+	// WorkTimeOut (BUILD_TIMEOUT) bounds the work on the previews' images:
+	// describing a new catalogue's photographs, encoding them.
+	WorkTimeOut time.Duration
+	Out         io.Writer // what it prints itself
 	// WorkDir prepares the work dir of the renderer of code, and says the
 	// code it holds (the checkout's, when it changed since).
 	WorkDir func(code string) (dir, holds string, err error)
@@ -133,7 +136,7 @@ func (r *Renderer) startLocked() (*process, error) {
 		return nil, err
 	}
 	go p.watch(orDefault(r.watchEvery, time.Second), r.Memory)
-	raw, err := p.call(context.Background(), "hello", nil, nil, startLimit, "The renderer did not start: it took more than "+words(startLimit))
+	raw, err := p.call(context.Background(), "hello", nil, nil, startLimit, true, "The renderer did not start: it took more than "+words(startLimit))
 	var h hello
 	if err == nil {
 		err = json.Unmarshal(raw, &h)
@@ -156,8 +159,9 @@ func orDefault[T ~int64](v, otherwise T) T {
 
 // call sends op to the renderer, started again first when it ended, and
 // returns its answer's line. limit is the call's time (none but ctx's
-// when zero); what names the work in the message of a timeout: "The
-// preview could not be made: the page took more than 10 s".
+// when zero, and then ctx's end stops the renderer; else only the call);
+// what names the work in the message of a timeout: "The preview could not
+// be made: the page took more than 10 s".
 func (r *Renderer) call(ctx context.Context, op string, fields map[string]any, log io.Writer, limit time.Duration, what [2]string) ([]byte, error) {
 	r.mu.Lock()
 	if r.code == "" {
@@ -175,7 +179,7 @@ func (r *Renderer) call(ctx context.Context, op string, fields map[string]any, l
 			tooLong = what[0] + " could not be made: " + what[1] + " took more than " + words(time.Until(deadline).Round(time.Second))
 		}
 	}
-	return p.call(ctx, op, fields, log, limit, tooLong)
+	return p.call(ctx, op, fields, log, limit, limit > 0, tooLong)
 }
 
 // words says d as people do: "10 s", "2m0s".
@@ -215,29 +219,35 @@ func (r *Renderer) Collector() prometheus.Collector {
 	}, func() float64 { return float64(r.Resident()) })
 }
 
+// A timeLimit says how long a call may take before the renderer is
+// stopped.
+type timeLimit int
+
+const (
+	callersLimit timeLimit = iota // a build's step: its context's (BUILD_TIMEOUT); its end stops the renderer, the one way to stop the step
+	previewLimit                  // RENDER_TIMEOUT: a page, a check, a Markdown preview
+	workLimit                     // WorkTimeOut: the images of a preview, described or made
+)
+
 // ops are the renderer's ops (contracts/renderer.json) as this side sends
-// them: the work a timeout's message names, and whether the call's time is
-// RENDER_TIMEOUT (a preview's) or the caller's (a build's).
+// them: the work a timeout's message names, and its time limit.
 var ops = map[string]struct {
-	what    [2]string
-	preview bool
+	what  [2]string
+	limit timeLimit
 }{
-	"hello":    {[2]string{"The renderer", "its start"}, false}, // startLimit
-	"step":     {[2]string{"The build", "its step"}, false},
-	"check":    {[2]string{"The content check", "the check"}, true},
-	"markdown": {[2]string{"The Markdown preview", "the text"}, true},
-	"render":   {[2]string{"The preview", "the page"}, true},
-	"describe": {[2]string{"The preview", "the description of its images"}, true},
-	"image":    {[2]string{"The image", "its making"}, true},
-	"encode":   {[2]string{"The photographs' images", "their encoding"}, false},
+	"hello":    {[2]string{"The renderer", "its start"}, previewLimit}, // startLimit, at its start
+	"step":     {[2]string{"The build", "its step"}, callersLimit},
+	"check":    {[2]string{"The content check", "the check"}, previewLimit},
+	"markdown": {[2]string{"The Markdown preview", "the text"}, previewLimit},
+	"render":   {[2]string{"The preview", "the page"}, previewLimit},
+	"describe": {[2]string{"The preview", "the description of its images"}, workLimit},
+	"image":    {[2]string{"The image", "its making"}, workLimit},
+	"encode":   {[2]string{"The photographs' images", "their encoding"}, workLimit},
 }
 
 // do sends op with its time limit and message (ops).
 func (r *Renderer) do(ctx context.Context, op string, fields map[string]any, log io.Writer, answer any) error {
-	var limit time.Duration
-	if ops[op].preview {
-		limit = r.TimeOut
-	}
+	limit := map[timeLimit]time.Duration{previewLimit: r.TimeOut, workLimit: r.WorkTimeOut}[ops[op].limit]
 	raw, err := r.call(ctx, op, fields, log, limit, ops[op].what)
 	if err != nil || answer == nil {
 		return err

@@ -124,6 +124,26 @@ func TestARenderPastItsTimeLimitIsStopped(t *testing.T) {
 	}
 }
 
+// TestAPreviewWhoseCallerLeftLeavesTheRenderer: a preview's caller gone
+// (a visitor who left) stops waiting, not the renderer, which the others'
+// previews share.
+func TestAPreviewWhoseCallerLeftLeavesTheRenderer(t *testing.T) {
+	t.Parallel()
+	r := fakeRenderer(t)
+	if err := r.Ensure("a"); err != nil {
+		t.Fatal(err)
+	}
+	first := greet(t, r)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Render(gone, Snapshot{}, []string{"/hang"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a render whose caller left: %v, want context.Canceled", err)
+	}
+	if again := greet(t, r); again.PID != first.PID {
+		t.Errorf("the renderer was stopped (pid %d, now %d) for a caller who left", first.PID, again.PID)
+	}
+}
+
 // TestARendererOverItsMemoryIsStopped: a renderer growing past its memory
 // is stopped, its request failing as memory.
 func TestARendererOverItsMemoryIsStopped(t *testing.T) {
