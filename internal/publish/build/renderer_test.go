@@ -251,7 +251,8 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // twice with one cache: first from a cold cache, each step a command (after
 // which the warm renderer runs this code), then with the steps the
 // renderer runs in it. The two releases are the same, file for file. The
-// content check of a broken copy says the same problems either way.
+// content check of a broken copy says the same problems either way, and
+// the Markdown preview the same HTML, or the same problem.
 func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -286,6 +287,12 @@ func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
 	if err != nil || len(byScript) == 0 {
 		t.Fatalf("the check of a broken content as a command: %q, %v; want its problems", byScript, err)
 	}
+	const text = "---\ntitle: Our story\n---\n\nWrite to {{site.email}}, <b>now</b>.\n"
+	htmlByScript, err := b.RenderMarkdown(context.Background(), broken, "pages/about.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, wrongByScript := b.RenderMarkdown(context.Background(), broken, "pages/about.md", []byte("At {{site.mail}}.\n"))
 	var log strings.Builder
 	build := func(name string) string {
 		t.Helper()
@@ -311,6 +318,15 @@ func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
 	byRenderer, err := b.Check(context.Background(), broken)
 	if err != nil || !slices.Equal(byRenderer, byScript) {
 		t.Errorf("the check of a broken content in the renderer: %q, %v; as a command: %q", byRenderer, err, byScript)
+	}
+	htmlByRenderer, err := b.RenderMarkdown(context.Background(), broken, "pages/about.md", []byte(text))
+	if err != nil || htmlByRenderer != htmlByScript {
+		t.Errorf("Markdown in the renderer: %q, %v; as a command: %q", htmlByRenderer, err, htmlByScript)
+	}
+	_, wrongByRenderer := b.RenderMarkdown(context.Background(), broken, "pages/about.md", []byte("At {{site.mail}}.\n"))
+	var a, c *ContentError
+	if !errors.As(wrongByScript, &a) || !errors.As(wrongByRenderer, &c) || !slices.Equal(a.Problems, c.Problems) {
+		t.Errorf("a fact that does not exist: %v in the renderer, %v as a command; want the same problems", wrongByRenderer, wrongByScript)
 	}
 	// A build of it stops at its check, in the renderer, with the same lines.
 	_, err = b.Build(context.Background(), broken, filepath.Join(t.TempDir(), "broken"), func(string) {}, &log)
