@@ -36,12 +36,13 @@ type Renderer struct {
 
 	watchEvery time.Duration // how often its memory is read; a second when zero
 
-	mu     sync.Mutex
-	code   string // the code it runs; "" before Ensure
-	dir    string
-	steps  []string // the build's steps it runs (its hello)
-	proc   *process
-	closed bool // Close was called
+	mu      sync.Mutex
+	code    string // the code it runs; "" before Ensure
+	dir     string
+	steps   []string // the build's steps it runs (its hello)
+	proc    *process
+	closed  bool          // Close was called
+	backoff time.Duration // the last wait before starting it again (restartWhenEnded)
 }
 
 // startLimit bounds the renderer's start: Node's, with its first hello,
@@ -146,7 +147,40 @@ func (r *Renderer) startLocked() (*process, error) {
 		return nil, fmt.Errorf("publish: starting the renderer: %w", err)
 	}
 	r.proc, r.steps = p, h.Steps
+	go r.restartWhenEnded(p, time.Now())
 	return p, nil
+}
+
+// The wait before the renderer is started again once it ended by itself
+// (a crash, its time, its memory), so the next save finds it warm:
+// doubled, from a second up to a minute, while it keeps ending within a
+// minute of its start.
+const firstRestart, lastRestart = time.Second, time.Minute
+
+// restartWhenEnded starts the renderer again after p ends, unless it was
+// stopped on purpose (new code, Close) or a call started it first.
+func (r *Renderer) restartWhenEnded(p *process, started time.Time) {
+	<-p.exited
+	r.mu.Lock()
+	if r.proc != p || r.closed {
+		r.mu.Unlock()
+		return
+	}
+	if time.Since(started) > lastRestart {
+		r.backoff = 0
+	}
+	r.backoff = min(max(2*r.backoff, firstRestart), lastRestart)
+	wait := r.backoff
+	r.mu.Unlock()
+	time.Sleep(wait)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.proc != p || r.closed {
+		return
+	}
+	if _, err := r.startLocked(); err != nil && r.Out != nil {
+		fmt.Fprintf(r.Out, "publish: starting the renderer again: %v\n", err)
+	}
 }
 
 // orDefault is v, or otherwise when v is not set.

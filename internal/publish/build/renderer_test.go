@@ -94,9 +94,29 @@ func TestARendererThatDiesIsStartedAgain(t *testing.T) {
 	if err := render(r, "/ok"); err != nil {
 		t.Fatalf("the request after a crash: %v", err)
 	}
-	if again := greet(t, r); again.PID == first.PID || again.Code != "a" {
+	again := greet(t, r)
+	if again.PID == first.PID || again.Code != "a" {
 		t.Errorf("after the crash: pid %d code %q; want a new process (not %d) of code a", again.PID, again.Code, first.PID)
 	}
+	// Ended again, it is started again with no call, after a wait.
+	wantKind(t, render(r, "/crash"), "crashed")
+	deadline := time.Now().Add(time.Minute)
+	for pid := livePID(r); (pid == 0 || pid == again.PID) && time.Now().Before(deadline); pid = livePID(r) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pid := livePID(r); pid == 0 || pid == again.PID {
+		t.Errorf("a minute after it crashed, the renderer was not started again")
+	}
+}
+
+// livePID is the pid of the renderer's process while it runs, else 0.
+func livePID(r *Renderer) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.proc == nil || r.proc.ended() {
+		return 0
+	}
+	return r.proc.cmd.Process.Pid
 }
 
 // TestARenderPastItsTimeLimitIsStopped: a render that does not answer in
