@@ -40,3 +40,10 @@ var ContentReferences []byte
 //
 //go:embed photos.json
 var Photos []byte
+
+// Renderer is the protocol of the warm renderer (web/scripts/renderer.mjs,
+// internal/publish/build's Renderer): its version, its ops, the kinds of
+// its errors, and the default limits of its memory and of one call's time.
+//
+//go:embed renderer.json
+var Renderer []byte

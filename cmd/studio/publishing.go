@@ -76,7 +76,7 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config, st *
 		}
 		contentRepo.Blobs = datadir.Dir(cfg.DataDir).ContentBlobs()
 		contentRepo.Logger = log
-		p.Builder = newBuilder(root, scratch, datadir.Dir(cfg.DataDir).BuildCache(), cfg.Publishing.TimeOut)
+		p.Builder = newBuilder(root, scratch, datadir.Dir(cfg.DataDir).BuildCache(), cfg.Publishing)
 		abs, _ := filepath.Abs(root)
 		log.Info("publish: commits to main are built with the front end in "+abs, "manual", cfg.Publishing.Manual)
 	} else {
@@ -108,9 +108,10 @@ func prepareBundles(ctx context.Context, log *slog.Logger, p *publish.Publisher)
 }
 
 // newBuilder is the builder of a server whose checkout is root: its
-// builds in scratch, its caches in cache.
-func newBuilder(root, scratch, cache string, timeOut time.Duration) *build.NodeBuilder {
-	return &build.NodeBuilder{Root: root, Scratch: scratch, Cache: cache, TimeOut: timeOut, Env: build.Env(os.Getenv("PATH"))}
+// builds in scratch, its caches in cache, its limits p's.
+func newBuilder(root, scratch, cache string, p config.Publishing) *build.NodeBuilder {
+	return &build.NodeBuilder{Root: root, Scratch: scratch, Cache: cache, TimeOut: p.TimeOut, Env: build.Env(os.Getenv("PATH")),
+		RendererMemory: p.RendererMemory, RenderTimeOut: p.RenderTimeOut}
 }
 
 // codeVersion names this bin/studio: the start of its file's SHA-256. A

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"studio/content"
+	"studio/internal/config"
 	"studio/internal/publish"
 	"studio/internal/publish/build"
 	"studio/internal/publish/releases"
@@ -323,7 +324,7 @@ func bundle(root string) (string, error) {
 		return "", err
 	}
 	var log bytes.Buffer
-	b := newBuilder(root, scratch, filepath.Join(dir, "cache"), 30*time.Minute)
+	b := newBuilder(root, scratch, filepath.Join(dir, "cache"), config.Publishing{TimeOut: 30 * time.Minute})
 	if _, err := b.Build(context.Background(), contentDir, filepath.Join(dir, "client"), func(string) {}, &log); err != nil {
 		return "", fmt.Errorf("building the bundles: %v\n%s", err, log.String())
 	}

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"studio/contracts"
 )
 
 // Config is every setting of bin/studio.
@@ -76,7 +79,26 @@ type Publishing struct {
 	// first build of 300 products with 200 camera photographs, from cold
 	// caches, takes over 10 minutes on two cores (make bench-publish).
 	TimeOut time.Duration
+	// RENDERER_MEMORY, default 768 (MiB, contracts/renderer.json): the most
+	// the warm renderer (the build steps, the previews) may take; above, it
+	// is stopped and started again.
+	RendererMemory int64
+	// RENDER_TIMEOUT, default 10s (contracts/renderer.json): the most one
+	// preview page, content check or Markdown preview may take in the warm
+	// renderer; past it, the renderer is stopped and started again.
+	RenderTimeOut time.Duration
 }
+
+// rendererLimits are the renderer's default limits, from contracts/renderer.json.
+var rendererLimits = func() struct{ MemoryMiB, RenderTimeoutSeconds int64 } {
+	var protocol struct {
+		Limits struct{ MemoryMiB, RenderTimeoutSeconds int64 }
+	}
+	if err := json.Unmarshal(contracts.Renderer, &protocol); err != nil {
+		panic("contracts/renderer.json: " + err.Error())
+	}
+	return protocol.Limits
+}()
 
 // SMTP is where the e-mails about new enquiries go. Mail is off when Host
 // is empty.
@@ -255,7 +277,8 @@ func (c *Config) readStudioAccess(getenv func(string) string) error {
 }
 
 func publishingFromEnv(getenv func(string) string) (Publishing, error) {
-	p := Publishing{BuilderDir: getenv("BUILDER_DIR"), Keep: 10, TimeOut: 30 * time.Minute}
+	p := Publishing{BuilderDir: getenv("BUILDER_DIR"), Keep: 10, TimeOut: 30 * time.Minute,
+		RendererMemory: rendererLimits.MemoryMiB << 20, RenderTimeOut: time.Duration(rendererLimits.RenderTimeoutSeconds) * time.Second}
 	switch v := getenv("PUBLISH"); v {
 	case "", "auto":
 	case "manual":
@@ -276,6 +299,20 @@ func publishingFromEnv(getenv func(string) string) (Publishing, error) {
 			return Publishing{}, fmt.Errorf("BUILD_TIMEOUT=%q is not a duration between 10s and 2h (such as 10m)", v)
 		}
 		p.TimeOut = d
+	}
+	if v := getenv("RENDERER_MEMORY"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 128 || n > 65536 {
+			return Publishing{}, fmt.Errorf("RENDERER_MEMORY=%q is not a number of MiB between 128 and 65536", v)
+		}
+		p.RendererMemory = n << 20
+	}
+	if v := getenv("RENDER_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 10*time.Minute {
+			return Publishing{}, fmt.Errorf("RENDER_TIMEOUT=%q is not a duration between 1s and 10m (such as 10s)", v)
+		}
+		p.RenderTimeOut = d
 	}
 	return p, nil
 }

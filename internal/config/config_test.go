@@ -18,7 +18,7 @@ func env(m map[string]string) func(string) (string, bool) {
 func base(change func(*Config)) Config {
 	c := Config{Port: 8080, ListenAddr: ":8080", DataDir: "data", HTTPAddr: ":80", HTTPSAddr: ":443", ACMEDirectory: LetsEncrypt, InsightsKeepDays: 90,
 		InsightsMaxEventsPerDay: 200_000, InsightsMaxEventsPerAddress: 2_000, DatabaseTimeout: 3 * time.Second,
-		Publishing: Publishing{Keep: 10, TimeOut: 30 * time.Minute}}
+		Publishing: Publishing{Keep: 10, TimeOut: 30 * time.Minute, RendererMemory: 768 << 20, RenderTimeOut: 10 * time.Second}}
 	if change != nil {
 		change(&c)
 	}
@@ -35,11 +35,15 @@ func TestFromEnv(t *testing.T) {
 		{"defaults", nil, base(nil), ""},
 		{"publishing", map[string]string{"PUBLISH": "manual", "RELEASES_KEEP": "4", "BUILD_TIMEOUT": "90s", "BUILDER_DIR": "/opt/studio"},
 			base(func(c *Config) {
-				c.Publishing = Publishing{BuilderDir: "/opt/studio", Manual: true, Keep: 4, TimeOut: 90 * time.Second}
+				c.Publishing = Publishing{BuilderDir: "/opt/studio", Manual: true, Keep: 4, TimeOut: 90 * time.Second, RendererMemory: 768 << 20, RenderTimeOut: 10 * time.Second}
 			}), ""},
 		{"publish neither auto nor manual", map[string]string{"PUBLISH": "yes"}, Config{}, `PUBLISH="yes": want auto`},
 		{"one release kept", map[string]string{"RELEASES_KEEP": "1"}, Config{}, `RELEASES_KEEP="1" is not a number of releases between 2 and 1000`},
 		{"build timeout without a unit", map[string]string{"BUILD_TIMEOUT": "600"}, Config{}, `BUILD_TIMEOUT="600" is not a duration`},
+		{"renderer limits", map[string]string{"RENDERER_MEMORY": "1024", "RENDER_TIMEOUT": "30s"},
+			base(func(c *Config) { c.Publishing.RendererMemory, c.Publishing.RenderTimeOut = 1<<30, 30*time.Second }), ""},
+		{"renderer memory with a unit", map[string]string{"RENDERER_MEMORY": "1GiB"}, Config{}, `RENDERER_MEMORY="1GiB" is not a number of MiB between 128 and 65536`},
+		{"render timeout without a unit", map[string]string{"RENDER_TIMEOUT": "10"}, Config{}, `RENDER_TIMEOUT="10" is not a duration between 1s and 10m`},
 		{"database timeout", map[string]string{"DATABASE_TIMEOUT": "1500ms"}, base(func(c *Config) { c.DatabaseTimeout = 1500 * time.Millisecond }), ""},
 		{"database timeout without a unit", map[string]string{"DATABASE_TIMEOUT": "3"}, Config{}, `DATABASE_TIMEOUT="3" is not a duration`},
 		{"database timeout too long", map[string]string{"DATABASE_TIMEOUT": "5m"}, Config{}, `DATABASE_TIMEOUT="5m" is not a duration between 100ms and 1m`},

@@ -1,27 +1,26 @@
 // Finishes the client build: adds the image pipeline's files
 // (scripts/images.mjs), then writes .gz and .br beside every text file
-// the prerender has not compressed already (scripts/compression.mjs), once,
-// at build time, so the server never compresses per request. A compressed
+// the prerender has not compressed already (scripts/compression.mjs), nor
+// the bundling (`npm run bundle` ends with `compress.mjs --bundle`: the
+// code's files, kept with the bundles), once, at build time, so the server
+// never compresses per request. A compressed
 // file that is not smaller than the original is not written.
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, utimes } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { extname, join, relative } from "node:path";
+import { basename, extname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip } from "node:zlib";
 import { DAY, linkFile, pruneDaily, writeNewFile } from "./files.mjs";
-import { LEVELS, PRERENDERED, brotliOf, gzipOf } from "./compression.mjs";
+import { LEVELS, brotliOf, gzipOf } from "./compression.mjs";
 
-const root = new URL("../build/client/", import.meta.url).pathname;
-const assets = join(root, "assets/");
-const generated = new URL("../.generated/public/", import.meta.url).pathname;
 // Compressed bodies by the SHA-256 of what they compress, kept between
-// builds: a release that changes one text recompresses its pages only,
-// not the scripts, styles and drawings that stayed the same. An entry is
-// used only when it decompresses to the very bytes it is named by
-// (decompressing costs a fraction of compressing): a damaged one would give
-// every later release a broken .br or .gz.
-const cacheDir = new URL("../.compress-cache/", import.meta.url).pathname;
+// builds (web/.compress-cache): a release that changes one text
+// recompresses its pages only, not the scripts, styles and drawings that
+// stayed the same. An entry is used only when it decompresses to the very
+// bytes it is named by (decompressing costs a fraction of compressing): a
+// damaged one would give every later release a broken .br or .gz.
 const CACHE_DAYS = 7; // entries no build used for this long are deleted
 const compressible = new Set([".html", ".js", ".css", ".svg", ".json", ".txt", ".xml", ".webmanifest", ".map", ".data"]);
 
@@ -43,20 +42,13 @@ async function linkTree(from, to) {
     else linkFile(src, dest);
   }
 }
-await linkTree(generated, root);
-
-// React Router leaves the prerender step's own stylesheet in the client
-// assets; no page links it, so it is not shipped.
-for (const name of await readdir(join(root, "assets"))) {
-  if (/^server-build-.*\.css$/.test(name)) await rm(join(root, "assets", name));
-}
 
 const decompress = { gz: promisify(gunzip), br: promisify(brotliDecompress) };
 
 // body (the file path) compressed by kind ("gz" or "br") at level, from the
 // cache when a build made it before and it is intact; else compressed, and
 // the cache's entry replaced (read-only, a new file: never written into).
-async function compressed(path, body, hash, kind, level) {
+async function compressed({ root, cacheDir }, path, body, hash, kind, level) {
   const file = join(cacheDir, `${hash}.${kind}${level}`);
   const cached = await readFile(file).catch((err) => {
     if (err.code !== "ENOENT") throw err;
@@ -75,28 +67,84 @@ async function compressed(path, body, hash, kind, level) {
   return out;
 }
 
-async function compressFile(path) {
+async function compressFile(dirs, path) {
   const body = await readFile(path);
   const hash = createHash("sha256").update(body).digest("hex");
-  const levels = path.startsWith(assets) ? LEVELS.code : LEVELS.content;
-  const [gz, br] = await Promise.all([compressed(path, body, hash, "gz", levels.gzip), compressed(path, body, hash, "br", levels.brotli)]);
+  const levels = path.startsWith(dirs.assets) ? LEVELS.code : LEVELS.content;
+  const [gz, br] = await Promise.all([compressed(dirs, path, body, hash, "gz", levels.gzip), compressed(dirs, path, body, hash, "br", levels.brotli)]);
   if (gz.length < body.length) writeNewFile(`${path}.gz`, gz);
   if (br.length < body.length) writeNewFile(`${path}.br`, br);
 }
 
-await mkdir(cacheDir, { recursive: true });
-const paths = [];
-// What the prerender wrote, it compressed (scripts/prerender.mjs).
-const prerendered = new Set(JSON.parse(await readFile(PRERENDERED, "utf8")).map((file) => join(root, file)));
-for await (const path of walk(root)) if (compressible.has(extname(path)) && !prerendered.has(path)) paths.push(path);
-// One file a core at a time: brotli at quality 11 holds tens of MB a
-// stream, so all of a large site's files at once took 9.7 GB.
-let next = 0;
-await Promise.all(
-  Array.from({ length: availableParallelism() }, async () => {
-    while (next < paths.length) await compressFile(paths[next++]);
-  }),
-);
-// Entries no build used for CACHE_DAYS go (files.mjs, pruneDaily).
-await pruneDaily(cacheDir, ({ mtimeMs }, now) => mtimeMs < now - CACHE_DAYS * DAY);
-console.log(`compress: ${paths.length} files precompressed in build/client (and the prerender's ${prerendered.size})`);
+// The files of the client build the bundling compressed (compressBundle),
+// relative to build/client: kept with the bundles (their .gz and .br too,
+// checked against the bundle's sha256.json when used again), so a build
+// does not compress the code again.
+const BUNDLE_COMPRESSED = "bundle-compressed.json";
+// React Router leaves the prerender step's own stylesheet in the client
+// assets; no page links it, so it is not shipped (run deletes it).
+const SERVER_CSS = /^server-build-.*\.css$/;
+
+const dirsOf = (web) => {
+  const root = join(web, "build", "client") + "/";
+  return { root, assets: join(root, "assets/"), cacheDir: join(web, ".compress-cache") };
+};
+
+// Compresses paths, one file a core at a time: brotli at quality 11 holds
+// tens of MB a stream, so all of a large site's files at once took 9.7 GB.
+async function compressAll(dirs, paths) {
+  await mkdir(dirs.cacheDir, { recursive: true });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: availableParallelism() }, async () => {
+      while (next < paths.length) await compressFile(dirs, paths[next++]);
+    }),
+  );
+}
+
+// The listed files of build/client (a JSON list relative to it), or none
+// when the list is not there.
+async function listed(web, name, root) {
+  const text = await readFile(join(web, "build", name), "utf8").catch((err) => {
+    if (err.code === "ENOENT") return "[]";
+    throw err;
+  });
+  return new Set(JSON.parse(text).map((file) => join(root, file)));
+}
+
+/** The end of `npm run bundle`: the bundle's client files compressed, and listed (BUNDLE_COMPRESSED). */
+export async function compressBundle({ web, log = console.log }) {
+  const dirs = dirsOf(web);
+  const paths = [];
+  for await (const path of walk(dirs.root)) if (compressible.has(extname(path)) && !SERVER_CSS.test(basename(path))) paths.push(path);
+  await compressAll(dirs, paths);
+  await writeFile(join(web, "build", BUNDLE_COMPRESSED), JSON.stringify(paths.map((path) => relative(dirs.root, path))));
+  log(`compress: ${paths.length} files of the bundle precompressed`);
+}
+
+/** The build's step: the client build in web/build/client finished (log takes its line). */
+export async function run({ web, log = console.log }) {
+  const dirs = dirsOf(web);
+  const { root } = dirs;
+  await linkTree(join(web, ".generated", "public"), root);
+  for (const name of await readdir(dirs.assets)) {
+    if (SERVER_CSS.test(name)) await rm(join(dirs.assets, name));
+  }
+
+  // What the prerender wrote, it compressed (scripts/prerender.mjs); the
+  // bundling, the code's files.
+  const prerendered = await listed(web, "prerendered.json", root);
+  const bundled = await listed(web, BUNDLE_COMPRESSED, root);
+  const paths = [];
+  for await (const path of walk(root)) if (compressible.has(extname(path)) && !prerendered.has(path) && !bundled.has(path)) paths.push(path);
+  await compressAll(dirs, paths);
+  // Entries no build used for CACHE_DAYS go (files.mjs, pruneDaily).
+  await pruneDaily(dirs.cacheDir, ({ mtimeMs }, now) => mtimeMs < now - CACHE_DAYS * DAY);
+  log(`compress: ${paths.length} files precompressed in build/client (and the prerender's ${prerendered.size}, the bundle's ${bundled.size})`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const web = fileURLToPath(new URL("..", import.meta.url));
+  // --bundle: the end of `npm run bundle`; else the build's last step.
+  await (process.argv.includes("--bundle") ? compressBundle({ web }) : run({ web }));
+}

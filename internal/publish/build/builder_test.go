@@ -75,6 +75,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 		t.Helper()
 		b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: cache, TimeOut: 5 * time.Minute,
 			Env: Env(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+		defer b.Close() // the warm renderer it starts for a next build
 		client = filepath.Join(t.TempDir(), name)
 		log.Reset()
 		started := time.Now()
@@ -94,6 +95,7 @@ func TestTheCodeIsBundledOncePerCodeVersion(t *testing.T) {
 	// with no content (Prepare): its first build bundles nothing.
 	prepare := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: otherCache, TimeOut: 5 * time.Minute,
 		Env: Env(filepath.Dir(path) + string(os.PathListSeparator) + os.Getenv("PATH"))}
+	t.Cleanup(prepare.Close)
 	if err := prepare.Prepare(context.Background(), &log); err != nil {
 		t.Fatalf("Prepare: %v\n%s", err, log.String())
 	}

@@ -20,7 +20,7 @@ var fromCheckout = []string{"web", "contracts"}
 // code's hash.
 var notSources = map[string]bool{"web/node_modules": true, "web/build": true, "web/.generated": true, "web/.image-cache": true,
 	"web/.compress-cache": true, "web/.page-cache": true, "web/.react-router": true, "web/test-results": true,
-	"web/playwright-report": true, "web/e2e": true}
+	"web/playwright-report": true, "web/e2e": true, "web/.preview-images": true}
 
 // HasBuilder says whether root holds what NodeBuilder needs: what a build
 // copies, and web/'s installed packages.

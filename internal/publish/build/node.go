@@ -3,8 +3,6 @@ package build
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,11 +35,18 @@ type NodeBuilder struct {
 	TimeOut time.Duration // a build still running then is stopped and fails
 	Log     io.Writer     // every line the steps print, for build.log
 	Env     []string      // PATH and the like; nothing secret (build steps get only these)
+	// The warm renderer's limits (RENDERER_MEMORY, RENDER_TIMEOUT); the
+	// defaults of contracts/renderer.json when zero.
+	RendererMemory int64
+	RenderTimeOut  time.Duration
 
 	// bundling is held from a build's look for its code's bundles until
 	// they are kept (or found): a build waits for Prepare's bundling, or
 	// another build's, instead of bundling the same code beside it.
 	bundling sync.Mutex
+
+	rendererOnce sync.Once
+	warm         *Renderer
 }
 
 // Env is the environment builds are run with, and no more: the tools'
@@ -53,80 +59,105 @@ func Env(path string) []string {
 
 // Build turns the content in contentDir into a client build in clientDir,
 // calling stage as each step begins. A build that fails for its content
-// returns a *ContentError.
+// returns a *ContentError. Its steps run in the warm renderer when it runs
+// this code (the bundling aside); else each as a command, and the renderer
+// is started on this code for the next build.
 func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, stage func(string), log io.Writer) (Stats, error) {
 	var stats Stats
 	ctx, cancel := context.WithTimeout(ctx, b.TimeOut)
 	defer cancel()
-	work, err := os.MkdirTemp(b.Scratch, "build-")
+	dir, err := os.MkdirTemp(b.Scratch, "build-")
 	if err != nil {
 		return stats, err
 	}
-	defer os.RemoveAll(work)
-	web := filepath.Join(work, "web")
+	defer os.RemoveAll(dir)
 	b.bundling.Lock()
-	bundleDir, bundled, err := b.prepare(work, log)
+	work, err := prepareWork(b.Root, b.Cache, dir, log)
 	unlock := sync.OnceFunc(b.bundling.Unlock) // once the bundles are found, or kept
 	defer unlock()
 	if err != nil {
 		return stats, err
 	}
-	if bundled {
+	if work.bundled {
 		unlock()
 	}
 	// The pipeline reads the content from web/../content.
-	if err := os.Rename(contentDir, filepath.Join(work, "content")); err != nil {
+	content := filepath.Join(dir, "content")
+	if err := os.Rename(contentDir, content); err != nil {
 		return stats, err
 	}
-	defer os.Rename(filepath.Join(work, "content"), contentDir)
+	defer os.Rename(content, contentDir)
 
-	scripts, steps, err := packageScripts(filepath.Join(web, "package.json"))
+	scripts, steps, err := packageScripts(filepath.Join(work.web(), "package.json"))
 	if err != nil {
 		return stats, err
 	}
-	env := b.envIn(work)
+	renderer := b.renderer()
+	inRenderer, warm := renderer.Serves(work.code)
+	env := workEnv(b.Env, dir)
 	for _, step := range steps {
-		if step == bundleStep && bundled {
+		if step == bundleStep && work.bundled {
 			continue
 		}
 		stage(stageName(step))
-		if step == bundleStep {
-			err = b.bundle(ctx, web, env, scripts[step], bundleDir, log, &stats)
+		switch {
+		case step == bundleStep:
+			err = b.bundle(ctx, work.web(), env, scripts[step], work.bundleDir, log, &stats)
 			unlock()
-		} else {
-			err = b.runStep(ctx, web, env, step, scripts[step], log, &stats)
+		case warm && slices.Contains(inRenderer, step):
+			fmt.Fprintf(log, "%s: in the warm renderer\n", step)
+			err = b.rendererStep(ctx, renderer, step, work.web(), content, log, &stats)
+		default:
+			err = b.runStep(ctx, work.web(), env, step, scripts[step], log, &stats)
 		}
 		if err != nil {
 			return stats, err
 		}
 	}
-	return stats, os.Rename(filepath.Join(web, "build", "client"), clientDir)
+	if !warm {
+		// For the next build (this one's bundles are kept now); a failure
+		// to start it is said, and the next build runs its steps as commands.
+		if err := renderer.Ensure(work.code); err != nil {
+			fmt.Fprintf(log, "publish: the renderer did not start: %v\n", err)
+		}
+	}
+	return stats, os.Rename(filepath.Join(work.web(), "build", "client"), clientDir)
 }
 
-// Prepare bundles this code, unless its bundles are kept already, so that
-// no one waits for the bundling at their first preview or publish: the
-// server calls it when it starts. A build started meanwhile waits for it.
+// Prepare bundles this code, unless its bundles are kept already, and
+// starts the warm renderer on it, so that no one waits for the bundling at
+// their first preview or publish: the server calls it when it starts. A
+// build started meanwhile waits for the bundling.
 func (b *NodeBuilder) Prepare(ctx context.Context, log io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, b.TimeOut)
 	defer cancel()
-	work, err := os.MkdirTemp(b.Scratch, "bundle-")
+	dir, err := os.MkdirTemp(b.Scratch, "bundle-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	defer os.RemoveAll(dir)
+	code, err := b.bundleOnce(ctx, dir, log)
+	if err != nil {
+		return err
+	}
+	return b.renderer().Ensure(code)
+}
+
+// bundleOnce prepares dir as a work dir and bundles its code there unless
+// its bundles are kept, holding bundling; it returns the code's hash.
+func (b *NodeBuilder) bundleOnce(ctx context.Context, dir string, log io.Writer) (string, error) {
 	b.bundling.Lock()
 	defer b.bundling.Unlock()
-	bundleDir, bundled, err := b.prepare(work, log)
-	if err != nil || bundled {
-		return err
+	work, err := prepareWork(b.Root, b.Cache, dir, log)
+	if err != nil || work.bundled {
+		return work.code, err
 	}
-	web := filepath.Join(work, "web")
-	scripts, _, err := packageScripts(filepath.Join(web, "package.json"))
+	scripts, _, err := packageScripts(filepath.Join(work.web(), "package.json"))
 	if err != nil {
-		return err
+		return "", err
 	}
 	var stats Stats
-	return b.bundle(ctx, web, b.envIn(work), scripts[bundleStep], bundleDir, log, &stats)
+	return work.code, b.bundle(ctx, work.web(), workEnv(b.Env, dir), scripts[bundleStep], work.bundleDir, log, &stats)
 }
 
 // bundle runs the bundling step in web and keeps its bundles in bundleDir.
@@ -140,53 +171,65 @@ func (b *NodeBuilder) bundle(ctx context.Context, web string, env []string, scri
 	return nil
 }
 
-// envIn is the environment of the steps of a build in work: Env, with the
-// installed packages' tools and a home of work's own.
-func (b *NodeBuilder) envIn(work string) []string {
-	return append(stepEnv(b.Env, filepath.Join(work, "web", "node_modules", ".bin")), "HOME="+work, "npm_config_cache="+filepath.Join(work, ".npm"))
+// rendererScript is the warm renderer's script in its work dir.
+const rendererScript = "web/scripts/renderer.mjs"
+
+// Close stops the warm renderer, for good: the server's end (or a test's).
+func (b *NodeBuilder) Close() { b.renderer().Close() }
+
+// renderer is the builder's warm renderer (renderer.go), not started
+// until Prepare or a build Ensure it.
+func (b *NodeBuilder) renderer() *Renderer {
+	b.rendererOnce.Do(func() {
+		out := b.Log
+		if out == nil {
+			out = os.Stderr
+		}
+		b.warm = &Renderer{Script: rendererScript, Env: b.Env, Out: out, WorkDir: b.rendererWorkDir,
+			Memory: orDefault(b.RendererMemory, DefaultRendererMemory), TimeOut: orDefault(b.RenderTimeOut, DefaultRenderTimeOut),
+			WorkTimeOut: b.TimeOut}
+	})
+	return b.warm
 }
 
-// prepare makes work a copy of what a build needs of the checkout, with
-// the installed packages and the caches linked, and with this code's
-// bundles when they are kept (bundled). bundleDir is where they are kept.
-func (b *NodeBuilder) prepare(work string, log io.Writer) (bundleDir string, bundled bool, err error) {
-	web := filepath.Join(work, "web")
-	code := sha256.New()
-	if err := copyCheckout(b.Root, work, code); err != nil {
-		return "", false, err
+// rendererWorkDir prepares Scratch/renderer-<code>, a work dir of the
+// checkout's code with its kept bundles, and says the code it holds.
+func (b *NodeBuilder) rendererWorkDir(code string) (string, string, error) {
+	tmp, err := os.MkdirTemp(b.Scratch, "renderer-new-")
+	if err != nil {
+		return "", "", err
 	}
-	// What is installed is part of the code too.
-	if err := hashFile(code, "node_modules/.package-lock.json", filepath.Join(b.Root, "web", "node_modules", ".package-lock.json")); err != nil {
-		return "", false, fmt.Errorf("publish: %w", err)
+	work, err := prepareWork(b.Root, b.Cache, tmp, b.renderer().Out)
+	if err == nil && !work.bundled {
+		err = fmt.Errorf("the code %s is not bundled yet", code)
 	}
-	if bundleDir, err = filepath.Abs(filepath.Join(b.Cache, "bundle", hex.EncodeToString(code.Sum(nil))[:20])); err != nil {
-		return "", false, err
+	dir := filepath.Join(b.Scratch, "renderer-"+work.code)
+	if err == nil {
+		os.RemoveAll(dir) // a renderer of this code that was stopped
+		err = os.Rename(tmp, dir)
 	}
-	if bundled, err = reuseBundle(bundleDir, filepath.Join(web, "build"), log); err != nil {
-		return "", false, err
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", "", err
 	}
-	if err := linkModules(filepath.Join(b.Root, "web", "node_modules"), filepath.Join(web, "node_modules")); err != nil {
-		return "", false, err
-	}
-	return bundleDir, bundled, b.linkCaches(web)
+	return dir, work.code, nil
 }
 
-// linkCaches links the pipeline's caches into web: made by the hash of
-// what they were made from, they are shared by every build.
-func (b *NodeBuilder) linkCaches(web string) error {
-	for link, dir := range map[string]string{".image-cache": "images", ".compress-cache": "compressed", ".page-cache": "pages"} {
-		cache, err := filepath.Abs(filepath.Join(b.Cache, dir))
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(cache, 0o755); err != nil {
-			return err
-		}
-		if err := os.Symlink(cache, filepath.Join(web, link)); err != nil {
-			return err
-		}
+// rendererStep runs a build's step in the warm renderer, its errors said
+// as runStep says them.
+func (b *NodeBuilder) rendererStep(ctx context.Context, r *Renderer, step, web, contentDir string, log io.Writer, stats *Stats) error {
+	err := r.Step(ctx, step, web, contentDir, log)
+	stats.PeakMiB = max(stats.PeakMiB, r.PeakMiB())
+	var failed *RenderError
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("publish: %s: stopped after %s, the time a build may take", stageName(step), b.TimeOut)
+	case errors.As(err, &failed):
+		return fmt.Errorf("publish: %s failed in the renderer (%s): %s", stageName(step), failed.Kind, failed.Message)
 	}
-	return nil
+	return err // the content's problems (*ContentError)
 }
 
 // runStep runs script, the command of the build's step, in web as `npm
@@ -227,7 +270,8 @@ func (b *NodeBuilder) runStep(ctx context.Context, web string, env []string, ste
 }
 
 // checkTimeOut bounds one content check (it takes about a second) or one
-// Markdown preview. It is theirs alone: the caller's deadline is not
+// Markdown preview as a command (the warm renderer's are RENDER_TIMEOUT).
+// It is theirs alone: the caller's deadline is not
 // (a workspace request's is the database's, 3 s, which a check on a small
 // busy server outlasts; it was killed, and the save refused).
 const checkTimeOut = time.Minute
@@ -239,10 +283,14 @@ func scriptContext(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // Check runs the build's content check, alone, on contentDir: the
 // workspace's editor checks a change with it before saving. It returns the
-// check's lines; none when the content is good.
+// check's lines; none when the content is good. It runs in the warm
+// renderer once that is started (Prepare), else as a command.
 func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, error) {
 	ctx, cancel := scriptContext(ctx)
 	defer cancel()
+	if r := b.renderer(); r.Running() {
+		return r.Check(ctx, contentDir)
+	}
 	cmd, err := b.contentScript(ctx, checkScript, contentDir)
 	if err != nil {
 		return nil, err
@@ -266,6 +314,9 @@ func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, e
 func (b *NodeBuilder) RenderMarkdown(ctx context.Context, contentDir, name string, text []byte) (string, error) {
 	ctx, cancel := scriptContext(ctx)
 	defer cancel()
+	if r := b.renderer(); r.Running() {
+		return r.Markdown(ctx, contentDir, name, text)
+	}
 	cmd, err := b.contentScript(ctx, markdownScript, contentDir)
 	if err != nil {
 		return "", err

@@ -17,7 +17,7 @@ import (
 
 // Stats is what a build measured of itself.
 type Stats struct {
-	PeakMiB int64 // the largest resident size of one of its steps
+	PeakMiB int64 // the largest resident size of one of its steps (of the warm renderer, for the steps run in it)
 }
 
 // A ContentError is a build stopped by its content: one line per problem,
