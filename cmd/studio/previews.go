@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"studio/internal/publish"
+	"studio/internal/publish/build"
+	"studio/internal/server"
+	"studio/internal/sitecontent"
+)
+
+// draftPages is the publisher as the server's previews use it
+// (server.DraftPages): the server knows nothing of git or builds, the
+// publisher nothing of the server.
+type draftPages struct{ p *publish.Publisher }
+
+func (d draftPages) Page(ctx context.Context, tree, path string) (server.Page, error) {
+	pg, err := d.p.PreviewPage(ctx, tree, path)
+	if content := (*build.ContentError)(nil); errors.As(err, &content) {
+		return server.Page{}, &server.DraftProblems{Problems: content.Problems}
+	}
+	if err != nil {
+		return server.Page{}, err
+	}
+	return server.Page{Status: pg.Status, Type: pg.Type, Body: pg.Body, Data: pg.Data}, nil
+}
+
+func (d draftPages) Image(ctx context.Context, tree, name string) (string, error) {
+	return d.p.PreviewImage(ctx, tree, name)
+}
+
+func (d draftPages) Content(tree string) (*sitecontent.Content, error) {
+	return d.p.PreviewContent(tree)
+}
