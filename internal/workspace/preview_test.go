@@ -188,3 +188,22 @@ func TestSignedInIsALiveSessionOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestAProductsFormPreviewsItsPage(t *testing.T) {
+	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true}
+	rig := setupEditorOn(t, editorContent, func(o *Options) { o.Previews = f })
+	body := do(rig.h, "GET", "/studio/content/products/2", nil, withCookie(rig.asha)).Body.String()
+	form := `<form method="post" action="/studio/content/preview" class="actions"><input type="hidden" name="page" value="/product/2"><button class="quiet">Preview the saved product</button></form>`
+	if !strings.Contains(body, form) {
+		t.Fatalf("a product's form has no preview of its page:\n%s", body)
+	}
+	w := do(rig.h, "POST", "/studio/content/preview", url.Values{"page": {"/product/2"}}, withCookie(rig.asha))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/product/2" {
+		t.Errorf("its button = %d to %q, want the product's page", w.Code, w.Header().Get("Location"))
+	}
+	// Without previews, no button.
+	without := setupEditor(t)
+	if w := do(without.h, "GET", "/studio/content/products/2", nil, withCookie(without.asha)); w.Code != 200 || strings.Contains(w.Body.String(), "Preview the saved product") {
+		t.Errorf("a server without previews: %d, offering one: %t", w.Code, strings.Contains(w.Body.String(), "Preview the saved product"))
+	}
+}
