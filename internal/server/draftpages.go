@@ -3,6 +3,7 @@ package server
 import (
 	"container/list"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -118,18 +119,7 @@ func (d *draftPages) get(ctx context.Context, tree, path string) (*draftPage, er
 	}
 	d.mu.Unlock()
 	if !under {
-		// Not the request's own context: a closed tab does not fail the
-		// others waiting for the same page.
-		renderCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), draftRenderLimit)
-		call.page, call.err = d.render(renderCtx, key)
-		cancel()
-		d.mu.Lock()
-		delete(d.rendering, key)
-		if call.err == nil {
-			d.keep(call.page)
-		}
-		d.mu.Unlock()
-		close(call.done)
+		d.lead(ctx, key, call)
 	}
 	select {
 	case <-call.done:
@@ -137,6 +127,26 @@ func (d *draftPages) get(ctx context.Context, tree, path string) (*draftPage, er
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// lead renders key for every request that waits for it (call), and
+// keeps the page; whatever happens, even a panic, the waiters are let go.
+func (d *draftPages) lead(ctx context.Context, key draftKey, call *draftRender) {
+	call.err = errors.New("the page's render stopped unexpectedly")
+	defer func() {
+		d.mu.Lock()
+		delete(d.rendering, key)
+		if call.err == nil {
+			d.keep(call.page)
+		}
+		d.mu.Unlock()
+		close(call.done)
+	}()
+	// Not the request's own context: a closed tab does not fail the
+	// others waiting for the same page.
+	renderCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), draftRenderLimit)
+	defer cancel()
+	call.page, call.err = d.render(renderCtx, key)
 }
 
 // keep adds p to the cache, dropping the least recently used past

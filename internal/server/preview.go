@@ -123,9 +123,11 @@ func (d *draftPages) render(ctx context.Context, key draftKey) (*draftPage, erro
 	if p.status == 0 {
 		p.status = http.StatusOK
 	}
-	p.body = newFile("page", pg.Body, nil, nil)
-	p.body.contentType = []string{pg.Type}
-	if isHTML(pg.Type) {
+	p.body = newFile("page.html", pg.Body, nil, nil) // a page's type, unless the render says another
+	if pg.Type != "" {
+		p.body.contentType = []string{pg.Type}
+	}
+	if isHTML(p.body.contentType[0]) {
 		policy, err := d.policyOf(key.tree)
 		if err != nil {
 			return nil, err
