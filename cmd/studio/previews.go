@@ -17,13 +17,20 @@ type draftPages struct{ p *publish.Publisher }
 
 func (d draftPages) Page(ctx context.Context, tree, path string) (server.Page, error) {
 	pg, err := d.p.PreviewPage(ctx, tree, path)
-	if content := (*build.ContentError)(nil); errors.As(err, &content) {
-		return server.Page{}, &server.DraftProblems{Problems: content.Problems}
-	}
 	if err != nil {
-		return server.Page{}, err
+		return server.Page{}, draftError(err)
 	}
 	return server.Page{Status: pg.Status, Type: pg.Type, Body: pg.Body, Data: pg.Data}, nil
+}
+
+// draftError is a preview's error as the server tells them apart: a
+// draft the content check refuses is its problems, to be shown in the
+// page's place; anything else is a failure.
+func draftError(err error) error {
+	if content := (*build.ContentError)(nil); errors.As(err, &content) {
+		return &server.DraftProblems{Problems: content.Problems}
+	}
+	return err
 }
 
 func (d draftPages) Image(ctx context.Context, tree, name string) (string, error) {
