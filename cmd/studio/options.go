@@ -26,8 +26,8 @@ import (
 // workspace always (the workspace is on once an account exists) with the
 // insights' roll-ups, mail with SMTP settings (the studio's copy of each
 // enquiry and the visitor's acknowledgement). The workspace's releases
-// page shows and switches the publisher's releases, and its previews are
-// served from the publisher's files. stop ends the background work and
+// page shows and switches the publisher's releases, and its previews of
+// the draft are rendered by the publisher on request (draftPages). stop ends the background work and
 // waits for it.
 func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, live *liveContent, st *store.Store, publisher *publish.Publisher, newsletterKey []byte) (options []server.Option, stop func()) {
 	siteContent := live.embedded
@@ -71,7 +71,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	options = append(options, server.WithEvents(st))
 	ws := workspace.New(st, log, wsOptions)
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
-	options = append(options, server.WithWorkspace(ws), server.WithPreviews(publisher.Load))
+	options = append(options, server.WithWorkspace(ws), server.WithPreviews(draftPages{publisher}))
 	return options, func() { cancel(); wg.Wait() }
 }
 

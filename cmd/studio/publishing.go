@@ -75,6 +75,7 @@ func newPublisher(ctx context.Context, log *slog.Logger, cfg config.Config, st *
 			return nil, err
 		}
 		contentRepo.Blobs = datadir.Dir(cfg.DataDir).ContentBlobs()
+		contentRepo.Snapshots = datadir.Dir(cfg.DataDir).Snapshots()
 		contentRepo.Logger = log
 		p.Builder = newBuilder(root, scratch, datadir.Dir(cfg.DataDir).BuildCache(), cfg.Publishing)
 		abs, _ := filepath.Abs(root)

@@ -40,6 +40,10 @@ func (d Dir) BuildCache() string { return d.path("build-cache") }
 // exports of every build (repo.Repository.Blobs).
 func (d Dir) ContentBlobs() string { return d.path("build-cache", "blobs") }
 
+// Snapshots is the drafts' trees written out for previews, the last few
+// (repo.Repository.Snapshots).
+func (d Dir) Snapshots() string { return d.path("build-cache", "snapshots") }
+
 // Uploads is where the workspace stages the photographs a person uploads
 // until they are saved: kept across restarts, unlike BuildScratch.
 func (d Dir) Uploads() string { return d.path("uploads") }

@@ -52,24 +52,20 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 			return
 		}
 	}
-	if _, err := p.queue(c, false); err != nil {
+	if _, err := p.queue(c); err != nil {
 		p.Log.Error("publish: queueing main", "commit", c.Hash, "err", err)
 	}
 }
 
-// queue puts a build of c in its slot, main's or (preview) the previews':
-// each slot holds one, so neither kind ever pushes out the other.
-func (p *Publisher) queue(c repo.Commit, preview bool) (string, error) {
+// queue puts a build of c in the queue, which holds one: a newer commit
+// replaces the one queued.
+func (p *Publisher) queue(c repo.Commit) (string, error) {
 	if p.Builder == nil {
 		return "", ErrNoBuilder
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	slot := &p.pending
-	if preview {
-		slot = &p.preview
-	}
-	if queued := *slot; queued != nil {
+	if queued := p.pending; queued != nil {
 		if queued.Commit.Hash == c.Hash {
 			return queued.ID, nil
 		}
@@ -79,12 +75,12 @@ func (p *Publisher) queue(c repo.Commit, preview bool) (string, error) {
 		}
 	}
 	r := releases.Release{ID: p.Releases.NewID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: releases.Format,
-		Status: releases.Queued, Preview: preview, QueuedAt: time.Now()}
+		Status: releases.Queued, QueuedAt: time.Now()}
 	if err := p.records().Put(r); err != nil {
 		return "", err
 	}
-	*slot = &r
-	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message, "preview", preview)
+	p.pending = &r
+	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message)
 	select {
 	case p.wake <- struct{}{}:
 	default:
@@ -106,18 +102,13 @@ func (p *Publisher) work(ctx context.Context) {
 	}
 }
 
-// next takes the queued build to make next: main's before a preview's, as
-// the live site waits on it.
+// next takes the queued build, if any.
 func (p *Publisher) next() *releases.Release {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, slot := range []**releases.Release{&p.pending, &p.preview} {
-		if r := *slot; r != nil {
-			*slot = nil
-			return r
-		}
-	}
-	return nil
+	r := p.pending
+	p.pending = nil
+	return r
 }
 
 // build makes release r and, when it is good and nothing says wait, makes
@@ -133,10 +124,10 @@ func (p *Publisher) build(ctx context.Context, r releases.Release) {
 	if p.Observe != nil {
 		p.Observe("", r.BuildSeconds, "ready")
 	}
-	// A preview is never made live. Manual publishing still takes an
-	// upgrade's rebuild of the live content.
+	// Manual publishing still takes an upgrade's rebuild of the live
+	// content.
 	live, err := p.records().Get(p.Live())
-	if !r.Preview && (!p.Manual || (err == nil && live.Tree == r.Tree) || p.isHeld()) {
+	if !p.Manual || (err == nil && live.Tree == r.Tree) || p.isHeld() {
 		if err := p.serve(r.ID, true); err != nil {
 			p.Log.Error("publish: switching", "release", r.ID, "err", err)
 		}
@@ -260,22 +251,21 @@ func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.T
 	p.prune() // a disk that filled gets its room back for the next try
 }
 
-// prune deletes the releases of main past the newest Keep and the previews
-// past the newest keptPreviews, never the live one or one under way.
+// prune deletes the releases of main past the newest Keep, never the live
+// one or one under way.
 func (p *Publisher) prune() {
 	list, err := p.records().List()
 	if err != nil {
 		return
 	}
 	live := p.Live()
-	kept, previews := 0, 0
+	kept := 0
 	for _, r := range list {
-		count, limit := &kept, p.Keep
 		if r.Preview {
-			count, limit = &previews, keptPreviews
+			continue // dropPreviewReleases's
 		}
-		if *count++; *count > limit && r.ID != live && r.Status != releases.Queued && r.Status != releases.Building {
-			p.Log.Info("publish: an old release is deleted", "release", r.ID, "preview", r.Preview)
+		if kept++; kept > p.Keep && r.ID != live && r.Status != releases.Queued && r.Status != releases.Building {
+			p.Log.Info("publish: an old release is deleted", "release", r.ID)
 			p.records().Remove(r.ID)
 		}
 	}

@@ -1,15 +1,61 @@
 package publish
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"studio/internal/publish/build"
 	"studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 )
+
+// The fake builder's previews: Render answers each path with the
+// snapshot's tagline and the manifest Describe wrote; Check refuses a
+// tagline that starts "broken", and fails (as a crashed renderer) while
+// the test says.
+
+func (b *fakeBuilder) Check(ctx context.Context, contentDir string) ([]string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.checked = append(b.checked, contentDir)
+	if b.checkFails > 0 {
+		b.checkFails--
+		return nil, &build.RenderError{Kind: "crashed", Message: "the renderer stopped"}
+	}
+	if tagline := readTagline(os.DirFS(contentDir)); strings.HasPrefix(tagline, "broken") {
+		return []string{"content/site.json: tagline: " + tagline}, nil
+	}
+	return nil, nil
+}
+
+func (b *fakeBuilder) Describe(ctx context.Context, s build.Snapshot) error {
+	b.mu.Lock()
+	b.described++
+	b.mu.Unlock()
+	return os.WriteFile(filepath.Join(s.GeneratedDir, "images.json"), []byte(`{"described":"`+readTagline(os.DirFS(s.ContentDir))+`"}`), 0o644)
+}
+
+func (b *fakeBuilder) Render(ctx context.Context, s build.Snapshot, paths []string) ([]build.Page, error) {
+	manifest, err := os.ReadFile(filepath.Join(s.GeneratedDir, "images.json"))
+	if err != nil {
+		return nil, err
+	}
+	var pages []build.Page
+	for _, p := range paths {
+		pages = append(pages, build.Page{Path: p, Status: 200, Type: "text/html; charset=utf-8",
+			Body: []byte(p + " says " + readTagline(os.DirFS(s.ContentDir)) + " with " + string(manifest))})
+	}
+	return pages, nil
+}
+
+func (b *fakeBuilder) Image(ctx context.Context, contentDir, name string) (string, error) {
+	return filepath.Join(contentDir, name), nil
+}
 
 // draftTagline saves a site.json whose tagline is tagline on the draft and
 // returns the draft's commit.
@@ -29,182 +75,142 @@ func (s *site) draftTagline(tagline string) repo.Commit {
 	return c
 }
 
-// preview asks p for a preview of c.
-func preview(t *testing.T, p *Publisher, c repo.Commit) string {
-	t.Helper()
-	id, err := p.Preview(c)
+// previewing starts a publisher whose repository writes snapshots.
+func (s *site) previewing() *Publisher {
+	s.t.Helper()
+	s.repo.Snapshots = filepath.Join(s.dir, "build-cache", "snapshots")
+	p, _ := s.start("v1")
+	return p
+}
+
+func (b *fakeBuilder) prepared() (checks, describes int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.checked), b.described
+}
+
+func TestAPreviewPageIsRenderedFromASnapshotOfTheDraft(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	p := s.previewing()
+	draft := s.draftTagline("draft")
+	page, err := p.PreviewPage(context.Background(), draft.Tree, "/product/7")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	if want := `/product/7 says draft with {"described":"draft"}`; string(page.Body) != want || page.Status != 200 {
+		t.Errorf("the page: %d %q, want %q: the draft's content as saved, described", page.Status, page.Body, want)
+	}
+	snapshot := filepath.Join(s.repo.Snapshots, draft.Tree, "content")
+	if tree, _ := repo.TreeHash(os.DirFS(snapshot)); tree != draft.Tree {
+		t.Errorf("the snapshot holds tree %s, want the draft's %s", tree, draft.Tree)
+	}
+	s.builder.mu.Lock()
+	checked := slices.Clone(s.builder.checked)
+	s.builder.mu.Unlock()
+	if len(checked) != 1 || checked[0] != snapshot {
+		t.Errorf("checked %v, want the snapshot %s", checked, snapshot)
+	}
+	if content, err := p.PreviewContent(draft.Tree); err != nil || content.Site.Tagline != "draft" {
+		t.Errorf("the draft's content: %v, %v", content, err)
+	}
+	if got, err := p.PreviewImage(context.Background(), draft.Tree, "images/x.0123456789ab.640w.webp"); err != nil || got != filepath.Join(snapshot, "images/x.0123456789ab.640w.webp") {
+		t.Errorf("an image: %q, %v; want one of the snapshot", got, err)
+	}
+	if list, _ := s.releases.List(); len(list) != 0 {
+		t.Errorf("a preview made releases: %+v", list)
+	}
 }
 
-// waitReady waits for release id to be ready and returns it.
-func waitReady(t *testing.T, p *Publisher, id string) releases.Release {
-	t.Helper()
-	var r releases.Release
-	waitFor(t, "release "+id+" ready", func() bool {
-		var err error
-		r, err = p.Release(id)
-		return err == nil && r.Status == releases.Ready
-	})
-	return r
-}
-
-func (b *fakeBuilder) built() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.Join(b.builds, ",")
-}
-
-func TestAPreviewIsBuiltButNeverMadeLive(t *testing.T) {
+func TestATreeIsCheckedAndDescribedOnce(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	p, target := s.start("v1")
-	id := preview(t, p, s.draftTagline("draft"))
-	r := waitReady(t, p, id)
-	if !r.Preview || r.Message != "Draft tagline: draft" {
-		t.Errorf("the preview's record: %+v, want a preview of the draft's commit", r)
-	}
-	if b, _ := os.ReadFile(filepath.Join(s.releases.Dir(id), "client", "tagline.txt")); string(b) != "draft" {
-		t.Errorf("the preview's client says %q, want the draft's tagline", b)
-	}
-	// The worker builds one at a time: once main's next commit is live,
-	// the preview's build has ended, without a switch.
-	s.commitTagline("published")
-	waitFor(t, "main's commit live", servingTagline(target, "published"))
-	target.mu.Lock()
-	switched := slices.Clone(target.switched)
-	target.mu.Unlock()
-	if slices.Contains(switched, id) {
-		t.Errorf("the preview was switched to: %v", switched)
-	}
-	list, _ := p.List()
-	for _, r := range list {
-		if r.ID == id {
-			t.Error("the list of releases (the releases.Releases page's) shows the preview")
+	p := s.previewing()
+	first := s.draftTagline("first")
+	for _, path := range []string{"/", "/products", "/product/7"} {
+		if _, err := p.PreviewPage(context.Background(), first.Tree, path); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if err := p.MakeLive(id); err == nil {
-		t.Error("a preview was made live")
+	if checks, describes := s.builder.prepared(); checks != 1 || describes != 1 {
+		t.Errorf("three pages of one tree: %d checks, %d descriptions; want one each", checks, describes)
 	}
-	// `studio rollback` refuses a preview; the live file naming one by
-	// other means does not switch to it either.
-	if err := s.releases.SetLive(id); err != nil {
+	second := s.draftTagline("second")
+	page, err := p.PreviewPage(context.Background(), second.Tree, "/")
+	if err != nil || !strings.HasPrefix(string(page.Body), "/ says second") {
+		t.Fatalf("a new tree's page: %q, %v", page.Body, err)
+	}
+	if checks, describes := s.builder.prepared(); checks != 2 || describes != 2 {
+		t.Errorf("after a save: %d checks, %d descriptions; want two each", checks, describes)
+	}
+	// A snapshot deleted meanwhile (more saves than are kept) is written
+	// and described again.
+	if err := os.RemoveAll(filepath.Join(s.repo.Snapshots, first.Tree)); err != nil {
 		t.Fatal(err)
 	}
-	// The watch's look at the live file refuses it, and says so.
-	waitFor(t, "the live file's preview refused", func() bool {
-		problem, _ := target.reported()
-		return strings.Contains(problem, "release "+id+" cannot be served") && strings.Contains(problem, "named by the live file")
-	})
-	if live, _ := target.serving(); live == id || p.Live() == id {
-		t.Error("the server followed a live file naming a preview")
+	if page, err := p.PreviewPage(context.Background(), first.Tree, "/"); err != nil || !strings.HasPrefix(string(page.Body), "/ says first") {
+		t.Errorf("a deleted snapshot's page: %q, %v", page.Body, err)
+	}
+	if _, describes := s.builder.prepared(); describes != 3 {
+		t.Errorf("a deleted snapshot described %d times in all, want it described again", describes)
 	}
 }
 
-func TestMainAndPreviewsQueuedTogetherAreAllBuilt(t *testing.T) {
+func TestADraftThatFailsTheCheckIsItsProblems(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	p, target := s.start("v1")
-	s.builder.hold()
-	s.commitTagline("one")
-	waitFor(t, "one building", func() bool {
-		list, _ := s.releases.List()
-		return len(list) == 1 && list[0].Status == releases.Building
-	})
-	first := preview(t, p, s.draftTagline("draft a"))
-	s.commitTagline("two")
-	queued := func(message string) func() bool {
-		return func() bool {
-			list, _ := s.releases.List()
-			for _, r := range list {
-				if r.Message == message && r.Status == releases.Queued {
-					return true
-				}
-			}
-			return false
+	p := s.previewing()
+	draft := s.draftTagline("broken draft")
+	for range 2 {
+		_, err := p.PreviewPage(context.Background(), draft.Tree, "/")
+		var problems *build.ContentError
+		if !errors.As(err, &problems) || len(problems.Problems) != 1 || problems.Problems[0] != "content/site.json: tagline: broken draft" {
+			t.Fatalf("a draft the check refuses: %v, want its problems", err)
 		}
 	}
-	waitFor(t, "two queued beside the preview", queued("Tagline: two"))
-	if r, err := p.Release(first); err != nil || r.Status != releases.Queued {
-		t.Fatalf("a build of main queued after a preview dropped it: %+v, %v", r, err)
-	}
-	second := preview(t, p, s.draftTagline("draft b"))
-	s.commitTagline("three")
-	waitFor(t, "three queued in place of two", queued("Tagline: three"))
-	s.builder.let()
-	waitFor(t, "three live", servingTagline(target, "three"))
-	waitReady(t, p, second)
-	if _, err := p.Release(first); err == nil {
-		t.Error("the preview a newer one replaced in the queue is still there")
-	}
-	if got := s.builder.built(); got != "one,three,draft b" {
-		t.Errorf("built %s, want one,three,draft b: each kind replaced in the queue by its own kind only, main first", got)
+	if checks, describes := s.builder.prepared(); checks != 1 || describes != 0 {
+		t.Errorf("asked twice: %d checks, %d descriptions; want the one check's problems kept, nothing described", checks, describes)
 	}
 }
 
-func TestTheSameFilesGiveTheSamePreview(t *testing.T) {
+func TestAFailedCheckIsTriedAgain(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	p, _ := s.start("v1")
-	s.builder.hold()
-	draft := s.draftTagline("same")
-	id := preview(t, p, draft)
-	waitFor(t, "the preview building", func() bool { r, _ := p.Release(id); return r.Status == releases.Building })
-	if again := preview(t, p, draft); again != id {
-		t.Errorf("asked again while it builds: %s, want %s", again, id)
+	p := s.previewing()
+	s.builder.checkFails = 1
+	draft := s.draftTagline("draft")
+	_, err := p.PreviewPage(context.Background(), draft.Tree, "/")
+	if err == nil || err.Error() != "the renderer stopped" {
+		t.Fatalf("a check whose renderer stopped: %v, want its error", err)
 	}
-	s.builder.let()
-	waitReady(t, p, id)
-	s.draftTagline("other")
-	back := s.draftTagline("same") // another commit, the same files
-	if again := preview(t, p, back); again != id {
-		t.Errorf("a commit of the same files: %s, want the ready preview %s", again, id)
-	}
-	if got := s.builder.built(); got != "same" {
-		t.Errorf("built %s, want the one preview", got)
+	if page, err := p.PreviewPage(context.Background(), draft.Tree, "/"); err != nil || !strings.HasPrefix(string(page.Body), "/ says draft") {
+		t.Errorf("the next request: %q, %v; want the page", page.Body, err)
 	}
 }
 
-func TestOnlyTheNewestTwoPreviewsAreKept(t *testing.T) {
+func TestOnlyTheCopyThatBuildsPreviews(t *testing.T) {
 	t.Parallel()
-	s := newSite(t)
-	s.keep = 2
-	p, target := s.start("v1")
-	for _, tagline := range []string{"a", "b"} {
-		s.commitTagline(tagline)
-		waitFor(t, tagline+" live", servingTagline(target, tagline))
+	if err := (&Publisher{}).CanPreview(); !errors.Is(err, ErrNoBuilder) {
+		t.Errorf("no builder: %v", err)
 	}
-	var previews []string
-	for _, tagline := range []string{"p1", "p2", "p3"} {
-		id := preview(t, p, s.draftTagline(tagline))
-		waitReady(t, p, id)
-		previews = append(previews, id)
+	elsewhere := &Publisher{Builder: &fakeBuilder{}, Shared: &Shared{}} // a copy that does not hold the builder's lock
+	if err := elsewhere.CanPreview(); !errors.Is(err, ErrPreviewElsewhere) {
+		t.Errorf("a copy that does not build: %v", err)
 	}
-	// Its record (release.json) may be gone before the rest of its directory.
-	waitFor(t, "the oldest preview deleted, its directory too", func() bool {
-		list, _ := s.releases.List()
-		var got []string
-		for _, r := range list {
-			got = append(got, strings.TrimPrefix(strings.TrimPrefix(r.Message, "Tagline: "), "Draft tagline: "))
-		}
-		_, err := os.Stat(s.releases.Dir(previews[0]))
-		return strings.Join(got, ",") == "p3,p2,b,a" && os.IsNotExist(err)
-	})
+	if _, err := elsewhere.PreviewPage(context.Background(), "0123456789012345678901234567890123456789", "/"); !errors.Is(err, ErrPreviewElsewhere) {
+		t.Errorf("a page asked of a copy that does not build: %v", err)
+	}
 }
 
-func TestPublishingAPreviewedDraftBuildsMain(t *testing.T) {
+func TestTheOldPreviewReleasesAreDeletedAtStart(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	p, target := s.start("v1")
-	id := preview(t, p, s.draftTagline("previewed"))
-	waitReady(t, p, id)
-	if _, err := s.repo.PublishDraft(owner); err != nil {
+	old := releases.Release{ID: "20260302-090000-d1d1d1d", Preview: true, Status: releases.Ready, Format: releases.Format}
+	if err := s.releases.Put(old); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the draft live", servingTagline(target, "previewed"))
-	if live := p.Live(); live == id {
-		t.Error("the preview itself was made live")
+	s.start("v1")
+	if _, err := s.releases.Get(old.ID); err == nil {
+		t.Error("a preview release an older server built is still there after a start")
 	}
 }

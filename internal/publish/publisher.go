@@ -69,16 +69,33 @@ type Publisher struct {
 	switching    sync.Mutex // one switch at a time, the live file written with it
 	mu           sync.Mutex
 	pending      *releases.Release // main's build, queued, not yet started; a newer commit replaces it
-	preview      *releases.Release // a preview's build, queued, not yet started; a newer preview replaces it
 	live         string            // the release this server serves
 	seenMain     string            // main as this copy last built or shared it
 	embeddedTree string
-	builds       bool      // this copy builds: it has the builder and, with Shared, the builder's lock
-	lastLook     time.Time // with Shared: when the shared state was last read
-	unservable   string    // with Shared: a live release this copy cannot serve, said once
-	problem      string    // what went wrong that the studio should know ("" when all is well): /readyz and the releases.Releases page say it
-	hold         bool      // no release of the content can be served: the pages answer 503
-	liveFile     string    // what the live file said when last read or written here (followLiveFile)
+	builds       bool         // this copy builds: it has the builder and, with Shared, the builder's lock
+	lastLook     time.Time    // with Shared: when the shared state was last read
+	unservable   string       // with Shared: a live release this copy cannot serve, said once
+	problem      string       // what went wrong that the studio should know ("" when all is well): /readyz and the releases.Releases page say it
+	hold         bool         // no release of the content can be served: the pages answer 503
+	liveFile     string       // what the live file said when last read or written here (followLiveFile)
+	previews     previewTrees // the drafts' trees made ready to render (previews.go)
+}
+
+// previewTrees are the drafts' trees made ready to render, the few last
+// used (as many as repo.KeptSnapshots keeps).
+type previewTrees struct {
+	mu    sync.Mutex
+	trees map[string]*previewTree
+	order []string // the most recently used last
+}
+
+// A previewTree is a tree's snapshot, checked and described; ready closes
+// once it is, or err says why not.
+type previewTree struct {
+	ready    chan struct{}
+	snapshot build.Snapshot
+	content  *sitecontent.Content
+	err      error // a *build.ContentError for a draft the check refuses
 }
 
 // A Builder turns the content in contentDir into a client build in
@@ -151,7 +168,11 @@ func (p *Publisher) Start(ctx context.Context) error {
 	p.startServing(live, main)
 	if p.Shared != nil {
 		p.tryToBuild(ctx)
-	} else {
+	}
+	if p.Builds() {
+		p.dropPreviewReleases()
+	}
+	if p.Shared == nil {
 		// Main moved while the server was stopped, or this is a new bin/studio
 		// (an upgrade: the content is rebuilt with this code and switched to
 		// when good; meanwhile the last live release serves).
@@ -214,8 +235,8 @@ func (p *Publisher) Builds() bool {
 	return p.builds
 }
 
-// List is every release of main, newest first, the embedded build last:
-// not the previews, which are no one's to make live (Release reads one).
+// List is every release of main, newest first, the embedded build last
+// (not a preview release an older server made, until Start deletes it).
 func (p *Publisher) List() ([]releases.Release, error) {
 	all, err := p.records().List()
 	if err != nil {
@@ -241,46 +262,14 @@ func (p *Publisher) Publish() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return p.queue(main, false)
-}
-
-// keptPreviews is how many previews are kept: the one being looked at and
-// the one before it. They do not count toward Keep.
-const keptPreviews = 2
-
-// ErrPreviewElsewhere is Preview's answer on a copy that does not build:
-// the draft it would preview is in this copy's content repository alone.
-var ErrPreviewElsewhere = errors.New("publish: previews are built by the copy of the server that builds, and this is not it")
-
-// Preview builds commit c (the editor's draft) into a release that is
-// never made live, for the studio to look at, and returns its id. A
-// preview of the same files by this code, ready or under way, is returned
-// instead of building again. It waits behind a build of main, never
-// replacing one; a newer preview replaces a queued one.
-func (p *Publisher) Preview(c repo.Commit) (string, error) {
-	if p.Builder == nil {
-		return "", ErrNoBuilder
-	}
-	if p.Shared != nil && !p.Builds() {
-		return "", ErrPreviewElsewhere
-	}
-	list, err := p.records().List()
-	if err != nil {
-		return "", err
-	}
-	for _, r := range list {
-		if r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && r.Status != releases.Failed {
-			return r.ID, nil
-		}
-	}
-	return p.queue(c, true)
+	return p.queue(main)
 }
 
 // Draft is the commit a preview of the editor's work builds: the draft's
 // newest, or main's when nothing is unpublished (draft false).
 func (p *Publisher) Draft() (c repo.Commit, draft bool, err error) { return p.Repo.Draft() }
 
-// Release reads release id's record: how a preview's build goes.
+// Release reads release id's record.
 func (p *Publisher) Release(id string) (releases.Release, error) { return p.records().Get(id) }
 
 // MakeLive switches to release id, built before: instant, no rebuild.

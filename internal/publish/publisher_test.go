@@ -32,6 +32,11 @@ type fakeBuilder struct {
 	mu     sync.Mutex
 	held   chan struct{} // closed by let
 	builds []string      // taglines built, in order
+
+	// Previews (preview_test.go).
+	checked    []string // the folders checked, in order
+	checkFails int      // checks still to fail, as a renderer that stopped
+	described  int
 }
 
 func (b *fakeBuilder) hold() {

@@ -134,8 +134,26 @@ func (p *Publisher) dropInterrupted() {
 	}
 }
 
+// dropPreviewReleases deletes the preview releases an older server built:
+// previews are rendered on request now (previews.go), never built.
+func (p *Publisher) dropPreviewReleases() {
+	list, err := p.records().List()
+	if err != nil {
+		p.Log.Error("publish: reading the releases", "err", err)
+		return
+	}
+	for _, r := range list {
+		if r.Preview {
+			p.Log.Info("publish: a preview release an older server built is deleted", "release", r.ID)
+			if err := p.records().Remove(r.ID); err != nil {
+				p.Log.Error("publish: deleting a preview release", "release", r.ID, "err", err)
+			}
+		}
+	}
+}
+
 // Load reads release id as the server serves it, fetching its files first
-// when another copy built it: the switch's, and the server's for a preview.
+// when another copy built it: the switch's.
 func (p *Publisher) Load(id string) (fs.FS, *sitecontent.Content, error) {
 	if id == EmbeddedID {
 		c, err := sitecontent.Load(p.Embedded.Content)

@@ -120,14 +120,14 @@ func (s *Server) PageTitles() map[string]string {
 // serveLive answers a request from the release live when it arrives,
 // loaded here once and named in the Studio-Release header; the handlers
 // below get it as an argument (routes), never from s.live. A studio
-// account previewing the draft gets the preview's release instead
+// account previewing the draft gets the draft's pages instead
 // (preview.go).
 func (s *Server) serveLive(w http.ResponseWriter, r *http.Request) {
-	if rel := s.previewFor(r); rel != nil {
-		servePreview(w, r, rel)
+	rel := s.live.Load()
+	if tree := s.previewTree(r, rel); tree != "" {
+		s.servePreview(w, r, rel, tree)
 		return
 	}
-	rel := s.live.Load()
 	w.Header()["Studio-Release"] = rel.header
 	rel.routes.ServeHTTP(w, r)
 }

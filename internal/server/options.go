@@ -1,12 +1,10 @@
 package server
 
 import (
-	"io/fs"
 	"net/netip"
 	"time"
 
 	"studio/internal/enquiry"
-	"studio/internal/sitecontent"
 	"studio/internal/store"
 )
 
@@ -68,10 +66,10 @@ func WithMailQueue(q MailQueue) Option {
 func WithWorkspace(w Workspace) Option { return func(s *Server) { s.workspace = w } }
 
 // WithPreviews answers the requests the workspace says are previewing
-// (Workspace.Previewing) from that preview, whose files load reads (a
-// *publish.Publisher's Load).
-func WithPreviews(load func(id string) (fs.FS, *sitecontent.Content, error)) Option {
-	return func(s *Server) { s.previews.load = load }
+// (Workspace.Previewing) with the draft's pages, which pages renders on
+// request (draftpages.go).
+func WithPreviews(pages DraftPages) Option {
+	return func(s *Server) { s.drafts.pages = pages }
 }
 
 // WithClock replaces the clock, for tests.

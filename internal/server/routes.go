@@ -30,10 +30,17 @@ func (s *Server) routes(rel *release) *http.ServeMux {
 	// The studio's workspace routes its own paths (internal/workspace).
 	mux.Handle("/studio", s.databaseDeadline(from(s.serveWorkspace)))
 	mux.Handle("/studio/", s.databaseDeadline(from(s.serveWorkspace)))
-	mux.Handle("GET /product/{id}", s.unlessHeld(s.product(rel)))
+	mux.Handle(productPattern, s.unlessHeld(s.product(rel)))
 	// Pages, assets, and /sitemap.xml and /robots.txt (made with the
 	// release); any method (page answers 405 to all but GET and HEAD), so
 	// that /api/ above is the more specific pattern.
-	mux.Handle("/{path...}", s.unlessHeld(from(s.page)))
+	mux.Handle(pagesPattern, s.unlessHeld(from(s.page)))
 	return mux
 }
+
+// The routes of the site's pages and files: what a preview answers from
+// the draft (preview.go), every other route as live.
+const (
+	productPattern = "GET /product/{id}"
+	pagesPattern   = "/{path...}"
+)

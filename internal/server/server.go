@@ -24,11 +24,11 @@ import (
 // New but live, which Switch replaces whole, so one Server serves any
 // number of requests at once.
 type Server struct {
-	log      *slog.Logger
-	live     atomic.Pointer[release]          // the release that answers new requests (release.go)
-	recent   recentReleases                   // the releases last made, for an instant switch back (release.go)
-	report   atomic.Pointer[publishingReport] // what the publisher says went wrong (Report); nil when all is well
-	previews previews                         // the preview last asked for by the studio (preview.go)
+	log    *slog.Logger
+	live   atomic.Pointer[release]          // the release that answers new requests (release.go)
+	recent recentReleases                   // the releases last made, for an instant switch back (release.go)
+	report atomic.Pointer[publishingReport] // what the publisher says went wrong (Report); nil when all is well
+	drafts draftPages                       // the draft's pages rendered for the studio's preview (draftpages.go)
 
 	// The API and the inbox (options.go); without a store the API answers 503.
 	store           Enquiries
@@ -73,8 +73,8 @@ type Enquiries interface {
 type Workspace interface {
 	http.Handler
 	On(ctx context.Context) (bool, error)
-	// Previewing is the preview (a release id) the request may see the
-	// site as: a studio account's, signed in, that asked for it; "" for
+	// Previewing is the tree of the draft the request may see the site
+	// as: a studio account's, signed in, that asked for it; "" for
 	// everyone else, who see the live release.
 	Previewing(r *http.Request) string
 	// SignedIn says whether the request comes from a browser signed in to
@@ -116,14 +116,6 @@ func diskFreeBytes(dir string) (uint64, error) {
 		return 0, err
 	}
 	return st.Bavail * uint64(st.Bsize), nil
-}
-
-// previews loads the previews' releases, keeping the one last asked for:
-// the studio looks at one preview at a time.
-type previews struct {
-	load func(id string) (fs.FS, *sitecontent.Content, error) // nil: no previews
-	mu   sync.Mutex
-	last *release
 }
 
 // Option adds an optional part to the Server.

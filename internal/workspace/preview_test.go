@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"errors"
 	"html"
 	"net/http"
 	"net/url"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"studio/internal/publish"
-	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/releases"
@@ -19,13 +17,13 @@ import (
 // The publisher is what cmd/studio gives the workspace as its previews.
 var _ releases.Previews = (*publish.Publisher)(nil)
 
-// fakePreviews is a publisher whose previews build when the test says.
+// fakePreviews is a publisher with a draft, which renders previews unless
+// elsewhere says why not.
 type fakePreviews struct {
-	mu       sync.Mutex
-	draft    repo.Commit
-	isDraft  bool
-	releases map[string]published.Release
-	asked    int
+	mu        sync.Mutex
+	draft     repo.Commit
+	isDraft   bool
+	elsewhere error
 }
 
 func (f *fakePreviews) Draft() (repo.Commit, bool, error) {
@@ -34,38 +32,16 @@ func (f *fakePreviews) Draft() (repo.Commit, bool, error) {
 	return f.draft, f.isDraft, nil
 }
 
-func (f *fakePreviews) Preview(c repo.Commit) (string, error) {
+func (f *fakePreviews) CanPreview() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.asked++
-	id := "20260302-090000-" + c.Hash[:7]
-	f.releases[id] = published.Release{ID: id, Commit: c, Preview: true, Status: published.Building, Stage: "prerendering the pages"}
-	return id, nil
-}
-
-func (f *fakePreviews) Release(id string) (published.Release, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if r, ok := f.releases[id]; ok {
-		return r, nil
-	}
-	return published.Release{}, errors.New("no such release")
-}
-
-// set changes release id as its build would.
-func (f *fakePreviews) set(id string, change func(*published.Release)) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	r := f.releases[id]
-	change(&r)
-	f.releases[id] = r
+	return f.elsewhere
 }
 
 func setupPreviews(t *testing.T) (*Handler, *http.Cookie, *fakePreviews) {
 	t.Helper()
-	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true, releases: map[string]published.Release{
-		"20260302-080000-aaaaaaa": {ID: "20260302-080000-aaaaaaa", Commit: commit("aaaaaaa1111", "Main", "Asha"), Status: published.Ready},
-	}}
+	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true}
+	f.draft.Tree = "7e7e7e7e7e7e"
 	h := setupOn(t, testdb.SQLite(t), func(o *Options) { o.Previews = f })
 	return h, signIn(t, h, asha, ashaPassword), f
 }
@@ -88,69 +64,84 @@ func previewCookieOf(w *http.Response) *http.Cookie {
 	return nil
 }
 
-func TestAPreviewOfTheDraftOpensOnceBuilt(t *testing.T) {
+func TestPreviewOpensThePageBeingEditedAtOnce(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	w := do(h, "POST", "/studio/content/preview", url.Values{}, withCookie(session))
-	id := "20260302-090000-d1d1d1d"
-	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio/content/preview?id="+id {
-		t.Fatalf("POST preview = %d to %q", w.Code, w.Header().Get("Location"))
+	w := do(h, "POST", "/studio/content/preview", url.Values{"page": {"/product/7"}}, withCookie(session))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/product/7" {
+		t.Fatalf("POST preview = %d to %q, want 303 to the page being edited", w.Code, w.Header().Get("Location"))
 	}
-	page := do(h, "GET", w.Header().Get("Location"), nil, withCookie(session))
-	body := html.UnescapeString(page.Body.String())
-	if page.Code != 200 || !strings.Contains(body, "Building the preview — prerendering the pages.") ||
-		!strings.Contains(body, `<a href="/studio/content/preview?id=`+id+`">Check again</a>`) || strings.Contains(body, "Open the preview") {
-		t.Errorf("while it builds: %d %s", page.Code, body)
+	c := previewCookieOf(w.Result())
+	if c == nil || c.Name != "studio-preview" || c.Value != "draft" || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.Secure {
+		t.Fatalf("the preview cookie = %+v, want studio-preview=draft, HttpOnly, SameSite=Lax, Path=/, not Secure over HTTP", c)
 	}
-	if c := previewCookieOf(page.Result()); c != nil {
-		t.Errorf("a preview still building set the cookie %v", c)
+	if got := previewing(h, session, c); got != "7e7e7e7e7e7e" {
+		t.Errorf("signed in with the cookie, Previewing = %q, want the draft's tree", got)
 	}
-
-	f.set(id, func(r *published.Release) { r.Status, r.Stage = published.Ready, "" })
-	page = do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(session))
-	if !strings.Contains(page.Body.String(), `<a class="button" href="/">Open the preview</a>`) {
-		t.Errorf("ready: %s", page.Body)
+	// A save moves the draft on: the same cookie shows the new tree.
+	f.mu.Lock()
+	f.draft = commit("e2e2e2e2e2e2", "Autumn tagline", "Asha")
+	f.draft.Tree = "8f8f8f8f8f8f"
+	f.mu.Unlock()
+	if got := previewing(h, session, c); got != "8f8f8f8f8f8f" {
+		t.Errorf("after a save, Previewing = %q, want the new tree", got)
 	}
-	c := previewCookieOf(page.Result())
-	if c == nil || c.Name != "studio-preview" || c.Value != id || !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.Secure {
-		t.Fatalf("the preview cookie = %+v, want studio-preview=%s, HttpOnly, SameSite=Lax, Path=/, not Secure over HTTP", c, id)
-	}
-	if got := previewing(h, session, c); got != id {
-		t.Errorf("signed in with the cookie, Previewing = %q, want %q", got, id)
-	}
-	secure := previewCookieOf(do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(signIn(t, h, asha, ashaPassword, overTLS)), overTLS).Result())
+	secure := previewCookieOf(do(h, "POST", "/studio/content/preview", url.Values{}, withCookie(signIn(t, h, asha, ashaPassword, overTLS)), overTLS).Result())
 	if secure == nil || secure.Name != "__Host-studio-preview" || !secure.Secure {
 		t.Errorf("over HTTPS the cookie = %+v, want __Host-studio-preview, Secure", secure)
 	}
+}
 
-	// The draft moves on: the page says so and offers a new preview.
-	f.mu.Lock()
-	f.draft = commit("e2e2e2e2e2e2", "Autumn tagline", "Asha")
-	f.mu.Unlock()
-	body = do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(session)).Body.String()
-	if !strings.Contains(body, "The draft has changed since this preview was made.") || !strings.Contains(body, `action="/studio/content/preview"`) {
-		t.Errorf("after the draft changed: %s", body)
+func TestPreviewOpensOnlyAPageOfTheSite(t *testing.T) {
+	h, session, _ := setupPreviews(t)
+	for page, want := range map[string]string{
+		"":                            "/",
+		"/":                           "/",
+		"/products":                   "/products",
+		"/product/7/quote":            "/product/7/quote",
+		"https://evil.example/":       "/",
+		"//evil.example/product/7":    "/",
+		"/\\evil.example":             "/",
+		"product/7":                   "/",
+		"/product/7?x=1":              "/",
+		"/product/../studio/accounts": "/",
+		"/studio/accounts":            "/",
+		"/studio":                     "/",
+		"/api/enquiries":              "/",
+		"/products/":                  "/",
+		"javascript:alert(1)":         "/",
+	} {
+		w := do(h, "POST", "/studio/content/preview", url.Values{"page": {page}}, withCookie(session))
+		if got := w.Header().Get("Location"); w.Code != http.StatusSeeOther || got != want {
+			t.Errorf("page %q: %d to %q, want %q", page, w.Code, got, want)
+		}
 	}
 }
 
-func TestPreviewingNeedsASessionAndAReadyPreview(t *testing.T) {
+func TestACopyThatDoesNotBuildSaysSoAndSetsNoCookie(t *testing.T) {
 	h, session, f := setupPreviews(t)
-	f.releases["ready"] = published.Release{ID: "ready", Preview: true, Status: published.Ready}
-	f.releases["failed"] = published.Release{ID: "failed", Preview: true, Status: published.Failed}
-	cookie := func(id string) *http.Cookie { return &http.Cookie{Name: "studio-preview", Value: id} }
+	f.elsewhere = publish.ErrPreviewElsewhere
+	w := do(h, "POST", "/studio/content/preview", url.Values{"page": {"/product/7"}}, withCookie(session))
+	body := html.UnescapeString(w.Body.String())
+	if w.Code != http.StatusConflict || !strings.Contains(body, publish.ErrPreviewElsewhere.Error()) || previewCookieOf(w.Result()) != nil {
+		t.Errorf("on a copy that does not build: %d %s %v; want 409 saying why, no cookie", w.Code, body, previewCookieOf(w.Result()))
+	}
+}
+
+func TestPreviewingNeedsASessionAndTheDraftCookie(t *testing.T) {
+	h, session, _ := setupPreviews(t)
+	cookie := func(value string) *http.Cookie { return &http.Cookie{Name: "studio-preview", Value: value} }
 	for name, cookies := range map[string][]*http.Cookie{
-		"a forged cookie without a session": {cookie("ready")},
-		"a session without the cookie":      {session},
-		"a failed preview":                  {session, cookie("failed")},
-		"a release of main":                 {session, cookie("20260302-080000-aaaaaaa")},
-		"no such release":                   {session, cookie("gone")},
-		"a session that was signed out":     {signedOut(t, h), cookie("ready")},
+		"a forged cookie without a session":       {cookie("draft")},
+		"a session without the cookie":            {session},
+		"a cookie of an older server (a release)": {session, cookie("20260302-080000-aaaaaaa")},
+		"a session that was signed out":           {signedOut(t, h), cookie("draft")},
 	} {
 		if got := previewing(h, cookies...); got != "" {
 			t.Errorf("%s: Previewing = %q, want none", name, got)
 		}
 	}
-	if w := do(h, "POST", "/studio/content/preview", url.Values{}); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio" || f.asked != 0 {
-		t.Errorf("POST preview without a session = %d to %q, %d builds; want the sign-in and none", w.Code, w.Header().Get("Location"), f.asked)
+	if w := do(h, "POST", "/studio/content/preview", url.Values{}); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/studio" || previewCookieOf(w.Result()) != nil {
+		t.Errorf("POST preview without a session = %d to %q; want the sign-in and no cookie", w.Code, w.Header().Get("Location"))
 	}
 }
 
@@ -160,28 +151,6 @@ func signedOut(t *testing.T, h *Handler) *http.Cookie {
 	c := signIn(t, h, ravi, raviPassword)
 	do(h, "POST", "/studio/sign-out", url.Values{}, withCookie(c))
 	return c
-}
-
-func TestAPreviewPageSaysWhatItShows(t *testing.T) {
-	h, session, f := setupPreviews(t)
-	f.releases["failed"] = published.Release{ID: "failed", Commit: f.draft, Preview: true, Status: published.Failed,
-		Problems: []string{"site.json: tagline: empty"}}
-	body := do(h, "GET", "/studio/content/preview?id=failed", nil, withCookie(session)).Body.String()
-	if !strings.Contains(body, "The preview could not be built: 1 problem in the draft.") || !strings.Contains(body, "<li>site.json: tagline: empty</li>") ||
-		!strings.Contains(body, "Preview the draft as it is now") {
-		t.Errorf("a failed preview: %s", body)
-	}
-	w := do(h, "GET", "/studio/content/preview?id=gone", nil, withCookie(session))
-	if w.Code != http.StatusNotFound || !strings.Contains(html.UnescapeString(w.Body.String()), "There is no preview “gone”") {
-		t.Errorf("a preview that is gone: %d %s", w.Code, w.Body)
-	}
-	// Nothing unpublished: the preview is of main.
-	f.isDraft = false
-	f.draft = commit("aaaaaaa1111", "Main", "Asha")
-	id := strings.TrimPrefix(do(h, "POST", "/studio/content/preview", url.Values{}, withCookie(session)).Header().Get("Location"), "/studio/content/preview?id=")
-	if body := do(h, "GET", "/studio/content/preview?id="+id, nil, withCookie(session)).Body.String(); !strings.Contains(body, "Nothing unpublished: this is the live content.") {
-		t.Errorf("a preview of main: %s", body)
-	}
 }
 
 func TestLeavingThePreviewForgetsItsCookie(t *testing.T) {
@@ -217,5 +186,24 @@ func TestSignedInIsALiveSessionOnly(t *testing.T) {
 		if signedIn(cookies...) {
 			t.Errorf("%s: SignedIn = true", name)
 		}
+	}
+}
+
+func TestAProductsFormPreviewsItsPage(t *testing.T) {
+	f := &fakePreviews{draft: commit("d1d1d1d1d1d1", "Summer tagline", "Asha"), isDraft: true}
+	rig := setupEditorOn(t, editorContent, func(o *Options) { o.Previews = f })
+	body := do(rig.h, "GET", "/studio/content/products/2", nil, withCookie(rig.asha)).Body.String()
+	form := `<form method="post" action="/studio/content/preview" class="actions"><input type="hidden" name="page" value="/product/2"><button class="quiet">Preview the saved product</button></form>`
+	if !strings.Contains(body, form) {
+		t.Fatalf("a product's form has no preview of its page:\n%s", body)
+	}
+	w := do(rig.h, "POST", "/studio/content/preview", url.Values{"page": {"/product/2"}}, withCookie(rig.asha))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/product/2" {
+		t.Errorf("its button = %d to %q, want the product's page", w.Code, w.Header().Get("Location"))
+	}
+	// Without previews, no button.
+	without := setupEditor(t)
+	if w := do(without.h, "GET", "/studio/content/products/2", nil, withCookie(without.asha)); w.Code != 200 || strings.Contains(w.Body.String(), "Preview the saved product") {
+		t.Errorf("a server without previews: %d, offering one: %t", w.Code, strings.Contains(w.Body.String(), "Preview the saved product"))
 	}
 }

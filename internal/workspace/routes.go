@@ -84,7 +84,6 @@ func (h *Handler) routes() *http.ServeMux {
 	// Previews of the draft (with a publisher).
 	if h.opts.Previews != nil {
 		mux.HandleFunc("POST /studio/content/preview", h.gate.SignedIn(h.releases.PreviewDraft))
-		mux.HandleFunc("GET /studio/content/preview", h.gate.SignedIn(h.releases.PreviewStatus))
 		// Leaving needs no session: it only forgets the cookie.
 		mux.HandleFunc("POST /studio/preview/leave", h.releases.LeavePreview)
 		mux.HandleFunc("GET /studio/preview/leave", h.releases.LeavePreview)

@@ -204,8 +204,8 @@ func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy)
 // the analytics leave the studio's own visits out.
 func (h *Handler) SignedIn(r *http.Request) bool { return h.accounts.SignedIn(r) }
 
-// Previewing is the preview this request may see the site as
-// (server.Workspace): the ready preview its cookie names, when it comes
+// Previewing is the draft's tree this request may see the site as
+// (server.Workspace): when its cookie asks for the preview and it comes
 // with a live session; "" otherwise.
 func (h *Handler) Previewing(r *http.Request) string { return h.releases.Previewing(r) }
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
-import { test, expect, expectNoAxeViolations, unique } from "./fixtures";
+import { test, expect, expectNoAxeViolations, hydrated, unique } from "./fixtures";
 import { products, site } from "./content";
 
 // The workspace's Content section, driven as the studio's owner would, on a
@@ -127,13 +127,21 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await expect(unpublished).toContainText(`Product ${product.id}: Name, 2 photographs added`);
   await expectNoAxeViolations(page);
 
-  // Preview: the owner sees the draft at the real address; a visitor does not.
+  // Preview: the owner sees the draft at the real address at once (nothing is built: each page is
+  // rendered from the draft when asked for); a visitor does not.
   await page.getByRole("button", { name: "Preview" }).click();
-  await checkAgainUntil(page, async () => (await page.getByRole("link", { name: "Open the preview" }).count()) > 0);
-  await page.getByRole("link", { name: "Open the preview" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Preview of unpublished changes")).toBeVisible();
   await page.goto(`/product/${product.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(newName);
   await expect(page.getByText("Preview of unpublished changes")).toBeVisible();
+  // Client navigation reads the draft's route data too: away to the home page and back.
+  await hydrated(page);
+  await page.getByRole("link", { name: site.name }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/product/${product.id}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(newName);
   expect(await anonymousHeading(browser, `/product/${product.id}`)).toBe(product.name);
 
   // Publish, followed to live.

@@ -52,7 +52,7 @@ func (r *Repository) Export(hash, dir string) error {
 		defer r.pruneBlobs()
 	}
 	// Submodules are not listed.
-	return tree.Files().ForEach(func(f *object.File) error { return r.exportFile(hash, dir, f) })
+	return tree.Files().ForEach(func(f *object.File) error { return r.exportFile(hash, dir, f, false) })
 }
 
 // symbolicLinks is the content check's line for each symbolic link of
@@ -75,8 +75,10 @@ func symbolicLinks(tree *object.Tree) ([]string, error) {
 	}
 }
 
-// exportFile writes f, a file of commit hash, into dir.
-func (r *Repository) exportFile(hash, dir string, f *object.File) error {
+// exportFile writes f, a file of commit (or tree) hash, into dir. With
+// sizeOnly, a blob of f's size is taken as it is, unhashed (Snapshot's
+// photographs' originals).
+func (r *Repository) exportFile(hash, dir string, f *object.File, sizeOnly bool) error {
 	if !fs.ValidPath(f.Name) {
 		return fmt.Errorf("publish: commit %.7s: %q is not a path inside the content", hash, f.Name)
 	}
@@ -91,7 +93,7 @@ func (r *Repository) exportFile(hash, dir string, f *object.File) error {
 	// A blob is shared by every export of it, so one written into
 	// through any of them (a release's content/) would reach the next
 	// build: it is used only while its bytes still hash to its name.
-	if intact, err := blobIntact(blob, f.Hash); !intact {
+	if intact, err := blobUsable(blob, f, sizeOnly); !intact {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
 		}
@@ -111,6 +113,15 @@ func (r *Repository) exportFile(hash, dir string, f *object.File) error {
 		}
 	}
 	return os.Link(blob, target)
+}
+
+// blobUsable is blobIntact, or with sizeOnly a look at blob's size alone.
+func blobUsable(blob string, f *object.File, sizeOnly bool) (bool, error) {
+	if !sizeOnly {
+		return blobIntact(blob, f.Hash)
+	}
+	info, err := os.Stat(blob)
+	return err == nil && info.Size() == f.Size, err
 }
 
 // blobIntact says whether the file blob holds the bytes of the git blob

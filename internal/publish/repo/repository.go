@@ -40,6 +40,9 @@ type Repository struct {
 	// photographs took 11 s to write out for each build, and as much disk
 	// for each release kept).
 	Blobs string
+	// Snapshots is where Snapshot writes trees out for previews
+	// (snapshot.go); "" when this server makes none.
+	Snapshots string
 	// Logger is told of damaged blobs (written again); slog's default if nil.
 	Logger *slog.Logger
 

@@ -38,6 +38,7 @@ type editView struct {
 	Fresh         bool               // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
 	Delete        string // the product's delete page, "" for a new one
+	Preview       string // the product's page on the site, to preview the draft at; "" for a new one, or without previews
 }
 
 // markedField is a field a save was refused for, as the summary at the
@@ -103,6 +104,9 @@ func (h *Handler) editView(c *edit.Change) *editView {
 		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0}
 	if part.Product > 0 {
 		p.Delete = "/studio/content/" + part.Slug + "/delete"
+		if h.opts.Previews {
+			p.Preview = "/product/" + strconv.Itoa(part.Product)
+		}
 	}
 	if p.Product {
 		p.Hot, p.Fresh = edit.Featured(doc, doc.At(pointer+"/id").Text())

@@ -24,9 +24,6 @@ func pageFixtures() map[page.Name][]page.View {
 		makeLivePage: {&makeLiveView{}, &makeLiveView{Frame: page.Frame{Title: "Make “Old tagline” live?", Section: "releases"},
 			Release:     published.Release{ID: "20260302-082000-ccccccc", Commit: repo.Commit{Hash: "ccccccc4444", Message: "Old tagline", Author: "Meera", When: at}, Status: published.Ready},
 			Unpublished: []repo.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}}},
-		previewPage: {&previewView{}, &previewView{Frame: page.Frame{Title: "Preview", Section: "content"}, ID: "20260302-090000-d1d1d1d", Title: "Summer tagline",
-			Building: "Building the preview — prerendering the pages", Ready: true, Problems: []string{"site.json: tagline: empty"}, NothingNew: true, Outdated: true},
-			&previewView{Frame: page.Frame{Title: "Preview"}, ID: "gone", Gone: true}},
 	}
 }
 

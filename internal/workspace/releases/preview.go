@@ -3,95 +3,54 @@ package releases
 import (
 	"net/http"
 	"net/url"
+	"path"
+	"strings"
 
-	published "studio/internal/publish/releases"
 	"studio/internal/workspace/page"
 )
 
 // Previews: the studio looks at the editor's draft on the site itself, at
-// its real URLs, before publishing it. "Preview" builds the draft into a
-// preview release (internal/publish); once that is ready, a cookie names
-// it, and while its holder is signed in the server answers this browser's
-// requests for the site from it (Previewing), under a banner with the way
-// back and the way out (/studio/preview/leave).
-
-var previewPage = newPage("preview.html")
+// its real URLs, before publishing it. "Preview" sets a cookie that says
+// so and opens the page being edited; while its holder is signed in, the
+// server answers this browser's requests for the site with the draft's
+// pages, rendered on request (internal/server, internal/publish), under a
+// banner with the way back and the way out (/studio/preview/leave).
 
 // The preview cookie is named like the session's (page.Kit.Cookie). Lax, not
 // Strict: a preview opened from a link elsewhere still needs the session,
 // which is Strict.
 func (h *Handler) previewCookieName(r *http.Request) string { return h.kit.Cookie(r, "studio-preview") }
 
-// previewView is a preview's build as the page shows it.
-type previewView struct {
-	page.Frame
-	ID         string
-	Title      string // the previewed commit's message's first line
-	Building   string // while queued or building: what it is doing
-	Ready      bool
-	Problems   []string // a failed build's
-	Gone       bool     // no such preview: only the newest are kept
-	NothingNew bool     // it is of main: nothing is unpublished
-	Outdated   bool     // the draft has changed since
-}
+// previewDraft is the preview cookie's value: the draft, whatever it
+// holds when a page is asked for, so a save shows at the next reload.
+const previewDraft = "draft"
 
-// PreviewDraft is POST /studio/content/preview: a build of the draft as
-// it is now (or the ready preview of its files), then its page.
+// PreviewDraft is POST /studio/content/preview: the draft is shown in this
+// browser from now on, starting at the form's page field (the page being
+// edited, "/product/7"), or the home page. Nothing is built.
 func (h *Handler) PreviewDraft(w http.ResponseWriter, r *http.Request) {
-	draft, _, err := h.opts.Previews.Draft()
-	if err != nil {
-		h.kit.Log.Error("studio: read the draft", "err", err)
-		h.kit.Fail(w, r, http.StatusInternalServerError, "Preview", "The draft cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "/studio/content")
+	if err := h.opts.Previews.CanPreview(); err != nil {
+		h.kit.Fail(w, r, http.StatusConflict, "Preview", "The preview cannot be shown here ("+err.Error()+").", "/studio/content")
 		return
 	}
-	id, err := h.opts.Previews.Preview(draft)
-	if err != nil {
-		h.kit.Log.Error("studio: preview", "commit", draft.Hash, "err", err)
-		h.kit.Fail(w, r, http.StatusConflict, "Preview", "The preview could not be started ("+err.Error()+").", "/studio/content")
-		return
-	}
-	h.kit.Log.Info("studio: preview", "release", id, "commit", draft.Hash, "account", page.Actor(r))
-	http.Redirect(w, r, previewPath(id), http.StatusSeeOther)
+	http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: previewDraft, Path: "/", HttpOnly: true,
+		Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
+	h.kit.Log.Info("studio: preview", "account", page.Actor(r))
+	http.Redirect(w, r, sitePage(r.PostFormValue("page")), http.StatusSeeOther)
 }
 
-func previewPath(id string) string {
-	return "/studio/content/preview?" + url.Values{"id": {id}}.Encode()
-}
-
-// PreviewStatus is GET /studio/content/preview?id=…: where the preview's
-// build is, with "Check again" (no reload of its own, as on the releases
-// page); once it is ready, the cookie that opens it and the link to the
-// site.
-func (h *Handler) PreviewStatus(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("id")
-	p := &previewView{Frame: page.Frame{Title: "Preview", Section: "content"}, ID: id}
-	rel, err := h.opts.Previews.Release(id)
-	if err != nil || !rel.Preview {
-		p.Gone = true
-		h.pages.Render(w, r, http.StatusNotFound, previewPage, p)
-		return
+// sitePage is p when it is the path of a page of the site (no host, no
+// query, not the workspace's nor the API's, written as the site writes
+// it), and the home page otherwise: a form's field is never a way off
+// the site.
+func sitePage(p string) string {
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" ||
+		!strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\%") || path.Clean(p) != p ||
+		p == "/studio" || strings.HasPrefix(p, "/studio/") || strings.HasPrefix(p, "/api/") {
+		return "/"
 	}
-	p.Title = rel.Subject()
-	if draft, isDraft, err := h.opts.Previews.Draft(); err == nil {
-		p.NothingNew = !isDraft && draft.Tree == rel.Tree
-		p.Outdated = draft.Tree != rel.Tree
-	}
-	switch rel.Status {
-	case published.Ready:
-		p.Ready = true
-		http.SetCookie(w, &http.Cookie{Name: h.previewCookieName(r), Value: rel.ID, Path: "/", HttpOnly: true,
-			Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
-	case published.Failed:
-		p.Problems = rel.Problems
-	case published.Queued:
-		p.Building = "Building the preview — waiting for the build before it"
-	default:
-		p.Building = "Building the preview"
-		if rel.Stage != "" {
-			p.Building += " — " + rel.Stage
-		}
-	}
-	h.pages.Render(w, r, http.StatusOK, previewPage, p)
+	return p
 }
 
 // LeavePreview is /studio/preview/leave: the site is the live one again
@@ -107,24 +66,26 @@ func (h *Handler) ForgetPreview(w http.ResponseWriter, r *http.Request) {
 		Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteLaxMode})
 }
 
-// Previewing is the preview this request may see the site as
-// (server.Workspace): the ready preview its cookie names, when it comes
-// with a live session; "" otherwise. Every request of the site asks, so
-// one without the cookie is answered before any database work.
+// Previewing is the draft's tree this request may see the site as
+// (server.Workspace): when its cookie asks for the draft and it comes with
+// a live session; "" otherwise. Every request of the site with a cookie
+// asks, so one without the preview cookie is answered before any
+// database work.
 func (h *Handler) Previewing(r *http.Request) string {
 	if h.opts.Previews == nil {
 		return ""
 	}
 	c, err := r.Cookie(h.previewCookieName(r))
-	if err != nil || c.Value == "" {
+	if err != nil || c.Value != previewDraft {
 		return ""
 	}
 	if !h.opts.Sessions.Live(r) {
 		return ""
 	}
-	rel, err := h.opts.Previews.Release(c.Value)
-	if err != nil || !rel.Preview || rel.Status != published.Ready {
+	draft, _, err := h.opts.Previews.Draft()
+	if err != nil {
+		h.kit.Log.Error("studio: read the draft for a preview; the live site answers", "err", err)
 		return ""
 	}
-	return rel.ID
+	return draft.Tree
 }

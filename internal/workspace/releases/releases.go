@@ -32,9 +32,8 @@ type Releases interface {
 
 // Previews is the publisher (a *publish.Publisher) as the previews use it.
 type Previews interface {
-	Draft() (repo.Commit, bool, error)            // the draft's commit, or main's (false) when nothing is unpublished
-	Preview(c repo.Commit) (string, error)        // builds c as a preview, or finds one of its files
-	Release(id string) (published.Release, error) // how a preview's build goes
+	Draft() (repo.Commit, bool, error) // the draft's commit, or main's (false) when nothing is unpublished
+	CanPreview() error                 // nil when this server renders previews; else why not (no builder, another copy builds)
 }
 
 // Sessions tells whether a request comes with a live session (package
