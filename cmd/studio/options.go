@@ -19,6 +19,8 @@ import (
 	"studio/internal/store"
 	"studio/internal/workspace"
 	"studio/internal/workspace/page"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // serverOptions turns on the parts of the server the configuration asks
@@ -72,6 +74,9 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 	ws := workspace.New(st, log, wsOptions)
 	wg.Go(func() { rollUpEvents(ctx, log, ws) })
 	options = append(options, server.WithWorkspace(ws), server.WithPreviews(draftPages{publisher}))
+	if b, ok := publisher.Builder.(interface{ Metrics() prometheus.Collector }); ok {
+		options = append(options, server.WithCollectors(b.Metrics()))
+	}
 	return options, func() { cancel(); wg.Wait() }
 }
 

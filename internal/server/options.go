@@ -6,6 +6,8 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // WithStore turns the API on: enquiries and subscribers go to st.
@@ -78,3 +80,9 @@ func WithClock(now func() time.Time) Option { return func(s *Server) { s.now = n
 // WithDatabaseTimeout sets how long a request's database work may take
 // before the answer is 503 with Retry-After (DATABASE_TIMEOUT).
 func WithDatabaseTimeout(d time.Duration) Option { return func(s *Server) { s.dbTimeout = d } }
+
+// WithCollectors adds other parts' figures to /metrics (the publishing
+// builder's warm renderer, its memory).
+func WithCollectors(cs ...prometheus.Collector) Option {
+	return func(s *Server) { s.metrics.registry.MustRegister(cs...) }
+}
