@@ -14,9 +14,10 @@ import { fileURLToPath } from "node:url";
 import { openRenderPool } from "./render-site.mjs";
 
 // The prerender of the content in contentDir with the code in web, its
-// lines said to log. pool: a render pool of this code to use (and leave
-// open), else one is opened for this call.
-export async function run({ web, contentDir, log, pool }) {
+// lines said to log (warn: its warnings, by default to log too). pool: a
+// render pool of this code to use (and leave open), else one is opened
+// for this call.
+export async function run({ web, contentDir, log, warn = log, pool }) {
   const started = Date.now();
   const serverBuild = resolve(process.env.SERVER_BUILD ?? join(web, "build", "server", "index.js"));
   const clientDir = join(web, "build", "client");
@@ -30,6 +31,7 @@ export async function run({ web, contentDir, log, pool }) {
       clientDir,
       pageCache: join(web, ".page-cache"),
       log,
+      warn,
     });
     const pretty = (file) => relative(web, file);
     log(
@@ -43,5 +45,5 @@ export async function run({ web, contentDir, log, pool }) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const web = fileURLToPath(new URL("..", import.meta.url));
-  await run({ web, contentDir: resolve(process.env.CONTENT_DIR ?? join(web, "..", "content")), log: console.log });
+  await run({ web, contentDir: resolve(process.env.CONTENT_DIR ?? join(web, "..", "content")), log: console.log, warn: console.warn });
 }

@@ -144,7 +144,7 @@ function phases() {
   };
 }
 
-async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, pageCache, log = console.log }, { code, size, call }) {
+async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, pageCache, log = console.log, warn = log }, { code, size, call }) {
   const profile = phases();
   const { prerender, notFound } = await sitePaths(web, contentDir);
   profile.mark("paths");
@@ -154,7 +154,7 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
   const snapshot = { contentDir, generatedDir, fresh: randomUUID() };
   const useIndex = process.env.PRERENDER_INDEX !== "off";
   const indexFile = join(pageCache, `deps-${code}.json`);
-  const index = useIndex ? readIndex(indexFile, pageCache, log) : null;
+  const index = useIndex ? readIndex(indexFile, pageCache, log, warn) : null;
   profile.mark("index read");
   const rows = [...prerender, FALLBACK];
   let keys = {};
@@ -176,7 +176,7 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
     ),
   );
   profile.mark("pages");
-  for (const share of shares) for (const note of share.notes) log(note);
+  for (const share of shares) for (const note of share.notes) warn(note);
   const files = shares.flatMap((share) => share.written);
   const sum = (key) => shares.reduce((n, share) => n + share[key], 0);
   await writeFile(join(web, "build", "prerendered.json"), JSON.stringify(files.map((f) => relative(clientDir, f))));
@@ -195,7 +195,7 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
 // it: {keys: {key: hash}, pages: {path: {deps: [key], files: [[file, name in the cache]]}}}.
 // Its first line is the SHA-256 of the rest. null (said) when there is
 // none, or it fails its check.
-function readIndex(file, pageCache, log) {
+function readIndex(file, pageCache, log, warn) {
   const name = `${relative(dirname(pageCache), pageCache)}/${relative(pageCache, file)}`;
   let text;
   try {
@@ -216,7 +216,7 @@ function readIndex(file, pageCache, log) {
     }
   }
   if (!index?.keys || !index?.pages) {
-    log(`prerender: the index of what the pages read (${name}) is damaged (its SHA-256 or its form); each page is rendered, or linked by its data`);
+    warn(`prerender: the index of what the pages read (${name}) is damaged (its SHA-256 or its form); each page is rendered, or linked by its data`);
     return null;
   }
   return index;

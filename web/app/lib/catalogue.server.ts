@@ -2,7 +2,7 @@
 // each page's HTML (and its .data file) carries only what that page shows,
 // so no page's JavaScript grows with the catalogue.
 //
-// Each accessor records a key of its own (content.server.ts, use), as fine
+// Each accessor records a key of its own (content.server.ts, recorded), as fine
 // as what it gives: a page showing a product's card depends on that card,
 // not on the catalogue, so a new description renders again only the pages
 // that show it. accessorsByKind, at the end, is the one list of the keys.
@@ -11,7 +11,7 @@ import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
 import { warranty } from "./facts";
 import { vocabularyOf } from "./filters";
-import { catalogueFile, facts, imageManifest, markdownDoc, pagesSection, readContentJson, service, use, type Pages } from "./content.server";
+import { catalogueFile, facts, imageManifest, markdownDoc, pagesSection, readContentJson, recorded, service, type Pages } from "./content.server";
 import { registerAccessors } from "./snapshot.server";
 
 type ManifestEntry = Omit<Picture, "alt"> & { og?: string };
@@ -21,7 +21,7 @@ export const catalogue = (): CatalogueFile => catalogueFile();
 const images = () => imageManifest<Record<string, ManifestEntry>>();
 
 // A picture's entry in the image manifest (undefined when it has none).
-const imageEntry = (src: string): ManifestEntry | undefined => use(`image:${src}`, () => images()[src]);
+const imageEntry = (src: string): ManifestEntry | undefined => recorded(`image:${src}`, () => images()[src]);
 
 // A picture of content/images/ (the pipeline stops the build on a missing one).
 export function picture(src: string, alt: string): Picture {
@@ -39,12 +39,12 @@ export function ogImageOf(src: string): string {
 
 // A product as the catalogue has it (undefined when it has none).
 export const productEntry = (id: number): ProductEntry | undefined =>
-  use(`product:${id}`, () => catalogue().products.find((p) => p.id === id));
+  recorded(`product:${id}`, () => catalogue().products.find((p) => p.id === id));
 
 // The home page's picks: What's Hot and the fresh product.
-export const featured = (): CatalogueFile["featured"] => use("featured", () => catalogue().featured);
+export const featured = (): CatalogueFile["featured"] => recorded("featured", () => catalogue().featured);
 
-export const productCard = (p: ProductEntry): ProductCardData => use(`card:${p.id}`, () => cardOf(p));
+export const productCard = (p: ProductEntry): ProductCardData => recorded(`card:${p.id}`, () => cardOf(p));
 
 function cardOf(p: ProductEntry): ProductCardData {
   const first = p.images[0]!;
@@ -60,7 +60,7 @@ function cardOf(p: ProductEntry): ProductCardData {
 }
 
 export function productData(p: ProductEntry): ProductData {
-  return use(`data:${p.id}`, () => ({
+  return recorded(`data:${p.id}`, () => ({
     ...productCard(p),
     description: p.description,
     images: p.images.map((i) => picture(i.src, i.alt)),
@@ -72,19 +72,19 @@ export function productData(p: ProductEntry): ProductData {
 // is made once per snapshot: each of a large catalogue's hundreds of list
 // pages asks for them all.
 export function productCards(ids?: readonly number[]): ProductCardData[] {
-  if (ids) return ids.map((id) => use(`card:${id}`, () => cardOf(productEntry(id)!)));
-  return use("cards", () => catalogue().products.map(productCard));
+  if (ids) return ids.map((id) => recorded(`card:${id}`, () => cardOf(productEntry(id)!)));
+  return recorded("cards", () => catalogue().products.map(productCard));
 }
 
 export const similarCards = (p: ProductEntry): ProductCardData[] =>
-  use(`similar:${p.id}`, () => similarProducts(catalogue().products, p).map(productCard));
+  recorded(`similar:${p.id}`, () => similarProducts(catalogue().products, p).map(productCard));
 
-export const vocabulary = () => use("vocabulary", () => vocabularyOf(catalogue()));
+export const vocabulary = () => recorded("vocabulary", () => vocabularyOf(catalogue()));
 
 // What every product page states: made to any size, and its warranty (the
 // same warranty the returns policy and the chat name).
 export const productDetails = () =>
-  use("details", () => ({ dimensions: catalogue().details.dimensions, warranty: warranty(service().warranty.years).label }));
+  recorded("details", () => ({ dimensions: catalogue().details.dimensions, warranty: warranty(service().warranty.years).label }));
 
 // Each kind of key back to the accessor that records it, so that a build
 // can tell which keys an index of an earlier build holds have changed

@@ -8,7 +8,7 @@ import type { CatalogueFile } from "./catalogue";
 import type { Site } from "./site";
 import { contentFacts, type Facts } from "./facts";
 import { renderMarkdown, type MarkdownDoc } from "./markdown.server";
-import { currentRender, use as useInSnapshot } from "./snapshot.server";
+import { currentRender, recorded as recordedInSnapshot } from "./snapshot.server";
 import type pagesData from "../../../content/pages.json";
 import type serviceData from "../../../content/service.json";
 
@@ -35,28 +35,28 @@ function once<T>(key: string, make: () => T): T {
 // made once per snapshot and recorded as read by the page that asks
 // (snapshot.server.ts). Every accessor of the content goes through it, so
 // an incremental build knows what each page read.
-export const use = <T>(key: string, make: () => T): T => useInSnapshot(key, make, once);
+export const recorded = <T>(key: string, make: () => T): T => recordedInSnapshot(key, make, once);
 
 // A whole file of content/, parsed: a page that reads one depends on all of it.
 export const readContentJson = <T>(name: string): T =>
-  use(`file:${name}`, () => JSON.parse(readFileSync(join(contentDir(), name), "utf8")) as T);
+  recorded(`file:${name}`, () => JSON.parse(readFileSync(join(contentDir(), name), "utf8")) as T);
 
 export const siteFacts = () => readContentJson<Site>("site.json");
 export const service = () => readContentJson<Service>("service.json");
 // One page's texts of content/pages.json ("home", "about", "bespoke").
 export const pagesSection = <K extends keyof Pages>(section: K): Pages[K] =>
-  use(`pages:${section}`, () => readContentJson<Pages>("pages.json")[section]);
+  recorded(`pages:${section}`, () => readContentJson<Pages>("pages.json")[section]);
 export const catalogueFile = () => readContentJson<CatalogueFile>("catalogue.json");
-export const facts = (): Facts => use("facts", () => contentFacts(siteFacts(), service()));
+export const facts = (): Facts => recorded("facts", () => contentFacts(siteFacts(), service()));
 
 // A Markdown text of content/ (e.g. "policies/returns.md") as HTML, with
 // the studio's facts filled in (markdown.server.ts).
 export const markdownDoc = (name: string): MarkdownDoc =>
-  use(`md:${name}`, () => renderMarkdown(readFileSync(join(contentDir(), name), "utf8"), facts(), `content/${name}`));
+  recorded(`md:${name}`, () => renderMarkdown(readFileSync(join(contentDir(), name), "utf8"), facts(), `content/${name}`));
 
 // The image manifest (generated/images.json), whole.
 export const imageManifest = <T>(): T =>
-  use("generated:images.json", () => JSON.parse(readFileSync(join(generatedDir(), "images.json"), "utf8")) as T);
+  recorded("generated:images.json", () => JSON.parse(readFileSync(join(generatedDir(), "images.json"), "utf8")) as T);
 
 // A policy as its page shows it: no sections (the HTML has them).
 export function policyDoc(name: string): Pick<MarkdownDoc, "meta" | "html" | "toc"> {

@@ -67,6 +67,13 @@ const hub: Hub = (((globalThis as Record<symbol, unknown>)[Symbol.for("studio.sn
   accessors: {},
 });
 
+/** fn run as a render of snapshot: what it gave, and the keys it read. */
+export async function renderIn<T>(snapshot: Snapshot, fn: () => T | Promise<T>): Promise<{ value: T; deps: string[] }> {
+  const deps = new Set<string>();
+  const value = await hub.storage.run({ snapshot, deps }, fn);
+  return { value, deps: [...deps].sort() };
+}
+
 /** The current render's, if one runs. */
 export const currentRender = (): RenderStore | undefined => hub.storage.getStore();
 
@@ -78,7 +85,7 @@ let making = 0;
 
 // The value of key: made once per snapshot, and recorded in the render's
 // dependencies. `unsnapshotted` makes it when no render runs (see content.server.ts).
-export function use<T>(key: string, make: () => T, unsnapshotted: (key: string, make: () => T) => T): T {
+export function recorded<T>(key: string, make: () => T, unsnapshotted: (key: string, make: () => T) => T): T {
   const render = hub.storage.getStore();
   if (!render) return unsnapshotted(key, make);
   const { values } = render.snapshot;
