@@ -137,7 +137,7 @@ func (h *chainBuilds) build(name, content, cache string, env ...string) (client,
 	if _, err := b.Build(context.Background(), content, client, func(string) {}, &out); err != nil {
 		h.t.Fatalf("%s: %v\n%s", name, err, out.String())
 	}
-	h.t.Logf("%s: %s; %s", name, time.Since(started).Round(100*time.Millisecond), regexp.MustCompile(`prerender: .*`).FindAllString(out.String(), -1))
+	h.t.Logf("%s: %s; %s", name, time.Since(started).Round(100*time.Millisecond), regexp.MustCompile(`prerender( profile)?: .*`).FindAllString(out.String(), -1))
 	return client, out.String()
 }
 

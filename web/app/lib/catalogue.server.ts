@@ -10,7 +10,7 @@ import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
 import { warranty } from "./facts";
-import { vocabularyOf } from "./filters";
+import { DEFAULT_LIST_STATE, filterProducts, listStateOf, paginate, vocabularyOf } from "./filters";
 import { catalogueFile, facts, imageManifest, markdownDoc, pagesSection, readContentJson, recorded, service, type Pages } from "./content.server";
 import { registerAccessors } from "./snapshot.server";
 
@@ -81,6 +81,18 @@ export const similarCards = (p: ProductEntry): ProductCardData[] =>
 
 export const vocabulary = () => recorded("vocabulary", () => vocabularyOf(catalogue()));
 
+// One address of the product list (its path after /products/: tab,
+// material, finish, page): the filters' words and that address's page of
+// cards. Its own key, so a new name renders again only the addresses
+// that show that card (or count it).
+export const productList = (address: string) =>
+  recorded(`list:${address}`, () => {
+    const words = vocabulary();
+    const state = listStateOf(address, new URLSearchParams(), words) ?? DEFAULT_LIST_STATE;
+    const matching = filterProducts(productCards(), state, words);
+    return { vocabulary: words, list: { count: matching.length, ...paginate(matching, state.page) } };
+  });
+
 // What every product page states: made to any size, and its warranty (the
 // same warranty the returns policy and the chat name).
 export const productDetails = () =>
@@ -109,5 +121,6 @@ registerAccessors({
   cards: () => productCards(),
   similar: (id) => similarCards(product(id)),
   vocabulary: () => vocabulary(),
+  list: (address) => productList(address),
   details: () => productDetails(),
 });

@@ -78,7 +78,8 @@ describe("each loader records the keys it read", () => {
     expect(await keysOf(() => productLoader(args({ id: String(product.id) })))).toEqual([`data:${product.id}`, "details", `product:${product.id}`, `similar:${product.id}`]);
     expect(await keysOf(() => productLoader(args({ id: "99999" })))).toEqual(["product:99999"]);
     expect(await keysOf(() => requestLoader(args({ id: String(product.id), kind: "quote" })))).toEqual([`data:${product.id}`, `product:${product.id}`]);
-    expect(await keysOf(() => productsLoader(args({ "*": "" })))).toEqual(["cards", "vocabulary"]);
+    expect(await keysOf(() => productsLoader(args({ "*": "" })))).toEqual(["list:"]);
+    expect(await keysOf(() => productsLoader(args({ "*": "page/2" })))).toEqual(["list:page/2"]);
     expect(await keysOf(aboutLoader)).toEqual(["md:pages/about.md", "pages:about"]);
     expect(await keysOf(bespokeLoader)).toEqual(["md:pages/bespoke.md", "pages:bespoke"]);
     expect(await keysOf(contactLoader)).toEqual(["file:service.json", "md:pages/faq.md"]);
