@@ -170,11 +170,10 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
   });
 
   // Every size-th path, so each worker has pages of every kind.
-  const shares = await Promise.all(
-    Array.from({ length: size }, (_, i) =>
-      call(i, "site", { ...snapshot, clientDir, pageCache, code, prerender, notFound, jobs: jobs.filter((_, j) => j % size === i) }),
-    ),
-  );
+  const everyWorker = (work) => Promise.all(Array.from({ length: size }, (_, i) => work(i)));
+  const shares = await everyWorker((i) =>
+    call(i, "site", { ...snapshot, clientDir, pageCache, code, prerender, notFound, jobs: jobs.filter((_, j) => j % size === i) }),
+  ).finally(() => everyWorker((i) => call(i, "forget", snapshot)).catch(() => {}));
   profile.mark("pages");
   for (const share of shares) for (const note of share.notes) warn(note);
   const files = shares.flatMap((share) => share.written);

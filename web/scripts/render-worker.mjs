@@ -326,7 +326,7 @@ async function page(path, as, assetsDir, notFound) {
   return { path, status, type: "text/html; charset=utf-8", body: firstPaint(html, assetsDir), data: d?.text ?? null };
 }
 
-const ops = { site, hashes, pages };
+const ops = { site, hashes, pages, forget: (snapshot) => hub.forget(snapshot) };
 parentPort.on("message", async ({ id, op, ...args }) => {
   try {
     parentPort.postMessage({ id, ok: true, value: await ops[op](args) });

@@ -35,6 +35,7 @@ export type Accessors = Record<string, (arg: string) => unknown>;
 type Hub = {
   storage: AsyncLocalStorage<RenderStore>;
   open: typeof openSnapshot;
+  forget: typeof forgetSnapshot;
   hashOf: typeof hashOf;
   recompute: typeof recompute;
   accessors: Accessors;
@@ -58,10 +59,16 @@ export function openSnapshot({ contentDir, generatedDir, fresh = "" }: { content
   return snapshot;
 }
 
+// Drops a snapshot's values: a build's are not used again once it is done.
+export function forgetSnapshot({ contentDir, generatedDir, fresh = "" }: { contentDir: string; generatedDir: string; fresh?: string }) {
+  snapshots.delete(`${contentDir}\0${generatedDir}\0${fresh}`);
+}
+
 const storage = new AsyncLocalStorage<RenderStore>();
 const hub: Hub = (((globalThis as Record<symbol, unknown>)[Symbol.for("studio.snapshot")] as Hub | undefined) ??= {
   storage,
   open: openSnapshot,
+  forget: forgetSnapshot,
   hashOf,
   recompute,
   accessors: {},
