@@ -45,5 +45,12 @@ export async function run({ web, contentDir, log, warn = log, pool }) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const web = fileURLToPath(new URL("..", import.meta.url));
-  await run({ web, contentDir: resolve(process.env.CONTENT_DIR ?? join(web, "..", "content")), log: console.log, warn: console.warn });
+  try {
+    await run({ web, contentDir: resolve(process.env.CONTENT_DIR ?? join(web, "..", "content")), log: console.log, warn: console.warn });
+  } catch (err) {
+    // The content's problems, one a line, as the content check says them.
+    if (!err.problems) throw err;
+    for (const problem of err.problems) console.error(problem);
+    process.exitCode = 1;
+  }
 }

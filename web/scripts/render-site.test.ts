@@ -59,6 +59,17 @@ describe("renderPages", () => {
     expect(missing.body).toContain('name="robots" content="noindex"');
   });
 
+  it("a page the content cannot make fails with the content's problem", async () => {
+    const broken = join(dir, "broken");
+    await cp(shipped, broken, { recursive: true });
+    const catalogue = JSON.parse(await readFile(join(broken, "catalogue.json"), "utf8"));
+    catalogue.products[0].images[0].src = "products/not-made.svg";
+    await writeFile(join(broken, "catalogue.json"), JSON.stringify(catalogue));
+    await expect(render(broken, [`/product/${catalogue.products[0].id}`])).rejects.toMatchObject({
+      problems: ["content/images/products/not-made.svg: not made by scripts/images.mjs (run npm run build)"],
+    });
+  });
+
   it("renders two contents at once, each with its own texts", async () => {
     const site = JSON.parse(await readFile(join(shipped, "site.json"), "utf8"));
     const [a, b] = await Promise.all([render(shipped, ["/", "/about"]), render(other, ["/", "/about"])]);

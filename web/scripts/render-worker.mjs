@@ -21,7 +21,7 @@ import { FALLBACK, SUMS, discard, intactSums, sha256 } from "./page-cache.mjs";
 process.env.NODE_ENV = "production";
 process.env.IS_RR_BUILD_REQUEST = "yes";
 
-const { createRequestHandler, matchRoutes } = await import("react-router");
+const { createRequestHandler, isRouteErrorResponse, matchRoutes } = await import("react-router");
 const serverModule = await import(pathToFileURL(workerData.serverBuild).href);
 // The bundle's snapshot context (app/lib/snapshot.server.ts).
 const hub = globalThis[Symbol.for("studio.snapshot")];
@@ -31,12 +31,26 @@ if (!hub?.storage) throw new Error(`render: ${workerData.serverBuild} has no sna
 // pages are rendered as ssr: false with the content's list of paths, as
 // the prerender would. The list is the render's own (one worker renders
 // any content), read by React Router at each request.
+// A loader's error is printed as React Router prints it, and kept by the
+// render it stopped: one that names a file of content/ is the content's
+// problem (failed, below), said in the build's words.
 const build = {
   ...serverModule,
   ssr: false,
   isSpaMode: false,
   get prerender() {
     return hub.storage.getStore()?.prerender ?? [];
+  },
+  entry: {
+    ...serverModule.entry,
+    module: {
+      ...serverModule.entry.module,
+      handleError(error, { request }) {
+        const cause = isRouteErrorResponse(error) && error.error ? error.error : error;
+        hub.storage.getStore()?.errors?.push(cause);
+        if (!request.signal.aborted) console.error(cause);
+      },
+    },
   },
 };
 const handler = createRequestHandler(build, "production");
@@ -84,6 +98,17 @@ async function timed(profile, phase, work) {
   }
 }
 
+// The error of a request that failed: with the loaders' errors it met,
+// and, when they name files of content/ ("content/images/x.jpg: ..."),
+// those lines as its problems, as the content check gives its own.
+function failed(message) {
+  const causes = hub.storage.getStore()?.errors ?? [];
+  const err = new Error([message, ...causes.map((c) => c?.message ?? String(c))].join("\n"));
+  const problems = causes.map((c) => String(c?.message ?? c).split("\n")[0]).filter((line) => line.startsWith("content/"));
+  if (problems.length > 0) err.problems = problems;
+  return err;
+}
+
 // A path's data (React Router's .data file) and where it goes.
 async function prerenderData(clientDir, path, onlyRoutes) {
   let dataPath;
@@ -95,7 +120,7 @@ async function prerenderData(clientDir, path, onlyRoutes) {
   const response = await handler(new Request(url));
   const data = await response.text();
   if (response.status !== 200 && response.status !== 202) {
-    throw new Error(`Prerender (data): Received a ${response.status} status code while prerendering the \`${path}\` path.\n${normalized}\n${data}`);
+    throw failed(`Prerender (data): Received a ${response.status} status code while prerendering the \`${path}\` path.\n${normalized}\n${data}`);
   }
   return { text: data, file: clientDir && join(clientDir, ...normalized.split("/")) };
 }
@@ -124,7 +149,7 @@ async function prerenderHtml(path, wanted) {
 </html>`;
   }
   if (response.status !== wanted) {
-    throw new Error(`Prerender (html): Received a ${response.status} status code (not ${wanted}) while prerendering the \`${normalized}\` path.\n${html}`);
+    throw failed(`Prerender (html): Received a ${response.status} status code (not ${wanted}) while prerendering the \`${normalized}\` path.\n${html}`);
   }
   return html;
 }
@@ -136,7 +161,7 @@ async function prerenderResource(path) {
   const response = await handler(new Request(`http://localhost${normalized}`));
   const body = Buffer.from(await response.arrayBuffer());
   if (response.status !== 200) {
-    throw new Error(`Prerender (resource): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${body.toString("utf8")}`);
+    throw failed(`Prerender (resource): Received a ${response.status} status code while prerendering the \`${normalized}\` path.\n${body.toString("utf8")}`);
   }
   return { body, type: response.headers.get("Content-Type") };
 }
@@ -277,7 +302,7 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
         return;
       }
     }
-    const store = { snapshot, deps: new Set(), prerender };
+    const store = { snapshot, deps: new Set(), prerender, errors: [] };
     const files = await hub.storage.run(store, () => renderPath(job.path));
     const deps = [...store.deps].sort();
     rows[job.path] = { deps, hashes: Object.fromEntries(deps.map((key) => [key, hub.hashOf(snapshot, key)])), files: relFiles(files) };
@@ -306,7 +331,7 @@ async function pages({ contentDir, generatedDir, assetsDir, prerender, notFound,
   const snapshot = hub.open({ contentDir, generatedDir });
   const out = [];
   for (const { path, as } of jobs) {
-    const store = { snapshot, deps: new Set(), prerender };
+    const store = { snapshot, deps: new Set(), prerender, errors: [] };
     out.push(await hub.storage.run(store, () => page(path, as, assetsDir, notFound)));
     out.at(-1).deps = [...store.deps].sort();
   }

@@ -26,8 +26,8 @@ export type Snapshot = {
   hashes: Map<string, string>;
 };
 
-/** One render: the snapshot it reads and the keys it used. */
-export type RenderStore = { snapshot: Snapshot; deps: Set<string>; prerender?: readonly string[] };
+/** One render: the snapshot it reads, the keys it used, and (render-worker.mjs) its paths and the loaders' errors. */
+export type RenderStore = { snapshot: Snapshot; deps: Set<string>; prerender?: readonly string[]; errors?: unknown[] };
 
 /** A kind of key (the text before its first ":") back to the accessor that makes its value. */
 export type Accessors = Record<string, (arg: string) => unknown>;
