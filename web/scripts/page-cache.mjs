@@ -6,7 +6,7 @@
 // SHA-256 its sidecar lists: one written into through a release is
 // rendered again, never linked into another.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { removeFile } from "./files.mjs";
 
@@ -20,10 +20,21 @@ export function discard(pageCache, name) {
   for (const ext of ["", ".gz", ".br", SUMS]) removeFile(join(pageCache, `${name}${ext}`));
 }
 
+// A file's identity and last write (device, inode, size, time of
+// modification): a cached file whose stamp is the one it had when its
+// SHA-256 was last checked or written has not been written into since
+// (a write through a release's link changes its time; a new link changes
+// only its ctime, which is why that is not in it).
+export function stampOf(file) {
+  const { dev, ino, size, mtimeNs } = statSync(file, { bigint: true });
+  return `${dev}:${ino}:${size}:${mtimeNs}`;
+}
+
 // The sums of a cached page whose files all have the SHA-256 its sidecar
-// lists; null when it is not cached, or (said to warn, and discarded) when
-// it fails the check.
-export function intactSums(pageCache, name, warn) {
+// lists, with their stamps ({sums, stamps}); null when it is not cached,
+// or (said to warn, and discarded) when it fails the check. A file whose
+// stamp is the one known (stamps an index kept) is not read again.
+export function intactSums(pageCache, name, warn, known = {}) {
   let text;
   try {
     text = readFileSync(join(pageCache, `${name}${SUMS}`), "utf8");
@@ -31,15 +42,17 @@ export function intactSums(pageCache, name, warn) {
     if (err.code === "ENOENT") return null;
     throw err;
   }
-  const problem = problemOf(pageCache, name, text);
-  if (!problem) return JSON.parse(text);
+  const stamps = {};
+  const problem = problemOf(pageCache, name, text, known, stamps);
+  if (!problem) return { sums: JSON.parse(text), stamps };
   warn(problem);
   discard(pageCache, name);
   return null;
 }
 
-// What is wrong with the cached page name whose sidecar says text, if anything.
-function problemOf(pageCache, name, text) {
+// What is wrong with the cached page name whose sidecar says text, if
+// anything; stamps gets the stamp of each file found intact.
+function problemOf(pageCache, name, text, known, stamps) {
   let sums;
   try {
     sums = JSON.parse(text);
@@ -48,14 +61,15 @@ function problemOf(pageCache, name, text) {
   }
   if (typeof sums?.[""] !== "string" || Object.keys(sums).some((ext) => !["", ".gz", ".br"].includes(ext))) return `${name}${SUMS} is not whole`;
   for (const [ext, sum] of Object.entries(sums)) {
-    let bytes;
+    const file = join(pageCache, `${name}${ext}`);
     try {
-      bytes = readFileSync(join(pageCache, `${name}${ext}`));
+      stamps[ext] = stampOf(file);
+      if (known[ext] === stamps[ext]) continue;
+      if (sha256(readFileSync(file)) !== sum) return `${name}${ext} has not the SHA-256 its sidecar lists`;
     } catch (err) {
       if (err.code === "ENOENT") return `${name}${ext} is missing`;
       throw err;
     }
-    if (sha256(bytes) !== sum) return `${name}${ext} has not the SHA-256 its sidecar lists`;
   }
   return null;
 }

@@ -159,8 +159,11 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
   const rows = [...prerender, FALLBACK];
   let keys = {};
   let changed = new Set();
+  const everyWorker = (work) => Promise.all(Array.from({ length: size }, (_, i) => work(i)));
   if (index) {
-    keys = await call(0, "hashes", { ...snapshot, keys: Object.keys(index.keys) });
+    const known = Object.keys(index.keys);
+    const parts = await everyWorker((i) => call(i, "hashes", { ...snapshot, keys: known.filter((_, j) => j % size === i) }));
+    keys = Object.assign({}, ...parts);
     changed = new Set(Object.keys(keys).filter((key) => keys[key] === null || keys[key] !== index.keys[key]));
   }
   profile.mark(`keys (${changed.size} of ${Object.keys(keys).length} changed)`);
@@ -170,7 +173,6 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
   });
 
   // Every size-th path, so each worker has pages of every kind.
-  const everyWorker = (work) => Promise.all(Array.from({ length: size }, (_, i) => work(i)));
   const shares = await everyWorker((i) =>
     call(i, "site", { ...snapshot, clientDir, pageCache, code, prerender, notFound, jobs: jobs.filter((_, j) => j % size === i) }),
   ).finally(() => everyWorker((i) => call(i, "forget", snapshot)).catch(() => {}));
@@ -191,7 +193,10 @@ async function renderSite({ web = ownWeb, contentDir, generatedDir, clientDir, p
 }
 
 // The index of what each page read, as the last build of this code wrote
-// it: {keys: {key: hash}, pages: {path: {deps: [key], files: [[file, name in the cache]]}}}.
+// it: {keys: {key: hash}, pages: {path: {deps: [key], files: [[file, name
+// in the cache, {ending: stamp}]]}}}, the stamps those of the cached files
+// when their SHA-256 was last checked (page-cache.mjs: a file with the
+// same stamp is not read again).
 // Its first line is the SHA-256 of the rest. null (said) when there is
 // none, or it fails its check.
 function readIndex(file, pageCache, log, warn) {

@@ -12,7 +12,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { compressPage } from "./compression.mjs";
 import { firstPaint } from "./first-paint.mjs";
 import { linkIfThere, removeFile, writeNewFile } from "./files.mjs";
-import { FALLBACK, SUMS, discard, intactSums, sha256 } from "./page-cache.mjs";
+import { FALLBACK, SUMS, discard, intactSums, sha256, stampOf } from "./page-cache.mjs";
 
 // React's production build: its development build renders the same pages
 // at half the speed. React Router honours its build-time headers
@@ -195,11 +195,15 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
     made.add(dirname(file));
   }
   const cacheRel = relative(dirname(pageCache), pageCache);
-  const checked = (name) => {
+  // The stamps of the cache's files this share checked or wrote, by name
+  // (page-cache.mjs, stampOf), for the index.
+  const stamps = new Map();
+  const checked = (name, known) => {
     const start = performance.now();
-    const sums = intactSums(pageCache, name, (problem) => notes.push(`prerender: the cached page ${cacheRel}/${name} failed its check (${problem}); rendered again`));
+    const intact = intactSums(pageCache, name, (problem) => notes.push(`prerender: the cached page ${cacheRel}/${name} failed its check (${problem}); rendered again`), known);
+    if (intact) stamps.set(name, intact.stamps);
     profile.cacheCheck += performance.now() - start;
-    return sums;
+    return intact?.sums ?? null;
   };
 
   // Writes a file with its compressed copies (where smaller), read-only,
@@ -223,10 +227,13 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
     written.push(file);
     discard(pageCache, cacheName); // what was cached under this name, whole or not
     const sums = {};
+    const stamped = {};
     for (const [ext, bytes] of Object.entries(copies)) {
       linkIfThere(`${file}${ext}`, join(pageCache, `${cacheName}${ext}`));
       sums[ext] = sha256(bytes);
+      stamped[ext] = stampOf(join(pageCache, `${cacheName}${ext}`));
     }
+    stamps.set(cacheName, stamped);
     writeNewFile(join(pageCache, `${cacheName}${SUMS}`), JSON.stringify(sums), 0o444);
     profile.write += performance.now() - start;
   }
@@ -234,7 +241,7 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
   // Files from the cache, each linked with its compressed copies ([file,
   // name in the cache]): false when the cache has not got them all, intact.
   function fromCache(files) {
-    const sums = files.map(([, name]) => checked(name));
+    const sums = files.map(([, name, known]) => checked(name, known));
     if (sums.includes(null)) return false;
     files.forEach(([file, name], i) => {
       folderOf(file);
@@ -292,13 +299,13 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
     return files;
   }
 
-  const relFiles = (files) => files.map(([file, name]) => [relative(clientDir, file), name]);
+  const relFiles = (files) => files.map(([file, name]) => [relative(clientDir, file), name, stamps.get(name) ?? {}]);
   async function runJob(job) {
     if (job.files) {
-      const files = job.files.map(([rel, name]) => [join(clientDir, rel), name]);
+      const files = job.files.map(([rel, name, known]) => [join(clientDir, rel), name, known]);
       if (fromCache(files)) {
         if (job.path !== FALLBACK && !routeOf(job.path).resource) cached++;
-        rows[job.path] = { deps: job.deps, files: job.files };
+        rows[job.path] = { deps: job.deps, files: relFiles(files) };
         return;
       }
     }
