@@ -62,8 +62,8 @@ async function sitePaths(web, contentDir) {
 }
 
 // One worker thread: call(op, args) runs op (render-worker.mjs) there.
-function startWorker(serverBuild) {
-  const worker = new Worker(new URL("./render-worker.mjs", import.meta.url), { workerData: { serverBuild } });
+function startWorker(serverBuild, resourceLimits) {
+  const worker = new Worker(new URL("./render-worker.mjs", import.meta.url), { workerData: { serverBuild }, resourceLimits });
   const pending = new Map();
   let last = 0;
   let stopped = null;
@@ -104,16 +104,22 @@ function startWorker(serverBuild) {
 
 /**
  * A pool of `size` workers (by default one a core), each with the server
- * bundle serverBuild imported. A worker that stops is replaced at the next call.
+ * bundle serverBuild imported (resourceLimits: each worker's, as
+ * worker_threads takes them). A worker that stops is replaced at the next call.
  */
-export async function openRenderPool({ serverBuild, size = availableParallelism() }) {
+export async function openRenderPool({ serverBuild, size = availableParallelism(), resourceLimits }) {
   serverBuild = resolve(serverBuild);
   const code = await codeOf(serverBuild);
-  const workers = Array.from({ length: Math.max(1, size) }, () => startWorker(serverBuild));
-  await Promise.all(workers.map((w) => w.ready));
+  const workers = Array.from({ length: Math.max(1, size) }, () => startWorker(serverBuild, resourceLimits));
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+  } catch (err) {
+    await Promise.all(workers.map((w) => w.stop()));
+    throw err;
+  }
   const worker = async (i) => {
     if (workers[i].stopped) {
-      workers[i] = startWorker(serverBuild);
+      workers[i] = startWorker(serverBuild, resourceLimits);
       await workers[i].ready;
     }
     return workers[i];
@@ -253,12 +259,15 @@ function prunePageCache(pageCache) {
 }
 
 // Pages of a content as they are served: [{path, status, type, body,
-// data}], the body the HTML as written (or a resource's body), data the
-// page's .data text (null for a page without). A path that is not one of
-// the content's pages gets the not-found page, with status 404.
-async function renderPages({ contentDir, generatedDir, assetsDir, paths }, call) {
+// data, deps}], the body the HTML as written (or a resource's body), data
+// the page's .data text (null for a page without), deps the keys it read.
+// A path that is not one of the content's pages gets the not-found page,
+// with status 404. What is read of a snapshot's folders is kept (the last
+// four): they must not change (a folder per git tree), or each call must
+// name itself apart (fresh).
+async function renderPages({ contentDir, generatedDir, assetsDir, paths, fresh }, call) {
   const { prerender, notFound } = await sitePaths(ownWeb, contentDir);
   const known = new Set(prerender);
   const jobs = paths.map((path) => ({ path, as: known.has(path) ? path : notFound }));
-  return call("pages", { contentDir, generatedDir, assetsDir, prerender, notFound, jobs });
+  return call("pages", { contentDir, generatedDir, fresh, assetsDir, prerender, notFound, jobs });
 }

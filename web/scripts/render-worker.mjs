@@ -334,8 +334,8 @@ function hashes({ fresh, contentDir, generatedDir, keys }) {
 
 // Pages of a snapshot as they are served, for previews: each job is
 // {path, as}, the path asked for and the page that answers it.
-async function pages({ contentDir, generatedDir, assetsDir, prerender, notFound, jobs }) {
-  const snapshot = hub.open({ contentDir, generatedDir });
+async function pages({ contentDir, generatedDir, fresh, assetsDir, prerender, notFound, jobs }) {
+  const snapshot = hub.open({ contentDir, generatedDir, fresh });
   const out = [];
   for (const { path, as } of jobs) {
     const store = { snapshot, deps: new Set(), prerender, errors: [] };
