@@ -107,7 +107,7 @@ function startWorker(serverBuild, resourceLimits) {
  * bundle serverBuild imported (resourceLimits: each worker's, as
  * worker_threads takes them). A worker that stops is replaced at the next call.
  */
-export async function openRenderPool({ serverBuild, size = availableParallelism(), resourceLimits }) {
+export async function openRenderPool({ serverBuild, size = availableParallelism(), resourceLimits = undefined }) {
   serverBuild = resolve(serverBuild);
   const code = await codeOf(serverBuild);
   const workers = Array.from({ length: Math.max(1, size) }, () => startWorker(serverBuild, resourceLimits));
