@@ -26,10 +26,15 @@ function inlineStylesheets(html, assetsDir) {
   });
 }
 
+// Read once per folder: a warm render pool (render-site.mjs) renders
+// build after build, each into a folder of its own, so only the last few
+// folders' are kept.
 const stylesheets = new Map();
+const KEPT_STYLESHEETS = 200;
 function stylesheet(assetsDir, file) {
   const path = join(assetsDir, file);
   if (!stylesheets.has(path)) {
+    if (stylesheets.size >= KEPT_STYLESHEETS) stylesheets.delete(stylesheets.keys().next().value);
     const css = readFileSync(path, "utf8").trim();
     // A stylesheet's url()s are absolute (/images/…, /assets/…) as Vite
     // writes them: a relative one would resolve against the page instead.

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/about";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
-import { markdownDoc, pages } from "../lib/content.server";
+import { markdownDoc, pagesSection } from "../lib/content.server";
 import "./about.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 // The story (content/pages/about.md) and the team, read at prerender time.
 export async function loader() {
-  const { founders, craftsmen, projects } = pages().about;
+  const { founders, craftsmen, projects } = pagesSection("about");
   return { story: markdownDoc("pages/about.md").html, founders, craftsmen, projects };
 }
 

@@ -2,7 +2,7 @@ import type { Route } from "./+types/bespoke";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { pageMeta } from "../lib/meta";
 import { siteOf, useSite } from "../lib/site";
-import { markdownDoc, pages } from "../lib/content.server";
+import { markdownDoc, pagesSection } from "../lib/content.server";
 import "./bespoke.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 // The page's texts (content/pages.json, pages/bespoke.md), read at prerender time.
 export async function loader() {
-  const { hero, pillars, disciplines } = pages().bespoke;
+  const { hero, pillars, disciplines } = pagesSection("bespoke");
   return { intro: markdownDoc("pages/bespoke.md").html, hero, pillars, disciplines };
 }
 

@@ -4,8 +4,8 @@ import { Icon } from "../components/Icon";
 import { Marquee } from "../components/Marquee";
 import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
-import { catalogue, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
-import { facts, pages } from "../lib/content.server";
+import { featured as featuredPicks, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
+import { facts, pagesSection } from "../lib/content.server";
 import { fillFactsIn } from "../lib/facts";
 import { itemEventParams, track } from "../lib/analytics";
 import { pageMeta } from "../lib/meta";
@@ -22,8 +22,8 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 // (content/pages.json, home, with the studio's facts filled in), the hero,
 // What's Hot, and the product the "Fresh from" banner opens.
 export async function loader() {
-  const { featured } = catalogue();
-  const { hero, ...texts } = fillFactsIn(pages().home, facts(), "content/pages.json: home");
+  const featured = featuredPicks();
+  const { hero, ...texts } = fillFactsIn(pagesSection("home"), facts(), "content/pages.json: home");
   const fresh = productEntry(featured.fresh)!;
   return {
     hero: { picture: picture(hero.src, hero.alt), link: hero.link },

@@ -7,7 +7,7 @@ import { FilterMenu } from "../components/products/FilterMenu";
 import { Pagination } from "../components/products/Pagination";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductCardData } from "../lib/catalogue";
-import { productCards, vocabulary } from "../lib/catalogue.server";
+import { productList } from "../lib/catalogue.server";
 import {
   ALL,
   DEFAULT_LIST_STATE,
@@ -67,10 +67,7 @@ function listName(state: ListState, v: Vocabulary | undefined): string {
 // cards. Not the whole catalogue: a 300-product site has 720 addresses,
 // and the catalogue in each made its build take minutes.
 export async function loader({ params }: Route.LoaderArgs) {
-  const words = vocabulary();
-  const state = listStateOf(params["*"] ?? "", new URLSearchParams(), words) ?? DEFAULT_LIST_STATE;
-  const matching = filterProducts(productCards(), state, words);
-  return { vocabulary: words, list: { count: matching.length, ...paginate(matching, state.page) }, products: null as ProductCardData[] | null };
+  return { ...productList(params["*"] ?? ""), products: null as ProductCardData[] | null };
 }
 
 // In the browser, from the first move on (a tick, a tab, a page), the
