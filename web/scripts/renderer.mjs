@@ -67,8 +67,8 @@ function load(file) {
 }
 
 let pool;
-// The render pool (scripts/render-site.mjs), opened at the first preview:
-// its workers import the server bundle once.
+// The render pool (scripts/render-site.mjs), opened as the renderer starts:
+// its workers import the server bundle once, for every build and preview.
 function renderPool() {
   pool ??= load(join(home, "scripts", "render-site.mjs")).then(({ openRenderPool }) =>
     openRenderPool({ serverBuild: join(home, "build", "server", "index.js"), size: Math.min(2, availableParallelism()) }),
@@ -86,7 +86,8 @@ export const handlers = {
   step: async ({ name, web, contentDir }, log) => {
     const file = stepScript(name);
     if (!file) throw new RenderError("code", `the build's step ${name} is not a script the renderer can run`);
-    await (await load(file)).run({ web, contentDir, log });
+    // The prerender renders with the warm workers (the others take no pool).
+    await (await load(file)).run({ web, contentDir, log, pool: await renderPool() });
     return {};
   },
   check: async ({ contentDir }) => {
@@ -167,6 +168,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const send = (message) => answers.write(JSON.stringify(message) + "\n");
   const requests = createInterface({ input: new Socket({ fd: 3, readable: true, writable: false }) });
   requests.on("line", (line) => void answer(line, send, code));
+  // Warm before the first request: the workers with the server bundle,
+  // the content check compiled (a failure here is the first request's).
+  renderPool().catch(() => {});
+  load(join(home, "scripts", "check-content.ts")).catch(() => {});
   // The server closed fd 3 (it stopped the renderer, or it ended).
   requests.on("close", () => process.exit(0));
 }
