@@ -340,7 +340,8 @@ const decode = (bytes) => sharp(bytes, { failOn: "error", limitInputPixels: MAX_
  * its dominant colour (behind a link preview). A manifest entry, and every
  * file of a cache entry, are made from it.
  * @param {Buffer} bytes  the original
- * @param {string} ext  its file's extension, in lower case
+ * @param {string} [ext]  its file's extension, in lower case, which says
+ *   whether it is a drawing, as the build does; without it, its bytes say
  */
 export async function describeImage(bytes, ext) {
   // The header only, so that the limit is said in its own words.
@@ -351,7 +352,7 @@ export async function describeImage(bytes, ext) {
   const width = rotated ? header.height : header.width;
   const height = rotated ? header.width : header.height;
   const { dominant } = await decode(bytes).rotate().resize(64).stats();
-  if (ext === ".svg") return { width, height, svg: true, dominant };
+  if (ext === undefined ? header.format === "svg" : ext === ".svg") return { width, height, svg: true, dominant };
   return { width, height, widths: widthsFor(width), fallback: Math.min(FALLBACK_WIDTH, width), placeholder: placeholderClass(dominant), dominant };
 }
 

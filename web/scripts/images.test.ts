@@ -8,7 +8,7 @@ import { buffer } from "node:stream/consumers";
 import { createDeflate, crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, NoSuchVariant, buildImages, describeImages, encodeImages, makeVariant, placeholderClass, placeholderRule, siteImages, widthsFor } from "./images.mjs";
+import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, NoSuchVariant, buildImages, describeImage, describeImages, encodeImages, makeVariant, placeholderClass, placeholderRule, siteImages, widthsFor } from "./images.mjs";
 import { makePhoto } from "./sample-photos.mjs";
 
 // The pipeline on a content folder written here: a fixture catalogue with
@@ -410,6 +410,17 @@ describe("images for a preview and for an upload", () => {
     await describeImages({ contentDir, generatedDir: after, cacheDir: cacheOf("cache") });
     expect(await readFile(join(after, "images.json"), "utf8")).toBe(text);
   }, 120_000);
+
+  it("describeImage says what the full encode's meta.json says, a drawing told by its name or its bytes", async () => {
+    const manifest = await fullBuild(join(dir, "described-one"));
+    for (const [src, ext] of [["photos/camera.jpg", ".jpg"], ["photos/turned.jpg", undefined], ["drawing.svg", ".svg"], ["drawing.svg", undefined]] as const) {
+      const hash = /\.([0-9a-f]{12})\./.exec(entry(manifest, src).src)![1]!;
+      const { og: _og, files: _files, ...meta } = JSON.parse(await readFile(join(cacheOf("cache"), hash, "meta.json"), "utf8"));
+      const { dominant, ...described } = await describeImage(await readFile(join(contentDir, "images", src)), ext);
+      expect(described, src).toEqual(meta);
+      expect(dominant).toMatchObject({ r: expect.any(Number), g: expect.any(Number), b: expect.any(Number) });
+    }
+  }, 60_000);
 
   it("describeImages stops on the content's problems as the build does", async () => {
     const bad = await mkdtemp(join(dir, "bad-"));
