@@ -236,6 +236,7 @@ function publicStem(src) {
   const stem = basename(src, extname(src)).toLowerCase().replace(/[^a-z0-9-]+/g, "-");
   return `${PUBLIC_BASE}${dirname(src) === "." ? "" : `${dirname(src)}/`}${stem}`;
 }
+
 // The manifest entry of an original (src, its hash) from its meta (its
 // cache entry's, or its description), and the files it names: [file of the
 // cache entry, public path]. The public names follow from the hash, so a
