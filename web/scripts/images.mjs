@@ -305,7 +305,10 @@ async function ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn }) 
   while (encoding.has(hash)) await encoding.get(hash);
   let meta = await intactMeta(cached, src, warn);
   if (!meta || (withOg && !meta.og)) {
-    const made = (async () => encode(await readFile(path), extname(src).toLowerCase(), cached, withOg, rank))();
+    // An entry whole but for its link preview (its picture now a product's
+    // first) keeps its files: only the preview is made.
+    const kept = meta;
+    const made = (async () => encode(await readFile(path), extname(src).toLowerCase(), cached, withOg, rank, kept))();
     encoding.set(hash, made);
     try {
       meta = await made;
@@ -379,11 +382,12 @@ async function variantBytes(bytes, about, file) {
 
 // Makes an original's cache entry in dir, in place of what was there: each
 // file (read-only, as it is shared by hard link with every release that
-// serves it), then meta.json listing each one's size and SHA-256 (for
+// serves it; linked from kept, the entry there when it is whole, for the
+// files it has), then meta.json listing each one's size and SHA-256 (for
 // intactMeta). Made in a folder of its own and moved in whole, so no one
 // (another process's build, a page's variant) sees it half made.
 let madeFolders = 0;
-async function encode(bytes, ext, dir, withOg, rank) {
+async function encode(bytes, ext, dir, withOg, rank, kept) {
   const { dominant, ...meta } = await job([...rank, -1], () => describeImage(bytes, ext));
   if (withOg) meta.og = true;
   const names = entryFiles(meta);
@@ -392,18 +396,21 @@ async function encode(bytes, ext, dir, withOg, rank) {
   try {
     // Every file settled before the folder is removed on a failure.
     const settled = await Promise.allSettled(
-      names.map((name, i) =>
-        job([...rank, i], async () => {
+      names.map(async (name, i) => {
+        if (kept?.files[name]) {
+          linkFile(join(dir, name), join(made, name));
+          return kept.files[name];
+        }
+        return job([...rank, i], async () => {
           const body = await variantBytes(bytes, { ...meta, dominant }, name);
           await writeFile(join(made, name), body, { mode: 0o444 });
-          return body;
-        }),
-      ),
+          return { size: body.length, sha256: sha256(body) };
+        });
+      }),
     );
     const failed = settled.find((s) => s.status === "rejected");
     if (failed) throw failed.reason;
-    const bodies = settled.map((s) => s.value);
-    meta.files = Object.fromEntries(names.map((name, i) => [name, { size: bodies[i].length, sha256: sha256(bodies[i]) }]));
+    meta.files = Object.fromEntries(names.map((name, i) => [name, settled[i].value]));
     await writeFile(join(made, "meta.json"), JSON.stringify(meta), { mode: 0o444 });
     await moveFolder(made, dir);
   } finally {

@@ -523,6 +523,30 @@ describe("images for a preview and for an upload", () => {
     expect((await entries(cacheDir)).filter((e) => !before.has(e)).sort()).toEqual([...made].sort());
   }, 120_000);
 
+  it("a picture that becomes a product's first keeps its encoded files: only its link preview is made", async () => {
+    const moved = await mkdtemp(join(dir, "moved-"));
+    await cp(contentDir, moved, { recursive: true });
+    await writeFile(join(moved, "pages.json"), JSON.stringify({ home: { hero: { src: "photos/camera.jpg" } } }));
+    const cacheDir = cacheOf("cache-moved");
+    const build = (out: string) => siteImages(moved).then((extra) => buildImages({ contentDir: moved, outDir: join(moved, out), cacheDir, extra, log: () => {}, warn: () => {} }));
+    const before = await build("before");
+    expect(before["photos/turned.jpg"]?.og).toBeUndefined();
+    const catalogue = JSON.parse(await readFile(join(moved, "catalogue.json"), "utf8"));
+    catalogue.products[0].images.reverse();
+    await writeFile(join(moved, "catalogue.json"), JSON.stringify(catalogue));
+    const after = await build("after");
+    const turned = entry(after, "photos/turned.jpg");
+    for (const name of [...turned.avif.split(", ").map(urlOf), turned.src]) {
+      expect((await stat(join(moved, "after", "public", name))).ino, name).toBe((await stat(join(moved, "before", "public", name))).ino);
+    }
+    expect(await sharp(join(moved, "after", "public", turned.og)).metadata()).toMatchObject({ width: 1200, height: 630 });
+    // The entry is whole: the next build uses it as it is.
+    const warnings: string[] = [];
+    await siteImages(moved).then((extra) => buildImages({ contentDir: moved, outDir: join(moved, "again"), cacheDir, extra, log: () => {}, warn: (w: string) => warnings.push(w) }));
+    expect(warnings.filter((w) => w.includes("failed its check"))).toEqual([]);
+    expect((await stat(join(moved, "again", "public", turned.og))).ino).toBe((await stat(join(moved, "after", "public", turned.og))).ino);
+  }, 60_000);
+
   it("encodeImages says which upload it could not make, and makes the others", async () => {
     const cacheDir = cacheOf("cache-bad-upload");
     const problems = await problemsOf(encodeImages({ contentDir, cacheDir, srcs: ["photos/gone.jpg", "../outside.jpg", "drawing.svg"], warn: () => {} }));
