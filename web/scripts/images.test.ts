@@ -547,6 +547,19 @@ describe("images for a preview and for an upload", () => {
     expect((await stat(join(moved, "again", "public", turned.og))).ino).toBe((await stat(join(moved, "after", "public", turned.og))).ino);
   }, 60_000);
 
+  it("encodeImages makes an upload's entry from a folder holding only it (no catalogue yet), link preview included", async () => {
+    const alone = await mkdtemp(join(dir, "alone-"));
+    await mkdir(join(alone, "images"));
+    await makePhoto(join(alone, "images", "3f9a1c.jpg"), { width: 1000, height: 750, seed: 23 });
+    const cacheDir = cacheOf("cache-alone-upload");
+    await encodeImages({ contentDir: alone, cacheDir, srcs: ["3f9a1c.jpg"], warn: () => {} });
+    const [made, ...more] = await entries(cacheDir);
+    expect(more).toEqual([]);
+    const meta = JSON.parse(await readFile(join(cacheDir, made!, "meta.json"), "utf8"));
+    expect(meta).toMatchObject({ width: 1000, height: 750, og: true });
+    expect(Object.keys(meta.files)).toContain("og.jpg");
+  }, 60_000);
+
   it("encodeImages says which upload it could not make, and makes the others", async () => {
     const cacheDir = cacheOf("cache-bad-upload");
     const problems = await problemsOf(encodeImages({ contentDir, cacheDir, srcs: ["photos/gone.jpg", "../outside.jpg", "drawing.svg"], warn: () => {} }));
