@@ -167,6 +167,40 @@ func TestAnAVIFIsMeasuredByItsLargestPicture(t *testing.T) {
 	}
 }
 
+// preparingBuilder is the build's tools, able to make a photograph's
+// files at upload: it passes on each path it is asked to prepare.
+type preparingBuilder struct {
+	*fakeBuilder
+	prepared chan string
+}
+
+func (b *preparingBuilder) PrepareImage(path string) { b.prepared <- path }
+
+// A builder that can make a photograph's files is asked to, once the
+// upload is taken, with the upload's file: the bytes its save commits.
+func TestAnUploadedPhotographIsPreparedForTheBuild(t *testing.T) {
+	t.Parallel()
+	builder := &preparingBuilder{fakeBuilder: &fakeBuilder{}, prepared: make(chan string, 4)}
+	rig := setupEditorOn(t, editorContent, func(o *Options) { o.Builder = builder })
+	main, _ := rig.repo.Main()
+	picture := photo(t, 1600, 1200)
+	w := uploadForm(t, rig, "/studio/content/products/2", url.Values{"_version": {main.Hash}, "_action": {"upload"}}, map[string][]byte{"workshop.png": picture})
+	if !strings.Contains(w.Body.String(), "1 photograph added") {
+		t.Fatalf("upload: %d\n%s", w.Code, w.Body)
+	}
+	select {
+	case path := <-builder.prepared:
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, picture) || !filepath.IsAbs(path) {
+			t.Errorf("prepared %s (%v): not the upload's file", path, err)
+		}
+		if filepath.Dir(path) != rig.h.editor.Photos.Dir {
+			t.Errorf("prepared %s, not a file of the uploads folder %s", path, rig.h.editor.Photos.Dir)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the upload was not prepared")
+	}
+}
+
 // countThumbnails counts the thumbnails made while the test runs.
 func countThumbnails(rig *editorRig) *atomic.Int32 {
 	var made atomic.Int32

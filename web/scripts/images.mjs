@@ -28,7 +28,8 @@
 // images, stops the build before anything is read or written.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -115,14 +116,19 @@ const hashOf = (bytes) => createHash("sha256").update(bytes).update(SETTINGS).di
 // The hashes of the originals by their files' identity (device, inode,
 // size, time of change) and the settings, kept in the cache: an unchanged
 // photograph is not read again (a 300-product catalogue's 685 MB took
-// seconds a build). hashes.json keeps only what the last build used.
+// seconds a build). hashes.json keeps only what the last build used; the
+// process keeps them too (a warm renderer's previews and encodes write no
+// hashes.json), up to a bound.
 const HASHES = "hashes.json";
 const SETTINGS_ID = hashOf("");
+const knownHashes = new Map();
 async function hashOfFile(path, hashes) {
   const s = await stat(path);
   const key = `${SETTINGS_ID}:${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
-  if (!hashes.old[key]) hashes.old[key] = hashOf(await readFile(path));
-  return (hashes.used[key] = hashes.old[key]);
+  const hash = hashes.old[key] ?? knownHashes.get(key) ?? hashOf(await readFile(path));
+  if (knownHashes.size >= 100_000) knownHashes.clear();
+  knownHashes.set(key, hash);
+  return (hashes.used[key] = hash);
 }
 
 // The originals' hashes kept by the last build: none when there are none
@@ -152,9 +158,13 @@ export function placeholderRule(name) {
   return `img.${name}{background-color:#${hex.join("")}}`;
 }
 
-// The files of a cache entry its meta.json describes.
+// The files of a cache entry its meta.json describes, the first shown
+// first: the fallback JPEG (the one file every browser shows), then AVIF
+// (what browsers take today) from the widest (a gallery's picture, and the
+// slowest to make), then WebP likewise, then the link preview.
 function entryFiles(meta) {
-  const names = meta.svg ? ["drawing.svg"] : [...meta.widths.flatMap((w) => [`w.${w}.avif`, `w.${w}.webp`]), `w.${meta.fallback}.jpg`];
+  const widest = meta.svg ? [] : [...meta.widths].reverse();
+  const names = meta.svg ? ["drawing.svg"] : [`w.${meta.fallback}.jpg`, ...widest.map((w) => `w.${w}.avif`), ...widest.map((w) => `w.${w}.webp`)];
   return meta.og ? [...names, "og.jpg"] : names;
 }
 
@@ -185,14 +195,8 @@ async function intactMeta(cached, src, warn) {
     for (const name of entryFiles(meta)) {
       const want = meta.files[name];
       if (!want) return damaged(`meta.json lists no hash of ${name}`);
-      let bytes;
-      try {
-        bytes = await readFile(join(cached, name));
-      } catch (err) {
-        return damaged(`${name}: ${err.code ?? err.message}`);
-      }
-      if (bytes.length !== want.size) return damaged(`${name}: ${bytes.length} bytes, want ${want.size}`);
-      if (sha256(bytes) !== want.sha256) return damaged(`${name}: its SHA-256 is not the one meta.json lists`);
+      const why = await fileDamage(join(cached, name), want);
+      if (why) return damaged(`${name}: ${why}`);
     }
   } catch (err) {
     return damaged(`meta.json: ${err.message}`);
@@ -200,37 +204,48 @@ async function intactMeta(cached, src, warn) {
   return meta;
 }
 
-// Encodes one original into cacheDir (unless a previous build did and its
-// files are intact), and answers its manifest entry with the public names
-// of its files. Two sources with the same bytes share one encoding
-// (encoding, by hash), made once.
-async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias, hashes, encoding, warn }) {
-  const hash = await hashOfFile(path, hashes);
-  const stem = basename(src, extname(src)).toLowerCase().replace(/[^a-z0-9-]+/g, "-");
-  const dir = dirname(src) === "." ? "" : `${dirname(src)}/`;
-  const publicName = (suffix) => `${publicBase}${dir}${stem}.${hash}${suffix}`;
-  const cached = join(cacheDir, hash);
-  const files = []; // [cache file, public path]
-  while (encoding.has(hash)) await encoding.get(hash);
-  let meta = await intactMeta(cached, src, warn);
-  if (!meta || (withOg && !meta.og)) {
-    const made = (async () => {
-      const meta = await encode(await readFile(path), extname(src).toLowerCase(), cached, withOg);
-      // Written last, whole or not at all: an entry without it is made again.
-      await writeFile(join(cached, "meta.json.new"), JSON.stringify(meta), { mode: 0o444 });
-      await rename(join(cached, "meta.json.new"), join(cached, "meta.json"));
-      return meta;
-    })();
-    encoding.set(hash, made);
-    try {
-      meta = await made;
-    } finally {
-      encoding.delete(hash);
-    }
+// What is wrong with a file of an entry (want: its size and SHA-256 as
+// meta.json lists them), or null when nothing is.
+async function fileDamage(file, want) {
+  let bytes;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    return err.code ?? err.message;
   }
+  if (bytes.length !== want.size) return `${bytes.length} bytes, want ${want.size}`;
+  if (sha256(bytes) !== want.sha256) return "its SHA-256 is not the one meta.json lists";
+  return null;
+}
+
+// A cache entry's meta.json as it says, unchecked (null when there is none
+// that can be read): what a manifest entry needs, none of the files.
+async function readMeta(cached) {
+  try {
+    const meta = JSON.parse(await readFile(join(cached, "meta.json"), "utf8"));
+    return meta.width && meta.height && (meta.svg || (meta.widths && meta.fallback && meta.placeholder)) ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
+const PUBLIC_BASE = "/images/";
+// The public names of an original's files begin with its folder and its
+// stem (then the hash, then which file).
+function publicStem(src) {
+  const stem = basename(src, extname(src)).toLowerCase().replace(/[^a-z0-9-]+/g, "-");
+  return `${PUBLIC_BASE}${dirname(src) === "." ? "" : `${dirname(src)}/`}${stem}`;
+}
+
+// The manifest entry of an original (src, its hash) from its meta (its
+// cache entry's, or its description), and the files it names: [file of the
+// cache entry, public path]. The public names follow from the hash, so a
+// page can name them before they are made.
+function entryOf(meta, src, hash, withOg) {
+  const files = [];
   const out = (cacheFile, suffix) => {
-    const name = publicName(suffix);
-    files.push([join(cached, cacheFile), name]);
+    const name = `${publicStem(src)}.${hash}${suffix}`;
+    files.push([cacheFile, name]);
     return name;
   };
   const entry = { width: meta.width, height: meta.height };
@@ -244,8 +259,74 @@ async function processImage({ src, path, cacheDir, publicBase, withOg, ogAlias, 
     entry.placeholder = meta.placeholder;
   }
   if (withOg) entry.og = out("og.jpg", ".og.jpg");
-  if (ogAlias) files.push([join(cached, "og.jpg"), ogAlias]);
   return { entry, files };
+}
+
+// The sharp jobs (a description, or one file of an entry) this process
+// runs at once: one a core. Each original once started about 20 at once,
+// two originals at a time, so its first files waited behind its last and
+// memory peaked. A waiting job starts by its rank, lowest first, compared
+// item by item: [kind (0: a page waits for it, 1: a build's), 0 for a
+// picture shown first (a product's first, the hero) else 1, the picture's
+// place in the build, the file's place in its entry].
+const jobs = { free: availableParallelism(), waiting: [] };
+const ranksBefore = (a, b) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0);
+  return false;
+};
+function job(rank, work) {
+  return new Promise((resolve, reject) => {
+    jobs.waiting.push({ rank, start: () => Promise.resolve().then(work).then(resolve, reject).finally(jobDone) });
+    startJobs();
+  });
+}
+function startJobs() {
+  while (jobs.free > 0 && jobs.waiting.length) {
+    let first = 0;
+    for (let i = 1; i < jobs.waiting.length; i++) if (ranksBefore(jobs.waiting[i].rank, jobs.waiting[first].rank)) first = i;
+    const [next] = jobs.waiting.splice(first, 1);
+    jobs.free--;
+    next.start();
+  }
+}
+function jobDone() {
+  jobs.free++;
+  startJobs();
+}
+
+// Encodes one original into cacheDir (unless a previous build did and its
+// files are intact): its hash and its entry's meta. Two sources with the
+// same bytes, or a build and an encode asked for meanwhile, share one
+// encoding (encoding, by hash), made once.
+const encoding = new Map();
+async function ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn }) {
+  const hash = await hashOfFile(path, hashes);
+  const cached = join(cacheDir, hash);
+  while (encoding.has(hash)) await encoding.get(hash);
+  let meta = await intactMeta(cached, src, warn);
+  if (!meta || (withOg && !meta.og)) {
+    // An entry whole but for its link preview (its picture now a product's
+    // first) keeps its files: only the preview is made.
+    const kept = meta;
+    const made = (async () => encode(await readFile(path), extname(src).toLowerCase(), cached, withOg, rank, kept))();
+    encoding.set(hash, made);
+    try {
+      meta = await made;
+    } finally {
+      encoding.delete(hash);
+    }
+  }
+  return { hash, meta };
+}
+
+// An original's manifest entry, with the public names of its files,
+// encoded first if need be.
+async function processImage({ src, path, cacheDir, withOg, ogAlias, hashes, rank, warn }) {
+  const { hash, meta } = await ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn });
+  const { entry, files } = entryOf(meta, src, hash, withOg);
+  const linked = files.map(([file, name]) => [join(cacheDir, hash, file), name]);
+  if (ogAlias) linked.push([join(cacheDir, hash, "og.jpg"), ogAlias]);
+  return { entry, files: linked };
 }
 
 class TooManyPixels extends Error {
@@ -254,61 +335,109 @@ class TooManyPixels extends Error {
   }
 }
 
-async function encode(bytes, ext, dir, withOg) {
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const input = () => sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS });
+const decode = (bytes) => sharp(bytes, { failOn: "error", limitInputPixels: MAX_PIXELS });
+
+/**
+ * What an original is, without encoding it: its size after its EXIF
+ * orientation; for a photograph (any ext but ".svg") the widths made of
+ * it, its fallback JPEG's width and its placeholder class; and dominant,
+ * its dominant colour (behind a link preview). A manifest entry, and every
+ * file of a cache entry, are made from it.
+ * @param {Buffer} bytes  the original
+ * @param {string} [ext]  its file's extension, in lower case, which says
+ *   whether it is a drawing, as the build does; without it, its bytes say
+ */
+export async function describeImage(bytes, ext) {
   // The header only, so that the limit is said in its own words.
-  const meta = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
-  if (!meta.width || !meta.height) throw new Error("has no width and height");
-  if (meta.width * meta.height > MAX_PIXELS) throw new TooManyPixels(meta);
-  const rotated = (meta.orientation ?? 1) >= 5;
-  const width = rotated ? meta.height : meta.width;
-  const height = rotated ? meta.width : meta.height;
-  const { dominant } = await input().rotate().resize(64).stats();
-  const result = { width, height };
-  const jobs = [];
-  if (ext === ".svg") {
-    result.svg = true;
-    jobs.push(writeFile(join(dir, "drawing.svg"), bytes));
-  } else {
-    result.widths = widthsFor(width);
-    result.fallback = Math.min(FALLBACK_WIDTH, width);
-    result.placeholder = placeholderClass(dominant);
-    for (const w of result.widths) {
-      const resized = () => input().rotate().resize(w);
-      jobs.push(encodeWithin(resized, "avif", join(dir, `w.${w}.avif`)));
-      jobs.push(encodeWithin(resized, "webp", join(dir, `w.${w}.webp`)));
-    }
-    jobs.push(input().rotate().resize(result.fallback).flatten({ background: "#ffffff" }).jpeg(ENCODE.jpeg).toFile(join(dir, `w.${result.fallback}.jpg`)));
-  }
-  if (withOg) {
+  const header = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
+  if (!header.width || !header.height) throw new Error("has no width and height");
+  if (header.width * header.height > MAX_PIXELS) throw new TooManyPixels(header);
+  const rotated = (header.orientation ?? 1) >= 5;
+  const width = rotated ? header.height : header.width;
+  const height = rotated ? header.width : header.height;
+  const { dominant } = await decode(bytes).rotate().resize(64).stats();
+  if (ext === undefined ? header.format === "svg" : ext === ".svg") return { width, height, svg: true, dominant };
+  return { width, height, widths: widthsFor(width), fallback: Math.min(FALLBACK_WIDTH, width), placeholder: placeholderClass(dominant), dominant };
+}
+
+// The bytes of one file of an original's cache entry (named as there):
+// the one pipeline that a whole entry and a variant made alone share, so
+// both make the same bytes.
+async function variantBytes(bytes, about, file) {
+  if (file === "drawing.svg") return bytes;
+  if (file === "og.jpg") {
     // Photographs fill the frame (cropped where it says most); a drawing is
     // shown whole on its own dominant colour.
-    const og = ext === ".svg"
-      ? input().resize({ ...OG, fit: "contain", background: dominant })
-      : input().rotate().resize({ ...OG, fit: "cover", position: sharp.strategy.attention });
-    jobs.push(og.flatten({ background: dominant }).jpeg(ENCODE.og).toFile(join(dir, "og.jpg")));
-    result.og = true;
+    const og = about.svg
+      ? decode(bytes).resize({ ...OG, fit: "contain", background: about.dominant })
+      : decode(bytes).rotate().resize({ ...OG, fit: "cover", position: sharp.strategy.attention });
+    return og.flatten({ background: about.dominant }).jpeg(ENCODE.og).toBuffer();
   }
-  await Promise.all(jobs);
-  // Each file's size and SHA-256, for intactMeta; read-only, as it is
-  // shared by hard link with every release that serves it.
-  result.files = {};
-  for (const name of await readdir(dir)) {
-    const bytes = await readFile(join(dir, name));
-    result.files[name] = { size: bytes.length, sha256: sha256(bytes) };
-    await chmod(join(dir, name), 0o444);
+  const [, width, format] = /^w\.(\d+)\.(avif|webp|jpg)$/.exec(file) ?? [];
+  if (!format) throw new Error(`images: an entry has no file ${file}`);
+  const resized = () => decode(bytes).rotate().resize(Number(width));
+  if (format === "jpg") return resized().flatten({ background: "#ffffff" }).jpeg(ENCODE.jpeg).toBuffer();
+  return encodeWithin(resized, format);
+}
+
+// Makes an original's cache entry in dir, in place of what was there: each
+// file (read-only, as it is shared by hard link with every release that
+// serves it; linked from kept, the entry there when it is whole, for the
+// files it has), then meta.json listing each one's size and SHA-256 (for
+// intactMeta). Made in a folder of its own and moved in whole, so no one
+// (another process's build, a page's variant) sees it half made.
+let madeFolders = 0;
+async function encode(bytes, ext, dir, withOg, rank, kept) {
+  const { dominant, ...meta } = await job([...rank, -1], () => describeImage(bytes, ext));
+  if (withOg) meta.og = true;
+  const names = entryFiles(meta);
+  const made = `${dir}.new-${process.pid}-${++madeFolders}`;
+  await mkdir(made, { recursive: true });
+  try {
+    // Every file settled before the folder is removed on a failure.
+    const settled = await Promise.allSettled(
+      names.map(async (name, i) => {
+        if (kept?.files[name]) {
+          linkFile(join(dir, name), join(made, name));
+          return kept.files[name];
+        }
+        return job([...rank, i], async () => {
+          const body = await variantBytes(bytes, { ...meta, dominant }, name);
+          await writeFile(join(made, name), body, { mode: 0o444 });
+          return { size: body.length, sha256: sha256(body) };
+        });
+      }),
+    );
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    meta.files = Object.fromEntries(names.map((name, i) => [name, settled[i].value]));
+    await writeFile(join(made, "meta.json"), JSON.stringify(meta), { mode: 0o444 });
+    await moveFolder(made, dir);
+  } finally {
+    await rm(made, { recursive: true, force: true });
   }
-  return result;
+  return meta;
+}
+
+// from takes the place of the folder to (whatever was there). Another
+// process may have put the same entry there meanwhile: it is replaced.
+async function moveFolder(from, to) {
+  for (let tries = 1; ; tries++) {
+    await rm(to, { recursive: true, force: true });
+    try {
+      return await rename(from, to);
+    } catch (err) {
+      if ((err.code !== "ENOTEMPTY" && err.code !== "EEXIST") || tries === 3) throw err;
+    }
+  }
 }
 
 // Encodes at the format's quality, or lower until the file fits MAX_BYTES
-// (down to 30).
-async function encodeWithin(image, format, file) {
+// (down to 30): the bytes.
+async function encodeWithin(image, format) {
   for (let quality = ENCODE[format].quality; ; quality -= 10) {
     const bytes = await image().toFormat(format, { ...ENCODE[format], quality }).toBuffer();
-    if (bytes.length <= MAX_BYTES || quality <= 30) return writeFile(file, bytes);
+    if (bytes.length <= MAX_BYTES || quality <= 30) return bytes;
   }
 }
 
@@ -338,13 +467,15 @@ export function imagesToMake(catalogue, extra = []) {
   return [...wanted.values()];
 }
 
-/**
- * @typedef {{ width: number, height: number, src: string, avif?: string, webp?: string, placeholder?: string, og?: string }} ManifestEntry
- * @typedef {{ src: string, og: boolean, ogAlias?: string, use: string, field: string }} SiteImage  the site's own pictures (siteImages): field names the src's field in the check's lines
- * @param {{ contentDir: string, outDir: string, cacheDir: string, extra?: SiteImage[], log?: (line: string) => void, warn?: (line: string) => void }} options
- * @returns {Promise<Record<string, ManifestEntry>>}
- */
-export async function buildImages({ contentDir, outDir, cacheDir, extra = [], log = console.log, warn = console.warn }) {
+// Where a picture the site uses is used, for the build's lines.
+const whereUsed = (w) => (w.product ? `product ${w.product.id} (${w.product.name})` : w.use);
+
+// The pictures the content uses (imagesToMake), once the catalogue is
+// checked and every path the content names is held to the rule: each
+// original is read, and each of its files written (under publicImages),
+// inside the build's own folders, or nothing is done (the paths resolved,
+// symbolic links followed). A ContentError, else the list.
+async function checkedImages(contentDir, extra, publicImages) {
   const imagesDir = join(contentDir, "images");
   let catalogue;
   try {
@@ -360,14 +491,7 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   }
   if (problems.length) throw new ContentError(problems);
 
-  // Each original is read, and its files written, inside the build's own
-  // folders, or nothing is done: the rule above says so of the names; here
-  // the paths themselves are resolved (symbolic links followed).
   const wanted = imagesToMake(catalogue, extra);
-  // Written to a fresh folder, then swapped in: a failed build leaves the
-  // previous output whole.
-  const staging = `${outDir}.new`;
-  const publicImages = join(staging, "public", "images");
   const outside = [];
   for (const w of wanted) {
     if (!liesInside(imagesDir, join(imagesDir, w.src), { real: true })) outside.push(`${w.field}: content/images/${w.src} leads outside content/images/ (a symbolic link?): only files inside it are read`);
@@ -375,30 +499,56 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   }
   if (outside.length) throw new ContentError(outside);
 
-  await mkdir(cacheDir, { recursive: true });
-  const started = Date.now();
   const tooLarge = [];
   for (const w of wanted) {
     const { size } = await stat(join(imagesDir, w.src));
-    const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
-    if (size > MAX_ORIGINAL_BYTES) {
-      tooLarge.push(`content/images/${w.src}: ${where}: ${(size / 2 ** 20).toFixed(1)} MB; an original may be at most ${MAX_ORIGINAL_BYTES / 2 ** 20} MB (export it smaller, or as JPEG)`);
-    }
+    if (size > MAX_ORIGINAL_BYTES) tooLarge.push(`content/images/${w.src}: ${whereUsed(w)}: ${tooLargeWhy(size)}`);
   }
   if (tooLarge.length) throw new ContentError(tooLarge);
+  return wanted;
+}
+
+const tooLargeWhy = (size) => `${(size / 2 ** 20).toFixed(1)} MB; an original may be at most ${MAX_ORIGINAL_BYTES / 2 ** 20} MB (export it smaller, or as JPEG)`;
+
+// The build's line for an original that could not be made.
+function unreadable(w, err) {
+  const why = err instanceof TooManyPixels ? err.message : `cannot be read as an image (${err.message.split("\n")[0]})`;
+  return `content/images/${w.src}: ${whereUsed(w)}: ${why}`;
+}
+
+// The order pictures are made in: the ones shown first (a product's first
+// picture, the hero: those with a link preview) before the others, each
+// group in the content's order. wanted's indexes.
+const firstShownFirst = (wanted) => wanted.map((_, i) => i).sort((a, b) => Number(!wanted[a].og) - Number(!wanted[b].og) || a - b);
+
+/**
+ * @typedef {{ width: number, height: number, src: string, avif?: string, webp?: string, placeholder?: string, og?: string }} ManifestEntry
+ * @typedef {{ src: string, og: boolean, ogAlias?: string, use: string, field: string }} SiteImage  the site's own pictures (siteImages): field names the src's field in the check's lines
+ * @param {{ contentDir: string, outDir: string, cacheDir: string, extra?: SiteImage[], log?: (line: string) => void, warn?: (line: string) => void }} options
+ * @returns {Promise<Record<string, ManifestEntry>>}
+ */
+export async function buildImages({ contentDir, outDir, cacheDir, extra = [], log = console.log, warn = console.warn }) {
+  const imagesDir = join(contentDir, "images");
+  // Written to a fresh folder, then swapped in: a failed build leaves the
+  // previous output whole.
+  const staging = `${outDir}.new`;
+  const publicImages = join(staging, "public", "images");
+  const wanted = await checkedImages(contentDir, extra, publicImages);
+
+  await mkdir(cacheDir, { recursive: true });
+  const started = Date.now();
   const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
-  const encoding = new Map();
-  const made = await pool(wanted, 2, async (w) => {
-    const where = w.product ? `product ${w.product.id} (${w.product.name})` : w.use;
+  const made = new Array(wanted.length);
+  await pool(firstShownFirst(wanted), 2, async (i, place) => {
+    const w = wanted[i];
     try {
-      const r = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, publicBase: "/images/", withOg: w.og, ogAlias: w.ogAlias, hashes, encoding, warn });
-      if (r.entry.placeholder && r.entry.width < MIN_WIDTH) {
-        warn(`images: warning: ${where}: content/images/${w.src} is ${r.entry.width} px wide; under ${MIN_WIDTH} px it looks soft on phones and large screens`);
+      const rank = [1, w.og ? 0 : 1, place];
+      made[i] = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, withOg: w.og, ogAlias: w.ogAlias, hashes, rank, warn });
+      if (made[i].entry.placeholder && made[i].entry.width < MIN_WIDTH) {
+        warn(`images: warning: ${whereUsed(w)}: content/images/${w.src} is ${made[i].entry.width} px wide; under ${MIN_WIDTH} px it looks soft on phones and large screens`);
       }
-      return r;
     } catch (err) {
-      const why = err instanceof TooManyPixels ? err.message : `cannot be read as an image (${err.message.split("\n")[0]})`;
-      return { problem: `content/images/${w.src}: ${where}: ${why}` };
+      made[i] = { problem: unreadable(w, err) };
     }
   });
   await writeFile(join(cacheDir, HASHES), JSON.stringify(hashes.used));
@@ -419,11 +569,171 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
       linkFile(from, target); // the cache's file, linked
     }
   }
-  await writeFile(join(staging, "images.json"), JSON.stringify(manifest, null, 1) + "\n");
+  await writeFile(join(staging, "images.json"), manifestText(manifest));
   await rm(outDir, { recursive: true, force: true });
   await rename(staging, outDir);
   log(`images: ${wanted.length} originals, ${made.reduce((n, m) => n + m.files.length, 0)} files in ${relative(process.cwd(), outDir) || outDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return manifest;
+}
+
+const manifestText = (manifest) => JSON.stringify(manifest, null, 1) + "\n";
+
+/**
+ * The image manifest of the content, as buildImages writes it, without
+ * encoding anything: each entry from its cache entry's meta.json where one
+ * was made, else from describeImage (the public names follow from the
+ * originals' hashes). A preview's pages render with it before their
+ * variants exist (makeVariant makes each when it is asked for). Writes
+ * generatedDir/images.json (only that); content problems as buildImages.
+ * @param {{ contentDir: string, generatedDir: string, cacheDir: string }} options
+ * @returns {Promise<Record<string, ManifestEntry>>}
+ */
+export async function describeImages({ contentDir, generatedDir, cacheDir }) {
+  const imagesDir = join(contentDir, "images");
+  const wanted = await checkedImages(contentDir, await siteImages(contentDir), join(generatedDir, "public", "images"));
+  const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
+  const described = new Array(wanted.length);
+  await pool(firstShownFirst(wanted), 2, async (i, place) => {
+    const w = wanted[i];
+    try {
+      const path = join(imagesDir, w.src);
+      const hash = await hashOfFile(path, hashes);
+      const meta = (await readMeta(join(cacheDir, hash))) ?? (await job([0, w.og ? 0 : 1, place], async () => describeImage(await readFile(path), extname(w.src).toLowerCase())));
+      described[i] = entryOf(meta, w.src, hash, w.og).entry;
+    } catch (err) {
+      described[i] = { problem: unreadable(w, err) };
+    }
+  });
+  const broken = described.filter((d) => d.problem).map((d) => d.problem);
+  if (broken.length) throw new ContentError(broken);
+  /** @type {Record<string, ManifestEntry>} */
+  const manifest = Object.fromEntries(wanted.map((w, i) => [w.src, described[i]]));
+  await mkdir(generatedDir, { recursive: true });
+  const file = join(generatedDir, "images.json");
+  await writeFile(`${file}.new-${process.pid}`, manifestText(manifest));
+  await rename(`${file}.new-${process.pid}`, file);
+  return manifest;
+}
+
+// A public variant's name, as the manifest has it under /images/ (the
+// original's folder, its stem, the hash of its bytes, then which file).
+const VARIANT_NAME = /^(?:[^/\\.\p{Z}\p{Cc}\p{Cf}][^/\\\p{Z}\p{Cc}\p{Cf}]*\/)*[a-z0-9-]+\.(?<hash>[0-9a-f]{12})\.(?:[1-9][0-9]{0,4}w\.(?:avif|webp|jpg)|og\.jpg|svg)$/u;
+
+// A name that is no variant of the content's pictures (notFound: a page
+// may answer 404).
+export class NoSuchVariant extends Error {
+  constructor(name, why) {
+    super(`images: ${JSON.stringify(name)} ${why}`);
+    this.notFound = true;
+  }
+}
+
+/**
+ * One variant of a picture of the content, made alone, for a page that
+ * asks for it before its build has made them all. name is its public path
+ * (as the manifest names it, "/images/" optional: "photos/chair.<hash>.320w.avif",
+ * ".og.jpg", ".svg"): it must be exactly the name a build gives one of
+ * the content's pictures, else NoSuchVariant, and nothing is written. The
+ * file is made (with the full encode's pipeline: the same bytes), or linked
+ * from the image cache when its entry holds it whole, at outDir/<name>;
+ * one made before is answered as it is. Nothing is written outside outDir.
+ * @param {{ contentDir: string, cacheDir: string, name: string, outDir: string }} options
+ * @returns {Promise<string>} the file's path
+ */
+export async function makeVariant({ contentDir, cacheDir, name, outDir }) {
+  const relativeName = typeof name === "string" && name.startsWith(PUBLIC_BASE) ? name.slice(PUBLIC_BASE.length) : name;
+  const match = typeof relativeName === "string" ? VARIANT_NAME.exec(relativeName) : null;
+  if (!match) throw new NoSuchVariant(name, "is not the name of an image variant (folder/stem.<hash>.<width>w.avif, .webp or .jpg, .og.jpg or .svg)");
+  const publicName = PUBLIC_BASE + relativeName;
+  const target = join(outDir, relativeName);
+  if (!liesInside(outDir, target)) throw new NoSuchVariant(name, "would be written outside the variants' folder");
+  const found = await variantSource(contentDir, cacheDir, publicName, match.groups.hash);
+  if (!found) throw new NoSuchVariant(name, "is no variant of a picture of the content");
+  if (existsSync(target)) return target;
+  const { path, src, meta, file } = found;
+  await mkdir(dirname(target), { recursive: true });
+  const part = `${target}.new-${process.pid}-${++madeFolders}`;
+  try {
+    const cached = join(cacheDir, match.groups.hash, file);
+    if (meta.files?.[file] && !(await fileDamage(cached, meta.files[file]))) {
+      linkFile(cached, part);
+    } else {
+      const body = await job([0, 0], async () => {
+        const bytes = await readFile(path);
+        const about = file === "og.jpg" ? await describeImage(bytes, extname(src).toLowerCase()) : meta;
+        return variantBytes(bytes, about, file);
+      });
+      await writeFile(part, body, { mode: 0o444 });
+    }
+    await rename(part, target);
+  } finally {
+    await rm(part, { force: true });
+  }
+  return target;
+}
+
+// The picture of the content one of whose files is publicName, given the
+// hash it names: {path, src, meta (its cache entry's, or its description),
+// file (that file's name in a cache entry)}, or null.
+async function variantSource(contentDir, cacheDir, publicName, hash) {
+  const imagesDir = join(contentDir, "images");
+  let wanted;
+  try {
+    const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
+    wanted = imagesToMake(catalogue, await siteImages(contentDir));
+  } catch (err) {
+    throw new ContentError([`content/catalogue.json: ${err.message}`]);
+  }
+  const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
+  for (const w of wanted) {
+    // The name's beginning first: hashing is reading.
+    if (pathProblem("image", w.src) || !publicName.startsWith(`${publicStem(w.src)}.${hash}.`)) continue;
+    const path = join(imagesDir, w.src);
+    if (!liesInside(imagesDir, path, { real: true }) || (await stat(path)).size > MAX_ORIGINAL_BYTES || (await hashOfFile(path, hashes)) !== hash) continue;
+    const meta = (await readMeta(join(cacheDir, hash))) ?? (await job([0, 0], async () => describeImage(await readFile(path), extname(w.src).toLowerCase())));
+    const file = entryOf(meta, w.src, hash, w.og).files.find(([, n]) => n === publicName)?.[0];
+    return file ? { path, src: w.src, meta, file } : null;
+  }
+  return null;
+}
+
+/**
+ * Fills the image cache for srcs (originals of contentDir/images/, as the
+ * catalogue names them), as a build would, so that a publish later finds
+ * their entries made: the workspace asks for it once a photograph is
+ * uploaded. A picture the content does not use yet gets its link preview
+ * too (it may become a product's first picture). Problems (an original
+ * missing, unreadable, too large) as a ContentError, after the others are
+ * made.
+ * @param {{ contentDir: string, cacheDir: string, srcs: string[], warn?: (line: string) => void }} options
+ */
+export async function encodeImages({ contentDir, cacheDir, srcs, warn = console.warn }) {
+  const imagesDir = join(contentDir, "images");
+  let used = new Map();
+  try {
+    const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
+    used = new Map(imagesToMake(catalogue, await siteImages(contentDir)).map((w) => [w.src, w]));
+  } catch {
+    // Content that cannot be read yet: every picture gets its link preview.
+  }
+  await mkdir(cacheDir, { recursive: true });
+  const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
+  const problems = [];
+  await pool(srcs, 2, async (src, place) => {
+    const w = used.get(src) ?? { src, og: true, use: "not used by the content yet" };
+    const path = join(imagesDir, String(src));
+    const wrong = pathProblem("image", src) ?? (FORMATS.has(extname(src).toLowerCase()) ? null : `${JSON.stringify(src)}: not a JPEG, PNG, WebP, AVIF or SVG file`);
+    if (wrong) return problems.push(`content/images/: ${wrong}`);
+    if (!liesInside(imagesDir, path, { real: true })) return problems.push(`content/images/${src}: does not exist, or leads outside content/images/`);
+    const { size } = await stat(path);
+    if (size > MAX_ORIGINAL_BYTES) return problems.push(`content/images/${src}: ${whereUsed(w)}: ${tooLargeWhy(size)}`);
+    try {
+      await ensureEntry({ src, path, cacheDir, withOg: w.og, hashes, rank: [1, w.og ? 0 : 1, place], warn });
+    } catch (err) {
+      problems.push(unreadable(w, err));
+    }
+  });
+  if (problems.length) throw new ContentError(problems);
 }
 
 // The site's own pictures, outside the catalogue: the home page's hero,
@@ -435,15 +745,20 @@ export async function siteImages(contentDir) {
 }
 export const SITE_OG = "/images/og/site.jpg";
 
+/**
+ * The step, as `npm run images` runs it: the content's images into
+ * web/.generated (images.json and the variants), encoded in
+ * web/.image-cache. Content problems as a ContentError (its problems).
+ * @param {{ web: string, contentDir: string, log?: (line: string) => void, warn?: (line: string) => void }} options  warn: the warnings' lines (log's unless said)
+ */
+export async function run({ web, contentDir, log = console.log, warn = log }) {
+  await buildImages({ contentDir, outDir: join(web, ".generated"), cacheDir: join(web, ".image-cache"), extra: await siteImages(contentDir), log, warn });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const web = fileURLToPath(new URL("..", import.meta.url));
   try {
-    await buildImages({
-      contentDir: join(web, "..", "content"),
-      outDir: join(web, ".generated"),
-      cacheDir: join(web, ".image-cache"),
-      extra: await siteImages(join(web, "..", "content")),
-    });
+    await run({ web, contentDir: join(web, "..", "content"), log: console.log, warn: console.warn });
   } catch (err) {
     if (!(err instanceof ContentError)) throw err;
     console.error(err.problems.join("\n"));

@@ -8,7 +8,7 @@ import { buffer } from "node:stream/consumers";
 import { createDeflate, crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, buildImages, placeholderClass, placeholderRule, siteImages, widthsFor } from "./images.mjs";
+import { ContentError, LADDER, MAX_BYTES, MAX_ORIGINAL_BYTES, MAX_PIXELS, NoSuchVariant, buildImages, describeImage, describeImages, encodeImages, makeVariant, placeholderClass, placeholderRule, siteImages, widthsFor } from "./images.mjs";
 import { makePhoto } from "./sample-photos.mjs";
 
 // The pipeline on a content folder written here: a fixture catalogue with
@@ -371,5 +371,202 @@ describe("a damaged image cache is encoded again, never linked into a new build"
     await writeFile(join(cacheDir(), "hashes.json"), '{"a":');
     const manifest = await build("after");
     expect(entry(manifest, "photos/chair.jpg").width).toBe(1000);
+  }, 60_000);
+});
+
+// A preview renders its pages from a manifest made without encoding
+// anything, then asks for each variant alone; an upload has its entry made
+// before the publish that needs it.
+describe("images for a preview and for an upload", () => {
+  let dir: string;
+  let contentDir: string;
+  const cacheOf = (name: string) => join(dir, name);
+  const fullBuild = (outDir: string, cacheDir = cacheOf("cache")) =>
+    siteImages(contentDir).then((extra) => buildImages({ contentDir, outDir, cacheDir, extra, log: () => {}, warn: () => {} }));
+  const entries = async (cacheDir: string) =>
+    existsSync(cacheDir) ? (await readdir(cacheDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name) : [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "images-preview-"));
+    contentDir = join(dir, "content");
+    await cp(content, contentDir, { recursive: true });
+    // The hero is a product's second picture: it gets a link preview of its own.
+    await writeFile(join(contentDir, "pages.json"), JSON.stringify({ home: { hero: { src: "photos/turned.jpg" } } }));
+  }, 60_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("describeImages writes the manifest a full build writes, encoding nothing, before and after the build", async () => {
+    const before = join(dir, "described-before");
+    const described = await describeImages({ contentDir, generatedDir: before, cacheDir: cacheOf("cache") });
+    expect(await entries(cacheOf("cache")), "nothing was encoded").toEqual([]);
+    expect(await readdir(before)).toEqual(["images.json"]);
+
+    const built = await fullBuild(join(dir, "built"));
+    expect(described).toEqual(built);
+    const text = await readFile(join(dir, "built", "images.json"), "utf8");
+    expect(await readFile(join(before, "images.json"), "utf8")).toBe(text);
+    // From the cache's entries now.
+    const after = join(dir, "described-after");
+    await describeImages({ contentDir, generatedDir: after, cacheDir: cacheOf("cache") });
+    expect(await readFile(join(after, "images.json"), "utf8")).toBe(text);
+  }, 120_000);
+
+  it("describeImage says what the full encode's meta.json says, a drawing told by its name or its bytes", async () => {
+    const manifest = await fullBuild(join(dir, "described-one"));
+    for (const [src, ext] of [["photos/camera.jpg", ".jpg"], ["photos/turned.jpg", undefined], ["drawing.svg", ".svg"], ["drawing.svg", undefined]] as const) {
+      const hash = /\.([0-9a-f]{12})\./.exec(entry(manifest, src).src)![1]!;
+      const { og: _og, files: _files, ...meta } = JSON.parse(await readFile(join(cacheOf("cache"), hash, "meta.json"), "utf8"));
+      const { dominant, ...described } = await describeImage(await readFile(join(contentDir, "images", src)), ext);
+      expect(described, src).toEqual(meta);
+      expect(dominant).toMatchObject({ r: expect.any(Number), g: expect.any(Number), b: expect.any(Number) });
+    }
+  }, 60_000);
+
+  it("describeImages stops on the content's problems as the build does", async () => {
+    const bad = await mkdtemp(join(dir, "bad-"));
+    await cp(contentDir, bad, { recursive: true });
+    await writeFile(join(bad, "images", "broken.jpg"), "this is not a JPEG");
+    await writeCatalogue(bad, [product(1, [{ src: "broken.jpg", alt: "Broken" }])]);
+    const problems = await problemsOf(describeImages({ contentDir: bad, generatedDir: join(bad, "gen"), cacheDir: cacheOf("cache-bad") }));
+    expect(problems).toEqual([expect.stringMatching(/^content\/images\/broken\.jpg: product 1 \(Piece 1\): cannot be read as an image/)]);
+    expect(existsSync(join(bad, "gen", "images.json"))).toBe(false);
+  }, 60_000);
+
+  it("makeVariant makes one variant alone with the bytes the full encode makes", async () => {
+    const manifest = await fullBuild(join(dir, "full"));
+    const turned = entry(manifest, "photos/turned.jpg");
+    const camera = entry(manifest, "photos/camera.jpg");
+    const names = [
+      ...turned.avif.split(", ").map(urlOf),
+      ...turned.webp.split(", ").map(urlOf),
+      turned.src,
+      turned.og,
+      urlOf(camera.avif.split(", ")[0]!),
+      camera.src,
+      camera.og,
+      entry(manifest, "drawing.svg").src,
+      entry(manifest, "drawing.svg").og,
+    ];
+    const outDir = join(dir, "variants");
+    const cacheDir = cacheOf("cache-alone"); // empty: each variant is encoded, not linked
+    for (const name of names) {
+      const file = await makeVariant({ contentDir, cacheDir, name, outDir });
+      expect(file).toBe(join(outDir, name.replace(/^\/images\//, "")));
+      expect((await readFile(file)).equals(await readFile(join(dir, "full", "public", name))), name).toBe(true);
+    }
+    expect(await entries(cacheDir), "makeVariant fills no cache entry").toEqual([]);
+  }, 120_000);
+
+  it("makeVariant links a variant the image cache holds whole, and answers one made before as it is", async () => {
+    const manifest = await fullBuild(join(dir, "linked-build"));
+    const name = urlOf(entry(manifest, "photos/camera.jpg").webp.split(", ")[2]!);
+    const outDir = join(dir, "linked");
+    const file = await makeVariant({ contentDir, cacheDir: cacheOf("cache"), name: name.replace(/^\/images\//, ""), outDir });
+    expect((await stat(file)).ino).toBe((await stat(join(dir, "linked-build", "public", name))).ino);
+    expect(await makeVariant({ contentDir, cacheDir: cacheOf("cache"), name, outDir })).toBe(file);
+  }, 60_000);
+
+  it("makeVariant refuses any name that is not one of the content's variants, and writes nothing", async () => {
+    const manifest = await fullBuild(join(dir, "refusals"));
+    const camera = entry(manifest, "photos/camera.jpg");
+    const hash = camera.src.split(".").at(-3)!;
+    const outDir = join(dir, "refused");
+    const names = [
+      "../../etc/passwd",
+      "/etc/passwd",
+      `photos/../photos/camera.${hash}.320w.avif`,
+      `/images/photos/camera.${hash}.321w.avif`, // no such width
+      `/images/photos/camera.${hash}.320w.png`,
+      `/images/photos/camera.${hash}.1280w.jpg`, // the fallback is 960w
+      `/images/photos/camera.${"0".repeat(12)}.320w.avif`, // another hash
+      `/images/photos/camera.${hash}.320w.avif/x`,
+      `/images/photos/camera.${hash}.320w.avif\u0000`,
+      `/images/photos\\camera.${hash}.320w.avif`,
+      "",
+    ];
+    // With the hero another picture, turned.jpg is a product's second picture: no link preview.
+    const other = await mkdtemp(join(dir, "other-hero-"));
+    await cp(contentDir, other, { recursive: true });
+    await writeFile(join(other, "pages.json"), JSON.stringify({ home: { hero: { src: "photos/camera.jpg" } } }));
+    const tries: [string, string][] = [...names.map((n): [string, string] => [contentDir, n]), [other, entry(manifest, "photos/turned.jpg").og]];
+    for (const [from, name] of tries) {
+      const err = await makeVariant({ contentDir: from, cacheDir: cacheOf("cache"), name, outDir }).then(() => null, (e: unknown) => e);
+      expect(err, JSON.stringify(name)).toBeInstanceOf(NoSuchVariant);
+      expect((err as Error).message).toContain(JSON.stringify(name));
+    }
+    expect(existsSync(outDir), "nothing was written").toBe(false);
+  }, 60_000);
+
+  it("encodeImages fills the image cache as a build would: the build after encodes nothing", async () => {
+    const upload = await mkdtemp(join(dir, "upload-"));
+    await cp(contentDir, upload, { recursive: true });
+    await makePhoto(join(upload, "images", "photos", "new.jpg"), { width: 1600, height: 1200, seed: 21 });
+    await makePhoto(join(upload, "images", "photos", "later.jpg"), { width: 1000, height: 750, seed: 22 });
+    const cacheDir = cacheOf("cache-upload");
+    await fullBuild(join(upload, "out-before"), cacheDir);
+    const catalogue = JSON.parse(await readFile(join(upload, "catalogue.json"), "utf8"));
+    catalogue.products[2].images.push({ src: "photos/new.jpg", alt: "A new picture" });
+    await writeFile(join(upload, "catalogue.json"), JSON.stringify(catalogue));
+    const before = new Set(await entries(cacheDir));
+    // later.jpg is not in the content yet: it gets its link preview, to become a first picture.
+    await encodeImages({ contentDir: upload, cacheDir, srcs: ["photos/new.jpg", "photos/later.jpg"], warn: () => {} });
+    const made = (await entries(cacheDir)).filter((e) => !before.has(e));
+    expect(made).toHaveLength(2);
+    const stamps = async () => Promise.all(made.map(async (e) => (await stat(join(cacheDir, e, "meta.json"))).mtimeMs));
+    const stamped = await stamps();
+
+    catalogue.products[2].images.unshift({ src: "photos/later.jpg", alt: "Made first" });
+    await writeFile(join(upload, "catalogue.json"), JSON.stringify(catalogue));
+    const manifest = await siteImages(upload).then((extra) => buildImages({ contentDir: upload, outDir: join(upload, "out"), cacheDir, extra, log: () => {}, warn: () => {} }));
+    expect(entry(manifest, "photos/later.jpg").og).toMatch(/\.og\.jpg$/);
+    expect(await stamps(), "the build used the entries made at upload").toEqual(stamped);
+    expect((await entries(cacheDir)).filter((e) => !before.has(e)).sort()).toEqual([...made].sort());
+  }, 120_000);
+
+  it("a picture that becomes a product's first keeps its encoded files: only its link preview is made", async () => {
+    const moved = await mkdtemp(join(dir, "moved-"));
+    await cp(contentDir, moved, { recursive: true });
+    await writeFile(join(moved, "pages.json"), JSON.stringify({ home: { hero: { src: "photos/camera.jpg" } } }));
+    const cacheDir = cacheOf("cache-moved");
+    const build = (out: string) => siteImages(moved).then((extra) => buildImages({ contentDir: moved, outDir: join(moved, out), cacheDir, extra, log: () => {}, warn: () => {} }));
+    const before = await build("before");
+    expect(before["photos/turned.jpg"]?.og).toBeUndefined();
+    const catalogue = JSON.parse(await readFile(join(moved, "catalogue.json"), "utf8"));
+    catalogue.products[0].images.reverse();
+    await writeFile(join(moved, "catalogue.json"), JSON.stringify(catalogue));
+    const after = await build("after");
+    const turned = entry(after, "photos/turned.jpg");
+    for (const name of [...turned.avif.split(", ").map(urlOf), turned.src]) {
+      expect((await stat(join(moved, "after", "public", name))).ino, name).toBe((await stat(join(moved, "before", "public", name))).ino);
+    }
+    expect(await sharp(join(moved, "after", "public", turned.og)).metadata()).toMatchObject({ width: 1200, height: 630 });
+    // The entry is whole: the next build uses it as it is.
+    const warnings: string[] = [];
+    await siteImages(moved).then((extra) => buildImages({ contentDir: moved, outDir: join(moved, "again"), cacheDir, extra, log: () => {}, warn: (w: string) => warnings.push(w) }));
+    expect(warnings.filter((w) => w.includes("failed its check"))).toEqual([]);
+    expect((await stat(join(moved, "again", "public", turned.og))).ino).toBe((await stat(join(moved, "after", "public", turned.og))).ino);
+  }, 60_000);
+
+  it("encodeImages makes an upload's entry from a folder holding only it (no catalogue yet), link preview included", async () => {
+    const alone = await mkdtemp(join(dir, "alone-"));
+    await mkdir(join(alone, "images"));
+    await makePhoto(join(alone, "images", "3f9a1c.jpg"), { width: 1000, height: 750, seed: 23 });
+    const cacheDir = cacheOf("cache-alone-upload");
+    await encodeImages({ contentDir: alone, cacheDir, srcs: ["3f9a1c.jpg"], warn: () => {} });
+    const [made, ...more] = await entries(cacheDir);
+    expect(more).toEqual([]);
+    const meta = JSON.parse(await readFile(join(cacheDir, made!, "meta.json"), "utf8"));
+    expect(meta).toMatchObject({ width: 1000, height: 750, og: true });
+    expect(Object.keys(meta.files)).toContain("og.jpg");
+  }, 60_000);
+
+  it("encodeImages says which upload it could not make, and makes the others", async () => {
+    const cacheDir = cacheOf("cache-bad-upload");
+    const problems = await problemsOf(encodeImages({ contentDir, cacheDir, srcs: ["photos/gone.jpg", "../outside.jpg", "drawing.svg"], warn: () => {} }));
+    expect(problems).toEqual([
+      "content/images/photos/gone.jpg: does not exist, or leads outside content/images/",
+      expect.stringContaining('"../outside.jpg" has a . or .. folder in it'),
+    ]);
+    expect(await entries(cacheDir)).toHaveLength(1);
   }, 60_000);
 });

@@ -10,7 +10,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -48,11 +51,29 @@ func (r *Repository) Export(hash, dir string) error {
 	} else if len(links) > 0 {
 		return &LinkError{Problems: links}
 	}
+	return r.exportFiles(hash, dir, tree, nil)
+}
+
+// exportFiles writes the files of tree (of commit or tree hash) into dir,
+// each linked from its blob once checked (checkBlobs); a blob sizeOnly
+// says yes to is checked by its size alone.
+func (r *Repository) exportFiles(hash, dir string, tree *object.Tree, sizeOnly func(*object.File) bool) error {
+	// Submodules are not listed.
+	var files []*object.File
+	if err := tree.Files().ForEach(func(f *object.File) error { files = append(files, f); return nil }); err != nil {
+		return err
+	}
+	var checks map[plumbing.Hash]blobCheck
 	if r.Blobs != "" {
 		defer r.pruneBlobs()
+		checks = r.checkBlobs(files, sizeOnly)
 	}
-	// Submodules are not listed.
-	return tree.Files().ForEach(func(f *object.File) error { return r.exportFile(hash, dir, f, false) })
+	for _, f := range files {
+		if err := r.exportFile(hash, dir, f, checks); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // symbolicLinks is the content check's line for each symbolic link of
@@ -75,10 +96,9 @@ func symbolicLinks(tree *object.Tree) ([]string, error) {
 	}
 }
 
-// exportFile writes f, a file of commit (or tree) hash, into dir. With
-// sizeOnly, a blob of f's size is taken as it is, unhashed (Snapshot's
-// photographs' originals).
-func (r *Repository) exportFile(hash, dir string, f *object.File, sizeOnly bool) error {
+// exportFile writes f, a file of commit hash, into dir: linked from its
+// blob when checks (by hash) found it intact.
+func (r *Repository) exportFile(hash, dir string, f *object.File, checks map[plumbing.Hash]blobCheck) error {
 	if !fs.ValidPath(f.Name) {
 		return fmt.Errorf("publish: commit %.7s: %q is not a path inside the content", hash, f.Name)
 	}
@@ -93,9 +113,9 @@ func (r *Repository) exportFile(hash, dir string, f *object.File, sizeOnly bool)
 	// A blob is shared by every export of it, so one written into
 	// through any of them (a release's content/) would reach the next
 	// build: it is used only while its bytes still hash to its name.
-	if intact, err := blobUsable(blob, f, sizeOnly); !intact {
-		if !errors.Is(err, fs.ErrNotExist) {
-			r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, err, "file", f.Name)...)
+	if check := checks[f.Hash]; !check.intact {
+		if !errors.Is(check.err, fs.ErrNotExist) {
+			r.logger().Warn("publish: a blob of the build cache was damaged; it is written again from git", damage(blob, check.err, "file", f.Name)...)
 		}
 		// Read-only: an export's file is the one blob every export
 		// shares. Renamed over a damaged one, it leaves the exports
@@ -111,38 +131,102 @@ func (r *Repository) exportFile(hash, dir string, f *object.File, sizeOnly bool)
 		if err := os.Rename(tmp, blob); err != nil {
 			return err
 		}
+		checks[f.Hash] = blobCheck{intact: true} // another file of the same bytes links it
 	}
 	return os.Link(blob, target)
 }
 
-// blobUsable is blobIntact, or with sizeOnly a look at blob's size alone.
-func blobUsable(blob string, f *object.File, sizeOnly bool) (bool, error) {
-	if !sizeOnly {
-		return blobIntact(blob, f.Hash)
-	}
-	info, err := os.Stat(blob)
-	return err == nil && info.Size() == f.Size, err
+// A blobCheck is what checking a blob found: whether its bytes hash to
+// its name, why not when it cannot be read, and the file as it was then.
+type blobCheck struct {
+	intact bool
+	err    error
+	stamp  blobStamp
 }
 
-// blobIntact says whether the file blob holds the bytes of the git blob
+func stampOf(info fs.FileInfo) blobStamp {
+	st, _ := info.Sys().(*syscall.Stat_t)
+	if st == nil {
+		return blobStamp{}
+	}
+	return blobStamp{dev: uint64(st.Dev), ino: st.Ino, size: info.Size(), written: info.ModTime()}
+}
+
+// checkBlobs checks the blob of each hash of files, on every core (a
+// 300-product catalogue's 685 MB took 1.2-1.5 s on one). A blob this
+// process found intact in an export, unchanged since (the same file,
+// size and time of last write), is not read again: a write into it moves
+// that time past the check. Only a blob last written more than a second
+// before the check is remembered, so a write in the same tick of the
+// clock as the blob's own is not missed. A blob of a file sizeOnly says
+// yes to (a preview's photographs) is taken when it has the file's size.
+func (r *Repository) checkBlobs(files []*object.File, sizeOnly func(*object.File) bool) map[plumbing.Hash]blobCheck {
+	var hashes []plumbing.Hash
+	checks := map[plumbing.Hash]blobCheck{}
+	for _, f := range files {
+		if _, ok := checks[f.Hash]; ok {
+			continue
+		}
+		if sizeOnly != nil && sizeOnly(f) {
+			info, err := os.Stat(filepath.Join(r.Blobs, f.Hash.String()))
+			checks[f.Hash] = blobCheck{intact: err == nil && info.Size() == f.Size, err: err}
+			continue
+		}
+		checks[f.Hash] = blobCheck{}
+		hashes = append(hashes, f.Hash)
+	}
+	found := make([]blobCheck, len(hashes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(hashes)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(hashes); i = int(next.Add(1)) - 1 {
+				found[i] = r.checkBlob(filepath.Join(r.Blobs, hashes[i].String()), hashes[i])
+			}
+		})
+	}
+	wg.Wait()
+	settled := time.Now().Add(-time.Second)
+	if r.checked == nil {
+		r.checked = map[plumbing.Hash]blobStamp{}
+	}
+	for i, h := range hashes {
+		checks[h] = found[i]
+		if found[i].intact && found[i].stamp.written.Before(settled) {
+			r.checked[h] = found[i].stamp
+		} else {
+			delete(r.checked, h)
+		}
+	}
+	return checks
+}
+
+// checkBlob says whether the file blob holds the bytes of the git blob
 // hash (git names a blob by the SHA-1 of "blob <size>\0" and its bytes),
-// and why not when it cannot be read.
-func blobIntact(blob string, hash plumbing.Hash) (bool, error) {
+// and why not when it cannot be read; without reading it when the last
+// export found it intact and it is unchanged since.
+func (r *Repository) checkBlob(blob string, hash plumbing.Hash) blobCheck {
+	if info, err := os.Stat(blob); err == nil {
+		if last, ok := r.checked[hash]; ok && last == stampOf(info) && last.ino != 0 {
+			return blobCheck{intact: true, stamp: last}
+		}
+	}
 	f, err := os.Open(blob)
 	if err != nil {
-		return false, err
+		return blobCheck{err: err}
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return false, err
+		return blobCheck{err: err}
 	}
+	stamp := stampOf(info)
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00", info.Size())
 	if _, err := io.Copy(h, f); err != nil {
-		return false, err
+		return blobCheck{err: err}
 	}
-	return bytes.Equal(h.Sum(nil), hash[:]), nil
+	return blobCheck{intact: bytes.Equal(h.Sum(nil), hash[:]), stamp: stamp}
 }
 
 // damage is the attributes of a log line about a damaged blob: the blob,

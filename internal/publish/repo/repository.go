@@ -49,6 +49,18 @@ type Repository struct {
 	mu   sync.Mutex // go-git's storage is not safe for concurrent use
 	repo *git.Repository
 	path string
+	// checked holds the blobs the exports found intact, as they were
+	// then (checkBlobs); under mu.
+	checked map[plumbing.Hash]blobStamp
+}
+
+// A blobStamp is a blob file's identity and its last write: any write into
+// it (through any of its links) moves its time of last write to the time
+// of the write.
+type blobStamp struct {
+	dev, ino uint64
+	size     int64
+	written  time.Time
 }
 
 // A Commit is what a release says of the content it was built from.

@@ -75,9 +75,7 @@ func (r *Repository) exportTree(hash, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return tree.Files().ForEach(func(f *object.File) error {
-		return r.exportFile(hash, dir, f, strings.HasPrefix(f.Name, "images/"))
-	})
+	return r.exportFiles(hash, dir, tree, func(f *object.File) bool { return strings.HasPrefix(f.Name, "images/") })
 }
 
 // pruneSnapshots deletes the snapshots past the KeptSnapshots most

@@ -30,11 +30,25 @@ const (
 )
 
 // Staging is the folder photographs wait in (Dir), with their thumbnails,
-// made as each arrives.
+// made as each arrives. Images, when set, is asked to make each one's
+// resized files too.
 type Staging struct {
 	Dir        string
 	Thumbnails *Thumbnails
 	Log        *slog.Logger
+	Images     ImagePreparer
+}
+
+// An ImagePreparer makes a photograph's resized files (the site's
+// variants) ahead of the build that needs them: the builder, when it can.
+// A phone's publish of a new product waited for them (20–57 s); made from
+// the upload on, they are ready by the time the form is saved and
+// published, the build finding them by the photograph's bytes.
+type ImagePreparer interface {
+	// PrepareImage makes the files of the photograph at path (an upload's
+	// absolute path, holding the bytes its save will commit). Nothing
+	// waits for it; when it fails, the build makes them as it always has.
+	PrepareImage(path string)
 }
 
 // Ready makes the folder if need be and deletes the uploads never saved.
@@ -97,6 +111,11 @@ func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string)
 	if ext != ".avif" {
 		if _, err := s.Thumbnails.Of(context.Background(), body); err != nil {
 			s.Log.Warn("studio: no thumbnail of an upload", "upload", name, "err", err)
+		}
+	}
+	if s.Images != nil {
+		if path, err := filepath.Abs(filepath.Join(s.Dir, name)); err == nil {
+			go s.Images.PrepareImage(path)
 		}
 	}
 	return name, "", narrow
