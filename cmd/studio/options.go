@@ -18,6 +18,7 @@ import (
 	"studio/internal/sitecontent"
 	"studio/internal/store"
 	"studio/internal/workspace"
+	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -146,6 +147,8 @@ func workspaceOptions(cfg config.Config, live *liveContent, publisher *publish.P
 	if b, ok := publisher.Builder.(*build.NodeBuilder); ok {
 		opts.Builder, opts.Scratch = b, b.Scratch
 	}
+	// The photographs' files are made from the upload on (workspace.New asks).
+	var _ edit.ImagePreparer = (*build.NodeBuilder)(nil)
 	// A product's photographs wait for their form's save in a folder of
 	// their own, which a restart keeps (the scratch folder it empties).
 	opts.Uploads = datadir.Dir(cfg.DataDir).Uploads()

@@ -4,6 +4,9 @@ package build
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -33,3 +36,31 @@ func (b *NodeBuilder) Encode(ctx context.Context, contentDir string, srcs []stri
 
 // Metrics is the gauge studio_renderer_resident_bytes, for /metrics.
 func (b *NodeBuilder) Metrics() prometheus.Collector { return b.renderer().Collector() }
+
+// PrepareImage makes every variant of the photograph at path (a workspace
+// upload) into the image cache, so that the publish of the form saving it
+// finds them made (edit.ImagePreparer). It runs in the renderer's build
+// queue, after the build before it; a failure is only logged, the build
+// then making them as it always has.
+func (b *NodeBuilder) PrepareImage(path string) {
+	dir, err := os.MkdirTemp(b.Scratch, "upload-")
+	if err == nil {
+		defer os.RemoveAll(dir)
+		name := filepath.Base(path)
+		if err = os.Mkdir(filepath.Join(dir, "images"), 0o755); err == nil {
+			err = os.Link(path, filepath.Join(dir, "images", name))
+		}
+		if err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), b.TimeOut)
+			defer cancel()
+			err = b.Encode(ctx, dir, []string{name})
+		}
+	}
+	if err != nil {
+		out := b.Log
+		if out == nil {
+			out = os.Stderr // beside the renderer's own lines
+		}
+		fmt.Fprintf(out, "publish: the uploaded photograph %s was not resized ahead of its build: %v\n", filepath.Base(path), err)
+	}
+}
