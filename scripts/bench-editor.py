@@ -153,8 +153,12 @@ def photo_preview(path, prefix, page):
     start = time.time()
     save_photos(path, prefix, photos, alt)
     body = preview_until(page, lambda body: alt in body)
-    tag = re.search(r'<img[^>]*alt="%s[^"]*"[^>]*>' % re.escape(alt), body).group(0)
-    src = re.search(r' src="([^"]+)"', tag).group(1)
+    # The photograph's fallback, named in the page's data just before its alt
+    # text; the page's first <img> of it (a thumbnail), else that fallback.
+    before = body[:body.index(alt)]
+    fallback = re.findall(r'/images/[^"\\ ]+\.960w\.jpg', before)[-1]
+    tag = re.search(r'<img[^>]*%s[^>]*>' % re.escape(fallback[:-len(".960w.jpg")]), body)
+    src = re.search(r' src="([^"]+)"', tag.group(0)).group(1) if tag else fallback
     while time.time() - start < 600:
         if request("GET", src)[0] == 200:
             return time.time() - start

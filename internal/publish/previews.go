@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"studio/internal/publish/build"
 	"studio/internal/publish/repo"
@@ -62,7 +63,9 @@ func (p *Publisher) PreviewPage(ctx context.Context, tree, path string) (build.P
 	if err != nil {
 		return build.Page{}, err
 	}
+	start := time.Now()
 	pages, err := b.Render(ctx, t.snapshot, []string{path})
+	p.Log.Info("preview: rendered", "tree", tree, "path", path, "seconds", time.Since(start).Seconds())
 	if err != nil {
 		return build.Page{}, err
 	}
@@ -102,6 +105,7 @@ func (p *Publisher) previewOf(ctx context.Context, tree string) (PreviewBuilder,
 	}
 	// Asked again each time: it keeps the snapshot among the last used,
 	// and writes it again if it was deleted meanwhile.
+	start := time.Now()
 	contentDir, err := p.Repo.Snapshot(tree)
 	if err != nil {
 		var links *repo.LinkError
@@ -113,8 +117,10 @@ func (p *Publisher) previewOf(ctx context.Context, tree string) (PreviewBuilder,
 	s := build.Snapshot{ContentDir: contentDir, GeneratedDir: filepath.Join(filepath.Dir(contentDir), "generated")}
 	t, leader := p.previews.take(tree, s)
 	if leader {
+		written := time.Since(start)
 		t.content, t.err = p.prepare(ctx, b, s)
 		p.previews.done(tree, t)
+		p.Log.Info("preview: the draft made ready", "tree", tree, "written_seconds", written.Seconds(), "seconds", time.Since(start).Seconds())
 	}
 	select {
 	case <-t.ready:
@@ -134,7 +140,9 @@ func (p *Publisher) prepare(ctx context.Context, b PreviewBuilder, s build.Snaps
 	if problems := sitecontent.PathProblems(os.DirFS(s.ContentDir)); len(problems) > 0 {
 		return nil, &build.ContentError{Problems: problems}
 	}
+	start := time.Now()
 	problems, err := b.Check(ctx, s.ContentDir)
+	p.Log.Info("preview: the draft checked", "seconds", time.Since(start).Seconds())
 	if err != nil {
 		return nil, err
 	}

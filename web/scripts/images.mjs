@@ -598,12 +598,15 @@ export async function describeImages({ contentDir, generatedDir, cacheDir }) {
     try {
       const path = join(imagesDir, w.src);
       const hash = await hashOfFile(path, hashes);
-      const meta = (await readMeta(join(cacheDir, hash))) ?? (await job([0, w.og ? 0 : 1, place], async () => describeImage(await readFile(path), extname(w.src).toLowerCase())));
+      const meta =
+        (await readMeta(join(cacheDir, hash))) ??
+        (await describedBefore(cacheDir, hash, () => job([0, w.og ? 0 : 1, place], async () => describeImage(await readFile(path), extname(w.src).toLowerCase()))));
       described[i] = entryOf(meta, w.src, hash, w.og).entry;
     } catch (err) {
       described[i] = { problem: unreadable(w, err) };
     }
   });
+  await keepDescriptions(cacheDir);
   const broken = described.filter((d) => d.problem).map((d) => d.problem);
   if (broken.length) throw new ContentError(broken);
   /** @type {Record<string, ManifestEntry>} */
@@ -613,6 +616,44 @@ export async function describeImages({ contentDir, generatedDir, cacheDir }) {
   await writeFile(`${file}.new-${process.pid}`, manifestText(manifest));
   await rename(`${file}.new-${process.pid}`, file);
   return manifest;
+}
+
+// The descriptions describeImages made of originals the image cache has no
+// entry for (every drawing: a build copies them, caching nothing; a
+// photograph not yet encoded), by hash: each one's describeImage renders
+// it (a drawing, about 70 ms), so they are kept, in memory and in
+// cacheDir/described.json (read at the first preview after a start),
+// rather than made again for each new draft.
+const DESCRIBED = "described.json";
+const descriptions = { dir: null, loaded: null, added: false };
+// The descriptions of cacheDir: a Map of hash → description, read once.
+function describedIn(cacheDir) {
+  if (descriptions.dir !== cacheDir) {
+    descriptions.dir = cacheDir;
+    descriptions.added = false;
+    descriptions.loaded = readHashes(join(cacheDir, DESCRIBED)).then(
+      (kept) => new Map(Object.entries(kept).filter(([, meta]) => meta?.width && meta?.height && (meta.svg || (meta.widths && meta.fallback && meta.placeholder)))),
+    );
+  }
+  return descriptions.loaded;
+}
+async function describedBefore(cacheDir, hash, describe) {
+  const byHash = await describedIn(cacheDir);
+  if (!byHash.has(hash)) {
+    byHash.set(hash, await describe());
+    descriptions.added = true;
+  }
+  return byHash.get(hash);
+}
+async function keepDescriptions(cacheDir) {
+  if (descriptions.dir !== cacheDir || !descriptions.added) return;
+  descriptions.added = false;
+  // The newest 10,000 (a Map keeps the order they came in).
+  const kept = [...(await descriptions.loaded)].slice(-10_000);
+  const file = join(cacheDir, DESCRIBED);
+  await mkdir(cacheDir, { recursive: true });
+  await writeFile(`${file}.new-${process.pid}`, JSON.stringify(Object.fromEntries(kept)));
+  await rename(`${file}.new-${process.pid}`, file);
 }
 
 // A public variant's name, as the manifest has it under /images/ (the

@@ -411,6 +411,28 @@ describe("images for a preview and for an upload", () => {
     expect(await readFile(join(after, "images.json"), "utf8")).toBe(text);
   }, 120_000);
 
+  it("describeImages keeps what it described of originals the cache has no entry for (described.json), read back after a start, a damaged file read as none", async () => {
+    const cache = cacheOf("cache-described");
+    const first = await describeImages({ contentDir, generatedDir: join(dir, "described-1"), cacheDir: cache });
+    const drawing = entry(first, "drawing.svg");
+    const hash = /\.([0-9a-f]{12})\./.exec(drawing.src)![1]!;
+    const kept = JSON.parse(await readFile(join(cache, "described.json"), "utf8"));
+    expect(kept[hash]).toMatchObject({ width: drawing.width, height: drawing.height, svg: true });
+
+    // Read back, not described again: what the file says is what comes out
+    // (another cache first, as another start would).
+    kept[hash].width = 123;
+    await writeFile(join(cache, "described.json"), JSON.stringify(kept));
+    await describeImages({ contentDir, generatedDir: join(dir, "described-other"), cacheDir: cacheOf("cache-described-other") });
+    const readBack = await describeImages({ contentDir, generatedDir: join(dir, "described-2"), cacheDir: cache });
+    expect(entry(readBack, "drawing.svg").width).toBe(123);
+
+    await writeFile(join(cache, "described.json"), "{ not whole");
+    await describeImages({ contentDir, generatedDir: join(dir, "described-other"), cacheDir: cacheOf("cache-described-other") });
+    const again = await describeImages({ contentDir, generatedDir: join(dir, "described-3"), cacheDir: cache });
+    expect(again).toEqual(first);
+  }, 120_000);
+
   it("describeImage says what the full encode's meta.json says, a drawing told by its name or its bytes", async () => {
     const manifest = await fullBuild(join(dir, "described-one"));
     for (const [src, ext] of [["photos/camera.jpg", ".jpg"], ["photos/turned.jpg", undefined], ["drawing.svg", ".svg"], ["drawing.svg", undefined]] as const) {

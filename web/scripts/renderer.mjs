@@ -112,8 +112,15 @@ export const handlers = {
     await (await images()).describeImages({ contentDir, generatedDir, cacheDir: imageCache });
     return {};
   },
+  // name: the file's path in the site, as the server asks for it (images/…
+  // or /images/…).
   image: async ({ contentDir, name }) => ({
-    file: await (await images()).makeVariant({ contentDir, cacheDir: imageCache, name, outDir: join(home, ".preview-images") }),
+    file: await (await images()).makeVariant({
+      contentDir,
+      cacheDir: imageCache,
+      name: `/${name.replace(/^\//, "")}`,
+      outDir: join(home, ".preview-images"),
+    }),
   }),
   encode: async ({ contentDir, srcs }) => {
     await (await images()).encodeImages({ contentDir, cacheDir: imageCache, srcs });
