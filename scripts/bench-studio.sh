@@ -76,3 +76,16 @@ use_big_catalogue() {
 renderer_mib() {
   curl -s "$base/metrics" | awk '/^studio_renderer_resident_bytes/{printf "%.0f", $2/1048576; found=1} END{if(!found) printf "?"}'
 }
+
+# wait_renderer: until the warm renderer runs (the server bundles the code
+# and starts it as it starts; the first time, with empty caches, minutes).
+wait_renderer() {
+  local mib
+  for _ in $(seq 1 6000); do
+    mib=$(renderer_mib)
+    [ "$mib" != "?" ] && [ "$mib" -gt 0 ] && return 0
+    sleep 0.1
+  done
+  echo "the warm renderer did not start within 10 min" >&2
+  exit 1
+}

@@ -299,12 +299,15 @@ func (a answer) result() ([]byte, error) {
 func (p *process) watch(interval time.Duration, memory int64) {
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	for {
-		select {
-		case <-p.exited:
-			p.rss.Store(0)
-			return
-		case <-tick.C:
+	// Read at once, then every interval: the gauge has a figure from the start.
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-p.exited:
+				p.rss.Store(0)
+				return
+			case <-tick.C:
+			}
 		}
 		rss, err := residentBytes(p.cmd.Process.Pid)
 		if err != nil {
