@@ -105,6 +105,9 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			err = b.bundle(ctx, work.web(), env, scripts[step], work.bundleDir, log, &stats)
 			unlock()
 		case warm && slices.Contains(inRenderer, step):
+			if err := renderer.Refresh(); err != nil {
+				return stats, err
+			}
 			fmt.Fprintf(log, "%s: in the warm renderer\n", step)
 			err = b.rendererStep(ctx, renderer, step, work.web(), content, log, &stats)
 		default:

@@ -355,3 +355,38 @@ func TestABuildInTheRendererIsTheBuildOfCommands(t *testing.T) {
 		t.Errorf("a build of the broken content in the renderer: %v; want its check's problems %q", err, byScript)
 	}
 }
+
+// TestARendererHoldingHalfItsMemoryIsStartedAfreshBetweenSteps: Refresh
+// keeps a renderer under half its memory, and starts one above it again.
+func TestARendererHoldingHalfItsMemoryIsStartedAfreshBetweenSteps(t *testing.T) {
+	t.Parallel()
+	r := fakeRenderer(t)
+	r.Memory = 256 << 20
+	if err := r.Ensure("a"); err != nil {
+		t.Fatal(err)
+	}
+	small := greet(t, r)
+	if err := r.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if again := greet(t, r); again.PID != small.PID {
+		t.Fatalf("a renderer under half its memory was started again (pid %d, then %d)", small.PID, again.PID)
+	}
+	if err := render(r, "/keep"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for r.Resident() <= r.Memory/2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := r.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := greet(t, r)
+	if fresh.PID == small.PID || processAlive(small.PID) {
+		t.Fatalf("a renderer holding %d MiB of its %d was not started afresh", r.Resident()>>20, r.Memory>>20)
+	}
+	if err := render(r, "/page"); err != nil {
+		t.Fatalf("the fresh renderer does not render: %v", err)
+	}
+}

@@ -1,7 +1,8 @@
 // A stand-in for web/scripts/renderer.mjs in renderer_test.go: it speaks
 // the protocol (JSON lines, requests on fd 3, answers on fd 4) and fails on
 // request: a render of /crash ends the process, of /hang never answers, of
-// /grow takes memory until it is stopped. hello says its pid, code, work
+// /grow takes memory until it is stopped; /keep takes 160 MiB, keeps it,
+// and answers. hello says its pid, code, work
 // dir and environment.
 import { Socket } from "node:net";
 import { createInterface } from "node:readline";
@@ -22,6 +23,7 @@ const ops = {
       setInterval(() => kept.length < 64 && kept.push(Buffer.alloc(16 << 20, 1)), 5);
       return new Promise(() => {});
     }
+    if (paths.includes("/keep")) kept.push(Buffer.alloc(160 << 20, 1));
     return { pages: paths.map((path) => ({ path, status: 200, type: "text/html", body: `<p>${path}</p>`, data: null })) };
   },
 };
