@@ -19,12 +19,12 @@ measure() { # measure LABEL
   stop_server
   start_server
   printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password" first-preview)"
-  printf '%-28s renderer: %s MiB resident after the restart\n' "" "$(renderer_mib)"
+  sleep 2 # its workers' bundles imported
+  printf '%-28s renderer: %s MiB resident after the restart and one preview\n' "" "$(renderer_mib)"
 }
 
-# The shipped content, once built by the new server.
-old=$(release)
-until [ -n "$old" ]; do sleep 0.2; old=$(release); done
+# The shipped content, once the new server's renderer runs.
+wait_renderer
 measure "$(python3 -c "import json;print(len(json.load(open('$work/content/catalogue.json'))['products']))") products (shipped)"
 
 [ "$PRODUCTS" -gt 0 ] || exit 0
