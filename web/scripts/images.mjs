@@ -205,17 +205,30 @@ async function intactMeta(cached, src, warn) {
 }
 
 // What is wrong with a file of an entry (want: its size and SHA-256 as
-// meta.json lists them), or null when nothing is.
+// meta.json lists them), or null when nothing is. A file this process
+// found intact before, unchanged since (the same device, inode, size and
+// time of last write, last written more than a second before that check),
+// is not read again: a write into it, through any of its links, moves that
+// time. In the warm renderer that makes each build's check of 200
+// photographs' 4,222 files (73 MB) a look at their stamps.
+const intactFiles = new Map(); // stamp → the SHA-256 it was found with
 async function fileDamage(file, want) {
-  let bytes;
+  let bytes, found;
   try {
+    found = await stat(file);
+    const stamp = `${found.dev}:${found.ino}:${found.size}:${found.mtimeMs}`;
+    if (found.size === want.size && intactFiles.get(stamp) === want.sha256) return null;
     bytes = await readFile(file);
+    if (bytes.length !== want.size) return `${bytes.length} bytes, want ${want.size}`;
+    if (sha256(bytes) !== want.sha256) return "its SHA-256 is not the one meta.json lists";
+    if (found.mtimeMs < Date.now() - 1000) {
+      if (intactFiles.size >= 100_000) intactFiles.clear();
+      intactFiles.set(stamp, want.sha256);
+    }
+    return null;
   } catch (err) {
     return err.code ?? err.message;
   }
-  if (bytes.length !== want.size) return `${bytes.length} bytes, want ${want.size}`;
-  if (sha256(bytes) !== want.sha256) return "its SHA-256 is not the one meta.json lists";
-  return null;
 }
 
 // A cache entry's meta.json as it says, unchecked (null when there is none

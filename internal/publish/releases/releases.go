@@ -20,6 +20,7 @@ type Releases struct {
 	dir string
 	// Logger is told of damaged blobs (replaced); slog's default if nil.
 	Logger *slog.Logger
+	hashed hashMemo // WriteManifest's
 }
 
 // Open opens the releases in dir, making it if needed.

@@ -1,0 +1,62 @@
+package releases
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"studio/internal/publish/publishtest"
+)
+
+// A release's manifest takes the hash of a file it shares by hard link with
+// the release before from that one's manifest, unread; a file written into
+// since, through any link and in any of publishtest's ways, is hashed again.
+func TestAManifestRemembersSharedFilesUntilOneIsWritten(t *testing.T) {
+	t.Parallel()
+	for _, d := range publishtest.Damages {
+		t.Run(d.Name, func(t *testing.T) {
+			t.Parallel()
+			rs, err := Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared := filepath.Join(t.TempDir(), "page.html")
+			os.WriteFile(shared, []byte("<p>a page shared by two releases</p>"), 0o444)
+			// Older than a second: written before it is hashed, as a cached page is.
+			old := time.Now().Add(-time.Minute)
+			os.Chtimes(shared, old, old)
+			release := func(id string) Release {
+				r := Release{ID: id}
+				os.MkdirAll(filepath.Join(rs.Dir(id), "client"), 0o755)
+				os.MkdirAll(filepath.Join(rs.Dir(id), "content"), 0o755)
+				if err := os.Link(shared, filepath.Join(rs.Dir(id), "client", "index.html")); err != nil {
+					t.Fatal(err)
+				}
+				if r.Manifest, err = rs.WriteManifest(id); err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			first := release("20261129-100000-aaaaaaa")
+			if len(rs.hashed.hashes) != 1 {
+				t.Fatalf("the manifest remembers %d files, want the shared one", len(rs.hashed.hashes))
+			}
+			// The stamp alone is looked at: a hash put in its place is what a
+			// second release of the same file gets.
+			for stamp := range rs.hashed.hashes {
+				rs.hashed.hashes[stamp] = strings.Repeat("0", 64)
+			}
+			second := release("20261129-100001-bbbbbbb")
+			if second.Manifest == first.Manifest {
+				t.Fatal("the second manifest read the shared file, want its remembered hash")
+			}
+			d.Damage(t, filepath.Join(rs.Dir(first.ID), "client", "index.html"))
+			third := release("20261129-100002-ccccccc")
+			if err := rs.VerifyAll(third); err != nil {
+				t.Fatalf("the manifest after a write into the shared file kept its old hash: %v", err)
+			}
+		})
+	}
+}
