@@ -143,7 +143,10 @@ function inBuildQueue(job) {
 export function errorOf(err) {
   if (err instanceof RenderError) return { kind: err.kind, message: err.message, ...(err.problems && { problems: err.problems }) };
   if (Array.isArray(err?.problems)) return { kind: "content", message: err.message, problems: err.problems.map(String) };
-  return { kind: "code", message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  // A fault of the code: its stack to the log (the server's), its one line
+  // to the studio, who sees it under "The preview could not be made".
+  if (err instanceof Error && err.stack) console.error(err.stack);
+  return { kind: "code", message: err instanceof Error ? err.message.split("\n")[0] : String(err) };
 }
 
 /** Answers one request line with send (answer objects, and a step's log lines). */

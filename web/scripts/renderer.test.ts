@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { PROTOCOL, answer, errorOf, handlers, RenderError } from "./renderer.mjs";
 
 const web = fileURLToPath(new URL("..", import.meta.url));
@@ -23,6 +23,17 @@ describe("the renderer's protocol", () => {
     ];
     expect(kinds).toEqual(["code", "content", "content"]);
     for (const kind of kinds) expect(PROTOCOL.errorKinds).toContain(kind);
+  });
+
+  it("says a fault of the code in its one line, its stack left to the log", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const fault = new TypeError("images.describeImages is not a function");
+      expect(errorOf(fault)).toEqual({ kind: "code", message: "images.describeImages is not a function" });
+      expect(error).toHaveBeenCalledWith(fault.stack);
+    } finally {
+      error.mockRestore();
+    }
   });
 
   it("answers a preview ahead of the build work queued", async () => {
