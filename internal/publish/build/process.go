@@ -110,6 +110,13 @@ type process struct {
 	rss, peak atomic.Int64 // resident bytes, last read and most
 }
 
+// busy says whether a call waits for its answer.
+func (p *process) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.waiting) > 0
+}
+
 // startProcess starts the renderer: node runs script in dir/web with env,
 // its old space limited to memory, at a lower priority than the server's
 // (visitors first), in a process group of its own that dies with the server.

@@ -95,10 +95,18 @@ func (r *Renderer) Refresh() error {
 	if r.proc == nil || r.proc.ended() || r.Memory <= 0 || r.proc.rss.Load() <= r.Memory/2 {
 		return nil
 	}
+	// What it is doing (a preview, an upload's photograph) is let finish,
+	// for up to refreshWait; new calls wait on r.mu meanwhile.
+	for deadline := time.Now().Add(refreshWait); r.proc.busy() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	r.stopLocked(&RenderError{Kind: "memory", Message: "The renderer was started afresh between a build's steps, to give back the memory the step before left it holding"})
 	_, err := r.startLocked()
 	return err
 }
+
+// refreshWait is the longest Refresh waits for the renderer's calls.
+const refreshWait = 30 * time.Second
 
 // Serves says whether the renderer runs code, and which of the build's
 // steps it runs.

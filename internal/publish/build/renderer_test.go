@@ -379,8 +379,17 @@ func TestARendererHoldingHalfItsMemoryIsStartedAfreshBetweenSteps(t *testing.T) 
 	for r.Resident() <= r.Memory/2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
+	// A preview under way is let finish first.
+	slow := make(chan error, 1)
+	go func() { slow <- render(r, "/slow") }()
+	for deadline := time.Now().Add(time.Minute); !r.proc.busy() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if err := r.Refresh(); err != nil {
 		t.Fatal(err)
+	}
+	if err := <-slow; err != nil {
+		t.Errorf("the render under way when the renderer was started afresh failed: %v", err)
 	}
 	fresh := greet(t, r)
 	if fresh.PID == small.PID || processAlive(small.PID) {

@@ -2,7 +2,7 @@
 // the protocol (JSON lines, requests on fd 3, answers on fd 4) and fails on
 // request: a render of /crash ends the process, of /hang never answers, of
 // /grow takes memory until it is stopped; /keep takes 160 MiB, keeps it,
-// and answers. hello says its pid, code, work
+// and answers; /slow answers after 0.3 s. hello says its pid, code, work
 // dir and environment.
 import { Socket } from "node:net";
 import { createInterface } from "node:readline";
@@ -15,7 +15,7 @@ const kept = [];
 const ops = {
   hello: () => ({ code, pid: process.pid, cwd: process.cwd(), env: process.env, steps: [] }),
   check: () => ({ problems: ["content/site.json: tagline: a fake problem"] }),
-  render: ({ paths }) => {
+  render: async ({ paths }) => {
     if (paths.includes("/crash")) process.exit(3);
     if (paths.includes("/hang")) return new Promise(() => {});
     if (paths.includes("/grow")) {
@@ -24,6 +24,7 @@ const ops = {
       return new Promise(() => {});
     }
     if (paths.includes("/keep")) kept.push(Buffer.alloc(160 << 20, 1));
+    if (paths.includes("/slow")) await new Promise((done) => setTimeout(done, 300));
     return { pages: paths.map((path) => ({ path, status: 200, type: "text/html", body: `<p>${path}</p>`, data: null })) };
   },
 };
