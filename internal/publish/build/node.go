@@ -292,7 +292,13 @@ func (b *NodeBuilder) Check(ctx context.Context, contentDir string) ([]string, e
 	ctx, cancel := scriptContext(ctx)
 	defer cancel()
 	if r := b.renderer(); r.Running() {
-		return r.Check(ctx, contentDir)
+		problems, err := r.Check(ctx, contentDir)
+		if !rendererFailed(err) {
+			return problems, err
+		}
+		// The renderer failed, not the content: the save is checked by
+		// the command instead (the next call starts a new renderer).
+		fmt.Fprintf(b.renderer().Out, "publish: the content check ran as a command: %v\n", err)
 	}
 	cmd, err := b.contentScript(ctx, checkScript, contentDir)
 	if err != nil {
@@ -318,7 +324,11 @@ func (b *NodeBuilder) RenderMarkdown(ctx context.Context, contentDir, name strin
 	ctx, cancel := scriptContext(ctx)
 	defer cancel()
 	if r := b.renderer(); r.Running() {
-		return r.Markdown(ctx, contentDir, name, text)
+		html, err := r.Markdown(ctx, contentDir, name, text)
+		if !rendererFailed(err) {
+			return html, err
+		}
+		fmt.Fprintf(b.renderer().Out, "publish: the Markdown preview ran as a command: %v\n", err)
 	}
 	cmd, err := b.contentScript(ctx, markdownScript, contentDir)
 	if err != nil {
@@ -335,6 +345,14 @@ func (b *NodeBuilder) RenderMarkdown(ctx context.Context, contentDir, name strin
 		return "", fmt.Errorf("publish: the Markdown preview failed (%v): %s", err, strings.TrimSpace(errs.String()))
 	}
 	return out.String(), nil
+}
+
+// rendererFailed says whether err is the renderer's own failure (it
+// crashed, ran past its time or its memory, a fault of its code), not the
+// content's problems.
+func rendererFailed(err error) bool {
+	var failed *RenderError
+	return errors.As(err, &failed) && failed.Kind != "content"
 }
 
 // contentScript is the command of web/package.json's script, run as `npm

@@ -399,3 +399,29 @@ func TestARendererHoldingHalfItsMemoryIsStartedAfreshBetweenSteps(t *testing.T) 
 		t.Fatalf("the fresh renderer does not render: %v", err)
 	}
 }
+
+// TestACheckTheRendererFailsRunsAsACommand: a save's content check whose
+// renderer dies under it is made by the command instead, and says the
+// content's problems as the renderer would have.
+func TestACheckTheRendererFailsRunsAsACommand(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "web"), 0o755)
+	os.WriteFile(filepath.Join(root, "web", "package.json"), []byte(`{"scripts": {"build": "npm run check",
+		"check": "echo 'content/site.json: tagline: said by the command'; exit 1"}}`), 0o644)
+	b := &NodeBuilder{Root: root, Scratch: t.TempDir(), Cache: t.TempDir(), TimeOut: time.Minute, Env: Env(os.Getenv("PATH"))}
+	b.rendererOnce.Do(func() {})
+	b.warm = fakeRenderer(t)
+	if err := b.warm.Ensure("a"); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := b.Check(context.Background(), t.TempDir())
+	if err != nil || len(problems) != 1 || !strings.Contains(problems[0], "a fake problem") {
+		t.Fatalf("Check through the renderer = %q, %v; want the renderer's problem", problems, err)
+	}
+	crash := filepath.Join(t.TempDir(), "crash")
+	problems, err = b.Check(context.Background(), crash)
+	if err != nil || len(problems) != 1 || problems[0] != "content/site.json: tagline: said by the command" {
+		t.Fatalf("Check when the renderer died = %q, %v; want the command's problem", problems, err)
+	}
+}

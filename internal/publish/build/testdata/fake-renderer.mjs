@@ -1,6 +1,7 @@
 // A stand-in for web/scripts/renderer.mjs in renderer_test.go: it speaks
 // the protocol (JSON lines, requests on fd 3, answers on fd 4) and fails on
-// request: a render of /crash ends the process, of /hang never answers, of
+// request: a render of /crash ends the process (so does a check of a
+// folder named crash), of /hang never answers, of
 // /grow takes memory until it is stopped; /keep takes 160 MiB, keeps it,
 // and answers; /slow answers after 0.3 s. hello says its pid, code, work
 // dir and environment.
@@ -14,7 +15,10 @@ const kept = [];
 
 const ops = {
   hello: () => ({ code, pid: process.pid, cwd: process.cwd(), env: process.env, steps: [] }),
-  check: () => ({ problems: ["content/site.json: tagline: a fake problem"] }),
+  check: ({ contentDir }) => {
+    if (contentDir.endsWith("/crash")) process.exit(3);
+    return { problems: ["content/site.json: tagline: a fake problem"] };
+  },
   render: async ({ paths }) => {
     if (paths.includes("/crash")) process.exit(3);
     if (paths.includes("/hang")) return new Promise(() => {});
