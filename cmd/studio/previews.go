@@ -37,6 +37,8 @@ func (d draftPages) Image(ctx context.Context, tree, name string) (string, error
 	return d.p.PreviewImage(ctx, tree, name)
 }
 
+func (d draftPages) Asset(name string) (string, error) { return d.p.PreviewAsset(name) }
+
 func (d draftPages) Content(tree string) (*sitecontent.Content, error) {
 	return d.p.PreviewContent(tree)
 }

@@ -57,6 +57,8 @@ func (b *fakeBuilder) Image(ctx context.Context, contentDir, name string) (strin
 	return filepath.Join(contentDir, name), nil
 }
 
+func (b *fakeBuilder) Asset(name string) (string, error) { return "", os.ErrNotExist }
+
 // draftTagline saves a site.json whose tagline is tagline on the draft and
 // returns the draft's commit.
 func (s *site) draftTagline(tagline string) repo.Commit {

@@ -27,6 +27,7 @@ type PreviewBuilder interface {
 	Describe(ctx context.Context, s build.Snapshot) error
 	Render(ctx context.Context, s build.Snapshot, paths []string) ([]build.Page, error)
 	Image(ctx context.Context, contentDir, name string) (string, error)
+	Asset(name string) (string, error)
 }
 
 var _ PreviewBuilder = (*build.NodeBuilder)(nil)
@@ -83,6 +84,16 @@ func (p *Publisher) PreviewImage(ctx context.Context, tree, name string) (string
 		return "", err
 	}
 	return b.Image(ctx, t.snapshot.ContentDir, name)
+}
+
+// PreviewAsset is where the code's file name (assets/…) of the code the
+// previews are rendered with is, for pages that name it.
+func (p *Publisher) PreviewAsset(name string) (string, error) {
+	b, err := p.previewBuilder()
+	if err != nil {
+		return "", err
+	}
+	return b.Asset(name)
 }
 
 // PreviewContent is the draft's tree's content, as its pages read it.

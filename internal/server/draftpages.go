@@ -32,6 +32,10 @@ type DraftPages interface {
 	Image(ctx context.Context, tree, name string) (string, error)
 	// Content is tree's content: its pages' Content-Security-Policy.
 	Content(tree string) (*sitecontent.Content, error)
+	// Asset is where the code's file name ("assets/entry.client-x.js") of
+	// the code the previews are rendered with is on disk: the live
+	// release, built by an older code (or bin/studio's), may not have it.
+	Asset(name string) (string, error)
 }
 
 // A Page is one path of the draft as the front end renders it.

@@ -78,6 +78,8 @@ func (s *Server) servePreview(w http.ResponseWriter, r *http.Request, rel *relea
 	switch {
 	case strings.HasPrefix(name, "images/") && rel.files[name] == nil && rel.images[name] == nil:
 		s.serveDraftImage(pw, r, tree, name)
+	case strings.HasPrefix(name, "assets/") && rel.files[name] == nil:
+		s.serveDraftAsset(pw, r, name)
 	case strings.HasPrefix(name, "assets/"), strings.HasPrefix(name, "images/"), name == "sitemap.xml", name == "robots.txt", !madeByContent(r.URL.Path):
 		rel.routes.ServeHTTP(pw, r)
 	default:
@@ -159,6 +161,19 @@ func (d *draftPages) policyOf(tree string) (contentPolicy, error) {
 	d.policy = &draftPolicy{tree: tree, policy: policy}
 	d.mu.Unlock()
 	return policy, nil
+}
+
+// serveDraftAsset answers a file of the code the previews are rendered
+// with that the live release has not (its pages name the renderer's
+// bundle, which a release built by other code does not hold).
+func (s *Server) serveDraftAsset(w http.ResponseWriter, r *http.Request, name string) {
+	file, err := s.drafts.pages.Asset(name)
+	if err != nil {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	w.Header()["Content-Type"] = []string{contentTypeOf(name)}
+	http.ServeFile(w, r, file)
 }
 
 // serveDraftImage answers an image of the draft that the live release

@@ -97,6 +97,15 @@ func (f *fakeDrafts) Image(ctx context.Context, tree, name string) (string, erro
 	return file, os.WriteFile(file, []byte("WEBP of "+tree), 0o644)
 }
 
+// Asset is the renderer's bundle: it holds only assets/entry.client-new.js.
+func (f *fakeDrafts) Asset(name string) (string, error) {
+	if name != "assets/entry.client-new.js" {
+		return "", os.ErrNotExist
+	}
+	file := filepath.Join(f.dir, "entry.client-new.js")
+	return file, os.WriteFile(file, []byte("the renderer's code"), 0o644)
+}
+
 func (f *fakeDrafts) Content(tree string) (*sitecontent.Content, error) {
 	return sitecontent.New(testSite, nil)
 }
@@ -351,6 +360,22 @@ func TestADraftsNewImageIsMadeOnRequest(t *testing.T) {
 	}
 	if w := get(s.h, "GET", made); w.Code != 404 {
 		t.Errorf("the draft's image without the preview: %d, want 404", w.Code)
+	}
+}
+
+// The draft's pages are rendered with the renderer's bundle, whose code
+// files a live release built by other code has not: they come from it.
+func TestACodeFileTheLiveReleaseHasNotComesFromTheRenderer(t *testing.T) {
+	s := newPreviewServer(t)
+	w := get(s.h, "GET", "/assets/entry.client-new.js", s.previewing()...)
+	if w.Code != 200 || w.Body.String() != "the renderer's code" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/javascript") {
+		t.Errorf("the renderer's code file: %d %q %v", w.Code, w.Body, w.Header())
+	}
+	if w := get(s.h, "GET", "/assets/entry.client-gone.js", s.previewing()...); w.Code != 404 {
+		t.Errorf("a code file neither has: %d, want 404", w.Code)
+	}
+	if w := get(s.h, "GET", "/assets/entry.client-new.js"); w.Code != 404 {
+		t.Errorf("the renderer's code file without the preview: %d, want 404", w.Code)
 	}
 }
 

@@ -28,6 +28,12 @@ func (b *NodeBuilder) Image(ctx context.Context, contentDir, name string) (strin
 	return b.renderer().Image(ctx, contentDir, name)
 }
 
+// Asset is where the code's file name ("assets/…") of the renderer's
+// bundle is, the code the previews' pages are rendered with.
+func (b *NodeBuilder) Asset(name string) (string, error) {
+	return b.renderer().Asset(name)
+}
+
 // Encode makes every variant of the photographs srcs of contentDir into
 // the image cache, so that a publish finds them made.
 func (b *NodeBuilder) Encode(ctx context.Context, contentDir string, srcs []string) error {

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,6 +105,22 @@ func (r *Renderer) Refresh() error {
 	r.stopLocked(&RenderError{Kind: "memory", Message: "The renderer was started afresh between a build's steps, to give back the memory the step before left it holding"})
 	_, err := r.startLocked()
 	return err
+}
+
+// Asset is where the client file name ("assets/…") of the bundle the
+// renderer runs is: its pages name them.
+func (r *Renderer) Asset(name string) (string, error) {
+	r.mu.Lock()
+	dir := r.dir
+	r.mu.Unlock()
+	if dir == "" || !fs.ValidPath(name) || !strings.HasPrefix(name, "assets/") {
+		return "", fs.ErrNotExist
+	}
+	file := filepath.Join(dir, "web", "build", "client", filepath.FromSlash(name))
+	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
+		return "", fs.ErrNotExist
+	}
+	return file, nil
 }
 
 // refreshWait is the longest Refresh waits for the renderer's calls.

@@ -425,3 +425,25 @@ func TestACheckTheRendererFailsRunsAsACommand(t *testing.T) {
 		t.Fatalf("Check when the renderer died = %q, %v; want the command's problem", problems, err)
 	}
 }
+
+// TestAPreviewsCodeFileIsTheRenderersBundles: Asset names a file of the
+// running code's client bundle, and nothing outside its assets.
+func TestAPreviewsCodeFileIsTheRenderersBundles(t *testing.T) {
+	t.Parallel()
+	r := fakeRenderer(t)
+	if err := r.Ensure("a"); err != nil {
+		t.Fatal(err)
+	}
+	assets := filepath.Join(r.dir, "web", "build", "client", "assets")
+	os.MkdirAll(assets, 0o755)
+	os.WriteFile(filepath.Join(assets, "entry.client-a.js"), []byte("code"), 0o644)
+	os.WriteFile(filepath.Join(r.dir, "web", "build", "client", "secret.txt"), []byte("not code"), 0o644)
+	if file, err := r.Asset("assets/entry.client-a.js"); err != nil || file != filepath.Join(assets, "entry.client-a.js") {
+		t.Errorf("Asset of the bundle's file = %q, %v", file, err)
+	}
+	for _, name := range []string{"assets/missing.js", "secret.txt", "assets/../secret.txt", "/assets/entry.client-a.js", "assets"} {
+		if file, err := r.Asset(name); err == nil {
+			t.Errorf("Asset(%q) = %q, want none", name, file)
+		}
+	}
+}
