@@ -5,13 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"studio/internal/filestamp"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -56,31 +55,13 @@ func hashEach(dir string, names []string, hash func(name, file string) (int64, s
 }
 
 // hashMemo is what the last manifest hashed, by each file's stamp
-// (device, inode, size, time of last write). A new release shares most of
-// its files with the one before, by hard link (the blobs of its content,
-// its pictures, the pages the build did not render again): those are not
-// read again, a 300-product release's 971 MB taking a look at each file's
-// stamp. A write into a file, through any of its links, moves its time of
-// last write, so it is hashed again; a file written within a second of
-// its hashing is not remembered, a write in the same tick of the clock
-// being possible.
+// (package filestamp). A new release shares most of its files with the
+// one before, by hard link (the blobs of its content, its pictures, the
+// pages the build did not render again): those are not read again, a
+// 300-product release's 971 MB taking a look at each file's stamp.
 type hashMemo struct {
 	mu     sync.Mutex
-	hashes map[fileStamp]string
-}
-
-type fileStamp struct {
-	dev, ino uint64
-	size     int64
-	written  int64 // nanoseconds
-}
-
-func stampOf(info fs.FileInfo) (fileStamp, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileStamp{}, false
-	}
-	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, size: info.Size(), written: info.ModTime().UnixNano()}, true
+	hashes map[filestamp.Stamp]string
 }
 
 // files hashes names as hashFiles does, those of a stamp it knows from
@@ -88,27 +69,27 @@ func stampOf(info fs.FileInfo) (fileStamp, bool) {
 func (m *hashMemo) files(dir string, names []string) ([]manifestEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	settled := time.Now().Add(-time.Second).UnixNano()
-	var found sync.Map // fileStamp → hash, of this call
+	read := time.Now()
+	var found sync.Map // filestamp.Stamp → hash, of this call
 	entries, err := hashEach(dir, names, func(_, file string) (int64, string, error) {
 		info, err := os.Stat(file)
 		if err != nil {
 			return 0, "", err
 		}
-		stamp, ok := stampOf(info)
+		stamp, ok := filestamp.Of(info)
 		if hash, known := m.hashes[stamp]; ok && known {
 			found.Store(stamp, hash)
 			return info.Size(), hash, nil
 		}
 		size, hash, err := hashOne(file)
-		if err == nil && ok && stamp.written < settled && size == info.Size() {
+		if err == nil && ok && stamp.SettledBy(read) && size == info.Size() {
 			found.Store(stamp, hash)
 		}
 		return size, hash, err
 	})
-	m.hashes = map[fileStamp]string{}
+	m.hashes = map[filestamp.Stamp]string{}
 	found.Range(func(k, v any) bool {
-		m.hashes[k.(fileStamp)] = v.(string)
+		m.hashes[k.(filestamp.Stamp)] = v.(string)
 		return true
 	})
 	return entries, err

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"studio/internal/filestamp"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -139,26 +140,16 @@ func (r *Repository) exportFile(hash, dir string, f *object.File, checks map[plu
 // A blobCheck is what checking a blob found: whether its bytes hash to
 // its name, why not when it cannot be read, and the file as it was then.
 type blobCheck struct {
-	intact bool
-	err    error
-	stamp  blobStamp
-}
-
-func stampOf(info fs.FileInfo) blobStamp {
-	st, _ := info.Sys().(*syscall.Stat_t)
-	if st == nil {
-		return blobStamp{}
-	}
-	return blobStamp{dev: uint64(st.Dev), ino: st.Ino, size: info.Size(), written: info.ModTime()}
+	intact  bool
+	err     error
+	stamp   filestamp.Stamp
+	stamped bool // stamp is known
 }
 
 // checkBlobs checks the blob of each hash of files, on every core (a
 // 300-product catalogue's 685 MB took 1.2-1.5 s on one). A blob this
-// process found intact in an export, unchanged since (the same file,
-// size and time of last write), is not read again: a write into it moves
-// that time past the check. Only a blob last written more than a second
-// before the check is remembered, so a write in the same tick of the
-// clock as the blob's own is not missed. A blob of a file sizeOnly says
+// process found intact in an export is not read again while its stamp is
+// the same (package filestamp). A blob of a file sizeOnly says
 // yes to (a preview's photographs) is taken when it has the file's size.
 func (r *Repository) checkBlobs(files []*object.File, sizeOnly func(*object.File) bool) map[plumbing.Hash]blobCheck {
 	var hashes []plumbing.Hash
@@ -186,13 +177,13 @@ func (r *Repository) checkBlobs(files []*object.File, sizeOnly func(*object.File
 		})
 	}
 	wg.Wait()
-	settled := time.Now().Add(-time.Second)
+	read := time.Now()
 	if r.checked == nil {
-		r.checked = map[plumbing.Hash]blobStamp{}
+		r.checked = map[plumbing.Hash]filestamp.Stamp{}
 	}
 	for i, h := range hashes {
 		checks[h] = found[i]
-		if found[i].intact && found[i].stamp.written.Before(settled) {
+		if found[i].intact && found[i].stamped && found[i].stamp.SettledBy(read) {
 			r.checked[h] = found[i].stamp
 		} else {
 			delete(r.checked, h)
@@ -207,8 +198,8 @@ func (r *Repository) checkBlobs(files []*object.File, sizeOnly func(*object.File
 // export found it intact and it is unchanged since.
 func (r *Repository) checkBlob(blob string, hash plumbing.Hash) blobCheck {
 	if info, err := os.Stat(blob); err == nil {
-		if last, ok := r.checked[hash]; ok && last == stampOf(info) && last.ino != 0 {
-			return blobCheck{intact: true, stamp: last}
+		if now, ok := filestamp.Of(info); ok && r.checked[hash] == now {
+			return blobCheck{intact: true, stamp: now, stamped: true}
 		}
 	}
 	f, err := os.Open(blob)
@@ -220,13 +211,13 @@ func (r *Repository) checkBlob(blob string, hash plumbing.Hash) blobCheck {
 	if err != nil {
 		return blobCheck{err: err}
 	}
-	stamp := stampOf(info)
+	stamp, stamped := filestamp.Of(info)
 	h := sha1.New()
 	fmt.Fprintf(h, "blob %d\x00", info.Size())
 	if _, err := io.Copy(h, f); err != nil {
 		return blobCheck{err: err}
 	}
-	return blobCheck{intact: bytes.Equal(h.Sum(nil), hash[:]), stamp: stamp}
+	return blobCheck{intact: bytes.Equal(h.Sum(nil), hash[:]), stamp: stamp, stamped: stamped}
 }
 
 // damage is the attributes of a log line about a damaged blob: the blob,

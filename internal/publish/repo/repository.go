@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
 
+	"studio/internal/filestamp"
 	"studio/internal/sitecontent"
 )
 
@@ -51,16 +52,7 @@ type Repository struct {
 	path string
 	// checked holds the blobs the exports found intact, as they were
 	// then (checkBlobs); under mu.
-	checked map[plumbing.Hash]blobStamp
-}
-
-// A blobStamp is a blob file's identity and its last write: any write into
-// it (through any of its links) moves its time of last write to the time
-// of the write.
-type blobStamp struct {
-	dev, ino uint64
-	size     int64
-	written  time.Time
+	checked map[plumbing.Hash]filestamp.Stamp
 }
 
 // A Commit is what a release says of the content it was built from.
