@@ -12,6 +12,8 @@ import (
 	"studio/internal/filestamp"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Hashing a release's files, for its manifest (manifest.go): on every
@@ -28,28 +30,17 @@ type manifestEntry struct {
 // dir), made on every core, sorted by path.
 func hashEach(dir string, names []string, hash func(name, file string) (int64, string, error)) ([]manifestEntry, error) {
 	entries := make([]manifestEntry, len(names))
-	errs := make([]error, len(names))
-	var next sync.Mutex
-	i := 0
-	var wg sync.WaitGroup
-	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				j := i
-				i++
-				next.Unlock()
-				if j >= len(names) {
-					return
-				}
-				entries[j].path = names[j]
-				entries[j].size, entries[j].hash, errs[j] = hash(names[j], filepath.Join(dir, filepath.FromSlash(names[j])))
-			}
-		}()
+	errs := make([]error, len(names)) // each file's, all said
+	var g errgroup.Group
+	g.SetLimit(runtime.NumCPU())
+	for j, name := range names {
+		g.Go(func() error {
+			entries[j].path = name
+			entries[j].size, entries[j].hash, errs[j] = hash(name, filepath.Join(dir, filepath.FromSlash(name)))
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 	sort.Slice(entries, func(a, b int) bool { return entries[a].path < entries[b].path })
 	return entries, errors.Join(errs...)
 }

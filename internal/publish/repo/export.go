@@ -13,14 +13,13 @@ import (
 	"runtime"
 	"strings"
 	"studio/internal/filestamp"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"golang.org/x/sync/errgroup"
 )
 
 // A LinkError is Export's answer for a commit holding symbolic links: one
@@ -167,16 +166,15 @@ func (r *Repository) checkBlobs(files []*object.File, sizeOnly func(*object.File
 		hashes = append(hashes, f.Hash)
 	}
 	found := make([]blobCheck, len(hashes))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(hashes)) {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(hashes); i = int(next.Add(1)) - 1 {
-				found[i] = r.checkBlob(filepath.Join(r.Blobs, hashes[i].String()), hashes[i])
-			}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, h := range hashes {
+		g.Go(func() error {
+			found[i] = r.checkBlob(filepath.Join(r.Blobs, h.String()), h)
+			return nil
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	read := time.Now()
 	if r.checked == nil {
 		r.checked = map[plumbing.Hash]filestamp.Stamp{}
