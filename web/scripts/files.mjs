@@ -6,7 +6,7 @@
 // microseconds, and the build makes thousands (a 300-product site's pages
 // and image variants); as promises, each also made a round trip through
 // the thread pool that cost more than the call itself.
-import { copyFileSync, linkSync, unlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, linkSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -74,4 +74,21 @@ export async function pruneDaily(dir, stale) {
     if (name !== ".pruned" && stale(await stat(file), now, name)) await rm(file, { force: true });
   }
   await writeFile(stamp, "");
+}
+
+// A file's identity and last write (device, inode, size, time of
+// modification): a file whose stamp is the one it had when its SHA-256 was
+// last checked or written has not been written into since (a write
+// through any of its links changes its time; a new link changes only its
+// ctime, which is why that is not in it).
+export function stampOf(file) {
+  const { dev, ino, size, mtimeNs } = statSync(file, { bigint: true });
+  return `${dev}:${ino}:${size}:${mtimeNs}`;
+}
+
+// Whether a file of this stamp, read whole at now, was last written more
+// than a second before: a write in the same tick of the clock as the read
+// would leave its time as it was.
+export function settled(stamp, now = Date.now()) {
+  return BigInt(stamp.split(":")[3]) < BigInt(now - 1000) * 1_000_000n;
 }

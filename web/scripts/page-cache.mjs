@@ -6,9 +6,9 @@
 // SHA-256 its sidecar lists: one written into through a release is
 // rendered again, never linked into another.
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeFile } from "./files.mjs";
+import { removeFile, stampOf } from "./files.mjs";
 
 export const SUMS = ".sha256";
 export const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
@@ -18,16 +18,6 @@ export const FALLBACK = "__spa-fallback.html";
 // Deletes the files of a cached page (the releases linking them keep them).
 export function discard(pageCache, name) {
   for (const ext of ["", ".gz", ".br", SUMS]) removeFile(join(pageCache, `${name}${ext}`));
-}
-
-// A file's identity and last write (device, inode, size, time of
-// modification): a cached file whose stamp is the one it had when its
-// SHA-256 was last checked or written has not been written into since
-// (a write through a release's link changes its time; a new link changes
-// only its ctime, which is why that is not in it).
-export function stampOf(file) {
-  const { dev, ino, size, mtimeNs } = statSync(file, { bigint: true });
-  return `${dev}:${ino}:${size}:${mtimeNs}`;
 }
 
 // The sums of a cached page whose files all have the SHA-256 its sidecar

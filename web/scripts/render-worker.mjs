@@ -11,8 +11,8 @@ import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import { compressPage } from "./compression.mjs";
 import { firstPaint } from "./first-paint.mjs";
-import { linkIfThere, removeFile, writeNewFile } from "./files.mjs";
-import { FALLBACK, SUMS, discard, intactSums, sha256, stampOf } from "./page-cache.mjs";
+import { linkIfThere, removeFile, stampOf, writeNewFile } from "./files.mjs";
+import { FALLBACK, SUMS, discard, intactSums, sha256 } from "./page-cache.mjs";
 
 // React's production build: its development build renders the same pages
 // at half the speed. React Router honours its build-time headers
@@ -196,7 +196,7 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
   }
   const cacheRel = relative(dirname(pageCache), pageCache);
   // The stamps of the cache's files this share checked or wrote, by name
-  // (page-cache.mjs, stampOf), for the index.
+  // (files.mjs, stampOf), for the index.
   const stamps = new Map();
   const checked = (name, known) => {
     const start = performance.now();
