@@ -65,7 +65,7 @@ PY
   errors=$(awk '/Non-2xx/{n+=$NF} /Socket errors/{gsub(",","");n+=$4+$6+$8+$10} END{print n+0}' "$work/wrk.txt")
   printf '%-28s text → live: one page %5.1f s, every page %5.1f s   photograph → live %5.1f s   rollback %4.2f s   switch under wrk: %s failed of %s   build peak %s MiB (text) %s MiB (photo)   renderer %s MiB\n' \
     "$label" "$t_page" "$t_text" "$t_photo" "$t_back" "$errors" "$requests" "$peak_text" "$peak_photo" "$(renderer_mib)"
-  printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password" publish)"
+  printf '%-28s %s\n' "" "$(python3 scripts/bench-editor.py "$port" "$password" publish "$work/data")"
   git -C "$work/content" pull -q origin main
 }
 

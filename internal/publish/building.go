@@ -32,6 +32,9 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 	if c.Tree == p.embeddedTree && p.Live() == EmbeddedID {
 		return // the embedded build is this content, built by this code
 	}
+	if _, ok := p.takeDraftBuild(c); ok {
+		return // built, or under way, as the draft (ahead.go)
+	}
 	list, err := p.records().List()
 	if err != nil {
 		p.Log.Error("publish: reading the releases", "err", err)
@@ -81,10 +84,7 @@ func (p *Publisher) queue(c repo.Commit) (string, error) {
 	}
 	p.pending = &r
 	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message)
-	select {
-	case p.wake <- struct{}{}:
-	default:
-	}
+	p.wakeWorker()
 	return r.ID, nil
 }
 
@@ -98,16 +98,27 @@ func (p *Publisher) work(ctx context.Context) {
 		}
 		for r := p.next(); r != nil && ctx.Err() == nil; r = p.next() {
 			p.build(ctx, *r)
+			p.mu.Lock()
+			p.ahead.running = ""
+			delete(p.ahead.promoted, r.ID)
+			p.mu.Unlock()
 		}
 	}
 }
 
-// next takes the queued build, if any.
+// next takes the queued build, if any: main's first, else the draft's.
 func (p *Publisher) next() *releases.Release {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := p.pending
-	p.pending = nil
+	if r := p.pending; r != nil {
+		p.pending = nil
+		return r
+	}
+	r := p.ahead.queued
+	if r != nil {
+		p.ahead.queued = nil
+		p.ahead.running = r.ID
+	}
 	return r
 }
 
@@ -120,19 +131,27 @@ func (p *Publisher) build(ctx context.Context, r releases.Release) {
 		p.failed(ctx, r, start, err)
 		return
 	}
-	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size)
+	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size, "draft", r.Preview)
+	if r.Preview {
+		return // until Publish takes it (ahead.go)
+	}
 	if p.Observe != nil {
 		p.Observe("", r.BuildSeconds, "ready")
 	}
-	// Manual publishing still takes an upgrade's rebuild of the live
-	// content.
+	p.goLive(r)
+	p.prune()
+}
+
+// goLive makes ready release r live, unless Manual says wait for "Make
+// live" (Manual publishing still takes an upgrade's rebuild of the live
+// content).
+func (p *Publisher) goLive(r releases.Release) {
 	live, err := p.records().Get(p.Live())
 	if !p.Manual || (err == nil && live.Tree == r.Tree) || p.isHeld() {
 		if err := p.serve(r.ID, true); err != nil {
 			p.Log.Error("publish: switching", "release", r.ID, "err", err)
 		}
 	}
-	p.prune()
 }
 
 // make builds release r, recording each stage, up to a ready release
@@ -185,6 +204,7 @@ func (p *Publisher) make(ctx context.Context, r *releases.Release, start time.Ti
 	}
 	r.Status, r.Stage = releases.Ready, ""
 	r.BuiltAt = time.Now()
+	p.promotion(r)
 	r.BuildSeconds = time.Since(start).Seconds()
 	r.Size = p.Releases.Size(r.ID)
 	return p.records().Put(*r)
@@ -193,6 +213,7 @@ func (p *Publisher) make(ctx context.Context, r *releases.Release, start time.Ti
 // setStage records the stage release r's build has come to.
 func (p *Publisher) setStage(r *releases.Release, start time.Time, stage string) {
 	r.Stage = stage
+	p.promotion(r)
 	if err := p.records().Put(*r); err != nil {
 		p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
 	}
@@ -227,6 +248,11 @@ func (p *Publisher) problems(err error) []string {
 // the next start drops (main is built again then).
 func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.Time, err error) {
 	client := filepath.Join(p.Releases.Dir(r.ID), "client")
+	p.promotion(&r)
+	if ctx.Err() != nil && r.Preview {
+		p.records().Remove(r.ID) // the draft's: built again after the start
+		return
+	}
 	if ctx.Err() != nil {
 		os.RemoveAll(client)
 		p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)

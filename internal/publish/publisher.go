@@ -47,8 +47,8 @@ type Embedded struct {
 
 // A Publisher builds main's commits one at a time and makes each good one
 // live (or, with Manual, waits for "Make live"). It watches main for pushes
-// and DATA_DIR for `studio rollback`. Between them it builds the
-// previews the editor asks for (Preview), which are never made live.
+// and DATA_DIR for `studio rollback`. Between them it builds the editor's
+// draft ahead of its publishing (ahead.go), never made live until then.
 type Publisher struct {
 	Repo        *repo.Repository
 	Releases    *releases.Releases
@@ -63,6 +63,7 @@ type Publisher struct {
 	Shared      *Shared                                            // PostgreSQL: the copies of the server share releases, main and one builder; nil: this server alone
 	FreeBytes   func(dir string) (uint64, error)                   // the free space of dir's disk; nil: statfs (tests give less)
 	LookEvery   time.Duration                                      // how often watch looks; zero: a quarter of a second (tests look more often)
+	DraftQuiet  time.Duration                                      // how long the draft stays as saved before it is built ahead of its publishing (ahead.go); zero: 2 s
 
 	wake         chan struct{}
 	running      sync.WaitGroup
@@ -71,6 +72,10 @@ type Publisher struct {
 	pending      *releases.Release // main's build, queued, not yet started; a newer commit replaces it
 	live         string            // the release this server serves
 	seenMain     string            // main as this copy last built or shared it
+	seenDraft    string            // the draft as last looked at (buildDraftAhead)
+	draftSaved   time.Time         // when seenDraft was first seen
+	draftTaken   bool              // seenDraft's build is queued, or not needed
+	ahead        aheadQueue        // the draft's build (ahead.go)
 	embeddedTree string
 	builds       bool         // this copy builds: it has the builder and, with Shared, the builder's lock
 	lastLook     time.Time    // with Shared: when the shared state was last read
@@ -79,6 +84,15 @@ type Publisher struct {
 	hold         bool         // no release of the content can be served: the pages answer 503
 	liveFile     string       // what the live file said when last read or written here (followLiveFile)
 	previews     previewTrees // the drafts' trees made ready to render (previews.go)
+}
+
+// An aheadQueue is the draft's build (ahead.go): the one queued (the
+// newest draft's) and the one under way, and the commits of main the
+// drafts' builds were taken for (promoted), by release id.
+type aheadQueue struct {
+	queued   *releases.Release
+	running  string
+	promoted map[string]repo.Commit
 }
 
 // previewTrees are the drafts' trees made ready to render, the few last
@@ -236,7 +250,7 @@ func (p *Publisher) Builds() bool {
 }
 
 // List is every release of main, newest first, the embedded build last
-// (not a preview release an older server made, until Start deletes it).
+// (not the releases built of a draft, until Publish takes one).
 func (p *Publisher) List() ([]releases.Release, error) {
 	all, err := p.records().List()
 	if err != nil {
@@ -261,6 +275,9 @@ func (p *Publisher) Publish() (string, error) {
 	main, err := p.Repo.Main()
 	if err != nil {
 		return "", err
+	}
+	if id, ok := p.takeDraftBuild(main); ok {
+		return id, nil
 	}
 	return p.queue(main)
 }

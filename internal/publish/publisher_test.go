@@ -172,10 +172,13 @@ func (s *site) start(version string) (*Publisher, *fakeTarget) {
 	s.stop = cancel
 	target := &fakeTarget{releases: s.releases, id: EmbeddedID, tagline: "embedded"}
 	p := &Publisher{Repo: s.repo, Releases: s.releases, Builder: s.builder, Target: target, CodeVersion: version,
-		Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: s.keep, Log: slog.New(slog.DiscardHandler), LookEvery: lookEvery}
+		Embedded: Embedded{Client: embeddedClient, Content: content.Files}, Keep: s.keep, Log: slog.New(slog.DiscardHandler), LookEvery: lookEvery, DraftQuiet: lookEvery}
 	if err := p.Start(ctx); err != nil {
 		s.t.Fatal(err)
 	}
+	// A build under way (a draft's, say) ends before the data dir goes
+	// (cleanups run last first).
+	s.t.Cleanup(func() { cancel(); p.Wait() })
 	return p, target
 }
 

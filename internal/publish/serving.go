@@ -134,8 +134,9 @@ func (p *Publisher) dropInterrupted() {
 	}
 }
 
-// dropPreviewReleases deletes the preview releases an older server built:
-// previews are rendered on request now (previews.go), never built.
+// dropPreviewReleases deletes at start the releases built of a draft
+// (ahead.go; an older server's previews too): the draft is built again,
+// if it is still there, at the first look.
 func (p *Publisher) dropPreviewReleases() {
 	list, err := p.records().List()
 	if err != nil {
@@ -144,9 +145,9 @@ func (p *Publisher) dropPreviewReleases() {
 	}
 	for _, r := range list {
 		if r.Preview {
-			p.Log.Info("publish: a preview release an older server built is deleted", "release", r.ID)
+			p.Log.Info("publish: a release built of a draft before the start is deleted", "release", r.ID)
 			if err := p.records().Remove(r.ID); err != nil {
-				p.Log.Error("publish: deleting a preview release", "release", r.ID, "err", err)
+				p.Log.Error("publish: deleting a release built of a draft", "release", r.ID, "err", err)
 			}
 		}
 	}

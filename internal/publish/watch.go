@@ -43,6 +43,7 @@ func (p *Publisher) watch(ctx context.Context) {
 				p.queueIfNew(main)
 			}
 		}
+		p.buildDraftAhead()
 		p.followLiveFile()
 		p.answerRollback()
 		if p.Releases.TakePublishRequest() {

@@ -55,8 +55,8 @@ type hashMemo struct {
 	hashes map[filestamp.Stamp]string
 }
 
-// files hashes names as hashFiles does, those of a stamp it knows from
-// the last call excepted, and remembers them for the next.
+// files hashes names (slash paths under dir), those of a stamp it knows
+// from the last call excepted, and remembers them for the next.
 func (m *hashMemo) files(dir string, names []string) ([]manifestEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -84,6 +84,14 @@ func (m *hashMemo) files(dir string, names []string) ([]manifestEntry, error) {
 		return true
 	})
 	return entries, err
+}
+
+// known is the hash the last manifest found for a file of this stamp.
+func (m *hashMemo) known(stamp filestamp.Stamp) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	hash, ok := m.hashes[stamp]
+	return hash, ok
 }
 
 // hashOne is a file's size and SHA-256 (fileHash), in hex.

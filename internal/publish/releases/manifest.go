@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"studio/internal/filestamp"
 )
 
 // A release's files are listed, with their SHA-256 and size, in its
@@ -87,22 +89,6 @@ func (rs *Releases) WriteManifest(id string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// hashFiles hashes the files names (slash paths under dir), on every core,
-// and returns them sorted by path; those sizeOnly says are not hashed
-// (their hash is "").
-func hashFiles(dir string, names []string, sizeOnly func(name string) bool) ([]manifestEntry, error) {
-	return hashEach(dir, names, func(name, file string) (int64, string, error) {
-		if sizeOnly != nil && sizeOnly(name) {
-			info, err := os.Stat(file)
-			if err != nil {
-				return 0, "", err
-			}
-			return info.Size(), "", nil
-		}
-		return hashOne(file)
-	})
-}
-
 // readManifest reads release directory dir's manifest, checked against
 // want, the SHA-256 release.json records.
 func readManifest(dir, want string) ([]manifestEntry, error) {
@@ -130,17 +116,20 @@ func readManifest(dir, want string) ([]manifestEntry, error) {
 // Verify checks release r's files against its manifest as a switch does:
 // every file there, of its size, the files it serves of their hash, and no
 // other. A damaged release is a *DamageError naming its files. A release
-// built before manifests (no Manifest) is not checked.
-func (rs *Releases) Verify(r Release) error { return rs.verify(r, isOriginal) }
+// built before manifests (no Manifest) is not checked. A file with the
+// stamp of one the last manifest written hashed (hashMemo: the same file,
+// not written since) is taken at that hash, as that manifest took it: a
+// build's switch reads again only the files the build wrote.
+func (rs *Releases) Verify(r Release) error { return rs.verify(r, isOriginal, true) }
 
-// VerifyAll is Verify hashing every file, the originals too.
-func (rs *Releases) VerifyAll(r Release) error { return rs.verify(r, nil) }
+// VerifyAll is Verify reading every file, the originals too.
+func (rs *Releases) VerifyAll(r Release) error { return rs.verify(r, nil, false) }
 
 // isOriginal says whether a release's file is a photograph's original,
 // which the build read and nothing serves.
 func isOriginal(name string) bool { return strings.HasPrefix(name, "content/images/") }
 
-func (rs *Releases) verify(r Release, sizeOnly func(string) bool) error {
+func (rs *Releases) verify(r Release, sizeOnly func(string) bool, byStamp bool) error {
 	if r.Manifest == "" {
 		return nil
 	}
@@ -178,7 +167,21 @@ func (rs *Releases) verify(r Release, sizeOnly func(string) bool) error {
 			return err
 		}
 	}
-	got, err := hashFiles(dir, present, sizeOnly)
+	got, err := hashEach(dir, present, func(name, file string) (int64, string, error) {
+		info, err := os.Stat(file)
+		if err != nil {
+			return 0, "", err
+		}
+		if sizeOnly != nil && sizeOnly(name) {
+			return info.Size(), "", nil
+		}
+		if stamp, ok := filestamp.Of(info); ok && byStamp {
+			if hash, known := rs.hashed.known(stamp); known {
+				return info.Size(), hash, nil
+			}
+		}
+		return hashOne(file)
+	})
 	if err != nil {
 		return err
 	}

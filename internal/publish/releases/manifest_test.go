@@ -1,8 +1,10 @@
 package releases
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +58,42 @@ func TestAManifestRemembersSharedFilesUntilOneIsWritten(t *testing.T) {
 			third := release("20261129-100002-ccccccc")
 			if err := rs.VerifyAll(third); err != nil {
 				t.Fatalf("the manifest after a write into the shared file kept its old hash: %v", err)
+			}
+		})
+	}
+}
+
+// The switch's check of a release just built takes the files the manifest
+// hashed by their stamp, and still finds each damage done to one since.
+func TestTheSwitchsCheckFindsADamageAfterTheManifest(t *testing.T) {
+	t.Parallel()
+	for _, d := range publishtest.Damages {
+		t.Run(d.Name, func(t *testing.T) {
+			t.Parallel()
+			rs, err := Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Release{ID: "20261129-100000-aaaaaaa"}
+			page := filepath.Join(rs.Dir(r.ID), "client", "index.html")
+			os.MkdirAll(filepath.Dir(page), 0o755)
+			os.MkdirAll(filepath.Join(rs.Dir(r.ID), "content"), 0o755)
+			os.WriteFile(page, []byte("<p>a page rendered by an earlier build</p>"), 0o444)
+			old := time.Now().Add(-time.Minute)
+			os.Chtimes(page, old, old)
+			if r.Manifest, err = rs.WriteManifest(r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if len(rs.hashed.hashes) != 1 {
+				t.Fatalf("the manifest remembers %d files, want the page", len(rs.hashed.hashes))
+			}
+			if err := rs.Verify(r); err != nil {
+				t.Fatalf("the release as built: %v", err)
+			}
+			d.Damage(t, page)
+			var damage *DamageError
+			if err := rs.Verify(r); !errors.As(err, &damage) || !slices.Contains(damage.Files, "client/index.html (changed)") {
+				t.Errorf("Verify after the page was damaged: %v, want client/index.html (changed)", err)
 			}
 		})
 	}

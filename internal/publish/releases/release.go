@@ -36,7 +36,7 @@ type Release struct {
 	CodeVersion  string    `json:"codeVersion"` // the bin/studio that built it
 	Format       int       `json:"format"`
 	Status       Status    `json:"status"`
-	Preview      bool      `json:"preview,omitempty"`  // the editor's draft, built by an older server to be looked at: never made live, deleted at start (previews are rendered on request now)
+	Preview      bool      `json:"preview,omitempty"`  // built of the editor's draft ahead of its publishing (publish/ahead.go): hidden and never made live until Publish makes it main's; deleted at start
 	Stage        string    `json:"stage,omitempty"`    // while building: the pipeline's step
 	Problems     []string  `json:"problems,omitempty"` // a failed build's "file: field: problem" lines
 	QueuedAt     time.Time `json:"queuedAt"`

@@ -1,0 +1,150 @@
+package publish
+
+import (
+	"cmp"
+	"time"
+
+	"studio/internal/publish/releases"
+	"studio/internal/publish/repo"
+)
+
+// Building the draft ahead of its publishing. The owner saves, looks at
+// the preview, and presses Publish: meanwhile the draft's files are built
+// into a release of their own, marked Preview (hidden from the list, never
+// made live). Publish puts those files on main, and the release built of
+// them becomes main's: live at once when it is ready, or as soon as its
+// build ends. A release is the same files built by the same code, whatever
+// the commit (queueIfNew), so this is the build main would have had.
+//
+// Main's builds come first: a draft's build waits while one is queued. A
+// draft's build under way is not stopped for main's (it would stop the
+// renderer mid-step); main's build waits for it, and links the pages it
+// rendered. A server that shares its releases with copies (Shared) builds
+// only what is published.
+
+// buildDraftAhead queues a build of the draft once it has stayed as saved
+// for DraftQuiet (the preview the owner opens after a save comes first:
+// both would share the renderer), unless a release of its files is made,
+// under way or failed (a draft the check refuses is said by the preview,
+// and by Publish).
+func (p *Publisher) buildDraftAhead() {
+	if p.Shared != nil || !p.Builds() {
+		return
+	}
+	draft, isDraft, err := p.Repo.Draft()
+	if err != nil || !isDraft {
+		return
+	}
+	if draft.Hash != p.seenDraft {
+		p.seenDraft, p.draftSaved, p.draftTaken = draft.Hash, time.Now(), false
+		return
+	}
+	if p.draftTaken || time.Since(p.draftSaved) < cmp.Or(p.DraftQuiet, 2*time.Second) {
+		return
+	}
+	p.draftTaken = true
+	list, err := p.records().List()
+	if err != nil {
+		p.Log.Error("publish: reading the releases", "err", err)
+		return
+	}
+	for _, r := range list {
+		if r.Tree == draft.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
+			return
+		}
+	}
+	r := releases.Release{ID: p.Releases.NewID(time.Now(), draft.Hash), Commit: draft, CodeVersion: p.CodeVersion, Format: releases.Format,
+		Status: releases.Queued, QueuedAt: time.Now(), Preview: true}
+	if err := p.records().Put(r); err != nil {
+		p.Log.Error("publish: queueing the draft's build", "err", err)
+		return
+	}
+	p.mu.Lock()
+	p.ahead.queued = &r
+	p.mu.Unlock()
+	p.dropOldDrafts(list)
+	p.Log.Info("publish: the draft is built ahead of its publishing", "release", r.ID, "commit", draft.Hash)
+	p.wakeWorker()
+}
+
+// dropOldDrafts deletes the drafts' releases of list that are not the one
+// queued or under way: the draft has moved on from them.
+func (p *Publisher) dropOldDrafts(list []releases.Release) {
+	p.mu.Lock()
+	keep := map[string]bool{p.ahead.running: true}
+	if p.ahead.queued != nil {
+		keep[p.ahead.queued.ID] = true
+	}
+	p.mu.Unlock()
+	for _, r := range list {
+		if r.Preview && !keep[r.ID] {
+			if err := p.records().Remove(r.ID); err != nil {
+				p.Log.Error("publish: deleting an older draft's release", "release", r.ID, "err", err)
+			}
+		}
+	}
+}
+
+// takeDraftBuild makes the draft's release of c's files main's release of
+// c, when there is one, and says so: served at once when it is ready (as a
+// build of c ending is), queued in main's place when it waits, made live
+// when its build ends when under way.
+func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
+	list, err := p.records().List()
+	if err != nil {
+		return "", false
+	}
+	for _, r := range list {
+		if !r.Preview || r.Tree != c.Tree || r.CodeVersion != p.CodeVersion || len(r.Damage) > 0 || r.Status == releases.Failed {
+			continue
+		}
+		r.Preview, r.Commit = false, c
+		p.mu.Lock()
+		switch {
+		case p.ahead.queued != nil && p.ahead.queued.ID == r.ID:
+			p.ahead.queued = nil
+			if old := p.pending; old != nil {
+				p.records().Remove(old.ID) // superseded, as queue does
+			}
+			queued := r
+			p.pending = &queued
+		case p.ahead.running == r.ID:
+			if p.ahead.promoted == nil {
+				p.ahead.promoted = map[string]repo.Commit{}
+			}
+			p.ahead.promoted[r.ID] = c
+		case r.Status != releases.Ready:
+			p.mu.Unlock()
+			continue // a build a stop interrupted: Start drops it
+		}
+		p.mu.Unlock()
+		if err := p.records().Put(r); err != nil {
+			p.Log.Error("publish: taking the draft's release for main", "release", r.ID, "err", err)
+			return "", false
+		}
+		p.Log.Info("publish: main takes the release built of the draft", "release", r.ID, "commit", c.Hash, "status", r.Status)
+		if r.Status == releases.Ready {
+			p.goLive(r)
+		}
+		p.wakeWorker()
+		return r.ID, true
+	}
+	return "", false
+}
+
+// promotion gives r, a release under way, the commit main took it for
+// (takeDraftBuild): from then on it is main's.
+func (p *Publisher) promotion(r *releases.Release) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c, ok := p.ahead.promoted[r.ID]; ok {
+		r.Preview, r.Commit = false, c
+	}
+}
+
+func (p *Publisher) wakeWorker() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
