@@ -210,7 +210,7 @@ def publish_mode():
         start = time.time()
         save()
         ahead = built_ahead(data_dir, start)
-        out.append("%s %.1f s (at once %.1f s; built ahead %.1f s after Save)" % (label, publish_and_wait(), at_once, ahead))
+        out.append("%s %.2f s (at once %.1f s; built ahead %.1f s after Save)" % (label, publish_and_wait(), at_once, ahead))
     print("workspace Publish → live: " + "; ".join(out))
 
 
