@@ -109,10 +109,22 @@ func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
 			queued := r
 			p.pending = &queued
 		case p.ahead.running == r.ID:
+			// Its build records it as main's from its next stage on
+			// (promotion), and makes it live as it ends (endDraftBuild).
 			if p.ahead.promoted == nil {
 				p.ahead.promoted = map[string]repo.Commit{}
 			}
 			p.ahead.promoted[r.ID] = c
+			p.mu.Unlock()
+			p.Log.Info("publish: main takes the release being built of the draft", "release", r.ID, "commit", c.Hash)
+			// Listed as main's now, its record as its build last wrote it.
+			p.ahead.writing.Lock()
+			defer p.ahead.writing.Unlock()
+			if now, err := p.records().Get(r.ID); err == nil {
+				now.Preview, now.Commit = false, c
+				p.records().Put(now)
+			}
+			return r.ID, true
 		case r.Status != releases.Ready:
 			p.mu.Unlock()
 			continue // a build a stop interrupted: Start drops it
@@ -132,14 +144,39 @@ func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
 	return "", false
 }
 
-// promotion gives r, a release under way, the commit main took it for
-// (takeDraftBuild): from then on it is main's.
-func (p *Publisher) promotion(r *releases.Release) {
+// putBuild records r, a release being built, as main's if Publish took
+// it (takeDraftBuild), one writer at a time: takeDraftBuild writes a
+// draft's record under way too.
+func (p *Publisher) putBuild(r *releases.Release) error {
+	p.ahead.writing.Lock()
+	defer p.ahead.writing.Unlock()
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.promoteLocked(r)
+	p.mu.Unlock()
+	return p.records().Put(*r)
+}
+
+func (p *Publisher) promoteLocked(r *releases.Release) {
 	if c, ok := p.ahead.promoted[r.ID]; ok {
 		r.Preview, r.Commit = false, c
 	}
+}
+
+// endDraftBuild ends r's build as the draft's under way, with main's
+// commit if Publish took it meanwhile (at once: a Publish from now on
+// finds it ended, in its record), and says whether it was taken since
+// its record was last written.
+func (p *Publisher) endDraftBuild(r *releases.Release) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ahead.running != r.ID {
+		return false
+	}
+	was := r.Preview
+	p.promoteLocked(r)
+	p.ahead.running = ""
+	delete(p.ahead.promoted, r.ID)
+	return was && !r.Preview
 }
 
 func (p *Publisher) wakeWorker() {

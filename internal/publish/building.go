@@ -98,10 +98,6 @@ func (p *Publisher) work(ctx context.Context) {
 		}
 		for r := p.next(); r != nil && ctx.Err() == nil; r = p.next() {
 			p.build(ctx, *r)
-			p.mu.Lock()
-			p.ahead.running = ""
-			delete(p.ahead.promoted, r.ID)
-			p.mu.Unlock()
 		}
 	}
 }
@@ -127,13 +123,21 @@ func (p *Publisher) next() *releases.Release {
 func (p *Publisher) build(ctx context.Context, r releases.Release) {
 	start := time.Now()
 	r.Status = releases.Building
-	if err := p.make(ctx, &r, start); err != nil {
+	err := p.make(ctx, &r, start)
+	taken := p.endDraftBuild(&r)
+	if err != nil {
 		p.failed(ctx, r, start, err)
 		return
 	}
 	p.Log.Info("publish: built", "release", r.ID, "seconds", r.BuildSeconds, "peak_mib", r.BuildPeakMiB, "bytes", r.Size, "draft", r.Preview)
 	if r.Preview {
 		return // until Publish takes it (ahead.go)
+	}
+	if taken {
+		if err := p.putBuild(&r); err != nil {
+			p.Log.Error("publish: recording the draft's release as main's", "release", r.ID, "err", err)
+			return
+		}
 	}
 	if p.Observe != nil {
 		p.Observe("", r.BuildSeconds, "ready")
@@ -204,17 +208,15 @@ func (p *Publisher) make(ctx context.Context, r *releases.Release, start time.Ti
 	}
 	r.Status, r.Stage = releases.Ready, ""
 	r.BuiltAt = time.Now()
-	p.promotion(r)
 	r.BuildSeconds = time.Since(start).Seconds()
 	r.Size = p.Releases.Size(r.ID)
-	return p.records().Put(*r)
+	return p.putBuild(r)
 }
 
 // setStage records the stage release r's build has come to.
 func (p *Publisher) setStage(r *releases.Release, start time.Time, stage string) {
 	r.Stage = stage
-	p.promotion(r)
-	if err := p.records().Put(*r); err != nil {
+	if err := p.putBuild(r); err != nil {
 		p.Log.Error("publish: recording the stage", "release", r.ID, "err", err)
 	}
 	p.Log.Info("publish: build stage", "release", r.ID, "stage", stage, "seconds", time.Since(start).Seconds())
@@ -248,7 +250,6 @@ func (p *Publisher) problems(err error) []string {
 // the next start drops (main is built again then).
 func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.Time, err error) {
 	client := filepath.Join(p.Releases.Dir(r.ID), "client")
-	p.promotion(&r)
 	if ctx.Err() != nil && r.Preview {
 		p.records().Remove(r.ID) // the draft's: built again after the start
 		return
@@ -261,7 +262,7 @@ func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.T
 	problems := p.problems(err)
 	r.Status, r.Stage, r.Problems = releases.Failed, "", problems
 	r.BuildSeconds = time.Since(start).Seconds()
-	if err := p.records().Put(r); err != nil {
+	if err := p.putBuild(&r); err != nil {
 		p.Log.Error("publish: recording the failure", "release", r.ID, "err", err)
 	}
 	os.RemoveAll(client)

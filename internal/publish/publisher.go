@@ -93,6 +93,7 @@ type aheadQueue struct {
 	queued   *releases.Release
 	running  string
 	promoted map[string]repo.Commit
+	writing  sync.Mutex // the records of builds under way, written one at a time (putBuild)
 }
 
 // previewTrees are the drafts' trees made ready to render, the few last
