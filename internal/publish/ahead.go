@@ -127,7 +127,15 @@ func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
 			return r.ID, true
 		case r.Status != releases.Ready:
 			p.mu.Unlock()
-			continue // a build a stop interrupted: Start drops it
+			// Built since the list was read, or a build a stop
+			// interrupted (Start drops it).
+			now, err := p.records().Get(r.ID)
+			if err != nil || now.Status != releases.Ready || !now.Preview {
+				continue
+			}
+			r = now
+			r.Preview, r.Commit = false, c
+			p.mu.Lock()
 		}
 		p.mu.Unlock()
 		if err := p.records().Put(r); err != nil {
