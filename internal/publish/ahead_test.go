@@ -157,3 +157,25 @@ func TestADraftTheCheckRefusesIsNotBuiltAgainAndPublishSaysWhy(t *testing.T) {
 		t.Errorf("a failed build went live: %s", id)
 	}
 }
+
+// Publish while main's files are being built already (the watch took the
+// draft's release first, or saw the push) adds no second build of them.
+func TestAPublishWhileMainsFilesAreBuildingAddsNoBuild(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	p, target := s.start("v1")
+	s.builder.hold()
+	s.commitTagline("pushed")
+	main, _ := s.repo.Main()
+	waitFor(t, "main's build under way", func() bool { r, ok := s.draftRelease(main.Tree); return ok && r.Status == releases.Building })
+	r, _ := s.draftRelease(main.Tree)
+	id, err := p.Publish()
+	if err != nil || id != r.ID {
+		t.Errorf("Publish gave %q, %v; want the build under way, %s", id, err, r.ID)
+	}
+	s.builder.let()
+	waitFor(t, "the push live", servingTagline(target, "pushed"))
+	if n := count(s.builder.built(), "pushed"); n != 1 {
+		t.Errorf("main's files were built %d times, want once", n)
+	}
+}

@@ -60,6 +60,21 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 	}
 }
 
+// underWay is the release of main of these files by this code that is
+// queued or being built, if any.
+func (p *Publisher) underWay(tree string) string {
+	list, err := p.records().List()
+	if err != nil {
+		return ""
+	}
+	for _, r := range list {
+		if !r.Preview && r.Tree == tree && r.CodeVersion == p.CodeVersion && (r.Status == releases.Queued || r.Status == releases.Building) {
+			return r.ID
+		}
+	}
+	return ""
+}
+
 // queue puts a build of c in the queue, which holds one: a newer commit
 // replaces the one queued.
 func (p *Publisher) queue(c repo.Commit) (string, error) {

@@ -268,7 +268,9 @@ func (p *Publisher) List() ([]releases.Release, error) {
 }
 
 // Publish queues a build of main now, even of a commit built before (a
-// build that failed for want of disk space, say), and returns its id.
+// build that failed for want of disk space, say), and returns its id:
+// the draft's release of its files when there is one (takeDraftBuild), or
+// a build of them already queued or under way.
 func (p *Publisher) Publish() (string, error) {
 	if p.Shared != nil && !p.Builds() {
 		return "", p.Shared.AskPublish(context.Background()) // the copy that builds takes it within seconds
@@ -279,6 +281,9 @@ func (p *Publisher) Publish() (string, error) {
 	}
 	if id, ok := p.takeDraftBuild(main); ok {
 		return id, nil
+	}
+	if id := p.underWay(main.Tree); id != "" {
+		return id, nil // the watch took the draft's release first
 	}
 	return p.queue(main)
 }
