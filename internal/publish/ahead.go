@@ -49,7 +49,7 @@ func (p *Publisher) buildDraftAhead() {
 		return
 	}
 	for _, r := range list {
-		if r.Tree == draft.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
+		if p.sameBuild(r, draft.Tree) {
 			return
 		}
 	}
@@ -95,7 +95,7 @@ func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
 		return "", false
 	}
 	for _, r := range list {
-		if !r.Preview || r.Tree != c.Tree || r.CodeVersion != p.CodeVersion || len(r.Damage) > 0 || r.Status == releases.Failed {
+		if !r.Preview || !p.sameBuild(r, c.Tree) || r.Status == releases.Failed {
 			continue
 		}
 		r.Preview, r.Commit = false, c
@@ -103,18 +103,13 @@ func (p *Publisher) takeDraftBuild(c repo.Commit) (string, bool) {
 		switch {
 		case p.ahead.queued != nil && p.ahead.queued.ID == r.ID:
 			p.ahead.queued = nil
-			if old := p.pending; old != nil {
-				p.records().Remove(old.ID) // superseded, as queue does
+			if err := p.pendLocked(r); err != nil {
+				p.Log.Error("publish: queueing the draft's release for main", "release", r.ID, "err", err)
 			}
-			queued := r
-			p.pending = &queued
 		case p.ahead.running == r.ID:
 			// Its build records it as main's from its next stage on
-			// (promotion), and makes it live as it ends (endDraftBuild).
-			if p.ahead.promoted == nil {
-				p.ahead.promoted = map[string]repo.Commit{}
-			}
-			p.ahead.promoted[r.ID] = c
+			// (putBuild), and makes it live as it ends (endDraftBuild).
+			p.ahead.takenFor = &c
 			p.mu.Unlock()
 			p.Log.Info("publish: main takes the release being built of the draft", "release", r.ID, "commit", c.Hash)
 			// Listed as main's now, its record as its build last wrote it.
@@ -165,8 +160,8 @@ func (p *Publisher) putBuild(r *releases.Release) error {
 }
 
 func (p *Publisher) promoteLocked(r *releases.Release) {
-	if c, ok := p.ahead.promoted[r.ID]; ok {
-		r.Preview, r.Commit = false, c
+	if p.ahead.running == r.ID && p.ahead.takenFor != nil {
+		r.Preview, r.Commit = false, *p.ahead.takenFor
 	}
 }
 
@@ -182,8 +177,7 @@ func (p *Publisher) endDraftBuild(r *releases.Release) bool {
 	}
 	was := r.Preview
 	p.promoteLocked(r)
-	p.ahead.running = ""
-	delete(p.ahead.promoted, r.ID)
+	p.ahead.running, p.ahead.takenFor = "", nil
 	return was && !r.Preview
 }
 

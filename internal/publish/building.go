@@ -41,7 +41,7 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 		return
 	}
 	for _, r := range list {
-		if !r.Preview && r.Tree == c.Tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0 {
+		if !r.Preview && p.sameBuild(r, c.Tree) {
 			if r.Status == releases.Ready && r.ID != p.Live() {
 				// The same files again (a revert), or a build a stop kept
 				// from going live: the release made of them serves.
@@ -60,6 +60,12 @@ func (p *Publisher) queueIfNew(c repo.Commit) {
 	}
 }
 
+// sameBuild says whether r is, or will be, a build of these files by this
+// code, undamaged: whatever its commit, what a build of them makes.
+func (p *Publisher) sameBuild(r releases.Release, tree string) bool {
+	return r.Tree == tree && r.CodeVersion == p.CodeVersion && len(r.Damage) == 0
+}
+
 // underWay is the release of main of these files by this code that is
 // queued or being built, if any.
 func (p *Publisher) underWay(tree string) string {
@@ -68,7 +74,7 @@ func (p *Publisher) underWay(tree string) string {
 		return ""
 	}
 	for _, r := range list {
-		if !r.Preview && r.Tree == tree && r.CodeVersion == p.CodeVersion && (r.Status == releases.Queued || r.Status == releases.Building) {
+		if !r.Preview && p.sameBuild(r, tree) && (r.Status == releases.Queued || r.Status == releases.Building) {
 			return r.ID
 		}
 	}
@@ -83,21 +89,17 @@ func (p *Publisher) queue(c repo.Commit) (string, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if queued := p.pending; queued != nil {
-		if queued.Commit.Hash == c.Hash {
-			return queued.ID, nil
-		}
-		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", queued.ID, "commit", c.Hash)
-		if err := p.records().Remove(queued.ID); err != nil {
-			return "", err
-		}
+	if queued := p.pending; queued != nil && queued.Commit.Hash == c.Hash {
+		return queued.ID, nil
 	}
 	r := releases.Release{ID: p.Releases.NewID(time.Now(), c.Hash), Commit: c, CodeVersion: p.CodeVersion, Format: releases.Format,
 		Status: releases.Queued, QueuedAt: time.Now()}
 	if err := p.records().Put(r); err != nil {
 		return "", err
 	}
-	p.pending = &r
+	if err := p.pendLocked(r); err != nil {
+		return "", err
+	}
 	p.Log.Info("publish: queued", "release", r.ID, "commit", c.Hash, "message", c.Message)
 	p.wakeWorker()
 	return r.ID, nil
@@ -115,6 +117,19 @@ func (p *Publisher) work(ctx context.Context) {
 			p.build(ctx, *r)
 		}
 	}
+}
+
+// pendLocked makes r main's queued build, the one queued before it
+// superseded (its record deleted). The caller holds p.mu.
+func (p *Publisher) pendLocked(r releases.Release) error {
+	if queued := p.pending; queued != nil {
+		p.Log.Info("publish: a queued build is superseded by a newer commit", "release", queued.ID, "commit", r.Hash)
+		if err := p.records().Remove(queued.ID); err != nil {
+			return err
+		}
+	}
+	p.pending = &r
+	return nil
 }
 
 // next takes the queued build, if any: main's first, else the draft's.
@@ -265,11 +280,11 @@ func (p *Publisher) problems(err error) []string {
 // the next start drops (main is built again then).
 func (p *Publisher) failed(ctx context.Context, r releases.Release, start time.Time, err error) {
 	client := filepath.Join(p.Releases.Dir(r.ID), "client")
-	if ctx.Err() != nil && r.Preview {
-		p.records().Remove(r.ID) // the draft's: built again after the start
-		return
-	}
 	if ctx.Err() != nil {
+		if r.Preview {
+			p.records().Remove(r.ID) // the draft's: built again after the start
+			return
+		}
 		os.RemoveAll(client)
 		p.Log.Info("publish: a build stopped by the shutdown; main is built again at the next start", "release", r.ID)
 		return

@@ -87,12 +87,12 @@ type Publisher struct {
 }
 
 // An aheadQueue is the draft's build (ahead.go): the one queued (the
-// newest draft's) and the one under way, and the commits of main the
-// drafts' builds were taken for (promoted), by release id.
+// newest draft's) and the one under way, with the commit of main Publish
+// took it for, if it did.
 type aheadQueue struct {
 	queued   *releases.Release
 	running  string
-	promoted map[string]repo.Commit
+	takenFor *repo.Commit
 	writing  sync.Mutex // the records of builds under way, written one at a time (putBuild)
 }
 

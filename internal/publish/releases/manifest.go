@@ -180,7 +180,8 @@ func (rs *Releases) verify(r Release, sizeOnly func(string) bool, byStamp bool) 
 				return info.Size(), hash, nil
 			}
 		}
-		return hashOne(file)
+		sum, err := fileHash(file)
+		return info.Size(), hex.EncodeToString(sum), err
 	})
 	if err != nil {
 		return err
