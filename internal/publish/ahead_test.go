@@ -7,8 +7,8 @@ import (
 	"studio/internal/publish/releases"
 )
 
-// draftRelease is the release of the draft's tree, when there is one.
-func (s *site) draftRelease(tree string) (releases.Release, bool) {
+// releaseOf is the release of a tree, when there is one.
+func (s *site) releaseOf(tree string) (releases.Release, bool) {
 	list, err := s.releases.List()
 	if err != nil {
 		s.t.Fatal(err)
@@ -19,6 +19,14 @@ func (s *site) draftRelease(tree string) (releases.Release, bool) {
 		}
 	}
 	return releases.Release{}, false
+}
+
+// waitForRelease waits until the release of tree has status, and gives it.
+func (s *site) waitForRelease(what, tree string, status releases.Status) releases.Release {
+	s.t.Helper()
+	waitFor(s.t, what, func() bool { r, ok := s.releaseOf(tree); return ok && r.Status == status })
+	r, _ := s.releaseOf(tree)
+	return r
 }
 
 func (b *fakeBuilder) built() []string {
@@ -42,8 +50,7 @@ func TestTheDraftIsBuiltAheadAndGoesLiveWhenPublished(t *testing.T) {
 	s := newSite(t)
 	p, target := s.start("v1")
 	draft := s.draftTagline("ahead")
-	waitFor(t, "the draft built ahead", func() bool { r, ok := s.draftRelease(draft.Tree); return ok && r.Status == releases.Ready })
-	r, _ := s.draftRelease(draft.Tree)
+	r := s.waitForRelease("the draft built ahead", draft.Tree, releases.Ready)
 	if !r.Preview {
 		t.Errorf("the draft's release is not marked as the draft's: %+v", r)
 	}
@@ -90,8 +97,7 @@ func TestAPublishWhileTheDraftBuildsWaitsForThatBuild(t *testing.T) {
 	p, target := s.start("v1")
 	s.builder.hold()
 	draft := s.draftTagline("under way")
-	waitFor(t, "the draft's build under way", func() bool { r, ok := s.draftRelease(draft.Tree); return ok && r.Status == releases.Building })
-	r, _ := s.draftRelease(draft.Tree)
+	r := s.waitForRelease("the draft's build under way", draft.Tree, releases.Building)
 
 	commit, err := s.repo.PublishDraft(owner)
 	if err != nil {
@@ -121,16 +127,16 @@ func TestANewerDraftReplacesTheOlderDraftsRelease(t *testing.T) {
 	s := newSite(t)
 	_, target := s.start("v1")
 	older := s.draftTagline("older")
-	waitFor(t, "the older draft built", func() bool { r, ok := s.draftRelease(older.Tree); return ok && r.Status == releases.Ready })
+	s.waitForRelease("the older draft built", older.Tree, releases.Ready)
 	newer := s.draftTagline("newer")
-	waitFor(t, "the newer draft built", func() bool { r, ok := s.draftRelease(newer.Tree); return ok && r.Status == releases.Ready })
-	if _, ok := s.draftRelease(older.Tree); ok {
+	s.waitForRelease("the newer draft built", newer.Tree, releases.Ready)
+	if _, ok := s.releaseOf(older.Tree); ok {
 		t.Errorf("the older draft's release is kept after the draft moved on")
 	}
 	// A push to main meanwhile is built and goes live; the draft's stays hidden.
 	s.commitTagline("pushed")
 	waitFor(t, "the push live", servingTagline(target, "pushed"))
-	if r, ok := s.draftRelease(newer.Tree); !ok || !r.Preview {
+	if r, ok := s.releaseOf(newer.Tree); !ok || !r.Preview {
 		t.Errorf("the draft's release after a push: %+v, %v; want it kept as the draft's", r, ok)
 	}
 }
@@ -140,7 +146,7 @@ func TestADraftTheCheckRefusesIsNotBuiltAgainAndPublishSaysWhy(t *testing.T) {
 	s := newSite(t)
 	p, target := s.start("v1")
 	draft := s.draftTagline("broken ahead")
-	waitFor(t, "the draft's build failed", func() bool { r, ok := s.draftRelease(draft.Tree); return ok && r.Status == releases.Failed })
+	s.waitForRelease("the draft's build failed", draft.Tree, releases.Failed)
 	if _, err := s.repo.PublishDraft(owner); err != nil {
 		t.Fatal(err)
 	}
@@ -167,8 +173,7 @@ func TestAPublishWhileMainsFilesAreBuildingAddsNoBuild(t *testing.T) {
 	s.builder.hold()
 	s.commitTagline("pushed")
 	main, _ := s.repo.Main()
-	waitFor(t, "main's build under way", func() bool { r, ok := s.draftRelease(main.Tree); return ok && r.Status == releases.Building })
-	r, _ := s.draftRelease(main.Tree)
+	r := s.waitForRelease("main's build under way", main.Tree, releases.Building)
 	id, err := p.Publish()
 	if err != nil || id != r.ID {
 		t.Errorf("Publish gave %q, %v; want the build under way, %s", id, err, r.ID)

@@ -25,10 +25,7 @@ func TestAManifestRemembersSharedFilesUntilOneIsWritten(t *testing.T) {
 				t.Fatal(err)
 			}
 			shared := filepath.Join(t.TempDir(), "page.html")
-			os.WriteFile(shared, []byte("<p>a page shared by two releases</p>"), 0o444)
-			// Older than a second: written before it is hashed, as a cached page is.
-			old := time.Now().Add(-time.Minute)
-			os.Chtimes(shared, old, old)
+			writeOld(t, shared, "<p>a page shared by two releases</p>")
 			release := func(id string) Release {
 				r := Release{ID: id}
 				os.MkdirAll(filepath.Join(rs.Dir(id), "client"), 0o755)
@@ -78,9 +75,7 @@ func TestTheSwitchsCheckFindsADamageAfterTheManifest(t *testing.T) {
 			page := filepath.Join(rs.Dir(r.ID), "client", "index.html")
 			os.MkdirAll(filepath.Dir(page), 0o755)
 			os.MkdirAll(filepath.Join(rs.Dir(r.ID), "content"), 0o755)
-			os.WriteFile(page, []byte("<p>a page rendered by an earlier build</p>"), 0o444)
-			old := time.Now().Add(-time.Minute)
-			os.Chtimes(page, old, old)
+			writeOld(t, page, "<p>a page rendered by an earlier build</p>")
 			if r.Manifest, err = rs.WriteManifest(r.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -96,5 +91,18 @@ func TestTheSwitchsCheckFindsADamageAfterTheManifest(t *testing.T) {
 				t.Errorf("Verify after the page was damaged: %v, want client/index.html (changed)", err)
 			}
 		})
+	}
+}
+
+// writeOld writes a read-only file last written a minute ago: older than
+// a second when it is hashed, as a page the page cache kept is.
+func writeOld(t *testing.T, file, body string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(body), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(file, old, old); err != nil {
+		t.Fatal(err)
 	}
 }
