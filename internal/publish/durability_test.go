@@ -289,9 +289,11 @@ func TestABuildMakesRoomOrFailsAtOnceWhenTheDiskIsFull(t *testing.T) {
 
 	p.FreeBytes = func(dir string) (uint64, error) { return 10 << 20, nil }
 	s.commitTagline("e")
-	waitFor(t, "e failed", func() bool {
+	// The failure is recorded, then reported: wait for both.
+	waitFor(t, "e failed and reported", func() bool {
 		list, _ := s.releases.List()
-		return list[0].Status == releases.Failed
+		problem, _ := target.reported()
+		return list[0].Status == releases.Failed && problem != ""
 	})
 	list, _ = s.releases.List()
 	if problems := list[0].Problems; len(problems) != 1 || !strings.HasPrefix(problems[0], "not enough disk space: 10 MiB free,") {
