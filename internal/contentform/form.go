@@ -147,6 +147,11 @@ func (s *Schema) field(raw *Value, pointer, key string, v *Value, required bool)
 		f.Value = plainText(v)
 	default:
 		fillText(f, node, v)
+		// A description is prose: a box of several lines from the start,
+		// where Enter starts a line rather than sending the form.
+		if key == "description" && f.Kind == "text" {
+			f.Kind = "textarea"
+		}
 	}
 	return f
 }

@@ -283,3 +283,18 @@ func TestNamedGroupsCanBeRenamedAddedAndMoved(t *testing.T) {
 		t.Error("a second unnamed group was added")
 	}
 }
+
+// A description is a box of several lines even when empty (a new
+// product's), so Enter in it starts a line rather than sending the form.
+func TestADescriptionIsAlwaysSeveralLines(t *testing.T) {
+	schema := mustSchema(t, `{"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}`)
+	for _, doc := range []string{`{}`, `{"name": "Yucca", "description": "Short."}`} {
+		form := schema.Form(mustParse(t, doc), "")
+		if f := fieldNamed(form, "/description"); f == nil || f.Kind != "textarea" {
+			t.Errorf("%s: the description is %+v, want a textarea", doc, f)
+		}
+		if f := fieldNamed(form, "/name"); f == nil || f.Kind != "text" {
+			t.Errorf("%s: the name is %+v, want one line", doc, f)
+		}
+	}
+}

@@ -55,6 +55,8 @@ func TestLoadRejectsBadCatalogues(t *testing.T) {
 		{"no image", func(p []map[string]any) { p[0]["images"] = []any{} }, "at '/products/0/images'"},
 		{"empty alt text", func(p []map[string]any) { p[0]["images"] = []any{map[string]any{"src": "a.jpg", "alt": " "}} }, "at '/products/0/images/0/alt'"},
 		{"zero id", func(p []map[string]any) { p[0]["id"] = 0 }, "at '/products/0/id'"},
+		// Counted in characters, as the build's check counts them: 80 "Ç" pass.
+		{"a name of 81 characters", func(p []map[string]any) { p[0]["name"] = strings.Repeat("Ç", 81) }, "at '/products/0/name'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +77,18 @@ func TestLoadRejectsBadCatalogues(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a name of 80 characters", func(t *testing.T) {
+		fsys := shippedCopy(t)
+		var cat map[string]any
+		if err := json.Unmarshal(fsys["catalogue.json"].Data, &cat); err != nil {
+			t.Fatal(err)
+		}
+		cat["products"].([]any)[0].(map[string]any)["name"] = strings.Repeat("Ç", 80)
+		fsys["catalogue.json"] = &fstest.MapFile{Data: must(json.Marshal(cat))}
+		if _, err := Load(fsys); err != nil {
+			t.Error(err)
+		}
+	})
 	t.Run("not JSON", func(t *testing.T) {
 		fsys := shippedCopy(t)
 		fsys["catalogue.json"] = &fstest.MapFile{Data: []byte(`{"products":`)}

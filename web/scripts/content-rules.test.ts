@@ -45,6 +45,8 @@ describe("the content check", () => {
       },
       /^content\/site\.json: line \d+, column \d+: not valid JSON \(.*\)\. Is a comma missing at the end of the line before\?$/,
     ],
+    ["a product name over 80 characters", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].name = "Ç".repeat(81))), /^content\/catalogue\.json: product \d+ \(Ç+\): name: is 81 characters long: it may have at most 80, so shorten it$/],
+    ["a product with no photograph", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images = [])), /^content\/catalogue\.json: product \d+ \(.+\): images: add at least one$/],
     ["a product id used twice", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[1].id = c.products[0].id)), /^content\/catalogue\.json: product \d+ \(.+\): id: \d+ is used by another product$/],
     ["a featured id that does not exist", (dir) => editJson(dir, "catalogue.json", (c) => (c.featured.fresh = 9999)), /^content\/catalogue\.json: featured: product 9999 is not in the catalogue$/],
     ["an unknown category", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].category = "Beds")), /^content\/catalogue\.json: product \d+ \(.+\): category: "Beds" is not one of "categories"/],

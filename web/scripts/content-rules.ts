@@ -164,10 +164,13 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
       break;
     }
     case "minItems":
-      problem = Number(p.limit) === 1 ? "needs at least one entry" : `needs at least ${p.limit} entries`;
+      problem = Number(p.limit) === 1 ? "add at least one" : `add at least ${p.limit}`;
       break;
     case "minProperties":
-      problem = "needs at least one entry";
+      problem = "add at least one";
+      break;
+    case "maxLength":
+      problem = `is ${[...String(e.data)].length} characters long: it may have at most ${p.limit}, so shorten it`;
       break;
     case "minimum":
       problem = `should be ${p.limit} or more`;

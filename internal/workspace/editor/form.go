@@ -52,15 +52,16 @@ func (v *editView) Marked() []markedField {
 	var list []markedField
 	var walk func(f *contentform.Field, place []string)
 	walk = func(f *contentform.Field, place []string) {
-		// A list's items name themselves ("Phone 1"): its own label would repeat.
-		if f.Kind != "list" && f.Kind != "photos" {
-			place = append(place[:len(place):len(place)], f.Label)
-		}
+		own := append(place[:len(place):len(place)], f.Label)
 		for _, problem := range f.Problems {
-			list = append(list, markedField{f.ID, strings.Join(place, " › "), problem})
+			list = append(list, markedField{f.ID, strings.Join(own, " › "), problem})
+		}
+		// A list's items name themselves ("Phone 1"): its own label would repeat.
+		if f.Kind == "list" || f.Kind == "photos" {
+			own = place
 		}
 		for _, c := range f.Fields {
-			walk(c, place)
+			walk(c, own)
 		}
 	}
 	if v.Form != nil {
@@ -131,6 +132,7 @@ func (h *Handler) unsaved(c *edit.Change) *editView {
 		}
 	}
 	p.Changes = c.Changed()
+	p.liftHidden()
 	return p
 }
 
@@ -213,6 +215,7 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 	case errors.As(err, &refused):
 		p = h.editView(c)
 		p.Others = contentform.Attach(p.Form, c.Part.File, c.Doc, refused.Lines)
+		p.liftHidden()
 		p.Problem, p.Changes = refusedSave, len(c.Fields)
 		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
 	case errors.Is(err, edit.ErrCheckDidNotRun):
@@ -224,6 +227,32 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	default:
 		h.contentFailed(w, r, err)
+	}
+}
+
+// liftHidden puts the problems of the form's hidden fields (a photograph's
+// file, a product's id), which the page does not show, on the field that
+// holds each, or with the lines of no field when the form itself does.
+func (v *editView) liftHidden() {
+	var walk func(f *contentform.Field, holder *contentform.Field)
+	walk = func(f *contentform.Field, holder *contentform.Field) {
+		for _, c := range f.Fields {
+			if c.Kind != "hidden" {
+				walk(c, c)
+				continue
+			}
+			for _, problem := range c.Problems {
+				if holder == nil {
+					v.Others = append(v.Others, c.Label+": "+problem)
+				} else {
+					holder.Problems = append(holder.Problems, problem)
+				}
+			}
+			c.Problems = nil
+		}
+	}
+	if v.Form != nil {
+		walk(v.Form, nil)
 	}
 }
 
