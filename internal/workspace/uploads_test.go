@@ -248,7 +248,7 @@ func TestAPhotographOverTheLimitIsRefusedAsItArrives(t *testing.T) {
 		first := io.MultiReader(bytes.NewReader(head), bytes.NewReader(make([]byte, edit.MaxPhotoBytes+1)))
 		rest := stalling(t, first)
 		status, answer := sendPhoto(t, rig, srv, contentType, rest, int64(len(head)+40<<20+len(tail)))
-		if status != http.StatusRequestEntityTooLarge || !strings.HasPrefix(answer.Problem, "“huge.jpg” is over 30 MB: a photograph may be up to 30 MB") || answer.Retry {
+		if status != http.StatusRequestEntityTooLarge || !strings.HasPrefix(answer.Problem, "“huge.jpg” is 41.9 MB: a photograph may be up to 30 MB") || answer.Retry {
 			t.Errorf("a file over 30 MB: %d %+v", status, answer)
 		}
 		if kept := uploadsKept(t, rig); len(kept) > 0 {
@@ -313,7 +313,7 @@ func TestEmptyAndHEICFilesAreSaidSo(t *testing.T) {
 	body := bodyText(w)
 	for _, want := range []string{
 		"“empty.jpg” is empty (0 bytes)",
-		"“IMG_0001.HEIC” is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible)",
+		"“IMG_0001.HEIC” is an iPhone HEIC photo: choose it again from Photos, which sends a JPEG, or set the camera to Most Compatible.",
 		"1 photograph added",
 	} {
 		if !strings.Contains(body, want) {
@@ -358,7 +358,7 @@ func TestPhotographsSentAheadAreAddedByTheForm(t *testing.T) {
 	if code, a := send("notes.jpg", []byte("not a picture at all")); code != http.StatusUnprocessableEntity || !strings.HasPrefix(a.Problem, "“notes.jpg” is not a photograph") || a.Retry {
 		t.Errorf("not a photograph: %d %+v", code, a)
 	}
-	if code, a := send("IMG_0001.heic", heic); code != http.StatusUnprocessableEntity || !strings.Contains(a.Problem, "is a HEIC photograph") {
+	if code, a := send("IMG_0001.heic", heic); code != http.StatusUnprocessableEntity || !strings.Contains(a.Problem, "is an iPhone HEIC photo") {
 		t.Errorf("a HEIC photograph: %d %+v", code, a)
 	}
 

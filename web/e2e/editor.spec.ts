@@ -266,7 +266,7 @@ test("each photograph is sent on its own: what cannot be sent is said first, and
   await expect(row("huge.jpg")).toContainText(/“huge\.jpg” is 3\d\.\d MB: a photograph may be up to 30 MB/);
   await expect(row("empty.jpg")).toContainText("“empty.jpg” is empty (0 bytes)");
   await expect(row("IMG_0001.HEIC")).toContainText(
-    "“IMG_0001.HEIC” is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible)",
+    "“IMG_0001.HEIC” is an iPhone HEIC photo: choose it again from Photos, which sends a JPEG, or set the camera to Most Compatible.",
   );
   await expect(row("courtyard-2.jpg")).toContainText("Uploaded");
   // The one lost says so, and its "Try again" is where the keyboard is.
@@ -301,7 +301,7 @@ test("without JavaScript, the server says an empty or HEIC file is one", async (
   await page.getByRole("button", { name: "Upload the photographs" }).click();
   const photos = page.getByRole("group", { name: "Photographs" });
   await expect(photos).toHaveAccessibleDescription(/“empty\.jpg” is empty \(0 bytes\)/);
-  await expect(photos).toHaveAccessibleDescription(/“IMG_0001\.HEIC” is a HEIC photograph, which browsers cannot show: export it as JPEG/);
+  await expect(photos).toHaveAccessibleDescription(/“IMG_0001\.HEIC” is an iPhone HEIC photo: choose it again from Photos, which sends a JPEG, or set the camera to Most Compatible\./);
   await context.close();
 });
 

@@ -83,7 +83,7 @@ func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string)
 	}
 	label := "“" + fh.Filename + "”"
 	if fh.Size > MaxPhotoBytes {
-		return "", fmt.Sprintf("%s is %.1f MB: a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty).", label, float64(fh.Size)/1e6), ""
+		return "", SayPhoto("large", fh.Filename, Megabytes(fh.Size)), ""
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -95,7 +95,7 @@ func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string)
 		return "", label + " could not be read: " + err.Error(), ""
 	}
 	if len(body) > MaxPhotoBytes {
-		return "", label + " is over 30 MB: a photograph may be up to 30 MB.", ""
+		return "", SayPhoto("large", fh.Filename, fmt.Sprintf("over %d MB", MaxPhotoBytes>>20)), ""
 	}
 	ext, problem, narrow := CheckPhoto(label, body)
 	if problem != "" {
@@ -143,9 +143,8 @@ func (s *Staging) SentAhead(token string) (name, problem, narrow string) {
 // unshowable says what is wrong with an empty or HEIC file ("" for any
 // other: Stage checks those).
 func unshowable(fh *multipart.FileHeader) string {
-	label := "“" + fh.Filename + "”"
 	if fh.Size == 0 {
-		return label + " is empty (0 bytes): choose it again (a photograph still on its way from the phone’s cloud can be empty)."
+		return SayPhoto("empty", fh.Filename, "")
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -155,7 +154,7 @@ func unshowable(fh *multipart.FileHeader) string {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(f, head)
 	if IsHEIC(head[:n]) {
-		return label + " is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again."
+		return SayPhoto("heic", fh.Filename, "")
 	}
 	return ""
 }

@@ -94,13 +94,18 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, title
 
 // UploadJS is the workspace's one script, which sends a product's
 // photographs one by one; the product's form carries it inline, and the
-// workspace's policy allows it by its hash.
+// workspace's policy allows it by its hash. It says what the server says
+// of a photograph it cannot take: edit.PhotoWords, written into it here.
 var UploadJS = func() string {
 	b, err := fs.ReadFile(templateFiles, path.Join(page.TemplatesDir, "upload.js"))
 	if err != nil {
 		panic(err)
 	}
-	return string(b)
+	const slot = "/* edit.PhotoWords */ {}"
+	if !strings.Contains(string(b), slot) {
+		panic("editor: upload.js has no " + slot)
+	}
+	return strings.Replace(string(b), slot, edit.PhotoWordsJSON(), 1)
 }()
 
 // templateFuncs are the functions of the Content section's pages.

@@ -129,7 +129,13 @@ func (h *Handler) refusalOf(err error, body *upload.Body, total int64, maxFiles 
 	var over *http.MaxBytesError
 	switch {
 	case errors.As(err, &large):
-		return &refusal{status: http.StatusRequestEntityTooLarge, text: tooLargeText("“" + large.name + "” is over 30 MB")}
+		// Read no further than the limit: the file's size is known only
+		// when it came alone (the script's), from the request's.
+		size := fmt.Sprintf("over %d MB", edit.MaxPhotoBytes>>20)
+		if maxFiles == 1 && total > edit.MaxPhotoBytes {
+			size = edit.Megabytes(total)
+		}
+		return &refusal{status: http.StatusRequestEntityTooLarge, text: edit.SayPhoto("large", large.name, size)}
 	case errors.Is(err, errTooManyFiles):
 		text := fmt.Sprintf("more than %d photographs were sent at once: up to %d can be added at a time. Add the others next.", maxFiles, maxFiles)
 		if maxFiles == 1 {
@@ -152,12 +158,6 @@ func (h *Handler) refusalOf(err error, body *upload.Body, total int64, maxFiles 
 		}
 	}
 	return &refusal{status: http.StatusBadRequest, text: fmt.Sprintf("the upload could not be read (%v).", err)}
-}
-
-// tooLargeText is what is said of a file over edit.MaxPhotoBytes, after what
-// it is.
-func tooLargeText(what string) string {
-	return what + ": a photograph may be up to 30 MB. Export it smaller (a phone’s “large” size is plenty)."
 }
 
 // readUploads reads a form with files (a product's photographs, posted

@@ -29,17 +29,15 @@
   const mb = (bytes) => (bytes / 1e6).toFixed(1).replace(/\.0$/, "");
   const count = (n) => (n === 1 ? "1 photograph" : `${n} photographs`);
 
-  // What keeps a file from being sent, said before any of it is (the
-  // server says the same of a form sent without this script).
+  // What keeps a file from being sent, said before any of it is, in the
+  // server's own words for a form sent without this script (edit.PhotoWords,
+  // written in here where the script is served).
+  const WORDS = /* edit.PhotoWords */ {};
+  const say = (kind, file) => WORDS[kind].replace("{name}", () => `“${file.name}”`).replace("{size}", () => `${mb(file.size)} MB`);
   function problemOf(file) {
-    const label = `“${file.name}”`;
-    if (file.size === 0) return `${label} is empty (0 bytes): choose it again (a photograph still on its way from the phone’s cloud can be empty).`;
-    if (/^image\/hei[cf]/i.test(file.type) || /\.hei[cf]$/i.test(file.name)) {
-      return `${label} is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again.`;
-    }
-    if (file.size > maxBytes) {
-      return `${label} is ${mb(file.size)} MB: a photograph may be up to ${Math.round(maxBytes / 2 ** 20)} MB. Export it smaller (a phone’s “large” size is plenty).`;
-    }
+    if (file.size === 0) return say("empty", file);
+    if (/^image\/hei[cf]/i.test(file.type) || /\.hei[cf]$/i.test(file.name)) return say("heic", file);
+    if (file.size > maxBytes) return say("large", file);
     return "";
   }
 
