@@ -77,6 +77,7 @@ func (h *Handler) routes() *http.ServeMux {
 		mux.HandleFunc("POST /studio/content/products/{id}", h.gate.SignedIn(h.content.Save))
 		mux.HandleFunc("GET /studio/content/products/{id}/delete", h.gate.SignedIn(h.content.ConfirmDeleteProduct))
 		mux.HandleFunc("POST /studio/content/products/{id}/delete", h.gate.SignedIn(h.content.DeleteProduct))
+		mux.HandleFunc("POST /studio/content/products/{id}/move", h.gate.SignedIn(h.content.MoveProduct))
 		mux.HandleFunc("GET /studio/content/thumbnail", h.gate.SignedIn(h.content.Thumbnail))
 		mux.HandleFunc("POST "+editor.PhotosPath, h.gate.SignedIn(h.content.SendPhoto))
 	}

@@ -127,7 +127,7 @@ func (e *Editor) Open(part Part) (head repo.Commit, c *Change, err error) {
 }
 
 // readPart reads part's file and its schema at commit hash; a new
-// product is there as a blank one at the end of the list.
+// product is there as a blank one, first in the list.
 func (e *Editor) readPart(hash string, part Part) (*contentform.Schema, *contentform.Value, error) {
 	raw, err := e.Content.ReadFile(hash, part.File)
 	if err != nil {

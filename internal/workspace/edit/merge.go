@@ -21,7 +21,7 @@ type TheirChange struct{ Label, Value string }
 // it.
 func merged(part Part, base, doc, theirs *contentform.Value, pointer, theirPointer string, found bool) (*contentform.Value, bool) {
 	if part.Product == NewProduct {
-		// A new product goes at the end of their list, with the next id there.
+		// A new product goes first in their list, with the next id there.
 		doc.At(pointer).Set("id", theirs.At(theirPointer+"/id"))
 	} else if !found || !contentform.Equal(part.ownPart(base, pointer), part.ownPart(theirs, theirPointer)) {
 		return nil, false

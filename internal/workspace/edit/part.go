@@ -60,7 +60,7 @@ func (p Part) PointerIn(doc *contentform.Value) (string, bool) {
 		return "", false
 	}
 	for i, item := range products.Items {
-		if p.Product == NewProduct && i == len(products.Items)-1 || item.Get("id") != nil && item.Get("id").Number == strconv.Itoa(p.Product) {
+		if p.Product == NewProduct && i == 0 || item.Get("id") != nil && item.Get("id").Number == strconv.Itoa(p.Product) {
 			return "/products/" + strconv.Itoa(i), true
 		}
 	}

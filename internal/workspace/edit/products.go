@@ -14,8 +14,8 @@ import (
 // The catalogue's rules for a product's form: its id and category, the
 // two boxes for the home page, and what deleting a product takes with it.
 
-// addBlankProduct puts a new product at the end of the catalogue's list,
-// with the next id.
+// addBlankProduct puts a new product first in the catalogue's list (the
+// site shows the newest piece first, on the first page), with the next id.
 func addBlankProduct(schema *contentform.Schema, doc *contentform.Value) {
 	products := doc.Get("products")
 	if products == nil {
@@ -31,7 +31,7 @@ func addBlankProduct(schema *contentform.Schema, doc *contentform.Value) {
 	blank.Set("id", &contentform.Value{Kind: contentform.Number, Number: strconv.Itoa(next)})
 	// The id first, as in every product.
 	blank.Keys = append([]string{"id"}, slices.DeleteFunc(blank.Keys, func(k string) bool { return k == "id" })...)
-	products.Items = append(products.Items, blank)
+	products.Items = slices.Insert(products.Items, 0, blank)
 }
 
 // productForm fits a product's form to the catalogue: its id is kept, not
@@ -158,4 +158,25 @@ func removeProduct(doc *contentform.Value, pointer, id string) (removed []string
 		}
 	}
 	return removed, nil
+}
+
+// A Namesake is another product called as one is.
+type Namesake struct{ ID, Name string }
+
+// Namesakes are the products of doc other than the one at pointer with
+// its name, in any case and spacing: a name given twice is allowed, and
+// the form warns of it.
+func Namesakes(doc *contentform.Value, pointer string) []Namesake {
+	key := func(name string) string { return strings.ToLower(strings.Join(strings.Fields(name), " ")) }
+	name := key(doc.At(pointer + "/name").Text())
+	if name == "" {
+		return nil
+	}
+	var found []Namesake
+	for i, p := range doc.At("/products").List() {
+		if "/products/"+strconv.Itoa(i) != pointer && key(p.Get("name").Text()) == name {
+			found = append(found, Namesake{ID: p.Get("id").Text(), Name: p.Get("name").Text()})
+		}
+	}
+	return found
 }

@@ -37,8 +37,9 @@ type editView struct {
 	Hot           bool               // the product is in What's Hot
 	Fresh         bool               // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
-	Delete        string // the product's delete page, "" for a new one
-	Preview       string // the product's page on the site, to preview the draft at; "" for a new one, or without previews
+	Delete        string          // the product's delete page, "" for a new one
+	Preview       string          // the product's page on the site, to preview the draft at; "" for a new one, or without previews
+	Namesakes     []edit.Namesake // the other products of the same name: a warning, not a refusal
 }
 
 // markedField is a field a save was refused for, as the summary at the
@@ -111,6 +112,7 @@ func (h *Handler) editView(c *edit.Change) *editView {
 	}
 	if p.Product {
 		p.Hot, p.Fresh = edit.Featured(doc, doc.At(pointer+"/id").Text())
+		p.Namesakes = edit.Namesakes(doc, pointer)
 		if name := doc.At(pointer + "/name").Text(); part.Product > 0 && name != "" {
 			p.Title = part.Title + ": " + name
 		}

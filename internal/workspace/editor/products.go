@@ -2,6 +2,7 @@ package editor
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -29,7 +30,11 @@ type productRow struct {
 	CoverAlt           string
 	Featured           string // "What's Hot", "Fresh from the studio", both or ""
 	ChangedBy, Changed string // the last save that named the product ("" when none is known)
+	First, Last        bool   // first or last in the catalogue: no button moves it further
 }
+
+// MoveID is the id of the row's button that moves it way ("earlier", "later").
+func (r productRow) MoveID(way string) string { return moveButtonID(r.ID, way) }
 
 type productsView struct {
 	page.Frame
@@ -55,8 +60,12 @@ func (h *Handler) Products(w http.ResponseWriter, r *http.Request) {
 	}
 	last := h.lastChanges(head.Hash)
 	p := &productsView{Frame: page.Frame{Title: "Products", Section: "content"}}
-	for _, item := range doc.At("/products").List() {
-		row := productRow{ID: item.Get("id").Text(), Name: item.Get("name").Text(), Category: item.Get("category").Text()}
+	list := doc.At("/products").List()
+	for i, item := range list {
+		row := productRow{ID: item.Get("id").Text(), Name: item.Get("name").Text(), Category: item.Get("category").Text(), First: i == 0, Last: i == len(list)-1}
+		if row.ID == r.URL.Query().Get("moved") {
+			p.Notice = fmt.Sprintf("“%s” is now number %d of %d in the catalogue. %s", row.Name, i+1, len(list), savedNotice)
+		}
 		if cover := item.At("/images/0"); cover != nil {
 			row.Cover, row.CoverAlt = thumbnailURL(cover.Get("src").Text()), cover.Get("alt").Text()
 		}
