@@ -226,6 +226,103 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await expect(page.getByRole("link", { name: product.name, exact: true })).toBeVisible();
 });
 
+// Every target of the page a finger can press (links, buttons, boxes, text
+// boxes, found by role) is 44 × 44 px at least: a checkbox by its label. A
+// link within a sentence is exempt (WCAG 2.5.8's inline exception): its
+// size is the text's.
+async function expectTargetsOf44(page: Page) {
+  const small: string[] = [];
+  for (const role of ["link", "button", "checkbox", "radio", "textbox", "combobox"] as const) {
+    small.push(
+      ...(await page.getByRole(role).evaluateAll(
+        (elements, role) =>
+          elements.flatMap((element) => {
+            const label = element.closest("label");
+            const box = ((role === "checkbox" || role === "radio") && label ? label : element).getBoundingClientRect();
+            const sentence = element.closest("p")?.cloneNode(true) as HTMLElement | undefined;
+            sentence?.querySelectorAll("a").forEach((a) => a.remove());
+            if (role === "link" && /\p{L}/u.test(sentence?.textContent ?? "")) return [];
+            const name = element.getAttribute("aria-label") ?? element.textContent?.trim() ?? element.id;
+            return box.width < 44 || box.height < 44 ? [`${role} “${name}”: ${box.width} × ${box.height}`] : [];
+          }),
+        role,
+      )),
+    );
+  }
+  expect(small, `on ${page.url()}`).toEqual([]);
+}
+
+// Nothing of the page is wider than the phone's screen, at 320 and 375 px.
+async function expectNoSidewaysScroll(page: Page) {
+  for (const width of [320, 375]) {
+    await page.setViewportSize({ width, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${page.url()} at ${width} px`).toBeLessThanOrEqual(width);
+  }
+}
+
+test("on a phone, every target of the Content pages is 44 px at least, and nothing scrolls sideways", async ({ page, openStudio }) => {
+  await openContent(page, openStudio);
+  for (const path of ["/studio/content", "/studio/content/products", `/studio/content/products/${products[1]!.id}`]) {
+    await page.goto(path);
+    await expectTargetsOf44(page);
+    await expectNoSidewaysScroll(page);
+  }
+});
+
+test("adding a product: its description is several lines, and a refusal names each field, a name over 80 characters among them", async ({ page, openStudio }) => {
+  await openContent(page, openStudio);
+  await page.getByRole("link", { name: "Add a product" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Add a product" })).toBeVisible();
+  // Enter in the description starts a line: it sends nothing.
+  const description = page.getByRole("textbox", { name: "Description" });
+  await description.fill("Carved by hand.");
+  await description.press("End");
+  await description.press("Enter");
+  await description.pressSequentially("In teak.");
+  await expect(description).toHaveValue("Carved by hand.\nIn teak.");
+  await expect(page.getByRole("heading", { level: 1, name: "Add a product" })).toBeVisible();
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Yucca ".repeat(14).trim());
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  const problems = page.getByRole("region", { name: /^Nothing was saved/ });
+  await expect(problems).toBeFocused();
+  await expect(problems.getByRole("listitem").filter({ hasText: /^Name: / })).toHaveText("Name: is 83 characters long: it may have at most 80, so shorten it");
+  await expect(problems.getByRole("listitem").filter({ hasText: /^Photographs: / })).toHaveText("Photographs: add at least one");
+  // Each names its field: none starts with a bare colon.
+  for (const item of await problems.getByRole("listitem").allTextContents()) expect(item).toMatch(/^[^:\s][^:]*: /);
+  await expect(description).toHaveValue("Carved by hand.\nIn teak.");
+  await problems.getByRole("link", { name: "Photographs" }).click();
+  await expect(page).toHaveURL(/#f-products-0-images$/);
+  await expectNoAxeViolations(page);
+  await expectTargetsOf44(page);
+  await expectNoSidewaysScroll(page);
+  // Nothing was saved.
+  await page.goto("/studio/content");
+  await expect(page.getByRole("link", { name: "Discard changes" })).toHaveCount(0);
+});
+
+test("Move earlier sets the catalogue's order, and the keyboard stays on the piece's button", async ({ page, openStudio }) => {
+  await openContent(page, openStudio);
+  await page.goto("/studio/content/products");
+  const names = page.getByRole("table").getByRole("link");
+  const before = await names.allTextContents();
+  const third = before[2]!;
+  const earlier = page.getByRole("button", { name: `Move earlier: ${third}`, exact: true });
+  await earlier.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText(new RegExp(`^“${escape(third)}” is now number 2 of ${before.length} in the catalogue\\.`));
+  await expect(earlier).toBeFocused();
+  await expect(names).toHaveText([before[0]!, third, before[1]!, ...before.slice(3)]);
+  await expectNoAxeViolations(page);
+  // Moved to the top, the piece's other button keeps the keyboard.
+  await earlier.click();
+  await expect(page.getByRole("button", { name: `Move later: ${third}`, exact: true })).toBeFocused();
+  await expect(names.first()).toHaveText(third);
+  await page.goto("/studio/content");
+  const saves = page.getByRole("region", { name: "Unpublished changes" }).getByRole("listitem");
+  await expect(saves.filter({ hasText: `moved earlier, to number 1 of ${before.length} (${third})` })).toHaveCount(1);
+  await discardChanges(page);
+});
+
 test("each photograph is sent on its own: what cannot be sent is said first, and one that fails is tried again with one tap", async ({ page, openStudio }, info) => {
   test.setTimeout(240_000);
   const dir = info.outputPath("one-by-one");
