@@ -381,8 +381,12 @@ func TestASaveOfAFieldChangedMeanwhileShowsBothValuesToChooseOne(t *testing.T) {
 	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Asha's name") || strings.Contains(got, "Workshop") {
 		t.Errorf("the refused save changed the draft:\n%s", got)
 	}
-	// Asha's name chosen: it stays, with Ravi's phone.
+	// Saved again without a choice: asked again.
 	ravis.Set("_against", hidden(t, body, "_against"))
+	if w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Not saved yet: choose which to keep for each field below") {
+		t.Fatalf("Ravi's save with no choice: %d\n%s", w.Code, w.Body)
+	}
+	// Asha's name chosen: it stays, with Ravi's phone.
 	ravis.Set("_keep:/name", "theirs")
 	if w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
 		t.Fatalf("Ravi's save with a choice: %d\n%s", w.Code, w.Body)
@@ -426,7 +430,7 @@ func TestATextChangedMeanwhileShowsBothToChooseOne(t *testing.T) {
 	w := do(rig.h, "POST", "/studio/content/text-about", ravis, withCookie(rig.ravi))
 	body := w.Body.String()
 	choices := section(t, body, `class="conflicts"`)
-	if w.Code != http.StatusConflict || !strings.Contains(choices, `name="_keep:text" value="theirs"> <span class="whose">Saved meanwhile by asha`) ||
+	if w.Code != http.StatusConflict || !strings.Contains(choices, `name="_keep:text" value="theirs" form="text-form"> <span class="whose">Saved meanwhile by asha`) ||
 		!strings.Contains(choices, "Asha&#39;s story") || !strings.Contains(choices, "Ravi&#39;s story") {
 		t.Fatalf("Ravi's text over Asha's: %d, want both to choose from:\n%s", w.Code, body)
 	}

@@ -24,6 +24,7 @@ type conflictView struct {
 	ID     string // the choice's fieldset
 	Choice string // the radio button's name
 	At     string // when theirs was saved: "at 12:31"
+	Form   string // the form the choice belongs to, when it is outside it
 }
 
 // The form's names and values of a choice (package edit reads them back).
@@ -77,7 +78,7 @@ func and(words []string) string {
 }
 
 // conflictViews are a conflict's fields as the form shows them, and the
-// sentence that says what happened.
+// sentence that says what happened (what to do is the caller's to say).
 func (h *Handler) conflictViews(thing string, conflict *edit.Conflict) ([]conflictView, string) {
 	var views []conflictView
 	var who, fields []string
@@ -92,7 +93,7 @@ func (h *Handler) conflictViews(thing string, conflict *edit.Conflict) ([]confli
 			latest = f.By.When
 		}
 	}
-	return views, fmt.Sprintf("Not saved yet: %s changed %s of %s too, %s, while you were editing. Choose which to keep below, then press Save; your other changes are kept in the form.",
+	return views, fmt.Sprintf("Not saved yet: %s changed %s of %s too, %s, while you were editing.",
 		and(who), and(fields), thing, h.at(latest))
 }
 

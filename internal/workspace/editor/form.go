@@ -221,6 +221,10 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 		shown.Doc = conflict.Shown
 		p = h.unsaved(&shown)
 		p.Conflicts, p.Problem = h.conflictViews(thingName(c.Part, c.Base.At(c.Pointer+"/name").Text()), conflict)
+		p.Problem += " Choose which to keep below, then press Save; your other changes are kept in the form."
+		if r.PostForm.Get(edit.AgainstField) == conflict.Head.Hash {
+			p.Problem = "Not saved yet: choose which to keep for each field below (“Yours” or the one saved meanwhile), then press Save."
+		}
 		p.Against, p.Changes = conflict.Head.Hash, c.Changed()
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	case errors.As(err, &refused):

@@ -16,6 +16,12 @@ import (
 
 var markdownPage = newPage("content-markdown.html")
 
+// textForm is the id of a text's form.
+const textForm = "text-form"
+
+// FormID is the id of the text's form.
+func (*markdownView) FormID() string { return textForm }
+
 // markdownView is one Markdown file's form and its rendering.
 type markdownView struct {
 	page.Frame
@@ -88,6 +94,12 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit
 	case errors.As(err, &conflict):
 		field := edit.FieldConflict{Name: edit.TextField, Label: "Text", Mine: text, Theirs: conflict.Theirs, By: conflict.By}
 		p.Conflicts, p.Problem = h.conflictViews(part.Title, &edit.Conflict{Fields: []edit.FieldConflict{field}})
+		p.Problem += " Choose which to keep, then press Save."
+		if r.PostForm.Get(edit.AgainstField) == conflict.Head.Hash {
+			p.Problem = "Not saved yet: choose which text to keep (“Yours” or the one saved meanwhile), then press Save."
+		}
+		// Above the text and its preview, for the room two texts need.
+		p.Conflicts[0].Form = textForm
 		p.Against = conflict.Head.Hash
 		show(http.StatusConflict)
 	case errors.As(err, &refused):
