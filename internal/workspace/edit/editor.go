@@ -294,7 +294,7 @@ func (e *Editor) mergeOver(c *Change, head repo.Commit) error {
 	}
 	theirPointer, found := c.Part.PointerIn(theirs)
 	if !found {
-		history, err := e.partHistory(c.Part, c.Version, head.Hash)
+		history, err := partHistory(e.Content, c.Part, c.Version, head.Hash)
 		if err != nil {
 			return err
 		}
@@ -319,7 +319,7 @@ func (e *Editor) mergeOver(c *Change, head repo.Commit) error {
 // is the part merged, theirs in the fields in conflict; their is the part
 // as head has it.
 func (e *Editor) conflict(c *Change, head repo.Commit, theirs, merged, their *contentform.Value, conflicts []unit) error {
-	history, err := e.partHistory(c.Part, c.Version, head.Hash)
+	history, err := partHistory(e.Content, c.Part, c.Version, head.Hash)
 	if err != nil {
 		return err
 	}
@@ -341,6 +341,37 @@ func (e *Editor) conflict(c *Change, head repo.Commit, theirs, merged, their *co
 			Mine: shown(findField(mineForm, u.name)), Theirs: shown(findField(theirForm, u.name))})
 	}
 	return out
+}
+
+// KeptMeanwhile is what a save merged over others' (the commit saved,
+// made from the form's version since) kept of theirs: each field of part
+// they changed that the save left as they had it, with who changed it.
+func (e *Editor) KeptMeanwhile(part Part, since, saved string) ([]Kept, error) {
+	log, err := e.Content.Log(saved, 2)
+	if err != nil || len(log) < 2 || part.IsText() {
+		return nil, err
+	}
+	history, err := partHistory(e.Content, part, since, log[1].Hash)
+	if err != nil {
+		return nil, err
+	}
+	schema, doc, err := e.readPart(since, part)
+	if err != nil {
+		return nil, err
+	}
+	pointer, found := part.PointerIn(doc)
+	base, theirs, mine := partAt(e.Content, part, since), partAt(e.Content, part, log[1].Hash), partAt(e.Content, part, saved)
+	if !found || base == nil || theirs == nil || mine == nil {
+		return nil, nil
+	}
+	var kept []Kept
+	for _, u := range fieldUnits(part, schema, doc, pointer, base, theirs, mine) {
+		b, t, m := base.At(u.rel), theirs.At(u.rel), mine.At(u.rel)
+		if !contentform.Equal(b, t) && contentform.Equal(m, t) {
+			kept = append(kept, Kept{Label: u.label, By: changedBy(history, u.rel)})
+		}
+	}
+	return kept, nil
 }
 
 // Delete takes the product of part out of the draft's catalogue, its

@@ -81,7 +81,7 @@ func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, 
 		}
 		keep := choices.keep(head.Hash, TextField)
 		if !bytes.Equal(now, was) && text != string(was) && text != string(now) && keep == "" {
-			history, err := e.partHistory(part, version, head.Hash)
+			history, err := partHistory(e.Content, part, version, head.Hash)
 			if err != nil {
 				return err
 			}

@@ -29,14 +29,14 @@ type editView struct {
 	Part          edit.Part
 	Action        string // where the form posts
 	Form          *contentform.Field
-	Version       string             // the commit the form was made from, posted back
-	Others        []string           // lines of the check that name no field of the form
-	Conflicts     []conflictView     // fields a newer save of the same part changed too: both values, to choose one
-	Against       string             // the draft's commit the conflicts were shown against, posted back
-	Changes       int                // how many fields the form changed, unsaved (after a list button)
-	Product       bool               // a product's form: photographs can be added
-	Hot           bool               // the product is in What's Hot
-	Fresh         bool               // the product is the home page's Fresh from the studio piece
+	Version       string         // the commit the form was made from, posted back
+	Others        []string       // lines of the check that name no field of the form
+	Conflicts     []conflictView // fields a newer save of the same part changed too: both values, to choose one
+	Against       string         // the draft's commit the conflicts were shown against, posted back
+	Changes       int            // how many fields the form changed, unsaved (after a list button)
+	Product       bool           // a product's form: photographs can be added
+	Hot           bool           // the product is in What's Hot
+	Fresh         bool           // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
 	Delete        string // the product's delete page, "" for a new one
 	Preview       string // the product's page on the site, to preview the draft at; "" for a new one, or without previews
