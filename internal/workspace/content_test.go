@@ -364,7 +364,7 @@ func TestASaveOfAFieldChangedMeanwhileShowsBothValuesToChooseOne(t *testing.T) {
 	ravis := url.Values{"_version": {started}, "/name": {"Ravi's name"}, "/phones/0/label": {"Workshop"}}
 	w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi))
 	body := w.Body.String()
-	if w.Code != http.StatusConflict || !strings.Contains(body, "Not saved yet: asha changed the studio name of Studio details too, at ") {
+	if w.Code != http.StatusConflict || !strings.Contains(body, "Not saved yet: asha changed the studio name of the Studio details too, at ") {
 		t.Fatalf("Ravi's save over Asha's: %d, want 409 naming Asha's change:\n%s", w.Code, body)
 	}
 	choices := section(t, body, `class="conflicts"`)

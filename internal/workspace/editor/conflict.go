@@ -32,8 +32,8 @@ func (conflictView) AgainstField() string { return edit.AgainstField }
 func (conflictView) KeepMine() string     { return edit.KeepMine }
 func (conflictView) KeepTheirs() string   { return edit.KeepTheirs }
 
-// thingName names the part of c as the studio does: "Yucca (product 3)",
-// "Studio details".
+// thingName names a part as the studio does, in a sentence: "Yucca
+// (product 3)", "the Studio details".
 func thingName(part edit.Part, name string) string {
 	switch {
 	case part.Product > 0 && name != "":
@@ -43,7 +43,7 @@ func thingName(part edit.Part, name string) string {
 	case part.Product == edit.NewProduct:
 		return "the new product"
 	}
-	return part.Title
+	return "the " + part.Title
 }
 
 // at says when a save was made: "at 12:31" today, else "on 2 Jan at 12:31".
@@ -55,18 +55,22 @@ func (h *Handler) at(t time.Time) string {
 	return t.Format("on 2 Jan at 15:04")
 }
 
-// theField names a field in a sentence: "the name", "the hero › heading";
-// a label that starts with a name of its own ("WhatsApp phone") keeps it.
+// theField names a field in a sentence: "the name", "the hero › alt"; a
+// word with a capital of its own inside ("WhatsApp phone") keeps it.
 func theField(label string) string {
-	first, rest, _ := strings.Cut(label, " ")
-	r, size := utf8.DecodeRuneInString(first)
-	if strings.IndexFunc(first[size:], unicode.IsUpper) < 0 {
-		first = string(unicode.ToLower(r)) + first[size:]
+	segments := strings.Split(label, " › ")
+	for i, segment := range segments {
+		first, rest, _ := strings.Cut(segment, " ")
+		r, size := utf8.DecodeRuneInString(first)
+		if strings.IndexFunc(first[size:], unicode.IsUpper) < 0 {
+			first = string(unicode.ToLower(r)) + first[size:]
+		}
+		if rest != "" {
+			first += " " + rest
+		}
+		segments[i] = first
 	}
-	if rest != "" {
-		first += " " + rest
-	}
-	return "the " + first
+	return "the " + strings.Join(segments, " › ")
 }
 
 // and joins words: "a", "a and b", "a, b and c".

@@ -55,3 +55,19 @@ func TestEveryPageRenders(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A field and a part are named as a sentence says them.
+func TestNamesInSentences(t *testing.T) {
+	t.Parallel()
+	for label, want := range map[string]string{"Name": "the name", "Hero › Alt": "the hero › alt", "WhatsApp phone": "the WhatsApp phone", "Phones": "the phones"} {
+		if got := theField(label); got != want {
+			t.Errorf("theField(%q) = %q, want %q", label, got, want)
+		}
+	}
+	if got := thingName(edit.Part{Product: 3, Title: "Product 3"}, "Yucca"); got != "Yucca (product 3)" {
+		t.Errorf("a product is named %q", got)
+	}
+	if got := thingName(edit.Parts[0], ""); got != "the Studio details" {
+		t.Errorf("the studio details are named %q", got)
+	}
+}
