@@ -431,7 +431,7 @@ func TestATextChangedMeanwhileShowsBothToChooseOne(t *testing.T) {
 	body := w.Body.String()
 	choices := section(t, body, `class="conflicts"`)
 	if w.Code != http.StatusConflict || !strings.Contains(choices, `name="_keep:text" value="theirs" form="text-form"> <span class="whose">Saved meanwhile by asha`) ||
-		!strings.Contains(choices, "Asha&#39;s story") || !strings.Contains(choices, "Ravi&#39;s story") {
+		!strings.Contains(body, "asha changed the text of the About page: the story too") || !strings.Contains(choices, "Asha&#39;s story") || !strings.Contains(choices, "Ravi&#39;s story") {
 		t.Fatalf("Ravi's text over Asha's: %d, want both to choose from:\n%s", w.Code, body)
 	}
 	ravis.Set("_against", hidden(t, body, "_against"))

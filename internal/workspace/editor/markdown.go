@@ -93,7 +93,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit
 		h.unknownVersion(w, r, part)
 	case errors.As(err, &conflict):
 		field := edit.FieldConflict{Name: edit.TextField, Label: "Text", Mine: text, Theirs: conflict.Theirs, By: conflict.By}
-		p.Conflicts, p.Problem = h.conflictViews(part.Title, &edit.Conflict{Fields: []edit.FieldConflict{field}})
+		p.Conflicts, p.Problem = h.conflictViews(thingName(part, ""), &edit.Conflict{Fields: []edit.FieldConflict{field}})
 		p.Problem += " Choose which to keep, then press Save."
 		if r.PostForm.Get(edit.AgainstField) == conflict.Head.Hash {
 			p.Problem = "Not saved yet: choose which text to keep (“Yours” or the one saved meanwhile), then press Save."
