@@ -28,6 +28,7 @@ import (
 	"studio/internal/publish/build"
 	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
+	"studio/internal/store"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/edit"
 )
@@ -140,6 +141,7 @@ type editorRig struct {
 	repo    *repo.Repository
 	builder *fakeBuilder
 	rel     *fakeReleases
+	st      *store.Store
 	asha    *http.Cookie
 	ravi    *http.Cookie
 }
@@ -156,9 +158,9 @@ func setupEditorOn(t *testing.T, seed fs.FS, edit ...func(*Options)) *editorRig 
 	if err != nil {
 		t.Fatal(err)
 	}
-	rig := &editorRig{repo: contentRepo, builder: &fakeBuilder{}, rel: newFakeReleases()}
+	rig := &editorRig{repo: contentRepo, builder: &fakeBuilder{}, rel: newFakeReleases(), st: testdb.SQLite(t)}
 	scratch := t.TempDir()
-	rig.h = setupOn(t, testdb.SQLite(t), func(o *Options) {
+	rig.h = setupOn(t, rig.st, func(o *Options) {
 		o.Content, o.Builder, o.Scratch, o.Releases = contentRepo, rig.builder, scratch, rig.rel
 		for _, e := range edit {
 			e(o)
@@ -307,27 +309,138 @@ func TestMarkupInAFieldIsKeptAsTextAndShownEscaped(t *testing.T) {
 	}
 }
 
-func TestASaveOverANewerVersionOfThePartIsRefusedWithBoth(t *testing.T) {
+// hidden is the value of a form page's hidden input name.
+func hidden(t *testing.T, body, name string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, `name="`+name+`" value="`)
+	if !ok {
+		t.Fatalf("no %s in:\n%s", name, body)
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	return v
+}
+
+// named gives the account email its name, as the pages say who did what.
+func (rig *editorRig) named(t *testing.T, email, name string) {
+	t.Helper()
+	a, err := rig.st.AccountByEmail(context.Background(), email)
+	if err == nil {
+		err = rig.st.SetName(context.Background(), a.ID, name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSavesOfDifferentFieldsOfOneProductAreBothKeptAndSaid(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	rig.named(t, asha, "Asha")
+	started := version(t, do(rig.h, "GET", "/studio/content/products/1", nil, withCookie(rig.ravi)).Body.String())
+	if w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Yucca"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Asha's save: %d\n%s", w.Code, w.Body)
+	}
+	w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/images/0/alt": {"A teak chair"}}, withCookie(rig.ravi))
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("Ravi's save of another field: %d, want it saved at once\n%s", w.Code, w.Body)
+	}
+	got := rig.draftFile(t, "catalogue.json")
+	if !strings.Contains(got, `"name": "Yucca"`) || !strings.Contains(got, `"alt": "A teak chair"`) {
+		t.Errorf("the draft lost a save:\n%s", got)
+	}
+	body := do(rig.h, "GET", w.Header().Get("Location"), nil, withCookie(rig.ravi)).Body.String()
+	if !strings.Contains(body, "Saved to the unpublished changes. Asha’s change to the name, saved meanwhile, is kept.") {
+		t.Errorf("the page after the merged save does not say Asha's change is kept:\n%s", body)
+	}
+}
+
+func TestASaveOfAFieldChangedMeanwhileShowsBothValuesToChooseOne(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)
 	started := version(t, do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.ravi)).Body.String())
 	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {started}, "/name": {"Asha's name"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
 		t.Fatalf("Asha's save: %d", w.Code)
 	}
-	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {started}, "/name": {"Ravi's name"}}, withCookie(rig.ravi))
+	ravis := url.Values{"_version": {started}, "/name": {"Ravi's name"}, "/phones/0/label": {"Workshop"}}
+	w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi))
 	body := w.Body.String()
-	if w.Code != http.StatusConflict || !strings.Contains(body, "Their version") || !strings.Contains(body, "Asha&#39;s name") || !strings.Contains(body, `value="Ravi&#39;s name"`) {
-		t.Fatalf("Ravi's save over Asha's: %d, want 409 showing both names:\n%s", w.Code, body)
+	if w.Code != http.StatusConflict || !strings.Contains(body, "Not saved yet: asha changed the studio name of the Studio details too, at ") {
+		t.Fatalf("Ravi's save over Asha's: %d, want 409 naming Asha's change:\n%s", w.Code, body)
 	}
-	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Asha's name") {
+	choices := section(t, body, `class="conflicts"`)
+	for _, want := range []string{"<legend>Studio name</legend>", `<input type="radio" name="_keep:/name" value="mine"> <span class="whose">Yours</span> <span class="value">Ravi&#39;s name</span>`,
+		`<input type="radio" name="_keep:/name" value="theirs"> <span class="whose">Saved meanwhile by asha, at `, `<span class="value">Asha&#39;s name</span>`} {
+		if !strings.Contains(choices, want) {
+			t.Errorf("the choices lack %s:\n%s", want, choices)
+		}
+	}
+	// What Ravi typed stays in the form, his other change with it.
+	if !strings.Contains(body, `value="Ravi&#39;s name"`) || !strings.Contains(body, `value="Workshop"`) || strings.Count(choices, "<fieldset") != 1 {
+		t.Errorf("the form lost what Ravi typed, or asks about a field only he changed:\n%s", body)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Asha's name") || strings.Contains(got, "Workshop") {
 		t.Errorf("the refused save changed the draft:\n%s", got)
 	}
-	// Saved again from the page it was refused on, Ravi's goes over Asha's.
-	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {version(t, body)}, "/name": {"Ravi's name"}}, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
-		t.Fatalf("Ravi's second save: %d", w.Code)
+	// Saved again without a choice: asked again.
+	ravis.Set("_against", hidden(t, body, "_against"))
+	if w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Not saved yet: choose which to keep for each field below") {
+		t.Fatalf("Ravi's save with no choice: %d\n%s", w.Code, w.Body)
 	}
-	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Ravi's name") {
-		t.Errorf("the draft after Ravi's second save:\n%s", got)
+	// Asha's name chosen: it stays, with Ravi's phone.
+	ravis.Set("_keep:/name", "theirs")
+	if w := do(rig.h, "POST", "/studio/content/studio", ravis, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Ravi's save with a choice: %d\n%s", w.Code, w.Body)
+	}
+	if got := rig.draftFile(t, "site.json"); !strings.Contains(got, "Asha's name") || !strings.Contains(got, `"label": "Workshop"`) {
+		t.Errorf("the draft after choosing Asha's name:\n%s", got)
+	}
+}
+
+func TestAProductIsNamedAsTheStudioNamesIt(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	started := version(t, do(rig.h, "GET", "/studio/content/products/1", nil, withCookie(rig.ravi)).Body.String())
+	do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Yucca"}}, withCookie(rig.asha))
+	w := do(rig.h, "POST", "/studio/content/products/1", url.Values{"_version": {started}, "/products/0/name": {"Marwar"}}, withCookie(rig.ravi))
+	if body := w.Body.String(); w.Code != http.StatusConflict || !strings.Contains(body, "asha changed the name of Marwar chair (product 1) too") {
+		t.Errorf("the same product's name: %d\n%s", w.Code, body)
+	}
+	// Deleted meanwhile: said, and not saved over.
+	page := do(rig.h, "GET", "/studio/content/products/2", nil, withCookie(rig.ravi)).Body.String()
+	if w := do(rig.h, "POST", "/studio/content/products/2/delete", url.Values{"_version": {version(t, page)}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("deleting: %d\n%s", w.Code, w.Body)
+	}
+	w = do(rig.h, "POST", "/studio/content/products/2", url.Values{"_version": {version(t, page)}, "/products/1/name": {"Jali"}}, withCookie(rig.ravi))
+	if body := w.Body.String(); w.Code != http.StatusConflict || !strings.Contains(body, "Not saved: asha deleted Jali screen (product 2) at ") || !strings.Contains(body, `value="Jali"`) {
+		t.Errorf("saving a product deleted meanwhile: %d\n%s", w.Code, body)
+	}
+	if got := rig.draftFile(t, "catalogue.json"); strings.Contains(got, "Jali") {
+		t.Errorf("the deleted product came back:\n%s", got)
+	}
+}
+
+func TestATextChangedMeanwhileShowsBothToChooseOne(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	started := version(t, do(rig.h, "GET", "/studio/content/text-about", nil, withCookie(rig.ravi)).Body.String())
+	if w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {started}, "text": {"Asha's story\n"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Asha's save: %d", w.Code)
+	}
+	ravis := url.Values{"_version": {started}, "text": {"Ravi's story\n"}}
+	w := do(rig.h, "POST", "/studio/content/text-about", ravis, withCookie(rig.ravi))
+	body := w.Body.String()
+	choices := section(t, body, `class="conflicts"`)
+	if w.Code != http.StatusConflict || !strings.Contains(choices, `name="_keep:text" value="theirs" form="text-form"> <span class="whose">Saved meanwhile by asha`) ||
+		!strings.Contains(body, "asha changed the text of the About page: the story too") || !strings.Contains(choices, "Asha&#39;s story") || !strings.Contains(choices, "Ravi&#39;s story") {
+		t.Fatalf("Ravi's text over Asha's: %d, want both to choose from:\n%s", w.Code, body)
+	}
+	ravis.Set("_against", hidden(t, body, "_against"))
+	ravis.Set("_keep:text", "mine")
+	if w := do(rig.h, "POST", "/studio/content/text-about", ravis, withCookie(rig.ravi)); w.Code != http.StatusSeeOther {
+		t.Fatalf("Ravi's text chosen: %d\n%s", w.Code, w.Body)
+	}
+	if got := rig.draftFile(t, "pages/about.md"); got != "Ravi's story\n" {
+		t.Errorf("the text saved: %q", got)
 	}
 }
 

@@ -402,32 +402,67 @@ test("without JavaScript, the server says an empty or HEIC file is one", async (
   await context.close();
 });
 
-test("two people saving the same details: the second is shown both versions and loses nothing", async ({ browser, openStudio }) => {
+test("two people changing different fields of one product: the second save keeps both, and says so", async ({ browser, openStudio }) => {
+  const product = products[2]!;
+  const asha = await (await browser.newContext()).newPage();
+  // Ravi's browser runs no script: the merge is the server's.
+  const ravi = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  await openContent(asha, openStudio);
+  await openProduct(asha, product.name);
+  await openContent(ravi, openStudio);
+  await openProduct(ravi, product.name, { axe: false });
+  const name = unique(product.name);
+  const description = unique("Carved by hand from one piece of sheesham");
+  await asha.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+  await asha.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(asha.getByRole("status")).toContainText("Saved");
+
+  await ravi.getByRole("textbox", { name: "Description", exact: true }).fill(description);
+  await ravi.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(ravi.getByRole("status")).toContainText(/Saved to the unpublished changes\. .+’s change to the name, saved meanwhile, is kept\./);
+  await expect(ravi.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(name);
+  await expect(ravi.getByRole("textbox", { name: "Description", exact: true })).toHaveValue(description);
+  await discardChanges(asha);
+  await ravi.context().close();
+  await asha.context().close();
+});
+
+test("two people changing the same field: the second sees both values, chooses one, and saves", async ({ browser, openStudio }) => {
+  const product = products[2]!;
   const asha = await (await browser.newContext()).newPage();
   const ravi = await (await browser.newContext()).newPage();
   for (const page of [asha, ravi]) {
     await openContent(page, openStudio);
-    await page.getByRole("link", { name: "Studio details" }).click();
+    await openProduct(page, product.name, { axe: false });
   }
-  const ashas = unique("Made by hand in Jodhpur");
-  const ravis = unique("Furniture, light and space");
-  await asha.getByRole("textbox", { name: "Tagline" }).fill(ashas);
+  const ashas = unique("Yucca");
+  const ravis = unique("Yucca lounger");
+  const description = unique("A low chair for a long evening");
+  await asha.getByRole("textbox", { name: "Name", exact: true }).fill(ashas);
   await asha.getByRole("button", { name: "Save", exact: true }).click();
   await expect(asha.getByRole("status")).toContainText("Saved");
 
-  await ravi.getByRole("textbox", { name: "Tagline" }).fill(ravis);
+  await ravi.getByRole("textbox", { name: "Name", exact: true }).fill(ravis);
+  await ravi.getByRole("textbox", { name: "Description", exact: true }).fill(description);
   await ravi.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(ravi.getByRole("alert")).toContainText("saved a newer version of the studio details");
-  await expect(ravi.getByRole("region", { name: "Their version" })).toContainText(ashas);
-  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(ravis);
+  await expect(ravi.getByRole("alert")).toContainText(`changed the name of ${product.name} (product ${product.id}) too`);
+  const choice = ravi.getByRole("region", { name: "Choose which to keep" }).getByRole("group", { name: "Name" });
+  await expect(choice.getByRole("radio", { name: /^Yours/ })).toHaveAccessibleName(new RegExp(escape(ravis)));
+  const theirs = choice.getByRole("radio", { name: /^Saved meanwhile by .+, at \d\d:\d\d/ });
+  await expect(theirs).toHaveAccessibleName(new RegExp(escape(ashas)));
+  // What Ravi typed is kept in the form, his other change with it.
+  await expect(ravi.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(ravis);
+  await expect(ravi.getByRole("textbox", { name: "Description", exact: true })).toHaveValue(description);
   await expectNoAxeViolations(ravi);
-  // Saved again, knowingly, Ravi's goes over Asha's.
+
+  await theirs.check();
   await ravi.getByRole("button", { name: "Save", exact: true }).click();
   await expect(ravi.getByRole("status")).toContainText("Saved");
-  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(ravis);
+  await expect(ravi.getByRole("textbox", { name: "Name", exact: true })).toHaveValue(ashas);
+  await expect(ravi.getByRole("textbox", { name: "Description", exact: true })).toHaveValue(description);
   await discardChanges(ravi);
-  await ravi.getByRole("link", { name: "Studio details" }).click();
-  await expect(ravi.getByRole("textbox", { name: "Tagline" })).toHaveValue(site.tagline);
+  await asha.context().close();
+  await ravi.context().close();
 });
 
 test("the forms work with JavaScript off, and by keyboard alone", async ({ browser, openStudio }) => {

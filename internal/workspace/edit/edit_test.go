@@ -44,31 +44,6 @@ func TestDeletingAProduct(t *testing.T) {
 	}
 }
 
-// A form is put over a newer draft only when that draft left its part as
-// the form found it.
-func TestMergingOverANewerDraft(t *testing.T) {
-	part := Part{Slug: "products/1", File: "catalogue.json", Product: 1}
-	base := parse(t, catalogue)
-	mine := base.Clone()
-	mine.Replace("/products/0/name", contentform.Text("Marwar chair"))
-
-	theirs := base.Clone()
-	theirs.Replace("/products/1/name", contentform.Text("Jharokha mirror")) // another product
-	out, ok := merged(part, base, mine, theirs, "/products/0", "/products/0", true)
-	if !ok || out.At("/products/0/name").Text() != "Marwar chair" || out.At("/products/1/name").Text() != "Jharokha mirror" {
-		t.Errorf("their change elsewhere: ok %v, want both changes kept", ok)
-	}
-
-	theirs = base.Clone()
-	theirs.Replace("/products/0/name", contentform.Text("Rocking chair")) // the same product
-	if _, ok := merged(part, base, mine, theirs, "/products/0", "/products/0", true); ok {
-		t.Error("their change of the same product was overwritten")
-	}
-	if _, ok := merged(part, base, mine, theirs, "/products/0", "", false); ok {
-		t.Error("a product they deleted was saved over their deletion")
-	}
-}
-
 func TestNames(t *testing.T) {
 	for in, want := range map[string]string{"Jharokha Mirror": "jharokha-mirror", "  ": "product", "Chair (teak), 2": "chair-teak-2"} {
 		if got := slugOf(in); got != want {

@@ -76,12 +76,17 @@ type Refused struct{ Lines []string }
 func (r *Refused) Error() string { return "edit: refused: " + strings.Join(r.Lines, "; ") }
 
 // Conflict is a save refused because someone saved a newer version of the
-// same part (Head) while the form was filled in: what they changed
-// (Theirs), or that they deleted it.
+// same part (Head) while the form was filled in, and changed some of the
+// same fields (Fields), or deleted it (Deleted, By).
 type Conflict struct {
 	Head    repo.Commit
-	Theirs  []TheirChange
+	Fields  []FieldConflict
 	Deleted bool
+	By      Save
+	// Shown is the document the form shows again, at the form's own
+	// version's places: the merge, with the form's values in the fields in
+	// conflict.
+	Shown *contentform.Value
 }
 
 func (c *Conflict) Error() string {
@@ -100,8 +105,12 @@ type Change struct {
 	Problems []contentform.Problem
 	Notes    []string // what the form's photographs and buttons did, unsaved
 	Fields   []string // set by Save: the labels of what it changes, the featured boxes' too
-	featured []string // what the featured boxes changed
-	form     url.Values
+	// Set by Save: the commit it made, and, when it was merged over others'
+	// saves, the form's own version (KeptMeanwhile says what of theirs it kept).
+	Saved, Over string
+	featured    []string // what the featured boxes changed
+	form        url.Values
+	choices     Choices // a conflict page's answers
 }
 
 // Changed is how many fields the change makes different.
@@ -154,7 +163,7 @@ func (e *Editor) readPart(hash string, part Part) (*contentform.Schema, *content
 // add, a remove, a move; "", "save" or "upload": none). The change says
 // what is wrong with the form (Problems) and what was done (Notes).
 func (e *Editor) Apply(part Part, version string, form url.Values, files []*multipart.FileHeader, ahead []string, action string) (*Change, error) {
-	c := &Change{Part: part, Version: version, form: form}
+	c := &Change{Part: part, Version: version, form: form, choices: ChoicesOf(form)}
 	var err error
 	if c.Schema, c.Base, err = e.readPart(version, part); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnknownVersion, err)
@@ -228,8 +237,8 @@ func (e *Editor) addPhotos(c *Change, files []*multipart.FileHeader, ahead []str
 
 // Save commits the change to the draft, by who, and returns the slug of
 // the part saved (a new product's is its id's). A newer draft is merged
-// (*Conflict when it changed this part too: c.Version is then the
-// draft's, so that saving again puts this one over it); the change, its
+// field by field (*Conflict when it changed a field of this part too, and
+// the form's choices do not say whose to keep, or deleted it); the change, its
 // photographs named, is checked by the build's content check (*Refused,
 // ErrCheckDidNotRun). ErrUnchanged: nothing to save; repo.ErrDraftMoved:
 // someone saved at the same moment.
@@ -264,7 +273,7 @@ func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug,
 		title, slug = "Product "+id+" (new)", "products/"+id
 	}
 	message = title + ": " + summary(c.Fields)
-	if _, err := e.Content.SaveDraft(c.Version, files, nil, who, message); err != nil {
+	if c.Saved, err = e.Content.SaveDraft(c.Version, files, nil, who, message); err != nil {
 		if errors.Is(err, repo.ErrDraftMoved) {
 			head, _, _ := e.Content.Draft()
 			c.Version = head.Hash
@@ -274,28 +283,95 @@ func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug,
 	return slug, message, nil
 }
 
-// mergeOver makes c a change of head, the newer draft, or refuses with a
-// *Conflict when head changed the part too.
+// mergeOver makes c a change of head, the newer draft, merged field by
+// field, or refuses with a *Conflict when head changed a field the form
+// changed too (and the form does not say whose to keep), or deleted the
+// part.
 func (e *Editor) mergeOver(c *Change, head repo.Commit) error {
 	_, theirs, err := e.readPart(head.Hash, c.Part)
 	if err != nil {
 		return err
 	}
 	theirPointer, found := c.Part.PointerIn(theirs)
-	doc, ok := merged(c.Part, c.Base, c.Doc, theirs, c.Pointer, theirPointer, found)
-	if !ok {
-		conflict := &Conflict{Head: head, Deleted: !found}
-		if found {
-			conflict.Theirs = theirChanges(c.Schema, c.Base, theirs, c.Pointer, theirPointer)
+	if !found {
+		history, err := partHistory(e.Content, c.Part, c.Version, head.Hash)
+		if err != nil {
+			return err
 		}
-		c.Version = head.Hash
-		return conflict
+		return &Conflict{Head: head, Deleted: true, By: deletedBy(history), Shown: c.Doc}
 	}
+	base, mine, their := c.Part.ownPart(c.Base, c.Pointer), c.Part.ownPart(c.Doc, c.Pointer), c.Part.ownPart(theirs, theirPointer)
+	units := fieldUnits(c.Part, c.Schema, c.Base, c.Pointer, base, mine, their)
+	part, conflicts := mergeUnits(units, base, mine, their, func(name string) string { return c.choices.keep(head.Hash, name) })
+	if len(conflicts) > 0 {
+		return e.conflict(c, head, theirs, part, their, conflicts)
+	}
+	doc := place(c.Part, theirs.Clone(), theirPointer, part)
 	if c.Part.Product != 0 {
-		c.featured, _ = setFeatured(doc, theirPointer, c.form)
+		c.featured, _ = setFeatured(doc, theirPointer, changedBoxes(c.Base, c.Pointer, c.form))
 	}
+	c.Over = c.Version
 	c.Base, c.Doc, c.Version, c.Pointer = theirs, doc, head.Hash, theirPointer
 	return nil
+}
+
+// conflict is the *Conflict of c over head (its document theirs): merged
+// is the part merged, theirs in the fields in conflict; their is the part
+// as head has it.
+func (e *Editor) conflict(c *Change, head repo.Commit, theirs, merged, their *contentform.Value, conflicts []unit) error {
+	history, err := partHistory(e.Content, c.Part, c.Version, head.Hash)
+	if err != nil {
+		return err
+	}
+	mine := c.Part.ownPart(c.Doc, c.Pointer)
+	for _, u := range conflicts {
+		merged.Replace(u.rel, mine.At(u.rel).Clone())
+	}
+	shownDoc := place(c.Part, c.Base.Clone(), c.Pointer, merged)
+	theirsDoc := place(c.Part, c.Base.Clone(), c.Pointer, their.Clone())
+	if c.Part.Product != 0 {
+		// Their boxes for the home page, with the form's changes of them.
+		shownDoc.Replace("/featured", theirs.At("/featured").Clone())
+		setFeatured(shownDoc, c.Pointer, changedBoxes(c.Base, c.Pointer, c.form))
+	}
+	mineForm, theirForm := c.Part.Form(c.Schema, c.Doc, c.Pointer), c.Part.Form(c.Schema, theirsDoc, c.Pointer)
+	out := &Conflict{Head: head, Shown: shownDoc}
+	for _, u := range conflicts {
+		out.Fields = append(out.Fields, FieldConflict{Name: u.name, Label: u.label, By: changedBy(history, u.rel),
+			Mine: shown(findField(mineForm, u.name)), Theirs: shown(findField(theirForm, u.name))})
+	}
+	return out
+}
+
+// KeptMeanwhile is what a save merged over others' (the commit saved,
+// made from the form's version since) kept of theirs: each field of part
+// they changed that the save left as they had it, with who changed it.
+func (e *Editor) KeptMeanwhile(part Part, since, saved string) ([]Kept, error) {
+	log, err := e.Content.Log(saved, 2)
+	if err != nil || len(log) < 2 || part.IsText() {
+		return nil, err
+	}
+	history, err := partHistory(e.Content, part, since, log[1].Hash)
+	if err != nil {
+		return nil, err
+	}
+	schema, doc, err := e.readPart(since, part)
+	if err != nil {
+		return nil, err
+	}
+	pointer, found := part.PointerIn(doc)
+	base, theirs, mine := partAt(e.Content, part, since), partAt(e.Content, part, log[1].Hash), partAt(e.Content, part, saved)
+	if !found || base == nil || theirs == nil || mine == nil {
+		return nil, nil
+	}
+	var kept []Kept
+	for _, u := range fieldUnits(part, schema, doc, pointer, base, theirs, mine) {
+		b, t, m := base.At(u.rel), theirs.At(u.rel), mine.At(u.rel)
+		if !contentform.Equal(b, t) && contentform.Equal(m, t) {
+			kept = append(kept, Kept{Label: u.label, By: changedBy(history, u.rel)})
+		}
+	}
+	return kept, nil
 }
 
 // Delete takes the product of part out of the draft's catalogue, its

@@ -2,88 +2,217 @@ package edit
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
+	"time"
 
 	"studio/internal/contentform"
 )
 
 // Merging a form with a newer draft: someone saved since the form was
-// made. Their save stands; this one is made over it only if they did not
-// change this part (a three-way merge, by the part: the form's version,
-// theirs, and the form's own changes).
+// made. The part is merged field by field (a three-way merge: the form's
+// version, theirs, and the form): a field only one of them changed takes
+// that change; a field both changed, each its own way, is a conflict,
+// which the studio settles by choosing one value (Choices). A list
+// (phones, photographs, disciplines) is one field: its items have no
+// names of their own to be matched by, so a per-item merge could put an
+// alt text on the wrong photograph.
 
-// TheirChange is one field of someone else's save, as the page shows it.
-type TheirChange struct{ Label, Value string }
+// A Save is one save of the draft, as a page names it: by whom (the
+// account's name) and when.
+type Save struct {
+	Who  string
+	When time.Time
+}
 
-// merged is doc (the form's version base, with its changes), put over
-// theirs, the newer draft: the part at pointer in doc replaces the part
-// at theirPointer. ok is false when they changed the part too, or deleted
-// it.
-func merged(part Part, base, doc, theirs *contentform.Value, pointer, theirPointer string, found bool) (*contentform.Value, bool) {
-	if part.Product == NewProduct {
-		// A new product goes first in their list, with the next id there.
-		doc.At(pointer).Set("id", theirs.At(theirPointer+"/id"))
-	} else if !found || !contentform.Equal(part.ownPart(base, pointer), part.ownPart(theirs, theirPointer)) {
-		return nil, false
+// A FieldConflict is one field both saves changed, each its own way.
+type FieldConflict struct {
+	Name   string // the field's name in the form (its pointer)
+	Label  string // where it is in the form: "Hero › Heading"
+	Mine   string // the form's value, as the page shows it
+	Theirs string // the newer draft's
+	By     Save   // the save meanwhile that changed it
+}
+
+// Kept is a field someone changed meanwhile that a save merged over
+// theirs kept.
+type Kept struct {
+	Label string
+	By    Save
+}
+
+// Choices are a conflict page's answers: for each field in conflict,
+// whose value to keep (KeepMine or KeepTheirs, by the field's name),
+// chosen against the draft's commit Against. A choice made against an
+// older draft is asked again: someone may have saved that field since.
+type Choices struct {
+	Against string
+	Keep    map[string]string
+}
+
+// Whose value a choice keeps, and the form's names for them: the radio
+// buttons of a field are ChoiceField+its name; AgainstField holds the
+// draft's commit they were shown against.
+const (
+	KeepMine     = "mine"
+	KeepTheirs   = "theirs"
+	ChoiceField  = "_keep:"
+	AgainstField = "_against"
+	// TextField is a Markdown text's one field, as its choice names it.
+	TextField = "text"
+)
+
+// ChoicesOf reads a posted form's choices.
+func ChoicesOf(form url.Values) Choices {
+	c := Choices{Against: form.Get(AgainstField), Keep: map[string]string{}}
+	for k, vs := range form {
+		if name, ok := strings.CutPrefix(k, ChoiceField); ok && len(vs) > 0 {
+			c.Keep[name] = vs[len(vs)-1]
+		}
 	}
-	out := theirs.Clone()
+	return c
+}
+
+// keep is the choice for the field name made against the draft head.
+func (c Choices) keep(head, name string) string {
+	if c.Against != head {
+		return ""
+	}
+	return c.Keep[name]
+}
+
+// unit is one field of a part, merged whole.
+type unit struct {
+	rel   string // its pointer within the part's value
+	name  string // its name in the form (its pointer in the form's document)
+	label string
+}
+
+// fieldUnits are the fields of part merged one by one, from its form in
+// doc: each input, and each list or map whole; a group is one too when
+// one of values (the part in each version) lacks it.
+func fieldUnits(part Part, schema *contentform.Schema, doc *contentform.Value, pointer string, values ...*contentform.Value) []unit {
+	var units []unit
+	var walk func(f *contentform.Field, path []string)
+	walk = func(f *contentform.Field, path []string) {
+		rel := strings.TrimPrefix(f.Name, pointer)
+		if f.Name != pointer {
+			path = append(path[:len(path):len(path)], f.Label)
+		}
+		if f.Kind == "group" && (f.Name == pointer || inAll(rel, values)) {
+			for _, child := range f.Fields {
+				walk(child, path)
+			}
+			return
+		}
+		units = append(units, unit{rel: rel, name: f.Name, label: strings.Join(path, " › ")})
+	}
+	walk(part.Form(schema, doc, pointer), nil)
+	return units
+}
+
+// inAll says each of values has an object at rel.
+func inAll(rel string, values []*contentform.Value) bool {
+	for _, v := range values {
+		if at := v.At(rel); at == nil || at.Kind != contentform.Object {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeUnits puts mine's changes of base over theirs, field by field (all
+// three the part's value): a field both changed, each its own way, is
+// kept as theirs and listed, unless keep (by its name) says whose to keep.
+func mergeUnits(units []unit, base, mine, theirs *contentform.Value, keep func(name string) string) (out *contentform.Value, conflicts []unit) {
+	out = theirs.Clone()
+	for _, u := range units {
+		b, m, t := base.At(u.rel), mine.At(u.rel), theirs.At(u.rel)
+		switch {
+		case contentform.Equal(m, b) || contentform.Equal(m, t):
+		case contentform.Equal(t, b) || keep(u.name) == KeepMine:
+			out.Replace(u.rel, m.Clone())
+		case keep(u.name) == KeepTheirs:
+		default:
+			conflicts = append(conflicts, u)
+		}
+	}
+	return out, conflicts
+}
+
+// place writes value, the part's own value (ownPart), into doc, the part
+// being at pointer there; it returns doc.
+func place(part Part, doc *contentform.Value, pointer string, value *contentform.Value) *contentform.Value {
 	switch {
 	case part.Only != nil:
 		for _, k := range part.Only {
-			out.Replace("/"+k, doc.Get(k))
+			doc.Replace("/"+k, value.Get(k))
 		}
 	case pointer == "":
-		out = doc
+		return value
 	default:
-		out.Replace(theirPointer, doc.At(pointer))
+		doc.Replace(pointer, value)
 	}
-	return out, true
+	return doc
 }
 
-// theirChanges says what a newer save changed in the part: each field's
-// label and its new value.
-func theirChanges(schema *contentform.Schema, base, theirs *contentform.Value, pointer, theirPointer string) []TheirChange {
-	var out []TheirChange
-	// Their part, compared at the place it had in base.
-	moved := base.Clone()
-	moved.Replace(pointer, theirs.At(theirPointer))
-	if pointer == "" {
-		moved = theirs
+// shown is a field's value as a conflict page says it: a list's items one
+// a line, each by its texts.
+func shown(f *contentform.Field) string {
+	if f == nil {
+		return "(none)"
 	}
-	form := schema.Form(moved, pointer)
-	for _, label := range schema.Changed(base, moved, pointer) {
-		out = append(out, TheirChange{Label: label, Value: valueOfLabel(form, label, pointer)})
+	switch f.Kind {
+	case "checkbox":
+		if f.Checked {
+			return "yes"
+		}
+		return "no"
+	case "list", "photos", "map", "group":
+		var lines []string
+		for _, item := range f.Fields {
+			lines = append(lines, strings.Join(texts(item), " · "))
+		}
+		if len(lines) == 0 {
+			return "(none)"
+		}
+		return strings.Join(lines, "\n")
+	}
+	if strings.TrimSpace(f.Value) == "" {
+		return "(empty)"
+	}
+	return f.Value
+}
+
+// texts are the values a group's fields show, hidden ones aside.
+func texts(f *contentform.Field) []string {
+	if f.Kind == "hidden" {
+		return nil
+	}
+	if len(f.Fields) == 0 || f.Kind == "lines" {
+		if v := strings.TrimSpace(shown(f)); v != "(empty)" && v != "" {
+			return []string{v}
+		}
+		return nil
+	}
+	var out []string
+	for _, c := range f.Fields {
+		out = append(out, texts(c)...)
 	}
 	return out
 }
 
-// valueOfLabel finds the value shown by the field labelled path ("Phone
-// 1 › Display").
-func valueOfLabel(form *contentform.Field, path, pointer string) string {
-	var found string
-	var walk func(f *contentform.Field, labels []string)
-	walk = func(f *contentform.Field, labels []string) {
-		if f.Name != pointer {
-			labels = append(labels, f.Label)
-		}
-		if strings.Join(labels, " › ") == path {
-			switch {
-			case f.Kind == "checkbox" && f.Checked:
-				found = "yes"
-			case f.Kind == "checkbox":
-				found = "no"
-			case f.Kind == "list" || f.Kind == "group":
-				found = fmt.Sprintf("%d items", len(f.Fields))
-			default:
-				found = f.Value
-			}
-		}
-		for _, c := range f.Fields {
-			walk(c, labels)
+// findField is the field of the form named name, nil when none is.
+func findField(f *contentform.Field, name string) *contentform.Field {
+	if f.Name == name {
+		return f
+	}
+	for _, c := range f.Fields {
+		if found := findField(c, name); found != nil {
+			return found
 		}
 	}
-	walk(form, nil)
-	return found
+	return nil
 }
 
 // summary says a change's fields in a commit message: the first four and

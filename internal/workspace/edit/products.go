@@ -127,6 +127,24 @@ func setFeatured(doc *contentform.Value, pointer string, form url.Values) (chang
 	return changed, problems
 }
 
+// changedBoxes are the form's boxes for the home page that differ from
+// base (the form's version; the product at pointer): a merge over a newer
+// draft takes those, and leaves the others as the draft has them.
+func changedBoxes(base *contentform.Value, pointer string, form url.Values) url.Values {
+	out := url.Values{}
+	id := base.At(pointer + "/id")
+	if id == nil {
+		return out
+	}
+	hot, fresh := Featured(base, id.Text())
+	for field, was := range map[string]bool{HotField: hot, FreshField: fresh} {
+		if vs, ok := form[field]; ok && slices.Contains(vs, "true") != was {
+			out[field] = vs
+		}
+	}
+	return out
+}
+
 // ErrFreshPiece refuses to delete the home page's Fresh from the studio
 // piece: another is chosen first.
 var ErrFreshPiece = errors.New("edit: the product is the home page's Fresh from the studio piece")

@@ -14,10 +14,12 @@ import (
 // with its rendering beside it.
 
 // TextConflict is a text's save refused because someone saved a newer
-// version of it (Head) meanwhile: theirs.
+// version of it (Head) meanwhile: theirs, saved by By. A text is one
+// field: the studio chooses one of the two (Choices, TextField).
 type TextConflict struct {
 	Head   repo.Commit
 	Theirs string
+	By     Save
 }
 
 func (c *TextConflict) Error() string {
@@ -58,11 +60,12 @@ func NormalText(posted string) string {
 
 // SaveText commits text as part's file to the draft, by who, over the
 // commit version the form was made from: made over a newer draft when
-// that did not change the text (*TextConflict when it did), and checked
-// by the build's content check (*Refused, ErrCheckDidNotRun).
-// ErrUnknownVersion: no such version; ErrUnchanged: the text is the
-// same; repo.ErrDraftMoved: someone saved at the same moment.
-func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, who repo.Signature) error {
+// that did not change the text, or when the form's choices keep this one
+// (*TextConflict when it changed it otherwise), and checked by the build's
+// content check (*Refused, ErrCheckDidNotRun). ErrUnknownVersion: no such
+// version; ErrUnchanged: the text is the draft's (or the choice kept
+// theirs); repo.ErrDraftMoved: someone saved at the same moment.
+func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, choices Choices, who repo.Signature) error {
 	was, err := e.Content.ReadFile(version, part.File)
 	if err != nil {
 		return ErrUnknownVersion
@@ -76,10 +79,18 @@ func (e *Editor) SaveText(ctx context.Context, part Part, version, text string, 
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(now, was) {
-			return &TextConflict{Head: head, Theirs: string(now)}
+		keep := choices.keep(head.Hash, TextField)
+		if !bytes.Equal(now, was) && text != string(was) && text != string(now) && keep == "" {
+			history, err := partHistory(e.Content, part, version, head.Hash)
+			if err != nil {
+				return err
+			}
+			return &TextConflict{Head: head, Theirs: string(now), By: changedBy(history, "")}
 		}
-		version = head.Hash
+		if !bytes.Equal(now, was) && (text == string(was) || keep == KeepTheirs) {
+			return ErrUnchanged // theirs stands
+		}
+		version, was = head.Hash, now
 	}
 	if string(was) == text {
 		return ErrUnchanged

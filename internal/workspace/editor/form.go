@@ -29,13 +29,14 @@ type editView struct {
 	Part          edit.Part
 	Action        string // where the form posts
 	Form          *contentform.Field
-	Version       string             // the commit the form was made from, posted back
-	Others        []string           // lines of the check that name no field of the form
-	Theirs        []edit.TheirChange // a newer save of the same part: what it changed
-	Changes       int                // how many fields the form changed, unsaved (after a list button)
-	Product       bool               // a product's form: photographs can be added
-	Hot           bool               // the product is in What's Hot
-	Fresh         bool               // the product is the home page's Fresh from the studio piece
+	Version       string         // the commit the form was made from, posted back
+	Others        []string       // lines of the check that name no field of the form
+	Conflicts     []conflictView // fields a newer save of the same part changed too: both values, to choose one
+	Against       string         // the draft's commit the conflicts were shown against, posted back
+	Changes       int            // how many fields the form changed, unsaved (after a list button)
+	Product       bool           // a product's form: photographs can be added
+	Hot           bool           // the product is in What's Hot
+	Fresh         bool           // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
 	Delete        string          // the product's delete page, "" for a new one
 	Preview       string          // the product's page on the site, to preview the draft at; "" for a new one, or without previews
@@ -93,8 +94,11 @@ func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part edit.P
 		return
 	}
 	p := h.editView(c)
-	if r.URL.Query().Get("saved") != "" {
+	if saved := r.URL.Query().Get("saved"); saved != "" {
 		p.Notice = savedNotice
+		if since := r.URL.Query().Get("since"); since != "" {
+			p.Notice = h.keptNotice(part, since, saved)
+		}
 	}
 	h.render(w, r, http.StatusOK, contentEditPage, p)
 }
@@ -179,7 +183,12 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part edit.Part) {
 			return
 		}
 		h.kit.Log.Info("studio: content saved", "part", part.Slug, "account", page.Actor(r), "message", message)
-		http.Redirect(w, r, "/studio/content/"+slug+"?saved=1", http.StatusSeeOther)
+		saved := "?saved=1"
+		if c.Over != "" {
+			// Merged over others' saves: the page says whose it kept.
+			saved = "?saved=" + c.Saved + "&since=" + c.Over
+		}
+		http.Redirect(w, r, "/studio/content/"+slug+saved, http.StatusSeeOther)
 	}
 }
 
@@ -207,12 +216,20 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 		http.Redirect(w, r, "/studio/content/"+c.Part.Slug, http.StatusSeeOther)
 		return
 	case errors.As(err, &conflict) && conflict.Deleted:
-		p.Problem = fmt.Sprintf("Not saved: %s deleted this product while you were editing (“%s”). Your version is below, unsaved.", conflict.Head.Author, conflict.Head.Subject())
+		p.Problem = fmt.Sprintf("Not saved: %s deleted %s %s, while you were editing. What you typed is below, unsaved: to keep it, add it as a new product.",
+			conflict.By.Who, thingName(c.Part, c.Base.At(c.Pointer+"/name").Text()), h.at(conflict.By.When))
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	case errors.As(err, &conflict):
-		p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of the %s (“%s”, %s) while you were editing. Your version is below, unsaved; theirs is listed first. Save again to put yours over theirs.",
-			conflict.Head.Author, strings.ToLower(c.Part.Title), conflict.Head.Subject(), conflict.Head.When.In(h.kit.Location).Format("15:04"))
-		p.Theirs = conflict.Theirs
+		// The form again: the merge, with her values in the fields in conflict.
+		shown := *c
+		shown.Doc = conflict.Shown
+		p = h.unsaved(&shown)
+		p.Conflicts, p.Problem = h.conflictViews(thingName(c.Part, c.Base.At(c.Pointer+"/name").Text()), conflict)
+		p.Problem += " Choose which to keep below, then press Save; your other changes are kept in the form."
+		if r.PostForm.Get(edit.AgainstField) == conflict.Head.Hash {
+			p.Problem = "Not saved yet: choose which to keep for each field below (“Yours” or the one saved meanwhile), then press Save."
+		}
+		p.Against, p.Changes = conflict.Head.Hash, c.Changed()
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	case errors.As(err, &refused):
 		p = h.editView(c)

@@ -2,7 +2,6 @@ package editor
 
 import (
 	"errors"
-	"fmt"
 	"html/template"
 	"net/http"
 
@@ -17,6 +16,12 @@ import (
 
 var markdownPage = newPage("content-markdown.html")
 
+// textForm is the id of a text's form.
+const textForm = "text-form"
+
+// FormID is the id of the text's form.
+func (*markdownView) FormID() string { return textForm }
+
 // markdownView is one Markdown file's form and its rendering.
 type markdownView struct {
 	page.Frame
@@ -26,7 +31,10 @@ type markdownView struct {
 	Unshown  string        // why there is no preview
 	Version  string
 	Problems []string // the content check's lines of this file
-	Theirs   string   // a newer save's text, when this one was refused
+	// A newer save's text, when this one was refused: the text is one
+	// field, both values shown to choose one.
+	Conflicts []conflictView
+	Against   string // the draft's commit the conflict was shown against
 }
 
 func (h *Handler) showMarkdown(w http.ResponseWriter, r *http.Request, part edit.Part) {
@@ -72,7 +80,7 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit
 		show(http.StatusOK)
 		return
 	}
-	err := h.editor.SaveText(r.Context(), part, base, text, releases.Signature(r))
+	err := h.editor.SaveText(r.Context(), part, base, text, edit.ChoicesOf(r.PostForm), releases.Signature(r))
 	var conflict *edit.TextConflict
 	var refused *edit.Refused
 	switch {
@@ -84,8 +92,15 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit
 	case errors.Is(err, edit.ErrUnknownVersion):
 		h.unknownVersion(w, r, part)
 	case errors.As(err, &conflict):
-		p.Problem = fmt.Sprintf("Not saved: %s saved a newer version of this text (“%s”) while you were editing. Theirs is below yours; press Save again to put yours over it.", conflict.Head.Author, conflict.Head.Subject())
-		p.Theirs, p.Version = conflict.Theirs, conflict.Head.Hash
+		field := edit.FieldConflict{Name: edit.TextField, Label: "Text", Mine: text, Theirs: conflict.Theirs, By: conflict.By}
+		p.Conflicts, p.Problem = h.conflictViews(thingName(part, ""), &edit.Conflict{Fields: []edit.FieldConflict{field}})
+		p.Problem += " Choose which to keep, then press Save."
+		if r.PostForm.Get(edit.AgainstField) == conflict.Head.Hash {
+			p.Problem = "Not saved yet: choose which text to keep (“Yours” or the one saved meanwhile), then press Save."
+		}
+		// Above the text and its preview, for the room two texts need.
+		p.Conflicts[0].Form = textForm
+		p.Against = conflict.Head.Hash
 		show(http.StatusConflict)
 	case errors.As(err, &refused):
 		p.Problem, p.Problems = "Nothing was saved: correct the text as the lines below say.", refused.Lines

@@ -22,7 +22,7 @@ func pageFixtures() map[page.Name][]page.View {
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
 			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{Frame: page.Frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
-			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []edit.TheirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Preview: "/product/3", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
+			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Conflicts: []conflictView{{FieldConflict: edit.FieldConflict{Name: "/tagline", Label: "Tagline", Mine: "Old", Theirs: "New", By: edit.Save{Who: "asha", When: at}}, ID: "keep-1", Choice: "_keep:/tagline", At: "at 08:30"}}, Against: "ddd", Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Preview: "/product/3", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
 				{Name: "/about", ID: "f-about", Label: "About", Kind: "textarea", Hint: "some text"},
 				{Name: "/tags", ID: "f-tags", Label: "Tags", Kind: "lines", Value: "a\nb"},
@@ -40,7 +40,8 @@ func pageFixtures() map[page.Name][]page.View {
 			CoverAlt: "A chair", Featured: "What’s Hot", ChangedBy: "asha", Changed: "2 Mar 2026, 14:00"}, {ID: "2", Name: "Jali screen"}}}},
 		deleteProductPage: {&deleteProductView{}, &deleteProductView{Frame: page.Frame{Title: "Delete Marwar chair?"}, Part: edit.Part{Slug: "products/1"}, Name: "Marwar chair", Version: "ccc"}},
 		markdownPage: {&markdownView{}, &markdownView{Frame: page.Frame{Title: "FAQ", Problem: "Nothing was saved."}, Part: edit.Texts[2], Text: "---\ntitle: FAQ\n---\n## Why?\n", Preview: "<h2>Why?</h2>",
-			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Theirs: "## Because\n"}},
+			Version: "ccc", Problems: []string{"content/pages/faq.md: {{site.fax}} names no fact"}, Against: "ddd",
+			Conflicts: []conflictView{{FieldConflict: edit.FieldConflict{Name: "text", Label: "Text", Mine: "## Why?\n", Theirs: "## Because\n", By: edit.Save{Who: "asha", When: at}}, ID: "keep-1", Choice: "_keep:text", At: "at 08:30"}}}},
 		discardPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Discard?"}, Unpublished: []repo.Commit{{Hash: "ccc", Message: "x", Author: "asha", When: at}}}},
 	}
 }
@@ -52,5 +53,21 @@ func TestEveryPageRenders(t *testing.T) {
 	pages := page.NewKit(page.Kit{Log: slog.New(slog.DiscardHandler)}).MustParse(templateFiles, pageFiles, templateFuncs())
 	if err := pages.Check(pageFiles, pageFixtures()); err != nil {
 		t.Error(err)
+	}
+}
+
+// A field and a part are named as a sentence says them.
+func TestNamesInSentences(t *testing.T) {
+	t.Parallel()
+	for label, want := range map[string]string{"Name": "the name", "Hero › Alt": "the hero › alt", "WhatsApp phone": "the WhatsApp phone", "Phones": "the phones"} {
+		if got := theField(label); got != want {
+			t.Errorf("theField(%q) = %q, want %q", label, got, want)
+		}
+	}
+	if got := thingName(edit.Part{Product: 3, Title: "Product 3"}, "Yucca"); got != "Yucca (product 3)" {
+		t.Errorf("a product is named %q", got)
+	}
+	if got := thingName(edit.Parts[0], ""); got != "the Studio details" {
+		t.Errorf("the studio details are named %q", got)
 	}
 }

@@ -79,9 +79,14 @@ func New(kit *page.Kit, opts Options) *Handler {
 	return &Handler{kit: kit, pages: kit.MustParse(templateFiles, pageFiles, nil), opts: opts}
 }
 
-// Signature names the signed-in account as a commit's author.
+// Signature names the signed-in account as a commit's author: by the
+// account's name, as the pages say who saved a change ("Asha"), or the
+// start of its e-mail while it has none.
 func Signature(r *http.Request) repo.Signature {
-	email := page.Actor(r)
-	name, _, _ := strings.Cut(email, "@")
-	return repo.Signature{Name: name, Email: email}
+	account := page.Account(r)
+	name := account.Name
+	if name == "" {
+		name, _, _ = strings.Cut(account.Email, "@")
+	}
+	return repo.Signature{Name: name, Email: account.Email}
 }
