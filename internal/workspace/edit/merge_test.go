@@ -227,7 +227,7 @@ func TestTwoNewProductsAddedTogetherAreBothKept(t *testing.T) {
 	r := newMergeRig(t)
 	opened := r.head()
 	newOne := func(name string) url.Values {
-		return url.Values{"/products/2/name": {name}, "_count/products/2/images": {"1"}, "/products/2/images/0/src": {"products/x.jpg"}, "/products/2/images/0/alt": {"x"}, HotField: {"true"}}
+		return url.Values{"/products/0/name": {name}, "_count/products/0/images": {"1"}, "/products/0/images/0/src": {"products/x.jpg"}, "/products/0/images/0/alt": {"x"}, HotField: {"true"}} // a new piece goes first
 	}
 	if _, err := r.save("products/new", opened, newOne("Stool"), asha); err != nil {
 		t.Fatal(err)
