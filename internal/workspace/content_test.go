@@ -385,6 +385,24 @@ func TestListButtonsChangeTheFormWithoutSaving(t *testing.T) {
 	}
 }
 
+// A publish refused because the same part changed outside the workspace
+// (a developer's push) names the part, not its file, and no git.
+func TestAPublishOverAChangeOutsideTheWorkspaceNamesThePart(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	pushed := strings.Replace(rig.draftFile(t, "site.json"), "New name", "Pushed name", 1)
+	if _, err := rig.repo.Commit(main.Hash, map[string][]byte{"site.json": []byte(pushed)}, nil, repo.Signature{Name: "dev", Email: "dev@example.com"}, "pushed"); err != nil {
+		t.Fatal(err)
+	}
+	w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	body := bodyText(w)
+	if w.Code != http.StatusConflict || !strings.Contains(body, "someone changed the live content outside the workspace (Studio details)") || strings.Contains(body, ".json") || strings.Contains(body, "git") {
+		t.Errorf("publish over a push: %d\n%s", w.Code, body)
+	}
+}
+
 func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)

@@ -77,7 +77,7 @@ func nameText(file, problem string) Named {
 			return Named{Where: t.Title, Problem: problem, Slug: t.Slug}
 		}
 	}
-	return Named{Where: "The texts", Problem: problem}
+	return Named{Where: "Texts and policies", Problem: problem}
 }
 
 // checkedFile is a content file whose lines are being named: its form as a
@@ -170,18 +170,43 @@ func productWords(name, id string) string {
 	return name + " (product " + id + ")"
 }
 
+// FilesWords is what the owner calls the parts of the content that files
+// (names in the content repository) hold: "Products, FAQ and photographs",
+// each said once.
+func FilesWords(files []string) string {
+	var words []string
+	for _, file := range files {
+		w := "other parts of the content"
+		switch {
+		case strings.HasPrefix(file, "images/"):
+			w = "photographs"
+		case strings.HasSuffix(file, ".md"):
+			w = nameText(file, "").Where
+		case strings.HasSuffix(file, ".json") && !strings.HasPrefix(file, "schema/"):
+			w = fileTitle(file)
+		}
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // fileTitle is what the owner calls a content file as a whole.
 func fileTitle(file string) string {
 	switch file {
 	case "catalogue.json":
 		return "Products"
 	case "pages.json":
-		return "The pages"
+		return "Home, About and Bespoke pages"
 	}
 	for _, p := range Parts {
 		if p.File == file {
 			return p.Title
 		}
 	}
-	return "The content"
+	return "Content"
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
@@ -122,7 +121,7 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 	commit, err := h.opts.Content.PublishDraft(releases.Signature(r))
 	var conflict *repo.ConflictError
 	if errors.As(err, &conflict) {
-		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, someone changed the live content outside the workspace ("+edit.FilesWords(conflict.Files)+"). Discard the unpublished changes and make them again, or ask whoever runs the server who changed it.", "/studio/content")
 		return
 	}
 	if err != nil {
