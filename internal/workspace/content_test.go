@@ -403,6 +403,27 @@ func TestAPublishOverAChangeOutsideTheWorkspaceNamesThePart(t *testing.T) {
 	}
 }
 
+// What stopped a publish's build is said on the Content page by part and
+// field, as the forms name them, not by file.
+func TestAFailedPublishNamesThePartsAndFields(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	head, _ := rig.repo.Main()
+	rig.rel.mu.Lock()
+	rig.rel.list = append([]published.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Failed,
+		Problems: []string{"content/site.json: phones[0].tel: is empty", "content/pages.json: home.intention: is empty"}}}, rig.rel.list...)
+	rig.rel.mu.Unlock()
+	body := bodyText(do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)))
+	for _, want := range []string{"<li>Studio details › Phone 1 › Number for links: is empty</li>", "<li>Home page › Intention: is empty</li>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the Content page lacks %s:\n%s", want, body)
+		}
+	}
+}
+
 func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)

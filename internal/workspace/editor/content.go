@@ -97,6 +97,8 @@ func (h *Handler) Index(w http.ResponseWriter, r *http.Request) {
 		}
 		if p.Release != nil {
 			p.Waiting = !p.Release.Live && p.Release.Class != "failed" && !p.Release.CanMakeLive
+			// What stopped its build, said by part and field, not by file.
+			p.Release.Problems = h.editor.Say(edit.Part{}, commit, nil, p.Release.Problems)
 		}
 	}
 	h.render(w, r, http.StatusOK, contentPage, p)
