@@ -403,6 +403,21 @@ func TestAPublishOverAChangeOutsideTheWorkspaceNamesThePart(t *testing.T) {
 	}
 }
 
+// Without a builder, Publish says she can only ask, not how to set one up.
+func TestAPublishWithoutABuilderSaysWhomToAsk(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	rig.rel.mu.Lock()
+	rig.rel.canBuild = false
+	rig.rel.mu.Unlock()
+	w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	if body := bodyText(w); w.Code != http.StatusConflict || !strings.Contains(body, "this server cannot build the site. Ask whoever runs it") || strings.Contains(body, "BUILDER_DIR") {
+		t.Errorf("publish without a builder: %d\n%s", w.Code, body)
+	}
+}
+
 // What stopped a publish's build is said on the Content page by part and
 // field, as the forms name them, not by file.
 func TestAFailedPublishNamesThePartsAndFields(t *testing.T) {

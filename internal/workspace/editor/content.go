@@ -117,7 +117,8 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.opts.Releases == nil || !h.opts.Releases.CanBuild() {
-		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published. "+releases.NoBuilder, "/studio/content")
+		// The start-up log says how to add the builder (cmd/studio): she can only ask.
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: this server cannot build the site. Ask whoever runs it; your changes stay unpublished until then.", "/studio/content")
 		return
 	}
 	commit, err := h.opts.Content.PublishDraft(releases.Signature(r))
