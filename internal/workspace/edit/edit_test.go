@@ -93,4 +93,9 @@ func TestFilesAreSaidAsTheParts(t *testing.T) {
 	if got := FilesWords([]string{"pages.json"}); got != "Home, About and Bespoke pages" {
 		t.Errorf("FilesWords(pages.json) = %q", got)
 	}
+	// A line of the check about a picture names no file either.
+	named := (&Editor{}).Name("", nil, []string{"content/images/products/7.jpg: is a symbolic link", "the build stopped"})
+	if named[0].String() != "Photographs: is a symbolic link" || named[1].String() != "the build stopped" {
+		t.Errorf("Name = %q", named)
+	}
 }

@@ -42,8 +42,13 @@ func (e *Editor) Name(version string, changed map[string]*contentform.Value, lin
 			named = append(named, Named{Problem: line})
 			continue
 		}
-		if strings.HasSuffix(file, ".md") {
+		switch {
+		case strings.HasSuffix(file, ".md"):
 			named = append(named, nameText(file, rest))
+			continue
+		case !strings.HasSuffix(file, ".json"):
+			// A picture ("content/images/x.jpg: …"): said by what it is.
+			named = append(named, Named{Where: sentenceCase(FilesWords([]string{file})), Problem: rest})
 			continue
 		}
 		f, ok := files[file]
@@ -193,6 +198,13 @@ func FilesWords(files []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+func sentenceCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // fileTitle is what the owner calls a content file as a whole.
