@@ -29,10 +29,12 @@ const port = Number(process.env.E2E_PORT);
 const photoPort = Number(process.env.E2E_PHOTO_PORT);
 const PHOTOS = /photos\.spec\.ts/;
 // The Content section's tests change their server's content and build it:
-// a server of their own, with the builder (this checkout).
+// a server of their own, with the builder (this checkout). words.spec.ts
+// reads every workspace page there, the Content section's and the
+// releases' among them.
 process.env.E2E_EDITOR_PORT ??= freePort();
 const editorPort = Number(process.env.E2E_EDITOR_PORT);
-const EDITOR = /editor\.spec\.ts/;
+const EDITOR = /(editor|words)\.spec\.ts/;
 // The tests that follow a mailed link (a reply, an invitation, a password
 // reset, a newsletter confirmation): a server of their own that mails
 // e2e/mailsink.mjs, which lists what it got at E2E_MAIL_PORT. Its links

@@ -72,7 +72,7 @@ func run() error {
 		if err := bootstrapAccount(ctx, st, cfg.StudioPassword); err != nil {
 			return fmt.Errorf("STUDIO_PASSWORD: making the account studio: %w", err)
 		}
-		log.Info("studio: STUDIO_PASSWORD signs in to /studio as the account studio")
+		log.Info("studio: STUDIO_PASSWORD signs in to /studio as the account studio (type studio in the E-mail field)")
 	}
 	// The key that signs the forms' start times lives in the database, so
 	// every copy of the server on it agrees, and a restart keeps it.

@@ -59,7 +59,7 @@ func serverOptions(ctx context.Context, log *slog.Logger, cfg config.Config, liv
 		wsOptions.WakeMail = worker.Wake // replies, invitations and password resets
 		log.Info("mail: new enquiries are mailed to the studio and acknowledged to the visitor", "to", to, "smtp", cfg.SMTP.Host)
 	} else {
-		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only")
+		log.Info("mail off: SMTP_HOST is not set; enquiries are stored and shown in the inbox only, replies go from the studio's own mail program, and invitations and password resets wait in the outbox (meanwhile `studio user password EMAIL` sets a password)")
 	}
 
 	// The newsletter's links, and its sign-ups left unconfirmed for seven

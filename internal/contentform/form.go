@@ -765,43 +765,49 @@ func reordered(a, b []*Value) bool {
 // phones[0].tel: "12" is not …") beside the field it names, and returns
 // the lines that name no field of file's form.
 func Attach(form *Field, file string, doc *Value, lines []string) []string {
-	var fields []*Field
-	var walk func(*Field)
-	walk = func(f *Field) {
-		if f.Name != "" {
-			fields = append(fields, f)
-		}
-		for _, c := range f.Fields {
-			walk(c)
-		}
-	}
-	walk(form)
-	// The most specific field first: "phones[0].tel" before "phones[0]".
-	slices.SortStableFunc(fields, func(a, b *Field) int { return len(b.Name) - len(a.Name) })
 	var rest []string
 	for _, line := range lines {
-		text, ok := strings.CutPrefix(line, "content/"+file+": ")
-		placed := false
-		for _, f := range fields {
-			if !ok {
-				break
-			}
-			for _, path := range checkPaths(file, f.Name, doc) {
-				if problem, found := strings.CutPrefix(text, path+": "); found {
-					f.Problems = append(f.Problems, problem)
-					placed = true
-					break
-				}
-			}
-			if placed {
-				break
-			}
-		}
-		if !placed {
+		if path, problem, ok := Locate(form, file, doc, line); ok {
+			f := path[len(path)-1]
+			f.Problems = append(f.Problems, problem)
+		} else {
 			rest = append(rest, line)
 		}
 	}
 	return rest
+}
+
+// Locate finds the field of form (a form of file) that a line of the
+// content check names: path is the fields it is in, from one of form's
+// own down to it, and problem what the line says of it. ok is false when
+// the line names no field of form.
+func Locate(form *Field, file string, doc *Value, line string) (path []*Field, problem string, ok bool) {
+	text, ok := strings.CutPrefix(line, "content/"+file+": ")
+	if !ok {
+		return nil, "", false
+	}
+	var paths [][]*Field
+	var walk func(f *Field, above []*Field)
+	walk = func(f *Field, above []*Field) {
+		if f.Name != "" {
+			above = append(above[:len(above):len(above)], f)
+			paths = append(paths, above)
+		}
+		for _, c := range f.Fields {
+			walk(c, above)
+		}
+	}
+	walk(form, nil)
+	// The most specific field first: "phones[0].tel" before "phones[0]".
+	slices.SortStableFunc(paths, func(a, b []*Field) int { return len(b[len(b)-1].Name) - len(a[len(a)-1].Name) })
+	for _, p := range paths {
+		for _, said := range checkPaths(file, p[len(p)-1].Name, doc) {
+			if problem, found := strings.CutPrefix(text, said+": "); found {
+				return p, problem, true
+			}
+		}
+	}
+	return nil, "", false
 }
 
 // checkPaths is how the content check names the field at pointer

@@ -509,6 +509,32 @@ func TestAccountsNoticeIsTheWorkspaces(t *testing.T) {
 	}
 }
 
+// The sign-in page, shown to anyone, and the Accounts page without mail
+// say what the person can do, never how the server is set up (that is the
+// start-up log's and the README's).
+func TestPagesSayNoServerSetUp(t *testing.T) {
+	h, _ := setup(t)
+	signInPage := bodyText(do(h, "GET", "/studio", nil))
+	if !strings.Contains(signInPage, "The e-mail address your account was made with.") || strings.Contains(signInPage, "STUDIO_PASSWORD") {
+		t.Errorf("the sign-in page:\n%s", signInPage)
+	}
+	c := signIn(t, h, asha, ashaPassword)
+	accounts := bodyText(do(h, "GET", "/studio/accounts", nil, withCookie(c)))
+	if !strings.Contains(accounts, "Invitations need mail, which is not set up on this server: ask whoever runs it.") {
+		t.Errorf("the Accounts page without mail does not say so:\n%s", accounts)
+	}
+	for _, setUp := range []string{"SMTP", "studio user", "<code>"} {
+		if strings.Contains(accounts, setUp) {
+			t.Errorf("the Accounts page says %q", setUp)
+		}
+	}
+	withMail := setupOn(t, testdb.SQLite(t), func(o *Options) { o.WakeMail = func() {} })
+	c = signIn(t, withMail, asha, ashaPassword)
+	if page := bodyText(do(withMail, "GET", "/studio/accounts", nil, withCookie(c))); strings.Contains(page, "Invitations need mail") {
+		t.Error("with mail, the Accounts page says it is not set up")
+	}
+}
+
 // Staff save drafts but never put anything live: publishing the content,
 // publishing main and making a release live are an owner's.
 func TestStaffDoNotPublish(t *testing.T) {

@@ -127,6 +127,9 @@ func (f *fakeBuilder) Check(_ context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if doc.Get("name").String == "Elsewhere" {
+		return []string{"content/pages.json: home.intention: is empty", "content/catalogue.json: product 2 (Jali screen): name: is empty", "content/pages/about.md: {{site.nome}} names no fact"}, nil
+	}
 	if doc.Get("name").String == "Bad" {
 		return []string{`content/site.json: name: "Bad" is not a name the studio may have`, "content/site.json: something of the whole file"}, nil
 	}
@@ -249,20 +252,38 @@ func TestTheChecksProblemsAreShownBesideTheFieldAndNothingIsSaved(t *testing.T) 
 		t.Fatalf("a faulted save: %d, want 422", w.Code)
 	}
 	for _, want := range []string{`aria-describedby="f-name-problems" aria-invalid="true"`, `<ul id="f-name-problems" class="problems field-problems"><li>&#34;Bad&#34; is not a name the studio may have</li>`,
-		"content/site.json: something of the whole file", `value="Bad"`} {
+		"<li>something of the whole file</li>", `value="Bad"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s:\n%s", want, body)
 		}
 	}
 	// Listed first too, each linked to its field, the list focused.
 	summary := section(t, body, `class="error-summary"`)
-	for _, want := range []string{`autofocus`, `<a href="#f-name">Studio name</a>: &#34;Bad&#34; is not a name the studio may have`, `<li>content/site.json: something of the whole file</li>`} {
+	for _, want := range []string{`autofocus`, `<a href="#f-name">Studio name</a>: &#34;Bad&#34; is not a name the studio may have`, `<li>something of the whole file</li>`} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("the summary lacks %s:\n%s", want, summary)
 		}
 	}
 	if _, draft, _ := rig.repo.Draft(); draft {
 		t.Error("a faulted save made a draft")
+	}
+}
+
+// A problem the check finds elsewhere in the content is named by the part
+// and the field as their forms have them, not by the files' names.
+func TestTheChecksProblemsElsewhereAreNamedInTheOwnersWords(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"Elsewhere"}}, withCookie(rig.asha))
+	summary := section(t, w.Body.String(), `class="error-summary"`)
+	for _, want := range []string{"<li>Home page › Intention: is empty</li>", "<li>Jali screen (product 2) › Name: is empty</li>", "<li>About page: the story: {{site.nome}} names no fact</li>"} {
+		if w.Code != http.StatusUnprocessableEntity || !strings.Contains(summary, want) {
+			t.Errorf("%d, the summary lacks %s:\n%s", w.Code, want, summary)
+		}
+	}
+	if strings.Contains(summary, ".json") || strings.Contains(summary, "content/") {
+		t.Errorf("the summary names a file:\n%s", summary)
 	}
 }
 
@@ -474,6 +495,60 @@ func TestListButtonsChangeTheFormWithoutSaving(t *testing.T) {
 	}
 	if w := do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "_action": {"remove:/nowhere/3"}}, withCookie(rig.asha)); w.Code != http.StatusBadRequest {
 		t.Errorf("a button naming nothing: %d, want 400", w.Code)
+	}
+}
+
+// A publish refused because the same part changed outside the workspace
+// (a developer's push) names the part, not its file, and no git.
+func TestAPublishOverAChangeOutsideTheWorkspaceNamesThePart(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	pushed := strings.Replace(rig.draftFile(t, "site.json"), "New name", "Pushed name", 1)
+	if _, err := rig.repo.Commit(main.Hash, map[string][]byte{"site.json": []byte(pushed)}, nil, repo.Signature{Name: "dev", Email: "dev@example.com"}, "pushed"); err != nil {
+		t.Fatal(err)
+	}
+	w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	body := bodyText(w)
+	if w.Code != http.StatusConflict || !strings.Contains(body, "someone changed the live content outside the workspace (Studio details)") || strings.Contains(body, ".json") || strings.Contains(body, "git") {
+		t.Errorf("publish over a push: %d\n%s", w.Code, body)
+	}
+}
+
+// Without a builder, Publish says she can only ask, not how to set one up.
+func TestAPublishWithoutABuilderSaysWhomToAsk(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	rig.rel.mu.Lock()
+	rig.rel.canBuild = false
+	rig.rel.mu.Unlock()
+	w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	if body := bodyText(w); w.Code != http.StatusConflict || !strings.Contains(body, "this server cannot build the site. Ask whoever runs it") || strings.Contains(body, "BUILDER_DIR") {
+		t.Errorf("publish without a builder: %d\n%s", w.Code, body)
+	}
+}
+
+// What stopped a publish's build is said on the Content page by part and
+// field, as the forms name them, not by file.
+func TestAFailedPublishNamesThePartsAndFields(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	do(rig.h, "POST", "/studio/content/studio", url.Values{"_version": {main.Hash}, "/name": {"New name"}}, withCookie(rig.asha))
+	do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha))
+	head, _ := rig.repo.Main()
+	rig.rel.mu.Lock()
+	rig.rel.list = append([]published.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Failed,
+		Problems: []string{"content/site.json: phones[0].tel: is empty", "content/pages.json: home.intention: is empty"}}}, rig.rel.list...)
+	rig.rel.mu.Unlock()
+	body := bodyText(do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)))
+	for _, want := range []string{"<li>Studio details › Phone 1 › Number for links: is empty</li>", "<li>Home page › Intention: is empty</li>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the Content page lacks %s:\n%s", want, body)
+		}
 	}
 }
 
@@ -827,7 +902,7 @@ func TestALongTextIsEditedWholeWithItsRenderingBeside(t *testing.T) {
 	}
 	// A fact the site does not have: said where the preview would be.
 	w = do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {"At {{site.nome}}.\n"}, "_action": {"preview"}}, withCookie(rig.asha))
-	if body := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(body, "The site cannot show this text: content/pages/about.md: {{site.nome}} names no fact") {
+	if body := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(body, "The site cannot show this text: {{site.nome}} names no fact") {
 		t.Errorf("a fact that does not exist: %d\n%s", w.Code, body)
 	}
 	if w := do(rig.h, "POST", "/studio/content/text-about", url.Values{"_version": {version(t, page)}, "text": {strings.ReplaceAll(text, "\n", "\r\n")}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {

@@ -140,7 +140,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	}
 	// A builder that can make a photograph's files at upload is asked to.
 	images, _ := opts.Builder.(edit.ImagePreparer)
-	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
+	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch, Log: log,
 		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}, Images: images}}
 	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Rows: h.releases, Previews: opts.Previews != nil,
 		Rules: h.editor, Scratch: opts.Scratch, Pace: opts.UploadPace})

@@ -182,6 +182,42 @@ func TestAnOlderRepositoryGetsTheFilesShippedSince(t *testing.T) {
 	}
 }
 
+// A repository made by an older bin/studio gets this one's labels and
+// hints (its schemas' titles and descriptions), once; a schema whose rules
+// differ is left as it is.
+func TestAnOlderRepositoryGetsTheSchemasWordsShippedSince(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	old := fstest.MapFS{
+		"schema/pages.schema.json": {Data: []byte(`{"type": "object", "properties": {"title": {"type": "string", "description": "over catalogue.json featured.whatsHot"}}}`)},
+		"schema/site.schema.json":  {Data: []byte(`{"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}}`)},
+	}
+	if _, err := Open(dir, old); err != nil {
+		t.Fatal(err)
+	}
+	words := `{"type": "object", "properties": {"title": {"type": "string", "description": "the heading above What's Hot", "title": "Heading"}}}`
+	rules := `{"type": "object", "properties": {"name": {"type": "string", "title": "Studio name", "pattern": "\S"}}}`
+	now := fstest.MapFS{"schema/pages.schema.json": {Data: []byte(words)}, "schema/site.schema.json": {Data: []byte(rules)}}
+	r, err := Open(dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, _ := r.Main()
+	if got := readOn(t, r, main.Hash, "schema/pages.schema.json"); got != words {
+		t.Errorf("pages.schema.json = %s, want the shipped words", got)
+	}
+	if got := readOn(t, r, main.Hash, "schema/site.schema.json"); got != string(old["schema/site.schema.json"].Data) {
+		t.Errorf("site.schema.json = %s: a schema of other rules was replaced", got)
+	}
+	again, err := Open(dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := again.Main(); m.Hash != main.Hash {
+		t.Error("reopened, the words were committed again")
+	}
+}
+
 func TestCommitTreeRefusesAMovedMainAndUnknownFiles(t *testing.T) {
 	t.Parallel()
 	r := newDraftRepo(t)

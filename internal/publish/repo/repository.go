@@ -6,12 +6,14 @@
 package repo
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -101,6 +103,9 @@ func Open(dir string, seed fs.FS) (*Repository, error) {
 	if err := r.addShippedLater(seed); err != nil {
 		return nil, err
 	}
+	if err := r.updateSchemaWords(seed); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -130,6 +135,69 @@ func (r *Repository) addShippedLater(seed fs.FS) error {
 	}
 	_, err = r.Commit(main.Hash, files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "New files shipped in bin/studio: "+strings.Join(slices.Sorted(maps.Keys(files)), ", "))
 	return err
+}
+
+// updateSchemaWords commits to main seed's schemas (schema/*.json) whose
+// words alone (their titles and descriptions: the workspace's labels and
+// hints) differ from main's, so an older repository's forms say what this
+// bin/studio's say. A schema whose rules differ is left as it is: its
+// fields are those of the content it checks.
+func (r *Repository) updateSchemaWords(seed fs.FS) error {
+	names, err := fs.Glob(seed, "schema/*.json")
+	if err != nil || len(names) == 0 {
+		return err
+	}
+	main, err := r.Main()
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{}
+	for _, name := range names {
+		have, err := r.ReadFile(main.Hash, name)
+		if err != nil {
+			continue // missing (addShippedLater's), or unreadable (the next read says)
+		}
+		shipped, err := fs.ReadFile(seed, name)
+		if err == nil && !bytes.Equal(have, shipped) && sameRules(have, shipped) {
+			files[name] = shipped
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	_, err = r.Commit(main.Hash, files, nil, Signature{Name: "studio", Email: "studio@localhost"}, "The forms' labels and hints, as this version of the server has them")
+	return err
+}
+
+// sameRules says whether two schemas differ at most in their words: every
+// "title" and "description" that is text.
+func sameRules(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(withoutWords(x), withoutWords(y))
+}
+
+func withoutWords(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, item := range v {
+			if _, text := item.(string); text && (k == "title" || k == "description") {
+				continue
+			}
+			out[k] = withoutWords(item)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = withoutWords(item)
+		}
+		return out
+	}
+	return v
 }
 
 // Main is the commit main points at.

@@ -57,3 +57,20 @@ func TestNames(t *testing.T) {
 		t.Errorf("products/007 is %+v, want no part (ids are written without zeros)", p)
 	}
 }
+
+// The files a publish found changed outside the workspace are said as the
+// parts the owner knows, each once.
+func TestFilesAreSaidAsTheParts(t *testing.T) {
+	got := FilesWords([]string{"catalogue.json", "images/products/7.jpg", "pages/faq.md", "images/products/8.jpg", "site.json"})
+	if want := "Products, photographs, FAQ and Studio details"; got != want {
+		t.Errorf("FilesWords = %q, want %q", got, want)
+	}
+	if got := FilesWords([]string{"pages.json"}); got != "Home, About and Bespoke pages" {
+		t.Errorf("FilesWords(pages.json) = %q", got)
+	}
+	// A line of the check about a picture names no file either.
+	named := (&Editor{}).Name("", nil, []string{"content/images/products/7.jpg: is a symbolic link", "the build stopped"})
+	if named[0].String() != "Photographs: is a symbolic link" || named[1].String() != "the build stopped" {
+		t.Errorf("Name = %q", named)
+	}
+}

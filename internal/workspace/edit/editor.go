@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"mime/multipart"
 	"net/url"
 	"os"
@@ -49,12 +50,13 @@ type Builder interface {
 // Editor applies forms to the draft and saves them. Builder (nil: nothing
 // can be saved) checks a change, in copies of the content made under
 // Scratch (on the file system of the repository's blobs: the copies are
-// hard links).
+// hard links). Log hears what a page does not say.
 type Editor struct {
 	Content Content
 	Builder Builder
 	Scratch string
 	Photos  *Staging
+	Log     *slog.Logger // why a preview could not be made (the page says only that it could not); nil: not logged
 }
 
 var (

@@ -30,22 +30,31 @@ func (c *TextConflict) Error() string {
 // the build's own renderer, with the facts of commit base filled in. What
 // stops it (a fact that does not exist) is said in its place.
 func (e *Editor) Preview(ctx context.Context, base string, part Part, text []byte) (template.HTML, string) {
+	const notMade = "The preview could not be made just now: try again in a minute; if it stays so, ask whoever runs the server."
 	dir, done, err := e.scratchContent(base, nil)
 	if err != nil {
-		return "", "The preview could not be made: " + err.Error()
+		e.logPreview(err)
+		return "", notMade
 	}
 	defer done()
 	html, err := e.Builder.RenderMarkdown(ctx, dir, part.File, text)
 	var problem *build.ContentError
 	switch {
 	case errors.As(err, &problem):
-		return "", "The site cannot show this text: " + strings.Join(problem.Problems, "; ")
+		return "", "The site cannot show this text: " + strings.Join(e.Say(part, base, nil, problem.Problems), "; ")
 	case err != nil:
-		return "", "The preview could not be made: " + err.Error()
+		e.logPreview(err)
+		return "", notMade
 	}
 	// The build's renderer shows markup typed in the text as text
 	// (web/app/lib/markdown.server.ts), as the site does.
 	return template.HTML(html), ""
+}
+
+func (e *Editor) logPreview(err error) {
+	if e.Log != nil {
+		e.Log.Error("studio: a text's preview", "err", err)
+	}
 }
 
 // NormalText is a text as a form posts it, as the file keeps it: its lines

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
@@ -98,6 +97,8 @@ func (h *Handler) Index(w http.ResponseWriter, r *http.Request) {
 		}
 		if p.Release != nil {
 			p.Waiting = !p.Release.Live && p.Release.Class != "failed" && !p.Release.CanMakeLive
+			// What stopped its build, said by part and field, not by file.
+			p.Release.Problems = h.editor.Say(edit.Part{}, commit, nil, p.Release.Problems)
 		}
 	}
 	h.render(w, r, http.StatusOK, contentPage, p)
@@ -116,13 +117,14 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.opts.Releases == nil || !h.opts.Releases.CanBuild() {
-		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published. "+releases.NoBuilder, "/studio/content")
+		// The start-up log says how to add the builder (cmd/studio): she can only ask.
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: this server cannot build the site. Ask whoever runs it; your changes stay unpublished until then.", "/studio/content")
 		return
 	}
 	commit, err := h.opts.Content.PublishDraft(releases.Signature(r))
 	var conflict *repo.ConflictError
 	if errors.As(err, &conflict) {
-		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, "+strings.Join(conflict.Files, ", ")+" changed on the live content too (pushed with git). Discard the unpublished changes and make them again, or ask whoever pushed.", "/studio/content")
+		h.fail(w, r, http.StatusConflict, "Not published", "Nothing was published: since these changes began, someone changed the live content outside the workspace ("+edit.FilesWords(conflict.Files)+"). Discard the unpublished changes and make them again, or ask whoever runs the server who changed it.", "/studio/content")
 		return
 	}
 	if err != nil {

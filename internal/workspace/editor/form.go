@@ -233,13 +233,14 @@ func (h *Handler) refuseSave(w http.ResponseWriter, r *http.Request, c *edit.Cha
 		h.render(w, r, http.StatusConflict, contentEditPage, p)
 	case errors.As(err, &refused):
 		p = h.editView(c)
-		p.Others = contentform.Attach(p.Form, c.Part.File, c.Doc, refused.Lines)
+		rest := contentform.Attach(p.Form, c.Part.File, c.Doc, refused.Lines)
+		p.Others = h.editor.Say(c.Part, c.Version, map[string]*contentform.Value{c.Part.File: c.Doc}, rest)
 		p.liftHidden()
 		p.Problem, p.Changes = refusedSave, len(c.Fields)
 		h.render(w, r, http.StatusUnprocessableEntity, contentEditPage, p)
 	case errors.Is(err, edit.ErrCheckDidNotRun):
 		h.kit.Log.Error("studio: content check", "err", err)
-		p.Problem = "Nothing was saved: " + err.Error() + "."
+		p.Problem = checkDidNotRun
 		h.render(w, r, http.StatusInternalServerError, contentEditPage, p)
 	case errors.Is(err, repo.ErrDraftMoved):
 		p.Problem = "Not saved: someone saved at the same moment. Your version is below: press Save again."

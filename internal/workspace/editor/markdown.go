@@ -103,10 +103,11 @@ func (h *Handler) saveMarkdown(w http.ResponseWriter, r *http.Request, part edit
 		p.Against = conflict.Head.Hash
 		show(http.StatusConflict)
 	case errors.As(err, &refused):
-		p.Problem, p.Problems = "Nothing was saved: correct the text as the lines below say.", refused.Lines
+		p.Problem, p.Problems = "Nothing was saved: correct the text as the lines below say.", h.editor.Say(part, base, nil, refused.Lines)
 		show(http.StatusUnprocessableEntity)
 	case errors.Is(err, edit.ErrCheckDidNotRun):
-		p.Problem = "Nothing was saved: " + err.Error() + "."
+		h.kit.Log.Error("studio: content check", "err", err)
+		p.Problem = checkDidNotRun
 		show(http.StatusInternalServerError)
 	case errors.Is(err, repo.ErrDraftMoved):
 		p.Problem = "Not saved: someone saved at the same moment. Your text is below: press Save again."

@@ -53,8 +53,13 @@ func (h *Handler) openPart(w http.ResponseWriter, r *http.Request, part edit.Par
 	return head, c, true
 }
 
-// contentFailed says the content could not be read, and logs why.
+// contentFailed says the content could not be read, and logs why (the
+// page says only what she can do).
 func (h *Handler) contentFailed(w http.ResponseWriter, r *http.Request, err error) {
 	h.kit.Log.Error("studio: content", "err", err)
-	h.fail(w, r, http.StatusInternalServerError, "Not done", "The content cannot be read just now ("+err.Error()+"). Nothing was changed.", "/studio/content")
+	h.fail(w, r, http.StatusInternalServerError, "Not done", "The content cannot be read just now. Nothing was changed. Try again in a minute; if it stays so, ask whoever runs the server.", "/studio/content")
 }
+
+// checkDidNotRun is what a page says when the content check could not
+// run (edit.ErrCheckDidNotRun); the log says why.
+const checkDidNotRun = "Nothing was saved: the change could not be checked just now. Try again in a minute; if it stays so, ask whoever runs the server."

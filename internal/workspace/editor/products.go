@@ -154,7 +154,7 @@ func (h *Handler) deleteProduct(w http.ResponseWriter, r *http.Request, part edi
 	case errors.Is(err, edit.ErrFreshPiece):
 		h.fail(w, r, http.StatusConflict, "Not deleted", "“"+name+"” is the home page’s “Fresh from the studio” piece: choose another there first (Home page). Nothing was deleted.", back)
 	case errors.As(err, &refused):
-		h.fail(w, r, http.StatusConflict, "Not deleted", "Nothing was deleted: without “"+name+"” the content would have these problems: "+strings.Join(refused.Lines, "; "), back)
+		h.fail(w, r, http.StatusConflict, "Not deleted", "Nothing was deleted: without “"+name+"” the content would have these problems: "+strings.Join(h.editor.Say(part, r.PostForm.Get("_version"), nil, refused.Lines), "; "), back)
 	case errors.Is(err, repo.ErrDraftMoved):
 		h.fail(w, r, http.StatusConflict, "Not deleted", "Someone saved a change while you were deciding: nothing was deleted. Look at the product again, then delete it.", back)
 	case err != nil:
