@@ -123,3 +123,40 @@ func TestLoadRejectsBadService(t *testing.T) {
 		t.Errorf("err = %v, want service.json refused", err)
 	}
 }
+
+// The products taken out of the catalogue are read from its "removed" list,
+// each id once and in id order, leaving out one a product has again; a
+// record that misses its name is refused by the schema.
+func TestRemovedProducts(t *testing.T) {
+	withRemoved := func(t *testing.T, removed ...map[string]any) (*Content, error) {
+		fsys := shippedCopy(t)
+		var cat map[string]any
+		if err := json.Unmarshal(fsys["catalogue.json"].Data, &cat); err != nil {
+			t.Fatal(err)
+		}
+		cat["removed"] = removed
+		fsys["catalogue.json"] = &fstest.MapFile{Data: must(json.Marshal(cat))}
+		return Load(fsys)
+	}
+	shipped, err := Load(content.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := shipped.Products[0]
+	c, err := withRemoved(t,
+		map[string]any{"id": 9001, "name": "Later", "category": "Tables"},
+		map[string]any{"id": 9000, "name": "Gone chair", "category": "Seatings"},
+		map[string]any{"id": back.ID, "name": back.Name, "category": back.Category},
+		map[string]any{"id": 9000, "name": "Gone chair", "category": "Seatings"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []RemovedProduct{{ID: 9000, Name: "Gone chair", Category: "Seatings"}, {ID: 9001, Name: "Later", Category: "Tables"}}
+	if len(c.Removed) != len(want) || c.Removed[0] != want[0] || c.Removed[1] != want[1] {
+		t.Errorf("Removed = %+v, want %+v (product %d is back in the catalogue)", c.Removed, want, back.ID)
+	}
+	if _, err := withRemoved(t, map[string]any{"id": 9000, "category": "Seatings"}); err == nil || !strings.Contains(err.Error(), "missing property 'name'") {
+		t.Errorf("a removed product without its name: err = %v", err)
+	}
+}
