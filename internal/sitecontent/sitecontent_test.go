@@ -3,11 +3,13 @@ package sitecontent
 import (
 	"encoding/json"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"studio/content"
+	"studio/contracts/cases"
 )
 
 // The shipped content loads, whatever the studio has put in it, and holds
@@ -158,5 +160,41 @@ func TestRemovedProducts(t *testing.T) {
 	}
 	if _, err := withRemoved(t, map[string]any{"id": 9000, "category": "Seatings"}); err == nil || !strings.Contains(err.Error(), "missing property 'name'") {
 		t.Errorf("a removed product without its name: err = %v", err)
+	}
+}
+
+// The table the build's rule is tested on too (web/app/lib/paths.test.ts,
+// goneIds): both find the same products gone.
+func TestRemovedProductsCases(t *testing.T) {
+	var table struct {
+		Cases []struct {
+			Case      string
+			Catalogue struct {
+				Products []Product
+				Removed  []RemovedProduct
+			}
+			Gone []int
+		}
+	}
+	if err := json.Unmarshal(must(fs.ReadFile(cases.Files, "removed-products.json")), &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, c := range table.Cases {
+		t.Run(c.Case, func(t *testing.T) {
+			content, err := New(Site{}, c.Catalogue.Products)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone := []int{}
+			for _, r := range content.stillRemoved(c.Catalogue.Removed) {
+				gone = append(gone, r.ID)
+			}
+			if !slices.Equal(gone, c.Gone) {
+				t.Errorf("gone = %v, want %v", gone, c.Gone)
+			}
+		})
 	}
 }
