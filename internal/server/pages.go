@@ -19,7 +19,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, rel *release) {
 	}
 	urlPath := r.URL.Path
 	if f, ok := rel.pages[urlPath]; ok {
-		sendFile(w, r, f, http.StatusOK, cacheHTML)
+		sendFile(w, r, f, rel.status(urlPath), cacheHTML)
 		return
 	}
 	name := strings.TrimPrefix(urlPath, "/")
@@ -114,19 +114,27 @@ func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, rel *release,
 	http.ServeContent(w, r, name, time.Time{}, content)
 }
 
-// product serves /product/{id} for a product of the release's catalogue
-// and sends any other id to the list of products. /product/{id}.data is the
-// page's route data, a file of the build. The pages are found once, by id
-// as a path writes it ("7", never "07"), so a request is one map lookup.
+// product serves /product/{id} for a product of the release's catalogue,
+// says 410 Gone with its own page for one taken out of it, and sends any
+// other id to the list of products. /product/{id}.data is the page's route
+// data, a file of the build. The pages are found once, by id as a path
+// writes it ("7", never "07"), so a request is one map lookup.
 func (s *Server) product(rel *release) http.HandlerFunc {
-	pages := make(map[string]*file, len(rel.content.Products))
+	type answer struct {
+		page   *file
+		status int
+	}
+	pages := make(map[string]answer, len(rel.content.Products)+len(rel.content.Removed))
 	for _, p := range rel.content.Products {
-		pages[strconv.Itoa(p.ID)] = rel.pages[productPath(p.ID)] // newRelease checked that each has one
+		pages[strconv.Itoa(p.ID)] = answer{rel.pages[productPath(p.ID)], http.StatusOK} // newRelease checked that each has one
+	}
+	for _, p := range rel.content.Removed {
+		pages[strconv.Itoa(p.ID)] = answer{rel.pages[productPath(p.ID)], http.StatusGone} // and markGone, these
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if f, ok := pages[id]; ok {
-			sendFile(w, r, f, http.StatusOK, cacheHTML)
+		if a, ok := pages[id]; ok {
+			sendFile(w, r, a.page, a.status, cacheHTML)
 			return
 		}
 		if strings.HasSuffix(id, ".data") {

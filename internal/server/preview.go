@@ -136,7 +136,7 @@ func (d *draftPages) render(ctx context.Context, key draftKey) (*draftPage, erro
 		}
 		p.body.csp = []string{policy.forPage(inlineHashes(pg.Body, "script"), inlineHashes(pg.Body, "style"))}
 	}
-	if pg.Data != nil && p.status == http.StatusOK {
+	if pg.Data != nil && (p.status == http.StatusOK || p.status == http.StatusGone) {
 		p.data = newFile("page.data", pg.Data, nil, nil)
 	}
 	return p, nil

@@ -41,6 +41,7 @@ type release struct {
 	files    map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
 	images   map[string]*streamedFile // its raster images, read from client on each request
 	pages    map[string]*file         // prerendered pages by URL path: "/", "/products", ...
+	gone     map[string]bool          // the pages of removed products (their own, their requests'): answered 410
 	notFound *file
 
 	// routes answers a request from this release alone (Server.routes);
@@ -82,9 +83,12 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 			return nil, fmt.Errorf("server: the client build has no page %s: run make build", p)
 		}
 	}
+	if err := rel.markGone(); err != nil {
+		return nil, err
+	}
 	pagePaths := make([]string, 0, len(rel.pages))
 	for p, f := range rel.pages {
-		if !f.noindex {
+		if !f.noindex && !rel.gone[p] {
 			pagePaths = append(pagePaths, p)
 		}
 	}
@@ -96,6 +100,34 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 		}
 	}
 	return rel, nil
+}
+
+// markGone finds the pages of the products taken out of the catalogue
+// (content.Removed): each one's page, which the build must have made, and
+// its requests' (/product/7/quote), all answered 410 Gone.
+func (rel *release) markGone() error {
+	rel.gone = make(map[string]bool)
+	for _, p := range rel.content.Removed {
+		own := productPath(p.ID)
+		if rel.pages[own] == nil {
+			return fmt.Errorf("server: product %d was removed from the catalogue but has no prerendered page saying so: run make build", p.ID)
+		}
+		for path := range rel.pages {
+			if path == own || strings.HasPrefix(path, own+"/") {
+				rel.gone[path] = true
+			}
+		}
+	}
+	return nil
+}
+
+// status is what a prerendered page is answered with: 410 for a removed
+// product's, 200 for the rest.
+func (rel *release) status(urlPath string) int {
+	if rel.gone[urlPath] {
+		return http.StatusGone
+	}
+	return http.StatusOK
 }
 
 // setPolicy gives each page of the release its Content-Security-Policy.

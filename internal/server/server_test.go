@@ -347,3 +347,63 @@ func TestPageTitlesAreThePagesTitles(t *testing.T) {
 		t.Errorf("a page without a title: %q, %v", got, ok)
 	}
 }
+
+// goneProductPage is a removed product's page as the front end prerenders
+// it (routes/product.tsx): the notice, its category's list and a similar piece.
+const goneProductPage = `<meta name="robots" content="noindex"/><h1>This piece is no longer in the catalogue</h1>` +
+	`<a href="/products/seatings">More Seatings</a><a href="/product/2">P</a>`
+
+// A product taken out of the catalogue answers 410 Gone with its own page
+// (and its quote page too), unlike an id that never was one, which still
+// leads to the list; it is not in the sitemap.
+func TestRemovedProductIsGone(t *testing.T) {
+	build := testBuild()
+	build["product/7/index.html"] = &fstest.MapFile{Data: []byte(goneProductPage)}
+	// Without its noindex, still left out of the sitemap: it is gone.
+	build["product/7/quote/index.html"] = &fstest.MapFile{Data: []byte(strings.TrimPrefix(goneProductPage, `<meta name="robots" content="noindex"/>`))}
+	build["product/7.data"] = &fstest.MapFile{Data: []byte(`[{"gone":7}]`)}
+	build["product/1/quote/index.html"] = &fstest.MapFile{Data: []byte("<h1>quote for product 1</h1>")}
+	content := testCatalogue(t, 1, 2)
+	content.Removed = []sitecontent.RemovedProduct{{ID: 7, Name: "Gone chair", Category: "Seatings"}}
+	s, err := New(discardLog(), build, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	for _, target := range []string{"/product/7", "/product/7/quote"} {
+		rec := do(h, "GET", target, nil)
+		if rec.Code != http.StatusGone {
+			t.Fatalf("%s: status %d, want 410", target, rec.Code)
+		}
+		body := rec.Body.String()
+		for _, want := range []string{"This piece is no longer in the catalogue", `href="/products/seatings"`, `href="/product/2"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the body has no %q: %s", target, want, body)
+			}
+		}
+		if rec.Header().Get("Content-Security-Policy") == "" || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Errorf("%s: headers %v, want a page's", target, rec.Header())
+		}
+	}
+	if rec := do(h, "HEAD", "/product/7", nil); rec.Code != http.StatusGone || rec.Body.Len() != 0 {
+		t.Errorf("HEAD /product/7: %d with %d bytes, want 410 and none", rec.Code, rec.Body.Len())
+	}
+	// The client's navigation fetches the page's data, as for any page.
+	if rec := do(h, "GET", "/product/7.data", nil); rec.Code != http.StatusOK {
+		t.Errorf("/product/7.data: %d, want 200", rec.Code)
+	}
+	for target, want := range map[string]int{"/product/1": 200, "/product/1/quote": 200, "/product/99": 302} {
+		if rec := do(h, "GET", target, nil); rec.Code != want {
+			t.Errorf("%s: status %d, want %d", target, rec.Code, want)
+		}
+	}
+	sitemap := do(h, "GET", "/sitemap.xml", nil).Body.String()
+	if strings.Contains(sitemap, "/product/7") {
+		t.Errorf("a removed product is in the sitemap: %s", sitemap)
+	}
+
+	// A build made before the product was removed has no page saying so.
+	if _, err := New(discardLog(), testBuild(), content); err == nil || !strings.Contains(err.Error(), "product 7 was removed") {
+		t.Errorf("a build without the removed product's page: err = %v", err)
+	}
+}

@@ -25,6 +25,14 @@ type Product struct {
 	Images      []Image  `json:"images"`
 }
 
+// RemovedProduct is a product taken out of the catalogue (catalogue.json's
+// "removed"), kept so that its address says it is gone.
+type RemovedProduct struct {
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+}
+
 // Image is one of a product's pictures: a file under content/images/ that
 // the build turns into right-sized files (the build's content check and
 // web/scripts/images.mjs check each one and stop the build on a problem).
@@ -98,6 +106,9 @@ type Content struct {
 	Site     Site
 	Service  Service
 	Products []Product // in id order
+	// The products taken out of the catalogue whose id no product has
+	// again, in id order: their addresses answer 410.
+	Removed []RemovedProduct
 	// The inbox's ready answers (content/replies.json); none in a release
 	// made before the file was shipped.
 	ReplyTemplates []ReplyTemplate
@@ -125,7 +136,8 @@ func Load(fsys fs.FS) (*Content, error) {
 		return nil, err
 	}
 	var file struct {
-		Products []Product `json:"products"`
+		Products []Product        `json:"products"`
+		Removed  []RemovedProduct `json:"removed"`
 	}
 	if err := readJSON(fsys, "catalogue", &file); err != nil {
 		return nil, err
@@ -138,6 +150,7 @@ func Load(fsys fs.FS) (*Content, error) {
 		return nil, err
 	}
 	loaded.Service = c.Service
+	loaded.Removed = loaded.stillRemoved(file.Removed)
 	if _, err := fs.Stat(fsys, "replies.json"); err == nil {
 		var replies struct {
 			Templates []ReplyTemplate `json:"templates"`
@@ -168,6 +181,21 @@ func New(site Site, products []Product) (*Content, error) {
 	c.Products = append([]Product(nil), products...)
 	sort.Slice(c.Products, func(i, j int) bool { return c.Products[i].ID < c.Products[j].ID })
 	return &c, nil
+}
+
+// stillRemoved is the removed products that no product has the id of,
+// each id once, in id order: a product given a removed id again is back.
+func (c *Content) stillRemoved(removed []RemovedProduct) []RemovedProduct {
+	var gone []RemovedProduct
+	seen := make(map[int]bool, len(removed))
+	for _, r := range removed {
+		if _, back := c.byID[r.ID]; !back && !seen[r.ID] {
+			seen[r.ID] = true
+			gone = append(gone, r)
+		}
+	}
+	sort.Slice(gone, func(i, j int) bool { return gone[i].ID < gone[j].ID })
+	return gone
 }
 
 // Product returns the product with that id.

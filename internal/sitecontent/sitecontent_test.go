@@ -3,11 +3,13 @@ package sitecontent
 import (
 	"encoding/json"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"studio/content"
+	"studio/contracts/cases"
 )
 
 // The shipped content loads, whatever the studio has put in it, and holds
@@ -135,5 +137,78 @@ func TestLoadRejectsBadService(t *testing.T) {
 	fsys["service.json"] = &fstest.MapFile{Data: must(json.Marshal(service))}
 	if _, err := Load(fsys); err == nil || !strings.Contains(err.Error(), "service.json") {
 		t.Errorf("err = %v, want service.json refused", err)
+	}
+}
+
+// The products taken out of the catalogue are read from its "removed" list,
+// each id once and in id order, leaving out one a product has again; a
+// record that misses its name is refused by the schema.
+func TestRemovedProducts(t *testing.T) {
+	withRemoved := func(t *testing.T, removed ...map[string]any) (*Content, error) {
+		fsys := shippedCopy(t)
+		var cat map[string]any
+		if err := json.Unmarshal(fsys["catalogue.json"].Data, &cat); err != nil {
+			t.Fatal(err)
+		}
+		cat["removed"] = removed
+		fsys["catalogue.json"] = &fstest.MapFile{Data: must(json.Marshal(cat))}
+		return Load(fsys)
+	}
+	shipped, err := Load(content.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := shipped.Products[0]
+	c, err := withRemoved(t,
+		map[string]any{"id": 9001, "name": "Later", "category": "Tables"},
+		map[string]any{"id": 9000, "name": "Gone chair", "category": "Seatings"},
+		map[string]any{"id": back.ID, "name": back.Name, "category": back.Category},
+		map[string]any{"id": 9000, "name": "Gone chair", "category": "Seatings"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []RemovedProduct{{ID: 9000, Name: "Gone chair", Category: "Seatings"}, {ID: 9001, Name: "Later", Category: "Tables"}}
+	if len(c.Removed) != len(want) || c.Removed[0] != want[0] || c.Removed[1] != want[1] {
+		t.Errorf("Removed = %+v, want %+v (product %d is back in the catalogue)", c.Removed, want, back.ID)
+	}
+	if _, err := withRemoved(t, map[string]any{"id": 9000, "category": "Seatings"}); err == nil || !strings.Contains(err.Error(), "missing property 'name'") {
+		t.Errorf("a removed product without its name: err = %v", err)
+	}
+}
+
+// The table the build's rule is tested on too (web/app/lib/paths.test.ts,
+// goneIds): both find the same products gone.
+func TestRemovedProductsCases(t *testing.T) {
+	var table struct {
+		Cases []struct {
+			Case      string
+			Catalogue struct {
+				Products []Product
+				Removed  []RemovedProduct
+			}
+			Gone []int
+		}
+	}
+	if err := json.Unmarshal(must(fs.ReadFile(cases.Files, "removed-products.json")), &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, c := range table.Cases {
+		t.Run(c.Case, func(t *testing.T) {
+			content, err := New(Site{}, c.Catalogue.Products)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone := []int{}
+			for _, r := range content.stillRemoved(c.Catalogue.Removed) {
+				gone = append(gone, r.ID)
+			}
+			if !slices.Equal(gone, c.Gone) {
+				t.Errorf("gone = %v, want %v", gone, c.Gone)
+			}
+		})
 	}
 }

@@ -827,7 +827,11 @@ func TestDeletingAProductTakesItsPhotographsAndItsPlaceInWhatsHot(t *testing.T) 
 		t.Fatalf("delete: %d\n%s", w.Code, w.Body)
 	}
 	got := rig.draftFile(t, "catalogue.json")
-	if strings.Contains(got, "Jali screen") || !strings.Contains(got, `"whatsHot": [1]`) {
+	// Out of the products and What's Hot, and listed as removed, so that
+	// its address says it is gone.
+	products, removed, _ := strings.Cut(got, `"removed"`)
+	if strings.Contains(products, "Jali screen") || !strings.Contains(got, `"whatsHot": [1]`) ||
+		!strings.Contains(removed, `{ "id": 2, "name": "Jali screen", "category": "Seatings" }`) {
 		t.Errorf("catalogue.json after deleting Jali screen:\n%s", got)
 	}
 	head, _, _ := rig.repo.Draft()

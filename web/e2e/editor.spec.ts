@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { test, expect, expectNoAxeViolations, hydrated, unique } from "./fixtures";
-import { products, site } from "./content";
+import { catalogue, products, site, vocabulary } from "./content";
+import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath } from "../app/lib/filters";
 
 // The workspace's Content section, driven as the studio's owner would, on a
 // phone: a server of its own with the builder (playwright.config.ts,
@@ -516,4 +517,81 @@ test("a policy's text is previewed beside it, and the Sort menu's groups are ren
   await expect(page.getByRole("region", { name: "Unpublished changes" })).toContainText("FAQ: text");
   await expect(page.getByRole("region", { name: "Unpublished changes" })).toContainText("Categories, materials and finishes: ");
   await discardChanges(page);
+});
+
+// Two changes published together, read from the content rather than named:
+// a piece deleted (one the tests above leave alone, not the home page's
+// Fresh from the studio piece, whose category has another piece to show),
+// and the Fresh piece renamed with one word longer than a phone is wide.
+const freshPiece = products.find((p) => p.id === catalogue.featured.fresh)!;
+const untouched = (p: (typeof products)[number]) => ![products[0], products[1], products.at(-1), freshPiece].includes(p);
+const deleted = products.find((p) => untouched(p) && products.some((o) => o !== p && o.category === p.category))!;
+const similarFirst = products.find((o) => o !== deleted && o.category === deleted.category)!;
+const deletedTab = vocabulary.tabs.find((t) => t.categories.includes(deleted.category))!.name;
+const longWord = "Jharokha".repeat(10); // 80 letters, no space
+
+test("a deleted piece's address says it is no longer in the catalogue, with 410, and leads to its category and similar pieces", async ({ page, browser, openStudio, request }) => {
+  test.setTimeout(480_000);
+  await openContent(page, openStudio);
+  await page.goto(`/studio/content/products/${deleted.id}/delete`);
+  await expect(page.getByRole("heading", { level: 1, name: `Delete “${deleted.name}”?` })).toBeVisible();
+  await page.getByRole("button", { name: "Delete the product" }).click();
+  await expect(page).toHaveURL(/\/studio\/content\/products\?deleted=/);
+  await page.goto(`/studio/content/products/${freshPiece.id}`);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill(longWord);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
+  await page.getByRole("button", { name: "Publish" }).click();
+  // Live once its address answers 410 (the site before it had the piece).
+  const address = `/product/${deleted.id}`;
+  await expect.poll(async () => (await request.get(address, { maxRedirects: 0 })).status(), { timeout: 300_000, intervals: [2000] }).toBe(410);
+
+  const visitor = await (await browser.newContext({ viewport: { width: 375, height: 740 } })).newPage();
+  for (const path of [address, `${address}/quote`]) {
+    const response = await visitor.goto(path);
+    expect(response?.status(), path).toBe(410);
+    await expect(visitor.getByRole("heading", { level: 1, name: "This piece is no longer in the catalogue" })).toBeVisible();
+    await expect(visitor.getByText(`${deleted.name}, of the studio’s ${deleted.category}, has been taken out of the catalogue`)).toBeVisible();
+    await expect(visitor.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  }
+  await hydrated(visitor);
+  await expectNoAxeViolations(visitor);
+  const similar = visitor.getByRole("region", { name: "Similar Products" });
+  await expect(similar.getByRole("link").first()).toHaveAttribute("href", `/product/${similarFirst.id}`);
+  await visitor.getByRole("link", { name: `See all ${deletedTab}` }).click();
+  await expect(visitor).toHaveURL(new RegExp(`${listPath({ ...DEFAULT_LIST_STATE, category: deletedTab })}$`));
+  await visitor.context().close();
+
+  // Without JavaScript, the same notice and links.
+  const plain = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+  expect((await plain.goto(address))?.status()).toBe(410);
+  await expect(plain.getByRole("heading", { level: 1, name: "This piece is no longer in the catalogue" })).toBeVisible();
+  await expect(plain.getByRole("link", { name: `See all ${deletedTab}` })).toHaveAttribute("href", listPath({ ...DEFAULT_LIST_STATE, category: deletedTab }));
+  await expect(plain.getByRole("link", { name: "See all products" })).toHaveAttribute("href", "/products");
+  await plain.context().close();
+  // Not a page for search engines to list.
+  expect(await (await request.get("/sitemap.xml")).text()).not.toContain(`${address}<`);
+});
+
+test("a name of one word longer than a phone is wide wraps: no page scrolls sideways at 375 px", async ({ browser }) => {
+  // Published by the test above: the Fresh piece is on the home page, its
+  // own page, and its tab's list (on the page of that list it falls on).
+  const tab = vocabulary.tabs.find((t) => t.categories.includes(freshPiece.category))!.name;
+  const listed = filterProducts(
+    products.filter((p) => p !== deleted),
+    { ...DEFAULT_LIST_STATE, category: tab },
+    vocabulary,
+  );
+  const list = listPath({ ...DEFAULT_LIST_STATE, category: tab, page: Math.floor(listed.indexOf(freshPiece) / PAGE_SIZE) + 1 });
+  const page = await (await browser.newContext({ viewport: { width: 375, height: 740 } })).newPage();
+  for (const path of [`/product/${freshPiece.id}`, list, "/"]) {
+    await page.goto(path);
+    await hydrated(page);
+    const name = page.getByText(longWord).first();
+    await expect(name, path).toBeVisible();
+    expect((await name.boundingBox())!.width, path).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+  }
+  await page.context().close();
 });

@@ -55,9 +55,11 @@ async function sitePaths(web, contentDir) {
   if (!pathModules.has(web)) pathModules.set(web, importTs(join(web, "app", "lib", "paths.ts")));
   const paths = await pathModules.get(web);
   const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
+  const gone = paths.gonePaths(catalogue);
   return {
-    prerender: [...paths.pagePaths(catalogue), paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH],
+    prerender: [...paths.pagePaths(catalogue), ...gone, paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH],
     notFound: paths.NOT_FOUND_PATH,
+    gone,
   };
 }
 
@@ -262,12 +264,12 @@ function prunePageCache(pageCache) {
 // data, deps}], the body the HTML as written (or a resource's body), data
 // the page's .data text (null for a page without), deps the keys it read.
 // A path that is not one of the content's pages gets the not-found page,
-// with status 404. What is read of a snapshot's folders is kept (the last
+// with status 404; a removed product's page has status 410. What is read of a snapshot's folders is kept (the last
 // four): they must not change (a folder per git tree), or each call must
 // name itself apart (fresh).
 async function renderPages({ contentDir, generatedDir, assetsDir, paths, fresh }, call) {
-  const { prerender, notFound } = await sitePaths(ownWeb, contentDir);
+  const { prerender, notFound, gone } = await sitePaths(ownWeb, contentDir);
   const known = new Set(prerender);
   const jobs = paths.map((path) => ({ path, as: known.has(path) ? path : notFound }));
-  return call("pages", { contentDir, generatedDir, fresh, assetsDir, prerender, notFound, jobs });
+  return call("pages", { contentDir, generatedDir, fresh, assetsDir, prerender, notFound, gone, jobs });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
 import { openRenderPool } from "./render-site.mjs";
 
 // The render pool on the bundles `make build` made: pages of two contents,
@@ -78,5 +79,32 @@ describe("renderPages", () => {
       expect(page.body).toContain("A tagline of the other content");
       expect(page.body).not.toContain(site.tagline);
     }
+  });
+
+  it("a removed product's page and its quote page say it is gone, with status 410, and lead to its category and similar pieces", async () => {
+    const removed = join(dir, "removed");
+    await cp(shipped, removed, { recursive: true });
+    const catalogue = JSON.parse(await readFile(join(removed, "catalogue.json"), "utf8"));
+    // A piece whose category has others, taken out as the workspace does.
+    type Entry = { id: number; name: string; category: string };
+    const products: Entry[] = catalogue.products;
+    const gone = products.find((p) => p.id !== catalogue.featured.fresh && products.some((o) => o.id !== p.id && o.category === p.category))!;
+    const similar = products.find((o) => o.id !== gone.id && o.category === gone.category)!;
+    catalogue.products = products.filter((p) => p.id !== gone.id);
+    catalogue.featured.whatsHot = catalogue.featured.whatsHot.filter((id: number) => id !== gone.id);
+    catalogue.removed = [{ id: gone.id, name: gone.name, category: gone.category }];
+    await writeFile(join(removed, "catalogue.json"), JSON.stringify(catalogue));
+    const tab = (catalogue.categories as { name: string; tabs?: string[] }[]).find((c) => c.name === gone.category)!.tabs?.[0] ?? gone.category;
+
+    const pages = await render(removed, [`/product/${gone.id}`, `/product/${gone.id}/quote`]);
+    for (const page of pages) {
+      expect(page.status, page.path).toBe(410);
+      expect(page.body).toContain("This piece is no longer in the catalogue");
+      expect(page.body).toContain(`href="${listPath({ ...DEFAULT_LIST_STATE, category: tab })}"`);
+      expect(page.body).toContain(`href="/product/${similar.id}"`);
+      expect(page.body).toContain('<meta name="robots" content="noindex"/>');
+    }
+    // Its data, for a browser that navigates to it, says the same.
+    expect(pages[0]!.data).toContain(gone.name);
   });
 });

@@ -334,18 +334,20 @@ function hashes({ fresh, contentDir, generatedDir, keys }) {
 
 // Pages of a snapshot as they are served, for previews: each job is
 // {path, as}, the path asked for and the page that answers it.
-async function pages({ contentDir, generatedDir, fresh, assetsDir, prerender, notFound, jobs }) {
+async function pages({ contentDir, generatedDir, fresh, assetsDir, prerender, notFound, gone, jobs }) {
   const snapshot = hub.open({ contentDir, generatedDir, fresh });
   const out = [];
   for (const { path, as } of jobs) {
     const store = { snapshot, deps: new Set(), prerender, errors: [] };
-    out.push(await hub.storage.run(store, () => page(path, as, assetsDir, notFound)));
+    out.push(await hub.storage.run(store, () => page(path, as, assetsDir, notFound, gone)));
     out.at(-1).deps = [...store.deps].sort();
   }
   return out;
 }
 
-async function page(path, as, assetsDir, notFound) {
+// A removed product's page renders as any page, and is served with 410
+// (the live server's rule: internal/server, markGone).
+async function page(path, as, assetsDir, notFound, gone = []) {
   const { leaf, resource, hasLoaders } = routeOf(as);
   if (resource) {
     const d = await prerenderData(null, as, [leaf.id]);
@@ -353,8 +355,8 @@ async function page(path, as, assetsDir, notFound) {
     return { path, status: 200, type, body: body.toString("utf8"), data: d.text };
   }
   const d = hasLoaders && as !== notFound ? await prerenderData(null, as, null) : null;
-  const status = as === notFound ? 404 : 200;
-  const html = await prerenderHtml(as, status);
+  const html = await prerenderHtml(as, as === notFound ? 404 : 200);
+  const status = as === notFound ? 404 : gone.includes(as) ? 410 : 200;
   return { path, status, type: "text/html; charset=utf-8", body: firstPaint(html, assetsDir), data: d?.text ?? null };
 }
 

@@ -1,8 +1,11 @@
 package edit
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"studio/internal/contentform"
@@ -73,4 +76,41 @@ func TestFilesAreSaidAsTheParts(t *testing.T) {
 	if named[0].String() != "Photographs: is a symbolic link" || named[1].String() != "the build stopped" {
 		t.Errorf("Name = %q", named)
 	}
+}
+
+// A product deleted is listed as removed, by its id, name and category, so
+// that its address says it is gone; deleted again after being given back
+// its id, it is listed once. A new product never takes a removed one's id.
+func TestADeletedProductIsListedAsRemoved(t *testing.T) {
+	doc := parse(t, `{"products": [
+  {"id": 1, "name": "Chair", "category": "Seatings", "images": [{"src": "products/1.jpg", "alt": "a"}]},
+  {"id": 3, "name": "Mirror", "category": "Mirrors", "images": [{"src": "products/3.jpg", "alt": "c"}]}
+], "featured": {"whatsHot": [1], "fresh": 1}, "removed": [{"id": 3, "name": "Old mirror", "category": "Mirrors"}]}`)
+	if _, err := removeProduct(doc, "/products/1", "3"); err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"id":3,"name":"Mirror","category":"Mirrors"}]`
+	if got := compact(t, doc.At("/removed").Encode()); got != want {
+		t.Errorf("removed = %s, want %s", got, want)
+	}
+	if next := nextProductID(doc); next != 4 {
+		t.Errorf("the next id is %d, want 4: 3 was a product's", next)
+	}
+
+	fresh := parse(t, `{"products": [{"id": 1, "name": "Chair", "category": "Seatings", "images": []}, {"id": 2, "name": "Stool", "category": "Seatings", "images": []}], "featured": {"whatsHot": [1], "fresh": 1}}`)
+	if _, err := removeProduct(fresh, "/products/1", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if got := compact(t, fresh.Encode()); !strings.HasSuffix(got, `"removed":[{"id":2,"name":"Stool","category":"Seatings"}]}`) {
+		t.Errorf("a catalogue's first removed product: %s", got)
+	}
+}
+
+func compact(t *testing.T, b []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

@@ -21,17 +21,25 @@ func addBlankProduct(schema *contentform.Schema, doc *contentform.Value) {
 	if products == nil {
 		return
 	}
-	next := 1
-	for _, item := range products.Items {
-		if n, err := strconv.Atoi(item.Get("id").Text()); err == nil && n >= next {
-			next = n + 1
-		}
-	}
+	next := nextProductID(doc)
 	blank := schema.Blank(schema.ItemsAt("/products"))
 	blank.Set("id", &contentform.Value{Kind: contentform.Number, Number: strconv.Itoa(next)})
 	// The id first, as in every product.
 	blank.Keys = append([]string{"id"}, slices.DeleteFunc(blank.Keys, func(k string) bool { return k == "id" })...)
 	products.Items = slices.Insert(products.Items, 0, blank)
+}
+
+// nextProductID is the id after every product's and every removed
+// product's: an id is never given to another piece, so an old address or
+// enquiry never names the wrong one, and a removed piece's address stays gone.
+func nextProductID(doc *contentform.Value) int {
+	next := 1
+	for _, item := range slices.Concat(doc.At("/products").List(), doc.At(removedPointer).List()) {
+		if n, err := strconv.Atoi(item.Get("id").Text()); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	return next
 }
 
 // productForm fits a product's form to the catalogue: its id is kept, not
@@ -149,13 +157,19 @@ func changedBoxes(base *contentform.Value, pointer string, form url.Values) url.
 // piece: another is chosen first.
 var ErrFreshPiece = errors.New("edit: the product is the home page's Fresh from the studio piece")
 
+// removedPointer is where the catalogue lists the products taken out of
+// it, each as {id, name, category}: the site answers their addresses 410
+// Gone, with a page saying so and leading to their category.
+const removedPointer = "/removed"
+
 // removeProduct takes the product with id at pointer out of doc's
-// catalogue, and out of What's Hot; it returns its photographs that no
-// other product shows, to be deleted with it.
+// catalogue, and out of What's Hot, and lists it as removed; it returns
+// its photographs that no other product shows, to be deleted with it.
 func removeProduct(doc *contentform.Value, pointer, id string) (removed []string, err error) {
 	if fresh := doc.At(freshPointer); fresh.Text() == id {
 		return nil, ErrFreshPiece
 	}
+	recordRemoved(doc, doc.At(pointer))
 	gone := doc.At(pointer + "/images").List()
 	products := doc.Get("products")
 	i, _ := strconv.Atoi(path.Base(pointer))
@@ -197,4 +211,22 @@ func Namesakes(doc *contentform.Value, pointer string) []Namesake {
 		}
 	}
 	return found
+}
+
+// recordRemoved lists product in the catalogue's removed products, in
+// place of an earlier record of its id (a piece given back its id, then
+// deleted again).
+func recordRemoved(doc, product *contentform.Value) {
+	list := doc.At(removedPointer)
+	if list == nil {
+		list = &contentform.Value{Kind: contentform.Array}
+		doc.Set(strings.TrimPrefix(removedPointer, "/"), list)
+	}
+	id := product.Get("id")
+	list.Items = slices.DeleteFunc(list.Items, func(v *contentform.Value) bool { return v.Get("id").Text() == id.Text() })
+	record := contentform.NewObject()
+	record.Set("id", id.Clone())
+	record.Set("name", contentform.Text(product.Get("name").Text()))
+	record.Set("category", contentform.Text(product.Get("category").Text()))
+	list.Items = append(list.Items, record)
 }

@@ -6,11 +6,11 @@
 // as what it gives: a page showing a product's card depends on that card,
 // not on the catalogue, so a new description renders again only the pages
 // that show it. accessorsByKind, at the end, is the one list of the keys.
-import type { CatalogueFile, ProductCardData, ProductData, ProductEntry } from "./catalogue";
+import type { CatalogueFile, ProductCardData, ProductData, ProductEntry, RemovedEntry } from "./catalogue";
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
 import { warranty } from "./facts";
-import { DEFAULT_LIST_STATE, filterProducts, listStateOf, paginate, vocabularyOf } from "./filters";
+import { DEFAULT_LIST_STATE, filterProducts, listPath, listStateOf, paginate, vocabularyOf } from "./filters";
 import { catalogueFile, facts, imageManifest, markdownDoc, pagesSection, readContentJson, recorded, service, type Pages } from "./content.server";
 import { registerAccessors } from "./snapshot.server";
 
@@ -79,6 +79,23 @@ export function productCards(ids?: readonly number[]): ProductCardData[] {
 export const similarCards = (p: ProductEntry): ProductCardData[] =>
   recorded(`similar:${p.id}`, () => similarProducts(catalogue().products, p).map(productCard));
 
+// A product taken out of the catalogue, as its page says it (routes/product.tsx,
+// GoneNotice): its name, the lists of its category (each tab it was shown
+// under: none when the category is gone too) and the pieces of that
+// category, as Similar Products chooses them. Undefined when no product was
+// removed with that id, or a product has it again.
+export type RemovedProduct = RemovedEntry & { lists: { name: string; path: string }[]; similar: ProductCardData[] };
+export const removedProduct = (id: number): RemovedProduct | undefined =>
+  recorded(`removed:${id}`, () => {
+    const entry = productEntry(id) ? undefined : catalogue().removed?.find((r) => r.id === id);
+    if (!entry) return undefined;
+    const { name, category } = entry;
+    const lists = vocabulary()
+      .tabs.filter((t) => t.categories.includes(category))
+      .map((t) => ({ name: t.name, path: listPath({ ...DEFAULT_LIST_STATE, category: t.name }) }));
+    return { id, name, category, lists, similar: similarProducts(catalogue().products, { id, category }).map(productCard) };
+  });
+
 export const vocabulary = () => recorded("vocabulary", () => vocabularyOf(catalogue()));
 
 // One address of the product list (its path after /products/: tab,
@@ -120,6 +137,7 @@ registerAccessors({
   data: (id) => productData(product(id)),
   cards: () => productCards(),
   similar: (id) => similarCards(product(id)),
+  removed: (id) => removedProduct(Number(id)),
   vocabulary: () => vocabulary(),
   list: (address) => productList(address),
   details: () => productDetails(),

@@ -12,7 +12,13 @@ export type CatalogueFile = {
   filters: { material: Record<string, string[]>; finish: Record<string, string[]> };
   featured: { whatsHot: number[]; fresh: number };
   products: ProductEntry[];
+  /** The products taken out of the catalogue: their addresses say so (routes/product.tsx), answered 410 by the server. */
+  removed?: RemovedEntry[];
 };
+
+// A product taken out of the catalogue, as the workspace records it when
+// it deletes one. A product given its id again is back, no longer removed.
+export type RemovedEntry = Pick<ProductEntry, "id" | "name" | "category">;
 
 export type ProductEntry = {
   id: number;
@@ -44,6 +50,6 @@ export type ProductData = ProductCardData & {
 };
 
 // Products of the same category, the product itself excluded, at most 12.
-export function similarProducts<T extends Pick<ProductEntry, "id" | "category">>(all: readonly T[], product: T, max = 12): T[] {
+export function similarProducts<T extends Pick<ProductEntry, "id" | "category">>(all: readonly T[], product: Pick<ProductEntry, "id" | "category">, max = 12): T[] {
   return all.filter((p) => p.category === product.category && p.id !== product.id).slice(0, max);
 }

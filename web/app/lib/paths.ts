@@ -15,7 +15,7 @@ export const staticPaths = [
   "/privacy-policy",
 ] as const;
 
-type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters">;
+type Catalogue = Pick<CatalogueFile, "products" | "categories" | "filters" | "removed">;
 
 const listPagesOf = (catalogue: Catalogue) => listPages(catalogue.products, vocabularyOf(catalogue)).filter((p) => p.path !== "/products");
 
@@ -45,6 +45,22 @@ export function unindexedPaths(catalogue: Catalogue): string[] {
 // Every page of the site, each prerendered.
 export function pagePaths(catalogue: Catalogue): string[] {
   return [...indexedPaths(catalogue), ...unindexedPaths(catalogue)];
+}
+
+// The ids of the products taken out of the catalogue that no product has
+// again, each once, in id order (the Go server's rule too: internal/sitecontent,
+// stillRemoved; contracts/cases/removed-products.json holds both to it).
+export function goneIds(catalogue: Pick<Catalogue, "products" | "removed">): number[] {
+  const current = new Set(catalogue.products.map((p) => p.id));
+  return [...new Set((catalogue.removed ?? []).map((r) => r.id))].filter((id) => !current.has(id)).sort((a, b) => a - b);
+}
+
+// The pages of the products taken out of the catalogue: each one's page and
+// its requests', prerendered to say the piece is gone (routes/product.tsx,
+// routes/request.tsx), which the server answers with 410 and leaves out of
+// the sitemap. Not pages to link to: pagePaths leaves them out.
+export function gonePaths(catalogue: Pick<Catalogue, "products" | "removed">): string[] {
+  return goneIds(catalogue).flatMap((id) => [`/product/${id}`, ...REQUEST_KINDS.map((kind) => requestPath(id, kind))]);
 }
 
 // A product's quote and customisation requests, as pages for browsers

@@ -76,7 +76,8 @@ describe("each loader records the keys it read", () => {
     expect(await keysOf(homeLoader)).toEqual(home);
     expect(await keysOf(notFoundLoader)).toEqual(home);
     expect(await keysOf(() => productLoader(args({ id: String(product.id) })))).toEqual([`data:${product.id}`, "details", `product:${product.id}`, `similar:${product.id}`]);
-    expect(await keysOf(() => productLoader(args({ id: "99999" })))).toEqual(["product:99999"]);
+    // An id no product has: whether it was removed is read too (a page saying it is gone).
+    expect(await keysOf(() => productLoader(args({ id: "99999" })))).toEqual(["product:99999", "removed:99999"]);
     expect(await keysOf(() => requestLoader(args({ id: String(product.id), kind: "quote" })))).toEqual([`data:${product.id}`, `product:${product.id}`]);
     expect(await keysOf(() => productsLoader(args({ "*": "" })))).toEqual(["list:"]);
     expect(await keysOf(() => productsLoader(args({ "*": "page/2" })))).toEqual(["list:page/2"]);

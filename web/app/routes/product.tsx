@@ -7,7 +7,8 @@ import { ShortlistButton } from "../components/ShortlistButton";
 import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
-import { productData, productDetails, productEntry, similarCards } from "../lib/catalogue.server";
+import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
+import { productData, productDetails, productEntry, removedProduct, similarCards } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
@@ -16,10 +17,17 @@ import { useEarlyInput } from "../lib/useEarlyInput";
 import "../components/product/product.css";
 
 // Runs at build time for every product's path (react-router.config.ts): the
-// page carries its own product and its similar products, no other.
+// page carries its own product and its similar products, no other. A
+// product taken out of the catalogue has a page saying so (GoneNotice),
+// which the server answers with 410 (app/lib/paths.ts, gonePaths).
 export async function loader({ params }: Route.LoaderArgs) {
-  const entry = productEntry(Number(params.id));
-  if (!entry) throw new Response("No such product", { status: 404 });
+  const id = Number(params.id);
+  const entry = productEntry(id);
+  if (!entry) {
+    const gone = removedProduct(id);
+    if (!gone) throw new Response("No such product", { status: 404 });
+    return { gone };
+  }
   return {
     product: productData(entry),
     similar: similarCards(entry),
@@ -29,8 +37,9 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [{ title: "Product not found" }];
-  const { product } = data;
   const site = siteOf(matches);
+  if (data.gone) return goneMeta(site, data.gone);
+  const { product } = data;
   return pageMeta(site, {
     title: `${product.name}, ${product.type}`,
     description: product.description,
@@ -42,11 +51,12 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
 };
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.gone) return <GoneNotice key={loaderData.gone.id} product={loaderData.gone} />;
   // A fresh component per product, so the gallery and options start over.
   return <ProductDetail key={loaderData.product.id} {...loaderData} />;
 }
 
-type DetailProps = Route.ComponentProps["loaderData"];
+type DetailProps = Exclude<Route.ComponentProps["loaderData"], { gone: object }>;
 
 function ProductDetail({ product, similar, details }: DetailProps) {
   const [material, setMaterial] = useState(product.material[0]!);

@@ -4,7 +4,8 @@ import { FormPost, Honeypot } from "../lib/submission";
 import { Field, FieldError, FormProblem } from "../components/Field";
 import { SenderFields } from "../components/SenderFields";
 import type { QuoteKind } from "../lib/enquiries";
-import { productData, productEntry } from "../lib/catalogue.server";
+import { productData, productEntry, removedProduct } from "../lib/catalogue.server";
+import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
@@ -18,15 +19,23 @@ import "./request.css";
 // them, they open the quote dialog instead. The form is a plain post, which
 // the server answers with the thank-you page, or this page again with the
 // problems shown.
+// A removed product's requests say it is gone, as its page does (GoneNotice).
 export async function loader({ params }: Route.LoaderArgs) {
-  const entry = productEntry(Number(params.id));
+  const id = Number(params.id);
+  const entry = productEntry(id);
   const kind = params.kind;
-  if (!entry || (kind !== "quote" && kind !== "customize")) throw new Response("No such page", { status: 404 });
+  if (kind !== "quote" && kind !== "customize") throw new Response("No such page", { status: 404 });
+  if (!entry) {
+    const gone = removedProduct(id);
+    if (!gone) throw new Response("No such page", { status: 404 });
+    return { gone };
+  }
   return { product: productData(entry), kind: kind as QuoteKind };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
   if (!data) return [{ title: "Not found" }];
+  if (data.gone) return goneMeta(siteOf(matches), data.gone);
   const { product, kind } = data;
   return [
     ...pageMeta(siteOf(matches), {
@@ -43,7 +52,9 @@ function requestTitle(kind: QuoteKind, name: string) {
   return kind === "quote" ? `Get a quote for ${name}` : `Customize ${name}`;
 }
 
-export default function RequestPage({ loaderData: { product, kind } }: Route.ComponentProps) {
+export default function RequestPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.gone) return <GoneNotice product={loaderData.gone} />;
+  const { product, kind } = loaderData;
   const heading = requestTitle(kind, product.name);
   return (
     <div className="request-page container">
