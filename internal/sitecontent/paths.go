@@ -70,6 +70,18 @@ func mustPathRules(b []byte) pathRuleSet {
 	return r
 }
 
+// KindOfPattern is the kind whose pattern is pattern (a schema's field's),
+// "" for none: how the workspace's forms know a picture's field
+// (content-paths.mjs's kindOfPattern, for the build's check).
+func KindOfPattern(pattern string) PathKind {
+	for name, k := range pathRules.Kinds {
+		if k.Pattern == pattern {
+			return name
+		}
+	}
+	return ""
+}
+
 // PathProblem says what is wrong with p as a path of kind ("" when
 // nothing is): the path quoted, then why, as "\"../x.jpg\" has a . or ..
 // folder in it: …". The quoting shows a control character as an escape,

@@ -251,6 +251,9 @@ func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug,
 	// keeps them as uploads until the save is made.
 	saved := c.Doc.Clone()
 	files, err := e.Photos.place(saved, c.Pointer)
+	if err == nil {
+		err = e.Photos.placePictures(c.Part, c.Schema, saved, c.Pointer, files)
+	}
 	if err != nil {
 		return "", "", err
 	}

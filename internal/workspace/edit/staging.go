@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -74,9 +75,9 @@ func (s *Staging) Read(name string) ([]byte, error) {
 }
 
 // Stage keeps one uploaded file: its name in the folder, or the problem
-// that refused it; and a warning when it is narrow. Two files a phone
-// sends that are no photograph the site can show, an empty one and a HEIC
-// one, are refused each in its own words.
+// that refused it; and a warning when it is narrow. Files that are no
+// photograph the site can show, an empty one, a HEIC one (a phone's) and
+// an SVG drawing, are refused each in its own words.
 func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string) {
 	if problem := unshowable(fh); problem != "" {
 		return "", problem, ""
@@ -140,7 +141,7 @@ func (s *Staging) SentAhead(token string) (name, problem, narrow string) {
 	return name, "", narrow
 }
 
-// unshowable says what is wrong with an empty or HEIC file ("" for any
+// unshowable says what is wrong with an empty, HEIC or SVG file ("" for any
 // other: Stage checks those).
 func unshowable(fh *multipart.FileHeader) string {
 	label := "“" + fh.Filename + "”"
@@ -157,7 +158,18 @@ func unshowable(fh *multipart.FileHeader) string {
 	if IsHEIC(head[:n]) {
 		return label + " is a HEIC photograph, which browsers cannot show: export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible), then add it again."
 	}
+	if isSVG(fh.Filename, head[:n]) {
+		return label + " is an SVG drawing, which cannot be uploaded (an SVG file can hide a program that would run on the site): save it as PNG or JPEG, then choose it again."
+	}
 	return ""
+}
+
+// isSVG tells an SVG drawing by its name or its first bytes. Any other
+// file that is no picture is refused by CheckPhoto: this one only gets
+// its own words.
+func isSVG(filename string, head []byte) bool {
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	return strings.EqualFold(path.Ext(filename), ".svg") || bytes.HasPrefix(head, []byte("<svg")) || bytes.HasPrefix(head, []byte("<?xml"))
 }
 
 // IsHEIC tells a HEIC or HEIF picture (an iPhone's) by its first box's

@@ -109,6 +109,7 @@ func templateFuncs() template.FuncMap {
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(UploadJS) },
 		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes
+		"drawingName":  edit.DrawingName,
 	}
 }
 
@@ -129,7 +130,14 @@ const PhotosPath = "/studio/content/photos"
 // reads itself, once the session is known (Save, SendPhoto): the
 // workspace leaves its body alone.
 func TakesFiles(r *http.Request) bool {
-	return upload.IsMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == PhotosPath)
+	if !upload.IsMultipart(r) {
+		return false
+	}
+	if r.URL.Path == PhotosPath {
+		return true
+	}
+	part, ok := edit.PartBySlug(strings.TrimPrefix(r.URL.Path, "/studio/content/"))
+	return ok && part.TakesFiles()
 }
 
 // MaxForm is the largest form of the Content section (the chat script's

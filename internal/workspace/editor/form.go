@@ -34,6 +34,7 @@ type editView struct {
 	Theirs        []edit.TheirChange // a newer save of the same part: what it changed
 	Changes       int                // how many fields the form changed, unsaved (after a list button)
 	Product       bool               // a product's form: photographs can be added
+	Files         bool               // the form may post files (a product's photographs, a page's pictures)
 	Hot           bool               // the product is in What's Hot
 	Fresh         bool               // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
@@ -101,7 +102,7 @@ func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part edit.P
 func (h *Handler) editView(c *edit.Change) *editView {
 	part, doc, pointer := c.Part, c.Doc, c.Pointer
 	p := &editView{Frame: page.Frame{Title: part.Title, Section: "content"}, Part: part, Action: "/studio/content/" + part.Slug,
-		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0}
+		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0, Files: part.TakesFiles()}
 	if part.Product > 0 {
 		p.Delete = "/studio/content/" + part.Slug + "/delete"
 		if h.opts.Previews {
@@ -157,6 +158,9 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	}
 	action := r.PostForm.Get("_action")
 	c, err := h.editor.Apply(part, r.PostForm.Get("_version"), r.PostForm, files, ahead, action)
+	if err == nil && r.MultipartForm != nil {
+		h.editor.AddPictures(c, r.MultipartForm.File)
+	}
 	switch {
 	case errors.Is(err, edit.ErrUnknownVersion):
 		h.unknownVersion(w, r, part)
