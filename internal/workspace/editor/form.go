@@ -153,13 +153,14 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	defer done()
 	var files []*multipart.FileHeader
 	var ahead []string
+	var pictures map[string][]*multipart.FileHeader
 	if r.MultipartForm != nil {
-		files, ahead = r.MultipartForm.File[PhotoField], r.MultipartForm.Value[UploadedField]
+		files, ahead, pictures = r.MultipartForm.File[PhotoField], r.MultipartForm.Value[UploadedField], r.MultipartForm.File
 	}
 	action := r.PostForm.Get("_action")
 	c, err := h.editor.Apply(part, r.PostForm.Get("_version"), r.PostForm, files, ahead, action)
-	if err == nil && r.MultipartForm != nil {
-		h.editor.AddPictures(c, r.MultipartForm.File)
+	if err == nil {
+		h.editor.AddPictures(c, pictures)
 	}
 	switch {
 	case errors.Is(err, edit.ErrUnknownVersion):
