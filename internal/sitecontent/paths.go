@@ -30,13 +30,19 @@ const (
 	// "products/chair.jpg": a product's photographs, the home page's hero.
 	ImagePath PathKind = "image"
 	// DrawingPath is a file of web/public/images/, named as
-	// "/images/craft.svg": the pages' drawings.
+	// "/images/craft.svg": the pages' drawings; or, without that prefix,
+	// a picture of content/images/ uploaded in its place (judged as an
+	// ImagePath, and never an SVG).
 	DrawingPath PathKind = "drawing"
 )
 
 type pathKind struct {
 	Folder, Prefix, What, Like, Pattern string
-	pattern                             *regexp.Regexp
+	// Otherwise is the kind a relative path (not beginning with /) is
+	// judged as first (a drawing that is a picture of the content's own);
+	// "" for none.
+	Otherwise PathKind
+	pattern   *regexp.Regexp
 }
 
 type pathRefusal struct {
@@ -99,7 +105,11 @@ func judgePath(kind PathKind, p string) (key, problem string) {
 		fill := strings.NewReplacer("{folder}", k.Folder, "{like}", k.Like, "{what}", k.What)
 		return key, strconv.Quote(p) + " " + fill.Replace(message)
 	}
-	if rest, ok := strings.CutPrefix(p, k.Prefix); ok {
+	if k.Otherwise != "" && !strings.HasPrefix(p, "/") {
+		if key, problem := judgePath(k.Otherwise, p); problem != "" {
+			return key, problem
+		}
+	} else if rest, ok := strings.CutPrefix(p, k.Prefix); ok {
 		for _, r := range pathRules.Refusals {
 			if r.match.MatchString(rest) {
 				return say(r.Key, r.Message)
