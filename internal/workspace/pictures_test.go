@@ -234,3 +234,40 @@ func TestADrawingIsChosenFromTheSites(t *testing.T) {
 		t.Error("the form does not show the drawing chosen")
 	}
 }
+
+// A picture of her own takes a drawing's place at Save, named after its
+// place, and the form shows it as the drawing chosen; an SVG is refused
+// beside the drawing's field.
+func TestAPictureUploadedTakesADrawingsPlace(t *testing.T) {
+	t.Parallel()
+	rig := setupPages(t)
+	main, _ := rig.repo.Main()
+	refused := postWithFile(rig, "/studio/content/home", url.Values{"_version": {main.Hash}, "_action": {"save"}},
+		edit.PictureFilePrefix+"/home/craft/image", "craft.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`))
+	if want := `<ul id="f-home-craft-image-problems" class="problems field-problems"><li>“craft.svg” is an SVG drawing, which cannot be uploaded`; refused.Code != http.StatusUnprocessableEntity || !strings.Contains(bodyText(refused), want) {
+		t.Errorf("an SVG in the drawing's place: %d, want 422 saying %s", refused.Code, want)
+	}
+
+	picture := photo(t, 1500, 1000)
+	w := postWithFile(rig, "/studio/content/home", url.Values{"_version": {main.Hash}, "_action": {"save"}},
+		edit.PictureFilePrefix+"/home/craft/image", "workbench.png", picture)
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("save: %d, want a redirect\n%s", w.Code, w.Body)
+	}
+	src := pagesOf(t, rig.draftFile(t, "pages.json")).At("/home/craft/image").Text()
+	if !regexp.MustCompile(`^pages/home-craft-[0-9a-f]{6}\.png$`).MatchString(src) {
+		t.Fatalf("the craft drawing is %q, want the picture uploaded, as pages/home-craft-….png", src)
+	}
+	if got := rig.draftFile(t, "images/"+src); got != string(picture) {
+		t.Error("the drawing's file is not the picture uploaded")
+	}
+	page := do(rig.h, "GET", "/studio/content/home", nil, withCookie(rig.asha)).Body.String()
+	for _, want := range []string{
+		`<input type="radio" name="/home/craft/image" value="` + src + `" checked> <img src="/studio/content/thumbnail?src=` + src + `"`,
+		`Your own picture`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the form lacks %s", want)
+		}
+	}
+}

@@ -19,15 +19,16 @@ import (
 
 // The content's single pictures: the home page's hero, a picture of the
 // content's own, chosen with the uploader of the products' photographs;
-// and the pages' drawings, each one of the drawings the site is made with.
-// Neither is ever typed as a file's name.
+// and the pages' drawings, each one of the drawings the site is made with
+// or a picture uploaded in its place, as the hero is (never an SVG: the
+// uploader takes none). Neither is ever typed as a file's name.
 
 const (
 	// PictureKind is the Kind of a field that holds a picture of the
 	// content's images (the hero): shown, and replaced by an upload.
 	PictureKind = "picture"
 	// DrawingKind is the Kind of a field that holds one of the site's
-	// drawings, chosen from them (its Options).
+	// drawings, chosen from them (its Options), or a picture uploaded.
 	DrawingKind = "drawing"
 	// PictureFilePrefix and the field's name name a picture field's file
 	// input ("_picture/home/hero/src"), posted without the script.
@@ -112,6 +113,9 @@ func pictureFields(f *contentform.Field) {
 	}
 }
 
+// uploadable says whether a field of a form takes a picture uploaded.
+func uploadable(f *contentform.Field) bool { return f.Kind == PictureKind || f.Kind == DrawingKind }
+
 // AddPictures puts the pictures uploaded for the change's picture fields
 // in their places, unsaved: each a file posted with the form (files,
 // without the script) or one the script sent ahead. One that is not a
@@ -121,7 +125,7 @@ func (e *Editor) AddPictures(c *Change, files map[string][]*multipart.FileHeader
 	var fields []*contentform.Field
 	var walk func(f *contentform.Field)
 	walk = func(f *contentform.Field) {
-		if f.Kind == PictureKind {
+		if uploadable(f) {
 			fields = append(fields, f)
 		}
 		for _, child := range f.Fields {
@@ -152,15 +156,16 @@ func (e *Editor) AddPictures(c *Change, files map[string][]*multipart.FileHeader
 	}
 }
 
-// placePictures names each picture uploaded for a picture field of the
-// part at pointer in doc after its place ("pages/home-hero-3f9a1c.jpg"),
-// writing it into doc, and adds its file to files.
+// placePictures names each picture uploaded for a picture or drawing
+// field of the part at pointer in doc after its place
+// ("pages/home-hero-3f9a1c.jpg", "pages/home-craft-3f9a1c.jpg"), writing
+// it into doc, and adds its file to files.
 func (s *Staging) placePictures(part Part, schema *contentform.Schema, doc *contentform.Value, pointer string, files map[string][]byte) error {
 	var err error
 	var walk func(f *contentform.Field)
 	walk = func(f *contentform.Field) {
 		name, ok := strings.CutPrefix(f.Value, UploadSrcPrefix)
-		if f.Kind == PictureKind && ok && err == nil {
+		if uploadable(f) && ok && err == nil {
 			if filepath.Base(name) != name || name == "" || strings.HasPrefix(name, ".") {
 				err = fmt.Errorf("the upload %q is not one of this server's", name)
 				return
@@ -170,7 +175,8 @@ func (s *Staging) placePictures(part Part, schema *contentform.Schema, doc *cont
 				err = fmt.Errorf("the picture uploaded is no longer on the server (uploads are kept a day): choose it again: %w", readErr)
 				return
 			}
-			src := fmt.Sprintf("pages/%s-%s", slugOf(strings.ReplaceAll(strings.TrimSuffix(f.Name, "/src"), "/", " ")), name[:6]+path.Ext(name))
+			// Named after the group the field is in: "/home/craft/image" → home-craft.
+			src := fmt.Sprintf("pages/%s-%s", slugOf(strings.ReplaceAll(path.Dir(f.Name), "/", " ")), name[:6]+path.Ext(name))
 			doc.Replace(f.Name, contentform.Text(src))
 			files["images/"+src] = body
 		}

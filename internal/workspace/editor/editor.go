@@ -110,6 +110,7 @@ func templateFuncs() template.FuncMap {
 		"uploadScript": func() template.JS { return template.JS(UploadJS) },
 		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes
 		"drawingName":  edit.DrawingName,
+		"drawingShown": drawingShown,
 	}
 }
 
@@ -120,6 +121,16 @@ func thumbnailURL(src string) string {
 		return "/studio/content/thumbnail?upload=" + name
 	}
 	return "/studio/content/thumbnail?src=" + src
+}
+
+// drawingShown is the address a drawing field's value is shown at: one of
+// the site's drawings as the site serves it, else a picture of the
+// content's (or an upload) by its thumbnail.
+func drawingShown(src string) string {
+	if strings.HasPrefix(src, "/") {
+		return src
+	}
+	return thumbnailURL(src)
 }
 
 // PhotosPath takes one photograph, sent ahead of its form by the upload
