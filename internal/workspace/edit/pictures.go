@@ -1,12 +1,8 @@
 package edit
 
 import (
-	"fmt"
 	"io/fs"
-	"mime/multipart"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -115,75 +111,3 @@ func pictureFields(f *contentform.Field) {
 
 // uploadable says whether a field of a form takes a picture uploaded.
 func uploadable(f *contentform.Field) bool { return f.Kind == PictureKind || f.Kind == DrawingKind }
-
-// AddPictures puts the pictures uploaded for the change's picture fields
-// in their places, unsaved: each a file posted with the form (files,
-// without the script) or one the script sent ahead. One that is not a
-// picture the site can show is the field's problem, and the field keeps
-// its picture.
-func (e *Editor) AddPictures(c *Change, files map[string][]*multipart.FileHeader) {
-	var fields []*contentform.Field
-	var walk func(f *contentform.Field)
-	walk = func(f *contentform.Field) {
-		if uploadable(f) {
-			fields = append(fields, f)
-		}
-		for _, child := range f.Fields {
-			walk(child)
-		}
-	}
-	walk(c.Part.Form(c.Schema, c.Doc, c.Pointer))
-	for _, f := range fields {
-		var stage func() (name, problem, narrow string)
-		if posted := files[PictureFilePrefix+f.Name]; len(posted) > 0 {
-			stage = func() (string, string, string) { return e.Photos.Stage(posted[len(posted)-1]) }
-		} else if sent := c.form[PictureSentPrefix+f.Name]; len(sent) > 0 && sent[len(sent)-1] != "" {
-			// The last one sent: she may have chosen another since.
-			stage = func() (string, string, string) { return e.Photos.SentAhead(sent[len(sent)-1]) }
-		} else {
-			continue
-		}
-		if err := e.Photos.Ready(); err != nil {
-			c.Problems = append(c.Problems, contentform.Problem{Field: f.Name, Text: "The picture could not be kept: " + err.Error()})
-			continue
-		}
-		name, problem, _ := stage()
-		if problem != "" {
-			c.Problems = append(c.Problems, contentform.Problem{Field: f.Name, Text: problem})
-			continue
-		}
-		c.Doc.Replace(f.Name, contentform.Text(UploadSrcPrefix+name))
-	}
-}
-
-// placePictures names each picture uploaded for a picture or drawing
-// field of the part at pointer in doc after its place
-// ("pages/home-hero-3f9a1c.jpg", "pages/home-craft-3f9a1c.jpg"), writing
-// it into doc, and adds its file to files.
-func (s *Staging) placePictures(part Part, schema *contentform.Schema, doc *contentform.Value, pointer string, files map[string][]byte) error {
-	var err error
-	var walk func(f *contentform.Field)
-	walk = func(f *contentform.Field) {
-		name, ok := strings.CutPrefix(f.Value, UploadSrcPrefix)
-		if uploadable(f) && ok && err == nil {
-			if filepath.Base(name) != name || name == "" || strings.HasPrefix(name, ".") {
-				err = fmt.Errorf("the upload %q is not one of this server's", name)
-				return
-			}
-			body, readErr := os.ReadFile(filepath.Join(s.Dir, name))
-			if readErr != nil {
-				err = fmt.Errorf("the picture uploaded is no longer on the server (uploads are kept a day): choose it again: %w", readErr)
-				return
-			}
-			// Named after the group the field is in: "/home/craft/image" → home-craft.
-			src := fmt.Sprintf("pages/%s-%s", slugOf(strings.ReplaceAll(path.Dir(f.Name), "/", " ")), name[:6]+path.Ext(name))
-			doc.Replace(f.Name, contentform.Text(src))
-			files["images/"+src] = body
-		}
-		for _, child := range f.Fields {
-			walk(child)
-		}
-	}
-	walk(part.Form(schema, doc, pointer))
-	return err
-}

@@ -219,6 +219,38 @@ func (s *Staging) place(doc *contentform.Value, pointer string) (map[string][]by
 	return files, nil
 }
 
+// placePictures names each picture uploaded for a picture or drawing
+// field of form (doc's part's) after its place
+// ("pages/home-hero-3f9a1c.jpg", "pages/home-craft-3f9a1c.jpg"), writing
+// it into doc, and adds its file to files.
+func (s *Staging) placePictures(form *contentform.Field, doc *contentform.Value, files map[string][]byte) error {
+	var err error
+	var walk func(f *contentform.Field)
+	walk = func(f *contentform.Field) {
+		name, ok := strings.CutPrefix(f.Value, UploadSrcPrefix)
+		if uploadable(f) && ok && err == nil {
+			if filepath.Base(name) != name || name == "" || strings.HasPrefix(name, ".") {
+				err = fmt.Errorf("the upload %q is not one of this server's", name)
+				return
+			}
+			body, readErr := os.ReadFile(filepath.Join(s.Dir, name))
+			if readErr != nil {
+				err = fmt.Errorf("the picture uploaded is no longer on the server (uploads are kept a day): choose it again: %w", readErr)
+				return
+			}
+			// Named after the group the field is in: "/home/craft/image" → home-craft.
+			src := fmt.Sprintf("pages/%s-%s", slugOf(strings.ReplaceAll(path.Dir(f.Name), "/", " ")), name[:6]+path.Ext(name))
+			doc.Replace(f.Name, contentform.Text(src))
+			files["images/"+src] = body
+		}
+		for _, child := range f.Fields {
+			walk(child)
+		}
+	}
+	walk(form)
+	return err
+}
+
 // slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror".
 func slugOf(name string) string {
 	var b strings.Builder
