@@ -42,7 +42,10 @@ type pathKind struct {
 	// judged as first (a drawing that is a picture of the content's own);
 	// "" for none.
 	Otherwise PathKind
-	pattern   *regexp.Regexp
+	// Former are the patterns the kind had in earlier schemas, which a
+	// content repository made before keeps.
+	Former  []string
+	pattern *regexp.Regexp
 }
 
 type pathRefusal struct {
@@ -77,15 +80,19 @@ func mustPathRules(b []byte) pathRuleSet {
 }
 
 // KindOfPattern is the kind whose pattern is pattern (a schema's field's),
-// "" for none: how the workspace's forms know a picture's field
+// "" for none, and whether it is the kind's pattern now (not one of its
+// Former): how the workspace's forms know a picture's field
 // (content-paths.mjs's kindOfPattern, for the build's check).
-func KindOfPattern(pattern string) PathKind {
+func KindOfPattern(pattern string) (kind PathKind, current bool) {
 	for name, k := range pathRules.Kinds {
 		if k.Pattern == pattern {
-			return name
+			return name, true
+		}
+		if slices.Contains(k.Former, pattern) {
+			return name, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // PathProblem says what is wrong with p as a path of kind ("" when

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,8 +22,8 @@ import (
 )
 
 // setupPages is the editor on the fixtures with the content's own pages,
-// their schema and the hero they name.
-func setupPages(t *testing.T) *editorRig {
+// their schema (or schema, when given) and the hero they name.
+func setupPages(t *testing.T, schema ...[]byte) *editorRig {
 	t.Helper()
 	seed := maps.Clone(editorContent)
 	for _, name := range []string{"pages.json", "schema/pages.schema.json"} {
@@ -31,6 +32,9 @@ func setupPages(t *testing.T) *editorRig {
 			t.Fatal(err)
 		}
 		seed[name] = &fstest.MapFile{Data: b}
+	}
+	if len(schema) > 0 {
+		seed["schema/pages.schema.json"] = &fstest.MapFile{Data: schema[0]}
 	}
 	doc := pagesOf(t, string(seed["pages.json"].Data))
 	hero := "images/" + doc.At("/home/hero/src").Text()
@@ -268,6 +272,36 @@ func TestAPictureUploadedTakesADrawingsPlace(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the form lacks %s", want)
+		}
+	}
+}
+
+// A content repository made by an earlier bin/studio keeps its schema
+// (testdata/pages.schema.earlier.json, as shipped before): its hero has no
+// title and its hints name folders, and its drawings take only the site's
+// own. The form shows the same pictures, in her words, and offers no
+// upload that a drawing's field would refuse.
+func TestAnEarlierSchemaShowsThePicturesToo(t *testing.T) {
+	t.Parallel()
+	earlier, err := os.ReadFile("testdata/pages.schema.earlier.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := setupPages(t, earlier)
+	body := bodyText(do(rig.h, "GET", "/studio/content/home", nil, withCookie(rig.asha)))
+	doc := pagesOf(t, rig.draftFile(t, "pages.json"))
+	for _, want := range []string{
+		`<legend>Picture</legend>`,
+		`<label for="f-home-hero-src-file">Choose a new picture</label>`,
+		`<input type="radio" name="/home/craft/image" value="` + doc.At("/home/craft/image").Text() + `" checked>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the form lacks %s", want)
+		}
+	}
+	for _, word := range []string{"Src", "content/images", "web/public", "Or use a picture of your own"} {
+		if strings.Contains(visibleText(body), word) {
+			t.Errorf("the form says %q", word)
 		}
 	}
 }

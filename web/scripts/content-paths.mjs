@@ -45,8 +45,9 @@ export function judgePath(kind, path) {
 /** judgePath's problem alone, or null. */
 export const pathProblem = (kind, path) => judgePath(kind, path)?.problem ?? null;
 
-/** The kind whose pattern is pattern (a schema's), or null. */
-export const kindOfPattern = (pattern) => Object.keys(kinds).find((name) => rules.kinds[name].pattern === pattern) ?? null;
+/** The kind whose pattern is pattern (a schema's, or one it had in an earlier schema: "former"), or null. */
+export const kindOfPattern = (pattern) =>
+  Object.keys(kinds).find((name) => rules.kinds[name].pattern === pattern || (rules.kinds[name].former ?? []).includes(pattern)) ?? null;
 
 /**
  * Whether path lies inside folder, both resolved: a ".." or an absolute

@@ -26,6 +26,10 @@ const (
 	// DrawingKind is the Kind of a field that holds one of the site's
 	// drawings, chosen from them (its Options), or a picture uploaded.
 	DrawingKind = "drawing"
+	// ChosenDrawingKind is a drawing's field of an earlier schema, which a
+	// content repository made before keeps: its value is one of the
+	// site's drawings, chosen, and a picture uploaded would be refused.
+	ChosenDrawingKind = "drawing-choice"
 	// PictureFilePrefix and the field's name name a picture field's file
 	// input ("_picture/home/hero/src"), posted without the script.
 	PictureFilePrefix = "_picture"
@@ -91,11 +95,14 @@ func DrawingName(src string) string {
 // Options, the one it has first when it is none of them).
 func pictureFields(f *contentform.Field) {
 	if f.Kind == "text" || f.Kind == "textarea" {
-		switch sitecontent.KindOfPattern(f.Pattern) {
+		switch kind, current := sitecontent.KindOfPattern(f.Pattern); kind {
 		case sitecontent.ImagePath:
-			f.Kind = PictureKind
+			namePicture(f, PictureKind, "Picture")
 		case sitecontent.DrawingPath:
-			f.Kind = DrawingKind
+			namePicture(f, ChosenDrawingKind, "Drawing")
+			if current {
+				f.Kind = DrawingKind
+			}
 			for _, d := range Drawings() {
 				f.Options = append(f.Options, d.Src)
 			}
@@ -106,6 +113,20 @@ func pictureFields(f *contentform.Field) {
 	}
 	for _, c := range f.Fields {
 		pictureFields(c)
+	}
+}
+
+// namePicture makes f a picture field of kind, named label when its
+// schema gives it no title (its key, "src", is its label), without a
+// hint that names a folder: an earlier schema's, written for those who
+// edit the files by hand.
+func namePicture(f *contentform.Field, kind, label string) {
+	f.Kind = kind
+	if strings.EqualFold(f.Label, path.Base(f.Name)) {
+		f.Label = label
+	}
+	if strings.Contains(f.Hint, "images/") {
+		f.Hint = ""
 	}
 }
 
