@@ -392,8 +392,8 @@ test("the owner chooses a new hero picture with the uploader, saves it and sees 
   mkdirSync(dir, { recursive: true });
   const terrace = join(dir, "terrace.jpg");
   await sharp({ create: { width: 2400, height: 1200, channels: 3, background: "#c8734b" } }).jpeg().toFile(terrace);
-  const drawing = join(dir, "logo.svg");
-  writeFileSync(drawing, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  const svg = join(dir, "logo.svg");
+  writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
   const sent: string[] = [];
   page.on("request", (request) => {
     if (new URL(request.url()).pathname === "/studio/content/photos") sent.push(request.url());
@@ -408,7 +408,7 @@ test("the owner chooses a new hero picture with the uploader, saves it and sees 
   await expect(choose).toHaveAccessibleDescription(/shown across the top of the home page/);
 
   // An SVG is refused before a byte of it is sent.
-  await choose.setInputFiles(drawing);
+  await choose.setInputFiles(svg);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(hero.getByRole("list", { name: "Picture chosen" })).toContainText("“logo.svg” is an SVG drawing, which cannot be uploaded");
   expect(sent).toHaveLength(0);
@@ -422,6 +422,14 @@ test("the owner chooses a new hero picture with the uploader, saves it and sees 
   expect(await shown.getAttribute("src")).not.toBe(before);
   // The thumbnail the workspace made of it, 240 px wide.
   await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
+  await expectNoAxeViolations(page);
+
+  // A drawing lists the site's drawings, each a radio button named by what it shows.
+  const drawing = page.getByRole("group", { name: "Drawing", exact: true }).first();
+  await drawing.getByText("Choose another drawing").click();
+  await expect(drawing.getByRole("radio", { name: "A drafting table seen from above" })).toBeVisible();
+  await expect(drawing.getByRole("radio", { checked: true })).toHaveCount(1);
+  await expect(drawing.getByLabel("Or use a picture of your own")).toBeVisible();
   await expectNoAxeViolations(page);
   await discardChanges(page);
 });
