@@ -22,6 +22,7 @@ type Field struct {
 	Value    string
 	Checked  bool
 	Options  []string // a select's choices
+	Pattern  string   // a text's pattern in the schema (a path's names its kind: package sitecontent)
 	Fields   []*Field // a group's fields, a list's items (each a group or one field)
 	Problems []string // what the content check said of it
 
@@ -257,6 +258,7 @@ func hidePhotoFile(item *Field) {
 func fillText(f *Field, node, v *Value) {
 	f.Kind = "text"
 	f.Value = plainText(v)
+	f.Pattern = textOf(node, "pattern")
 	if enum := node.Get("enum"); enum != nil {
 		f.Kind = "select"
 		for _, o := range enum.Items {

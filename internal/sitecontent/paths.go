@@ -30,13 +30,22 @@ const (
 	// "products/chair.jpg": a product's photographs, the home page's hero.
 	ImagePath PathKind = "image"
 	// DrawingPath is a file of web/public/images/, named as
-	// "/images/craft.svg": the pages' drawings.
+	// "/images/craft.svg": the pages' drawings; or, without that prefix,
+	// a picture of content/images/ uploaded in its place (judged as an
+	// ImagePath, and never an SVG).
 	DrawingPath PathKind = "drawing"
 )
 
 type pathKind struct {
 	Folder, Prefix, What, Like, Pattern string
-	pattern                             *regexp.Regexp
+	// Otherwise is the kind a relative path (not beginning with /) is
+	// judged as first (a drawing that is a picture of the content's own);
+	// "" for none.
+	Otherwise PathKind
+	// Former are the patterns the kind had in earlier schemas, which a
+	// content repository made before keeps.
+	Former  []string
+	pattern *regexp.Regexp
 }
 
 type pathRefusal struct {
@@ -70,6 +79,22 @@ func mustPathRules(b []byte) pathRuleSet {
 	return r
 }
 
+// KindOfPattern is the kind whose pattern is pattern (a schema's field's),
+// "" for none, and whether it is the kind's pattern now (not one of its
+// Former): how the workspace's forms know a picture's field
+// (content-paths.mjs's kindOfPattern, for the build's check).
+func KindOfPattern(pattern string) (kind PathKind, current bool) {
+	for name, k := range pathRules.Kinds {
+		if k.Pattern == pattern {
+			return name, true
+		}
+		if slices.Contains(k.Former, pattern) {
+			return name, false
+		}
+	}
+	return "", false
+}
+
 // PathProblem says what is wrong with p as a path of kind ("" when
 // nothing is): the path quoted, then why, as "\"../x.jpg\" has a . or ..
 // folder in it: …". The quoting shows a control character as an escape,
@@ -87,7 +112,11 @@ func judgePath(kind PathKind, p string) (key, problem string) {
 		fill := strings.NewReplacer("{folder}", k.Folder, "{like}", k.Like, "{what}", k.What)
 		return key, strconv.Quote(p) + " " + fill.Replace(message)
 	}
-	if rest, ok := strings.CutPrefix(p, k.Prefix); ok {
+	if k.Otherwise != "" && !strings.HasPrefix(p, "/") {
+		if key, problem := judgePath(k.Otherwise, p); problem != "" {
+			return key, problem
+		}
+	} else if rest, ok := strings.CutPrefix(p, k.Prefix); ok {
 		for _, r := range pathRules.Refusals {
 			if r.match.MatchString(rest) {
 				return say(r.Key, r.Message)

@@ -125,3 +125,24 @@ func TestTheShippedContentsPathsAreGood(t *testing.T) {
 		t.Errorf("the shipped content: %q", got)
 	}
 }
+
+// A field is known as a path's kind by its schema's pattern, now or as an
+// earlier schema (a content repository's) had it.
+func TestKindOfPatternKnowsTheFormerPatterns(t *testing.T) {
+	for _, kind := range []PathKind{ImagePath, DrawingPath} {
+		if got, current := KindOfPattern(pathRules.Kinds[kind].Pattern); got != kind || !current {
+			t.Errorf("KindOfPattern(%s's pattern) = %q, %v; want %q, true", kind, got, current, kind)
+		}
+		for _, former := range pathRules.Kinds[kind].Former {
+			if got, current := KindOfPattern(former); got != kind || current {
+				t.Errorf("KindOfPattern(a former pattern of %s) = %q, %v; want %q, false", kind, got, current, kind)
+			}
+		}
+	}
+	if len(pathRules.Kinds[DrawingPath].Former) == 0 {
+		t.Error("the drawings' pattern before pictures could take their place is not known")
+	}
+	if got, _ := KindOfPattern(`\S`); got != "" {
+		t.Errorf(`KindOfPattern(\S) = %q, want none`, got)
+	}
+}

@@ -595,3 +595,51 @@ test("a name of one word longer than a phone is wide wraps: no page scrolls side
   }
   await page.context().close();
 });
+
+test("the owner chooses a new hero picture with the uploader, saves it and sees it in the form", async ({ page, openStudio }, info) => {
+  test.setTimeout(240_000);
+  const dir = info.outputPath("hero");
+  mkdirSync(dir, { recursive: true });
+  const terrace = join(dir, "terrace.jpg");
+  await sharp({ create: { width: 2400, height: 1200, channels: 3, background: "#c8734b" } }).jpeg().toFile(terrace);
+  const svg = join(dir, "logo.svg");
+  writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/studio/content/photos") sent.push(request.url());
+  });
+
+  await openContent(page, openStudio);
+  await page.getByRole("link", { name: "Home page", exact: true }).click();
+  const hero = page.getByRole("group", { name: "Picture", exact: true });
+  const shown = hero.locator("img");
+  const before = await shown.getAttribute("src");
+  const choose = hero.getByLabel("Choose a new picture");
+  await expect(choose).toHaveAccessibleDescription(/shown across the top of the home page/);
+
+  // An SVG is refused before a byte of it is sent.
+  await choose.setInputFiles(svg);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(hero.getByRole("list", { name: "Picture chosen" })).toContainText("“logo.svg” is an SVG drawing, which cannot be uploaded");
+  expect(sent).toHaveLength(0);
+
+  // A photograph is sent with its progress, then the form is saved with it.
+  await choose.setInputFiles(terrace);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  expect(sent).toHaveLength(1);
+  await expect(shown).toHaveAttribute("src", /^\/studio\/content\/thumbnail\?src=pages\/home-hero-[0-9a-f]{6}\.jpg$/);
+  expect(await shown.getAttribute("src")).not.toBe(before);
+  // The thumbnail the workspace made of it, 240 px wide.
+  await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
+  await expectNoAxeViolations(page);
+
+  // A drawing lists the site's drawings, each a radio button named by what it shows.
+  const drawing = page.getByRole("group", { name: "Drawing", exact: true }).first();
+  await drawing.getByText("Choose another drawing").click();
+  await expect(drawing.getByRole("radio", { name: "A drafting table seen from above" })).toBeVisible();
+  await expect(drawing.getByRole("radio", { checked: true })).toHaveCount(1);
+  await expect(drawing.getByLabel("Or use a picture of your own")).toBeVisible();
+  await expectNoAxeViolations(page);
+  await discardChanges(page);
+});

@@ -14,7 +14,8 @@ const refusals = rules.refusals.map((r) => ({ ...r, match: new RegExp(r.match, "
 /**
  * What is wrong with path as a path of kind ("image": a file of
  * content/images/, as "products/chair.jpg"; "drawing": a file of
- * web/public/images/, as "/images/craft.svg"), with the key of the reason;
+ * web/public/images/, as "/images/craft.svg", or a picture of
+ * content/images/ in its place, never an SVG), with the key of the reason;
  * null when nothing is. The problem quotes the path (a control character
  * as an escape: one line) then says why.
  * @param {"image" | "drawing"} kind
@@ -29,7 +30,11 @@ export function judgePath(kind, path) {
     problem: `${JSON.stringify(path)} ${message.replaceAll("{folder}", k.folder).replaceAll("{like}", k.like).replaceAll("{what}", k.what)}`,
   });
   if (typeof path !== "string") return say("notKind", rules.notKind);
-  if (path.startsWith(k.prefix)) {
+  if (k.otherwise && !path.startsWith("/")) {
+    // A drawing that is a picture of the content's own: judged as one first.
+    const judged = judgePath(k.otherwise, path);
+    if (judged) return judged;
+  } else if (path.startsWith(k.prefix)) {
     const rest = path.slice(k.prefix.length);
     for (const r of refusals) if (r.match.test(rest)) return say(r.key, r.message);
   }
@@ -40,8 +45,9 @@ export function judgePath(kind, path) {
 /** judgePath's problem alone, or null. */
 export const pathProblem = (kind, path) => judgePath(kind, path)?.problem ?? null;
 
-/** The kind whose pattern is pattern (a schema's), or null. */
-export const kindOfPattern = (pattern) => Object.keys(kinds).find((name) => rules.kinds[name].pattern === pattern) ?? null;
+/** The kind whose pattern is pattern (a schema's, or one it had in an earlier schema: "former"), or null. */
+export const kindOfPattern = (pattern) =>
+  Object.keys(kinds).find((name) => rules.kinds[name].pattern === pattern || (rules.kinds[name].former ?? []).includes(pattern)) ?? null;
 
 /**
  * Whether path lies inside folder, both resolved: a ".." or an absolute

@@ -25,6 +25,9 @@ describe("the rule for the paths the content names", () => {
   it("knows each kind by its pattern, as the schemas give it", () => {
     expect(kindOfPattern(rules.kinds.image.pattern)).toBe("image");
     expect(kindOfPattern(rules.kinds.drawing.pattern)).toBe("drawing");
+    // As an earlier schema, kept by a content repository made before, had it.
+    expect(rules.kinds.drawing.former.length).toBeGreaterThan(0);
+    for (const former of rules.kinds.drawing.former) expect(kindOfPattern(former)).toBe("drawing");
     expect(kindOfPattern("\\S")).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkContent } from "./content-rules";
 
@@ -88,6 +89,8 @@ describe("the content check", () => {
       /^content\/pages\.json: home\.hero\.src: "\.\.\/site\.json\.jpg" has a \. or \.\. folder in it/,
     ],
     ["a drawing outside web/public/images/", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "/images/../../../etc/x.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: "\/images\/\.\.\/\.\.\/\.\.\/etc\/x\.svg" has a \. or \.\. folder in it: the path must stay inside web\/public\/images\/, like \/images\/craft\.svg$/],
+    ["a picture in a drawing's place that is not in content/images/", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "pages/gone.jpg")), /^content\/pages\.json: about\.founders\[0\]\.image: content\/images\/pages\/gone\.jpg does not exist$/],
+    ["an SVG of the content in a drawing's place", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "hero.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: "hero\.svg" is not one of the site's drawings, written as \/images\/name\.svg, or a JPEG, PNG, WebP or AVIF picture under content\/images\//],
     ["a product photograph outside content/images/", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "/etc/chair.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: "\/etc\/chair\.jpg" begins with a slash: write the path inside content\/images\//],
     ["a home link to no page", (dir) => editJson(dir, "pages.json", (p) => (p.home.disciplines[0].link.to = "/furniture")), /^content\/pages\.json: home\.disciplines\[0\]\.link\.to: "\/furniture" is not a page of the site/],
     ["a home section without its title", (dir) => editJson(dir, "pages.json", (p) => delete p.home.values[0].title), /^content\/pages\.json: home\.values\[0\]\.title: is missing$/],
@@ -104,6 +107,16 @@ describe("the content check", () => {
   ])("%s gets one line naming the file and the field", (_, spoil, want) => {
     const problems = problemsAfter(spoil);
     expect(problems.filter((p) => want.test(p)), problems.join("\n")).toHaveLength(1);
+  });
+
+  it("takes a picture of content/images/ in a drawing's place", async () => {
+    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#c8734b" } }).png().toBuffer();
+    const problems = problemsAfter((dir) => {
+      mkdirSync(join(dir, "images", "pages"), { recursive: true });
+      writeFileSync(join(dir, "images", "pages", "home-craft-3f9a1c.png"), png);
+      editJson(dir, "pages.json", (p) => (p.home.craft.image = "pages/home-craft-3f9a1c.png"));
+    });
+    expect(problems).toEqual([]);
   });
 
   it("reports every problem at once, across files", () => {

@@ -302,7 +302,8 @@ function pageLinks(pages: Json, paths: Set<string>): string[] {
 }
 
 // The pictures pages.json names: the hero is an original in content/images/
-// (made into right-sized files); the others are drawings in web/public/.
+// (made into right-sized files); the others are drawings in web/public/,
+// or pictures of content/images/ uploaded in their place (relative paths).
 // Each path is held to the path rule before it is looked for: a schema
 // changed by a push does not loosen it.
 function pageImages(pages: Json, contentDir: string, publicDir: string): string[] {
@@ -315,7 +316,9 @@ function pageImages(pages: Json, contentDir: string, publicDir: string): string[
     if (!where.endsWith(".image")) continue;
     const problem = pathProblem("drawing", image);
     if (problem) problems.push(`${where}: ${problem}`);
-    else if (!existsSync(join(publicDir, image))) problems.push(`${where}: web/public${image} does not exist`);
+    else if (!image.startsWith("/")) {
+      if (!existsSync(join(contentDir, "images", image))) problems.push(`${where}: content/images/${image} does not exist`);
+    } else if (!existsSync(join(publicDir, image))) problems.push(`${where}: web/public${image} does not exist`);
   }
   return problems;
 }

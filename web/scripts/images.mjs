@@ -495,7 +495,7 @@ async function checkedImages(contentDir, extra, publicImages) {
   }
   const problems = checkCatalogue(catalogue, imagesDir);
   for (const e of extra) {
-    const pathWrong = pathProblem("image", e.src);
+    const pathWrong = pathProblem(e.kind ?? "image", e.src);
     if (pathWrong) problems.push(`${e.field}: ${pathWrong}`);
     else if (!existsSync(join(imagesDir, e.src))) problems.push(`content/images/${e.src}: does not exist (the site uses it: ${e.use})`);
   }
@@ -533,7 +533,7 @@ const firstShownFirst = (wanted) => wanted.map((_, i) => i).sort((a, b) => Numbe
 
 /**
  * @typedef {{ width: number, height: number, src: string, avif?: string, webp?: string, placeholder?: string, og?: string }} ManifestEntry
- * @typedef {{ src: string, og: boolean, ogAlias?: string, use: string, field: string }} SiteImage  the site's own pictures (siteImages): field names the src's field in the check's lines
+ * @typedef {{ src: string, kind?: "image" | "drawing", og: boolean, ogAlias?: string, use: string, field: string }} SiteImage  the site's own pictures (siteImages): kind is the path rule it is held to ("image" unless said), field names the src's field in the check's lines
  * @param {{ contentDir: string, outDir: string, cacheDir: string, extra?: SiteImage[], log?: (line: string) => void, warn?: (line: string) => void }} options
  * @returns {Promise<Record<string, ManifestEntry>>}
  */
@@ -789,10 +789,27 @@ export async function encodeImages({ contentDir, cacheDir, srcs, warn = console.
 
 // The site's own pictures, outside the catalogue: the home page's hero,
 // whose link preview is also the site's (at a fixed address, for the pages
-// whose meta cannot reach the manifest).
+// whose meta cannot reach the manifest); and each picture uploaded in a
+// drawing's place (an "image" that is not one of the site's drawings, under
+// /images/, but a file of content/images/).
 export async function siteImages(contentDir) {
   const pages = JSON.parse(await readFile(join(contentDir, "pages.json"), "utf8"));
-  return [{ src: pages.home.hero.src, og: true, ogAlias: SITE_OG, use: "content/pages.json: home.hero", field: "content/pages.json: home.hero.src" }];
+  const hero = { src: pages.home.hero.src, og: true, ogAlias: SITE_OG, use: "content/pages.json: home.hero", field: "content/pages.json: home.hero.src" };
+  return [hero, ...uploadedDrawings(pages, "content/pages.json: ")];
+}
+
+// The pictures of content/images/ that stand in a drawing's place, with
+// where each is ("content/pages.json: home.craft.image").
+function uploadedDrawings(node, where) {
+  if (Array.isArray(node)) return node.flatMap((item, i) => uploadedDrawings(item, `${where}[${i}]`));
+  if (!node || typeof node !== "object") return [];
+  return Object.entries(node).flatMap(([key, value]) => {
+    const at = where.endsWith(": ") ? `${where}${key}` : `${where}.${key}`;
+    if (key === "image" && typeof value === "string" && !value.startsWith("/")) {
+      return [{ src: value, kind: "drawing", og: false, use: at.replace(/\.image$/, ""), field: at }];
+    }
+    return uploadedDrawings(value, at);
+  });
 }
 export const SITE_OG = "/images/og/site.jpg";
 

@@ -127,6 +127,22 @@ describe("the image pipeline", () => {
     expect(await sharp(join(root, "out", "public", drawing.og)).metadata()).toMatchObject({ width: 1200, height: 630 });
   }, 60_000);
 
+  it("makes a picture uploaded in a drawing's place as it makes the hero; the site's own drawings are left to the site", async () => {
+    const dir = await mkdtemp(join(root, "drawings-"));
+    await cp(content, dir, { recursive: true });
+    await mkdir(join(dir, "images", "pages"));
+    await makePhoto(join(dir, "images", "pages", "home-craft-3f9a1c.jpg"), { width: 1500, height: 1000, seed: 12 });
+    const pages = { home: { hero: { src: "photos/camera.jpg" }, craft: { image: "pages/home-craft-3f9a1c.jpg" }, disciplines: [{ image: "/images/craft.svg" }] } };
+    await writeFile(join(dir, "pages.json"), JSON.stringify(pages));
+    const extra = await siteImages(dir);
+    expect(extra.map((e: { src: string }) => e.src)).toEqual(["photos/camera.jpg", "pages/home-craft-3f9a1c.jpg"]);
+    const manifest = await buildImages({ contentDir: dir, outDir: join(dir, "out"), cacheDir: join(root, "cache"), extra, log: () => {}, warn: () => {} });
+    const made = entry(manifest, "pages/home-craft-3f9a1c.jpg");
+    expect([made.width, made.height]).toEqual([1500, 1000]);
+    expect(made.avif).toMatch(/\.avif 1500w$/);
+    expect(manifest["/images/craft.svg"]).toBeUndefined();
+  }, 120_000);
+
   it("re-encodes only the picture that changed", async () => {
     await run().result;
     const cache = join(root, "cache");
@@ -250,6 +266,7 @@ describe("a picture outside content/images/ is refused, and nothing is read or w
     return { problems, outside: await readdir(join(dir, "outside")), out: await readdir(outDir), cache: existsSync(join(dir, "cache")) };
   };
   const hero = (src: string) => (dir: string) => writeFile(join(dir, "pages.json"), JSON.stringify({ home: { hero: { src } } }));
+  const inCraft = (image: string) => (dir: string) => writeFile(join(dir, "pages.json"), JSON.stringify({ home: { hero: { src: "photos/camera.jpg" }, craft: { image } } }));
 
   it("the trial's hero, as it was typed", async () => {
     const secret = "/tmp/secret";
@@ -265,6 +282,8 @@ describe("a picture outside content/images/ is refused, and nothing is read or w
     ["the hero", hero("x/../../outside/secret-plan.jpg"), `content/pages.json: home.hero.src: "x/../../outside/secret-plan.jpg" has a . or .. folder in it`],
     ["a product's photograph", (dir) => writeCatalogue(dir, [product(1, [{ src: "x/../../outside/secret-plan.jpg", alt: "A secret" }])]), `content/catalogue.json: product 1 (Piece 1): images[0].src: "x/../../outside/secret-plan.jpg" has a . or .. folder in it`],
     ["the hero from its absolute path", async (dir) => hero(join(dir, "..", "outside", "secret-plan.jpg"))(dir), `content/pages.json: home.hero.src: "/`],
+    ["a picture in a drawing's place", async (dir) => inCraft("x/../../outside/secret-plan.jpg")(dir), `content/pages.json: home.craft.image: "x/../../outside/secret-plan.jpg" has a . or .. folder in it`],
+    ["an SVG of the content in a drawing's place", async (dir) => inCraft("drawing.svg")(dir), `content/pages.json: home.craft.image: "drawing.svg" is not one of the site's drawings`],
     ["a symbolic link to it", async (dir) => {
       await symlink(join(dir, "..", "outside", "secret-plan.jpg"), join(dir, "images", "photos", "linked.jpg"));
       await writeCatalogue(dir, [product(1, [{ src: "photos/linked.jpg", alt: "A link" }])]);

@@ -237,6 +237,46 @@ func (e *Editor) addPhotos(c *Change, files []*multipart.FileHeader, ahead []str
 	c.Notes = append(c.Notes, narrows...)
 }
 
+// AddPictures puts the pictures uploaded for the change's picture fields
+// in their places, unsaved: each a file posted with the form (files,
+// without the script) or one the script sent ahead. One that is not a
+// picture the site can show is the field's problem, and the field keeps
+// its picture.
+func (e *Editor) AddPictures(c *Change, files map[string][]*multipart.FileHeader) {
+	var fields []*contentform.Field
+	var walk func(f *contentform.Field)
+	walk = func(f *contentform.Field) {
+		if uploadable(f) {
+			fields = append(fields, f)
+		}
+		for _, child := range f.Fields {
+			walk(child)
+		}
+	}
+	walk(c.Part.Form(c.Schema, c.Doc, c.Pointer))
+	for _, f := range fields {
+		var stage func() (name, problem, narrow string)
+		if posted := files[PictureFilePrefix+f.Name]; len(posted) > 0 {
+			stage = func() (string, string, string) { return e.Photos.Stage(posted[len(posted)-1]) }
+		} else if sent := c.form[PictureSentPrefix+f.Name]; len(sent) > 0 && sent[len(sent)-1] != "" {
+			// The last one sent: she may have chosen another since.
+			stage = func() (string, string, string) { return e.Photos.SentAhead(sent[len(sent)-1]) }
+		} else {
+			continue
+		}
+		if err := e.Photos.Ready(); err != nil {
+			c.Problems = append(c.Problems, contentform.Problem{Field: f.Name, Text: "The picture could not be kept: " + err.Error()})
+			continue
+		}
+		name, problem, _ := stage()
+		if problem != "" {
+			c.Problems = append(c.Problems, contentform.Problem{Field: f.Name, Text: problem})
+			continue
+		}
+		c.Doc.Replace(f.Name, contentform.Text(UploadSrcPrefix+name))
+	}
+}
+
 // Save commits the change to the draft, by who, and returns the slug of
 // the part saved (a new product's is its id's). A newer draft is merged
 // field by field (*Conflict when it changed a field of this part too, and
@@ -262,6 +302,9 @@ func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug,
 	// keeps them as uploads until the save is made.
 	saved := c.Doc.Clone()
 	files, err := e.Photos.place(saved, c.Pointer)
+	if err == nil {
+		err = e.Photos.placePictures(c.Part.Form(c.Schema, saved, c.Pointer), saved, files)
+	}
 	if err != nil {
 		return "", "", err
 	}

@@ -19,11 +19,15 @@ type Part struct {
 	Only                              []string // the file's fields the form shows (none: all of them)
 }
 
+// TakesFiles says whether the part's form may post files: a product's
+// photographs, the pages' pictures.
+func (p Part) TakesFiles() bool { return p.Product != 0 || p.File == "pages.json" }
+
 // IsText says whether the part is a Markdown text, edited whole.
 func (p Part) IsText() bool { return strings.HasSuffix(p.File, ".md") }
 
 // Form is the part's form of doc: its schema's, fitted to a product, or
-// only the fields of Only.
+// only the fields of Only; its pictures shown, not typed (pictures.go).
 func (p Part) Form(schema *contentform.Schema, doc *contentform.Value, pointer string) *contentform.Field {
 	f := schema.Form(doc, pointer)
 	if p.Product != 0 {
@@ -32,6 +36,7 @@ func (p Part) Form(schema *contentform.Schema, doc *contentform.Value, pointer s
 	if p.Only != nil {
 		f.Fields = slices.DeleteFunc(f.Fields, func(c *contentform.Field) bool { return !slices.Contains(p.Only, strings.TrimPrefix(c.Name, "/")) })
 	}
+	pictureFields(f)
 	return f
 }
 

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -74,9 +75,9 @@ func (s *Staging) Read(name string) ([]byte, error) {
 }
 
 // Stage keeps one uploaded file: its name in the folder, or the problem
-// that refused it; and a warning when it is narrow. Two files a phone
-// sends that are no photograph the site can show, an empty one and a HEIC
-// one, are refused each in its own words.
+// that refused it; and a warning when it is narrow. Files that are no
+// photograph the site can show, an empty one, a HEIC one (a phone's) and
+// an SVG drawing, are refused each in its own words.
 func (s *Staging) Stage(fh *multipart.FileHeader) (name, problem, narrow string) {
 	if problem := unshowable(fh); problem != "" {
 		return "", problem, ""
@@ -140,7 +141,7 @@ func (s *Staging) SentAhead(token string) (name, problem, narrow string) {
 	return name, "", narrow
 }
 
-// unshowable says what is wrong with an empty or HEIC file ("" for any
+// unshowable says what is wrong with an empty, HEIC or SVG file ("" for any
 // other: Stage checks those).
 func unshowable(fh *multipart.FileHeader) string {
 	if fh.Size == 0 {
@@ -156,7 +157,18 @@ func unshowable(fh *multipart.FileHeader) string {
 	if IsHEIC(head[:n]) {
 		return SayPhoto("heic", fh.Filename, "")
 	}
+	if isSVG(fh.Filename, head[:n]) {
+		return SayPhoto("svg", fh.Filename, "")
+	}
 	return ""
+}
+
+// isSVG tells an SVG drawing by its name or its first bytes. Any other
+// file that is no picture is refused by CheckPhoto: this one only gets
+// its own words.
+func isSVG(filename string, head []byte) bool {
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	return strings.EqualFold(path.Ext(filename), ".svg") || bytes.HasPrefix(head, []byte("<svg")) || bytes.HasPrefix(head, []byte("<?xml"))
 }
 
 // IsHEIC tells a HEIC or HEIF picture (an iPhone's) by its first box's
@@ -204,6 +216,38 @@ func (s *Staging) place(doc *contentform.Value, pointer string) (map[string][]by
 		files["images/"+src] = body
 	}
 	return files, nil
+}
+
+// placePictures names each picture uploaded for a picture or drawing
+// field of form (doc's part's) after its place
+// ("pages/home-hero-3f9a1c.jpg", "pages/home-craft-3f9a1c.jpg"), writing
+// it into doc, and adds its file to files.
+func (s *Staging) placePictures(form *contentform.Field, doc *contentform.Value, files map[string][]byte) error {
+	var err error
+	var walk func(f *contentform.Field)
+	walk = func(f *contentform.Field) {
+		name, ok := strings.CutPrefix(f.Value, UploadSrcPrefix)
+		if uploadable(f) && ok && err == nil {
+			if filepath.Base(name) != name || name == "" || strings.HasPrefix(name, ".") {
+				err = fmt.Errorf("the upload %q is not one of this server's", name)
+				return
+			}
+			body, readErr := os.ReadFile(filepath.Join(s.Dir, name))
+			if readErr != nil {
+				err = fmt.Errorf("the picture uploaded is no longer on the server (uploads are kept a day): choose it again: %w", readErr)
+				return
+			}
+			// Named after the group the field is in: "/home/craft/image" → home-craft.
+			src := fmt.Sprintf("pages/%s-%s", slugOf(strings.ReplaceAll(path.Dir(f.Name), "/", " ")), name[:6]+path.Ext(name))
+			doc.Replace(f.Name, contentform.Text(src))
+			files["images/"+src] = body
+		}
+		for _, child := range f.Fields {
+			walk(child)
+		}
+	}
+	walk(form)
+	return err
 }
 
 // slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror".

@@ -114,6 +114,8 @@ func templateFuncs() template.FuncMap {
 		"thumbnail":    thumbnailURL,
 		"uploadScript": func() template.JS { return template.JS(UploadJS) },
 		"photoLimit":   func() int { return edit.MaxPhotoBytes }, // a photograph's most bytes
+		"drawingName":  edit.DrawingName,
+		"drawingShown": drawingShown,
 	}
 }
 
@@ -126,6 +128,16 @@ func thumbnailURL(src string) string {
 	return "/studio/content/thumbnail?src=" + src
 }
 
+// drawingShown is the address a drawing field's value is shown at: one of
+// the site's drawings as the site serves it, else a picture of the
+// content's (or an upload) by its thumbnail.
+func drawingShown(src string) string {
+	if strings.HasPrefix(src, "/") {
+		return src
+	}
+	return thumbnailURL(src)
+}
+
 // PhotosPath takes one photograph, sent ahead of its form by the upload
 // script (SendPhoto).
 const PhotosPath = "/studio/content/photos"
@@ -134,7 +146,14 @@ const PhotosPath = "/studio/content/photos"
 // reads itself, once the session is known (Save, SendPhoto): the
 // workspace leaves its body alone.
 func TakesFiles(r *http.Request) bool {
-	return upload.IsMultipart(r) && (strings.HasPrefix(r.URL.Path, "/studio/content/products/") || r.URL.Path == PhotosPath)
+	if !upload.IsMultipart(r) {
+		return false
+	}
+	if r.URL.Path == PhotosPath {
+		return true
+	}
+	part, ok := edit.PartBySlug(strings.TrimPrefix(r.URL.Path, "/studio/content/"))
+	return ok && part.TakesFiles()
 }
 
 // MaxForm is the largest form of the Content section (the chat script's

@@ -35,6 +35,7 @@ type editView struct {
 	Against       string         // the draft's commit the conflicts were shown against, posted back
 	Changes       int            // how many fields the form changed, unsaved (after a list button)
 	Product       bool           // a product's form: photographs can be added
+	Files         bool           // the form may post files (a product's photographs, a page's pictures)
 	Hot           bool           // the product is in What's Hot
 	Fresh         bool           // the product is the home page's Fresh from the studio piece
 	FreshProblems []string
@@ -107,7 +108,7 @@ func (h *Handler) showEditor(w http.ResponseWriter, r *http.Request, part edit.P
 func (h *Handler) editView(c *edit.Change) *editView {
 	part, doc, pointer := c.Part, c.Doc, c.Pointer
 	p := &editView{Frame: page.Frame{Title: part.Title, Section: "content"}, Part: part, Action: "/studio/content/" + part.Slug,
-		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0}
+		Form: part.Form(c.Schema, doc, pointer), Version: c.Version, Product: part.Product != 0, Files: part.TakesFiles()}
 	if part.Product > 0 {
 		p.Delete = "/studio/content/" + part.Slug + "/delete"
 		if h.opts.Previews {
@@ -160,11 +161,15 @@ func (h *Handler) save(w http.ResponseWriter, r *http.Request, part edit.Part) {
 	defer done()
 	var files []*multipart.FileHeader
 	var ahead []string
+	var pictures map[string][]*multipart.FileHeader
 	if r.MultipartForm != nil {
-		files, ahead = r.MultipartForm.File[PhotoField], r.MultipartForm.Value[UploadedField]
+		files, ahead, pictures = r.MultipartForm.File[PhotoField], r.MultipartForm.Value[UploadedField], r.MultipartForm.File
 	}
 	action := r.PostForm.Get("_action")
 	c, err := h.editor.Apply(part, r.PostForm.Get("_version"), r.PostForm, files, ahead, action)
+	if err == nil {
+		h.editor.AddPictures(c, pictures)
+	}
 	switch {
 	case errors.Is(err, edit.ErrUnknownVersion):
 		h.unknownVersion(w, r, part)

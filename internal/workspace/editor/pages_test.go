@@ -32,6 +32,9 @@ func pageFixtures() map[page.Name][]page.View {
 				{Name: "/phones", ID: "f-phones", Label: "Phones", Kind: "list", Item: "Phone", CountName: "_count/phones", Fields: []*contentform.Field{
 					{Name: "/phones/0", ID: "f-phones-0", Label: "Phone 1", Kind: "group", List: "/phones", Index: 0, Count: 2},
 					{Name: "/phones/1", ID: "f-phones-1", Label: "Phone 2", Kind: "group", List: "/phones", Index: 1, Count: 2, Problems: []string{"no"}}}},
+				{Name: "/hero/src", ID: "f-hero-src", Label: "Picture", Kind: edit.PictureKind, Value: "hero.jpg", Hint: "shown across the top", Problems: []string{"“a.svg” is an SVG drawing"}},
+				{Name: "/craft/image", ID: "f-craft-image", Label: "Drawing", Kind: edit.DrawingKind, Value: "upload:abc.jpg", Hint: "one of the site’s drawings", Options: []string{"upload:abc.jpg", "/images/craft.svg"}, Problems: []string{"no"}},
+				{Name: "/team/image", ID: "f-team-image", Label: "Drawing", Kind: edit.ChosenDrawingKind, Value: "/images/craft.svg", Options: []string{"/images/craft.svg"}},
 				{Name: "/id", Kind: "hidden", Value: "3"},
 				{Name: "/images", ID: "f-images", Label: "Images", Kind: "photos", Item: "Photograph", CountName: "_count/images", Problems: []string{"“a.txt” is not a photograph"}, Fields: []*contentform.Field{
 					{Name: "/images/0", ID: "f-images-0", Label: "Photograph 1", Kind: "group", List: "/images", Index: 0, Count: 1, Value: "upload:abc.jpg", Fields: []*contentform.Field{

@@ -31,6 +31,14 @@ export function picture(src: string, alt: string): Picture {
   return { ...made, alt };
 }
 
+// A drawing of the pages (content/pages.json's "image"s): one of the site's
+// own, under /images/ (web/public/images), shown as it is in its frame's
+// size; or a picture of content/images/ uploaded in its place, made by the
+// pipeline as the hero is.
+export function drawing(src: string, alt: string, frame: { width: number; height: number }): Picture {
+  return src.startsWith("/") ? { src, alt, ...frame } : picture(src, alt);
+}
+
 export function ogImageOf(src: string): string {
   const og = imageEntry(src)?.og;
   if (!og) throw new Error(`content/images/${src}: no link-preview picture was made`);

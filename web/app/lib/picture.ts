@@ -29,6 +29,7 @@ export const SIZES = {
   offer: ["(max-width: 48rem) 100vw", "500px"],
   search: ["48px"],
   hero: ["100vw"],
+  drawing: ["(max-width: 48rem) calc(100vw - 3rem)", "600px"],
 } as const;
 
 export type Slot = keyof typeof SIZES;

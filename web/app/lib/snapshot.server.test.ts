@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogueFile } from "./catalogue";
 import { openSnapshot, recompute, renderIn, type Snapshot } from "./snapshot.server";
 import { productCards } from "./catalogue.server";
-import { readContentJson, siteFacts } from "./content.server";
+import { readContentJson, siteFacts, type Pages } from "./content.server";
 import { loader as rootLoader } from "../root";
 import { loader as homeLoader } from "../routes/home";
 import { loader as notFoundLoader } from "../routes/not-found";
@@ -29,15 +29,19 @@ import { loader as termsLoader } from "../routes/terms-conditions";
 // its own: each picture the catalogue and the home page name.
 const shipped = fileURLToPath(new URL("../../../content", import.meta.url));
 let root: string;
-function contentCopy(name: string, change?: (catalogue: CatalogueFile) => void) {
+function contentCopy(name: string, change?: (catalogue: CatalogueFile) => void, changePages?: (pages: Pages) => void) {
   const contentDir = join(root, name, "content");
   const generatedDir = join(root, name, "generated");
   cpSync(shipped, contentDir, { recursive: true, filter: (src) => !src.includes("/images/") });
   const catalogue = JSON.parse(readFileSync(join(contentDir, "catalogue.json"), "utf8")) as CatalogueFile;
   change?.(catalogue);
   writeFileSync(join(contentDir, "catalogue.json"), JSON.stringify(catalogue, null, 2));
-  const pages = JSON.parse(readFileSync(join(contentDir, "pages.json"), "utf8"));
-  const srcs = [pages.home.hero.src, ...catalogue.products.flatMap((p) => p.images.map((i) => i.src))];
+  const pages = JSON.parse(readFileSync(join(contentDir, "pages.json"), "utf8")) as Pages;
+  changePages?.(pages);
+  writeFileSync(join(contentDir, "pages.json"), JSON.stringify(pages, null, 2));
+  // The pictures of content/images/ in a drawing's place: an image without the leading "/".
+  const drawings = [pages.home.craft.image, ...pages.home.disciplines.map((d) => d.image)].filter((src) => !src.startsWith("/"));
+  const srcs = [pages.home.hero.src, ...drawings, ...catalogue.products.flatMap((p) => p.images.map((i) => i.src))];
   const manifest = Object.fromEntries(srcs.map((src) => [src, { src: `/images/${src}`, width: 800, height: 600, og: `/images/${src}.og.jpg` }]));
   mkdirSync(generatedDir, { recursive: true });
   writeFileSync(join(generatedDir, "images.json"), JSON.stringify(manifest));
@@ -92,6 +96,15 @@ describe("each loader records the keys it read", () => {
     expect(await keysOf(privacyLoader)).toEqual(["md:policies/privacy.md"]);
     expect(await keysOf(shippingLoader)).toEqual(["md:policies/shipping.md"]);
     expect(await keysOf(termsLoader)).toEqual(["md:policies/terms.md"]);
+  });
+
+  it("a picture in a drawing's place is read as a picture: the home page depends on it", async () => {
+    const uploaded = contentCopy("uploaded-drawing", undefined, (pages) => (pages.home.craft.image = "pages/home-craft-3f9a1c.jpg"));
+    expect(await keysOf(homeLoader, snapshotOf(uploaded))).toContain("image:pages/home-craft-3f9a1c.jpg");
+    const { texts } = await renderIn(snapshotOf(uploaded), () => homeLoader()).then((r) => r.value);
+    expect(texts.craft.image).toMatchObject({ src: "/images/pages/home-craft-3f9a1c.jpg", width: 800, height: 600 });
+    // The site's own drawings are shown as they are, in their frame.
+    expect(texts.disciplines[0]!.image).toMatchObject({ src: expect.stringMatching(/^\/images\/.+\.svg$/), width: 1200, height: 800 });
   });
 
   it("a raw read records the whole file; a derived value, only its own key", async () => {

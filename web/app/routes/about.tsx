@@ -3,6 +3,8 @@ import type { Route } from "./+types/about";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
 import { markdownDoc, pagesSection } from "../lib/content.server";
+import { drawing } from "../lib/catalogue.server";
+import { Picture } from "../components/Picture";
 import "./about.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -17,7 +19,13 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 // The story (content/pages/about.md) and the team, read at prerender time.
 export async function loader() {
   const { founders, craftsmen, projects } = pagesSection("about");
-  return { story: markdownDoc("pages/about.md").html, founders, craftsmen, projects };
+  const square = { width: 600, height: 600 };
+  return {
+    story: markdownDoc("pages/about.md").html,
+    founders: founders.map((f) => ({ ...f, image: drawing(f.image, f.alt, square) })),
+    craftsmen: { ...craftsmen, image: drawing(craftsmen.image, craftsmen.alt, square) },
+    projects: projects.map((p) => ({ ...p, image: drawing(p.image, p.alt, { width: 1200, height: 800 }) })),
+  };
 }
 
 export default function Page({ loaderData: { story, founders, craftsmen, projects } }: Route.ComponentProps) {
@@ -33,14 +41,14 @@ export default function Page({ loaderData: { story, founders, craftsmen, project
         <ul className="about-team__list">
           {founders.map((person) => (
             <li key={person.name} className="about-team__member">
-              <img src={person.image} alt={person.alt} width={600} height={600} loading="lazy" />
+              <Picture picture={person.image} slot="drawing" />
               <h3>{person.name}</h3>
               <p className="about-team__role">{person.role}</p>
               <p>{person.text}</p>
             </li>
           ))}
           <li className="about-team__member">
-            <img src={craftsmen.image} alt={craftsmen.alt} width={600} height={600} loading="lazy" />
+            <Picture picture={craftsmen.image} slot="drawing" />
             <h3>{craftsmen.title}</h3>
             <p className="about-team__role">The workshop</p>
             <p>{craftsmen.text}</p>
@@ -53,9 +61,9 @@ export default function Page({ loaderData: { story, founders, craftsmen, project
         <p className="about-glimpses__intro">Three projects we have delivered.</p>
         <ul className="about-glimpses__list">
           {projects.map((project) => (
-            <li key={project.image}>
+            <li key={project.image.src}>
               <figure>
-                <img src={project.image} alt={project.alt} width={1200} height={800} loading="lazy" />
+                <Picture picture={project.image} slot="drawing" />
                 <figcaption>
                   <h3>
                     {project.title}, {project.place}

@@ -3,6 +3,8 @@ import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { pageMeta } from "../lib/meta";
 import { siteOf, useSite } from "../lib/site";
 import { markdownDoc, pagesSection } from "../lib/content.server";
+import { drawing } from "../lib/catalogue.server";
+import { Picture } from "../components/Picture";
 import "./bespoke.css";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
@@ -17,7 +19,12 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 // The page's texts (content/pages.json, pages/bespoke.md), read at prerender time.
 export async function loader() {
   const { hero, pillars, disciplines } = pagesSection("bespoke");
-  return { intro: markdownDoc("pages/bespoke.md").html, hero, pillars, disciplines };
+  return {
+    intro: markdownDoc("pages/bespoke.md").html,
+    hero: { ...hero, image: drawing(hero.image, hero.alt, { width: 1600, height: 700 }) },
+    pillars,
+    disciplines: disciplines.map((d) => ({ ...d, image: drawing(d.image, d.alt, { width: 1200, height: 800 }) })),
+  };
 }
 
 export default function Page({ loaderData: { intro, hero, pillars, disciplines } }: Route.ComponentProps) {
@@ -25,14 +32,7 @@ export default function Page({ loaderData: { intro, hero, pillars, disciplines }
   return (
     <>
       <section className="bespoke-hero" aria-labelledby="bespoke-heading">
-        <img
-          className="bespoke-hero__image"
-          src={hero.image}
-          alt={hero.alt}
-          width={1600}
-          height={700}
-          fetchPriority="high"
-        />
+        <Picture className="bespoke-hero__image" picture={hero.image} slot="hero" priority />
         <div className="bespoke-hero__text container">
           <h1 id="bespoke-heading">Bespoke Solution</h1>
           <p>Furniture, interiors and light drawn for one place and one person, made by hand in {site.city}.</p>
@@ -60,7 +60,7 @@ export default function Page({ loaderData: { intro, hero, pillars, disciplines }
         <ul className="bespoke-disciplines__list">
           {disciplines.map((d) => (
             <li key={d.title}>
-              <img src={d.image} alt={d.alt} width={1200} height={800} loading="lazy" />
+              <Picture picture={d.image} slot="drawing" />
               <h3>{d.title}</h3>
               <p>{d.text}</p>
             </li>

@@ -4,7 +4,7 @@ import { Icon } from "../components/Icon";
 import { Marquee } from "../components/Marquee";
 import { Picture } from "../components/Picture";
 import { ProductCard } from "../components/ProductCard";
-import { featured as featuredPicks, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
+import { drawing, featured as featuredPicks, picture, productCard, productCards, productEntry } from "../lib/catalogue.server";
 import { facts, pagesSection } from "../lib/content.server";
 import { fillFactsIn } from "../lib/facts";
 import { itemEventParams, track } from "../lib/analytics";
@@ -23,15 +23,23 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 // What's Hot, and the product the "Fresh from" banner opens.
 export async function loader() {
   const featured = featuredPicks();
-  const { hero, ...texts } = fillFactsIn(pagesSection("home"), facts(), "content/pages.json: home");
+  const { hero, disciplines, craft, showcase, ...texts } = fillFactsIn(pagesSection("home"), facts(), "content/pages.json: home");
   const fresh = productEntry(featured.fresh)!;
   return {
     hero: { picture: picture(hero.src, hero.alt), link: hero.link },
-    texts,
+    texts: {
+      ...texts,
+      disciplines: disciplines.map((d) => ({ ...d, image: drawing(d.image, d.alt, WIDE) })),
+      craft: { ...craft, image: drawing(craft.image, craft.alt, WIDE) },
+      showcase: { ...showcase, items: showcase.items.map((s) => ({ ...s, image: drawing(s.image, "", WIDE) })) },
+    },
     whatsHot: productCards(featured.whatsHot),
     fresh: { ...productCard(fresh), description: fresh.description },
   };
 }
+
+// A drawing's frame: 3:2, as the site's drawings are drawn.
+const WIDE = { width: 1200, height: 800 };
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return <HomeContent {...loaderData} />;
@@ -57,7 +65,7 @@ export function HomeContent({ hero, texts, whatsHot, fresh }: Awaited<ReturnType
       {disciplines.map((d, i) => (
         <section key={i} className={`discipline container${i % 2 ? " discipline--reverse" : ""}`} aria-labelledby={`discipline-${i}`}>
           <div className="discipline__frame">
-            <img className="discipline__image" src={d.image} alt={d.alt} width={1200} height={800} loading="lazy" decoding="async" />
+            <Picture className="discipline__image" picture={d.image} slot="drawing" />
           </div>
           <div className="discipline__text">
             <h2 id={`discipline-${i}`}>{d.title}</h2>
@@ -122,7 +130,7 @@ export function HomeContent({ hero, texts, whatsHot, fresh }: Awaited<ReturnType
       <Marquee text={site.marquee} />
 
       <section className="craft container" aria-labelledby="craft-heading">
-        <img className="craft__image" src={craft.image} alt={craft.alt} width={1200} height={800} loading="lazy" />
+        <Picture className="craft__image" picture={craft.image} slot="drawing" />
         <div className="craft__text">
           <h2 id="craft-heading">{craft.title}</h2>
           <p>{craft.text}</p>
@@ -135,7 +143,7 @@ export function HomeContent({ hero, texts, whatsHot, fresh }: Awaited<ReturnType
         <ul className="showcase__grid">
           {showcase.items.map((s, i) => (
             <li key={i} className="showcase__item">
-              <img src={s.image} alt="" width={1200} height={800} loading="lazy" decoding="async" />
+              <Picture picture={s.image} slot="drawing" decorative />
               <h3>{s.title}</h3>
               <p>{s.text}</p>
             </li>

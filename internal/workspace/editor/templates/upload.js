@@ -1,27 +1,28 @@
-// A product's photographs, sent one by one: the workspace's only script.
-// Without it the form posts its files all in one request, and a phone shows
-// only its own loading bar. With it, each photograph chosen is checked here
-// first (empty, HEIC, over the size limit: each said before a byte of it is
-// sent), then sent on its own to /studio/content/photos (uploads.go), with
-// its progress; one that fails is said beside its name, with a "Try again"
+// A product's photographs and a page's pictures, sent one by one: the
+// workspace's only script. Without it the form posts its files all in one
+// request, and a phone shows only its own loading bar. With it, each file
+// chosen in any of the form's file inputs is checked here first (empty,
+// HEIC, SVG, over the size limit: each said before a byte of it is sent),
+// then sent on its own to /studio/content/photos (uploads.go), with its
+// progress; one that fails is said beside its name, with a "Try again"
 // that sends it alone, and the others are kept. Once all have arrived, the
-// form is sent with their names (_uploaded) in place of the files, and the
+// form is sent with their names (each in a field named by its input's
+// data-sent-as: _uploaded, _uploaded/home/hero/src) in place of the files, and the
 // server's answer is shown as a navigation would show it: a redirect is
 // followed, a page (the form again) replaces this one.
 (() => {
   const SEND_TO = "/studio/content/photos";
   const form = document.querySelector("form.content-form");
-  const input = form?.querySelector("input[type=file]");
+  const inputs = [...(form?.querySelectorAll("input[type=file][data-sent-as]") ?? [])];
   const shown = form?.querySelector(".upload-progress");
-  if (!input || !shown) return;
+  if (inputs.length === 0 || !shown) return;
   const bar = shown.querySelector("progress");
   const percent = shown.querySelector(".percent");
   const said = form.querySelector("#upload-said");
-  const maxBytes = Number(input.dataset.maxBytes);
-  // Each file chosen: { file, row, state (its words), status: "refused" |
-  // "waiting" | "sending" | "sent" | "failed" }.
+  // Each file chosen: { file, input (the one it was chosen in), row, state
+  // (its words), status: "refused" | "waiting" | "sending" | "sent" | "failed" }.
   const photos = [];
-  let list = null; // their list, beside the file input, made at the first
+  const lists = new Map(); // each input's list of its files, beside it, made at the first
   let submitter = null; // the button that sent them: the form goes as if it were pressed
   let busy = false;
   let disabled = []; // the form's buttons that wait while photographs are sent
@@ -34,19 +35,22 @@
   // written in here where the script is served).
   const WORDS = /* edit.PhotoWords */ {};
   const say = (kind, file) => WORDS[kind].replace("{name}", () => `“${file.name}”`).replace("{size}", () => `${mb(file.size)} MB`);
-  function problemOf(file) {
+  function problemOf(file, maxBytes) {
     if (file.size === 0) return say("empty", file);
     if (/^image\/hei[cf]/i.test(file.type) || /\.hei[cf]$/i.test(file.name)) return say("heic", file);
+    if (file.type === "image/svg+xml" || /\.svg$/i.test(file.name)) return say("svg", file);
     if (file.size > maxBytes) return say("large", file);
     return "";
   }
 
-  function add(file) {
+  function add({ file, input }) {
+    let list = lists.get(input);
     if (!list) {
       list = document.createElement("ul");
       list.className = "sending";
-      list.setAttribute("aria-label", "Photographs chosen");
+      list.setAttribute("aria-label", input.multiple ? "Photographs chosen" : "Picture chosen");
       input.closest(".field").append(list);
+      lists.set(input, list);
     }
     const row = document.createElement("li");
     const name = document.createElement("span");
@@ -56,9 +60,9 @@
     state.id = `sending-${photos.length}`;
     row.append(name, " ", state);
     list.append(row);
-    const photo = { file, row, state };
+    const photo = { file, input, row, state };
     photos.push(photo);
-    const problem = problemOf(file);
+    const problem = problemOf(file, Number(input.dataset.maxBytes));
     show(photo, problem ? "refused" : "waiting", problem || "Waiting");
     return photo;
   }
@@ -87,7 +91,7 @@
       disabled.forEach((button) => (button.disabled = true));
     } else {
       disabled.forEach((button) => (button.disabled = false));
-      list?.querySelectorAll("button").forEach((button) => (button.disabled = false));
+      lists.forEach((list) => list.querySelectorAll("button").forEach((button) => (button.disabled = false)));
       disabled = [];
     }
   }
@@ -128,7 +132,7 @@
       let loaded = 0;
       show(photo, "sending", "0%");
       const data = new FormData();
-      data.append(input.name, file);
+      data.append("photos", file); // the one file field of /studio/content/photos
       const request = new XMLHttpRequest();
       request.open("POST", SEND_TO);
       request.upload.onprogress = (event) => {
@@ -147,7 +151,7 @@
         if (request.status === 200 && answer?.upload) {
           const kept = document.createElement("input");
           kept.type = "hidden";
-          kept.name = "_uploaded";
+          kept.name = photo.input.dataset.sentAs;
           kept.value = answer.upload;
           form.append(kept);
           show(photo, "sent", answer.note ? `Uploaded. ${answer.note}` : "Uploaded");
@@ -228,7 +232,7 @@
   }
 
   form.addEventListener("submit", (event) => {
-    const chosen = [...input.files];
+    const chosen = inputs.flatMap((input) => [...input.files].map((file) => ({ file, input })));
     if (busy) {
       event.preventDefault();
       return;
@@ -240,7 +244,7 @@
       post();
       return;
     }
-    input.value = ""; // sent one by one, not again with the form
+    inputs.forEach((input) => (input.value = "")); // sent one by one, not again with the form
     run(chosen.map(add));
   });
 })();
