@@ -185,8 +185,8 @@ func TestAHeroThatIsNoPictureIsRefusedInItsOwnWords(t *testing.T) {
 	}{
 		{"logo.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`), "“logo.svg” is an SVG drawing, which cannot be uploaded"},
 		{"renamed.jpg", []byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`), "“renamed.jpg” is an SVG drawing, which cannot be uploaded"},
-		{"empty.jpg", nil, "“empty.jpg” is empty (0 bytes)"},
-		{"IMG_0001.HEIC", heic, "“IMG_0001.HEIC” is a HEIC photograph, which browsers cannot show"},
+		{"empty.jpg", nil, edit.SayPhoto("empty", "empty.jpg", "")},
+		{"IMG_0001.HEIC", heic, edit.SayPhoto("heic", "IMG_0001.HEIC", "")},
 	} {
 		w := postWithFile(rig, "/studio/content/home", url.Values{"_version": {main.Hash}, "_action": {"save"}},
 			edit.PictureFilePrefix+"/home/hero/src", c.filename, c.data)
