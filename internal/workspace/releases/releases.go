@@ -1,11 +1,12 @@
-// Package releases is the workspace's releases page and previews: each
-// commit to the content's main branch built into a release
-// (internal/publish), which one is live, the way back to an earlier one, a
-// build of main now; and the editor's draft looked at on the site itself,
-// at its real URLs, before it is published (preview.go).
+// Package releases is the workspace's "Versions of the site" page and
+// previews: each publish built into a release (internal/publish), what it
+// changed (versions.go), which one is live, the way back to an earlier
+// one, a build of the content again; and the editor's draft looked at on
+// the site itself, at its real URLs, before it is published (preview.go).
 package releases
 
 import (
+	"cmp"
 	"embed"
 	"net/http"
 	"strings"
@@ -54,6 +55,8 @@ type Options struct {
 	Previews Previews    // nil: no previews
 	Sessions Sessions    // whose previews are shown
 	Content  Unpublished // nil: no Content section
+	History  History     // nil: the versions do not say what they changed
+	Words    Words       // nil: likewise
 }
 
 // The releases' own pages: one template file each in templates/.
@@ -71,6 +74,7 @@ type Handler struct {
 	kit   *page.Kit
 	pages *page.Pages
 	opts  Options
+	memo  memo
 }
 
 // New returns the releases and previews. It panics if a page's template is
@@ -79,9 +83,11 @@ func New(kit *page.Kit, opts Options) *Handler {
 	return &Handler{kit: kit, pages: kit.MustParse(templateFiles, pageFiles, nil), opts: opts}
 }
 
-// Signature names the signed-in account as a commit's author.
+// Signature names the signed-in account as a commit's author: by its
+// name, which the versions of the site show, or the first part of its
+// e-mail while it has none.
 func Signature(r *http.Request) repo.Signature {
 	email := page.Actor(r)
 	name, _, _ := strings.Cut(email, "@")
-	return repo.Signature{Name: name, Email: email}
+	return repo.Signature{Name: cmp.Or(strings.TrimSpace(page.Account(r).Name), name), Email: email}
 }

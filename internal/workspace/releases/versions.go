@@ -1,0 +1,197 @@
+package releases
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"studio/internal/publish"
+	"studio/internal/publish/repo"
+)
+
+// The versions of the site in the studio's words: what each one changed,
+// worked out from the content itself (its files against the version's
+// before it), who made those changes, and what going back to one undoes.
+
+// History is the content repository's main and its history (a
+// *repo.Repository).
+type History interface {
+	Main() (repo.Commit, error)
+	Log(hash string, n int) ([]repo.Commit, error) // newest first, following first parents
+}
+
+// Words says the content's changes and a failed build's problems as the
+// Content section names its parts (an *edit.Editor).
+type Words interface {
+	// Changes is what commit to's content changes from commit from's, one
+	// line a part: "Yucca: description, new photograph".
+	Changes(from, to string) ([]string, error)
+	// Explain is a content check's line said where she fixes it, and the
+	// address of the field ("" when it names none).
+	Explain(commit, line string) (text, href string)
+}
+
+// historyDepth is how far back main's history is read for the versions:
+// each save is a commit, so this is some hundred saves between the oldest
+// version kept and main.
+const historyDepth = 2000
+
+// memo keeps what the versions cost to work out: main's history (read
+// again when main moves) and each pair of versions' changes (two commits
+// never change).
+type memo struct {
+	mu      sync.Mutex
+	main    string
+	history []repo.Commit
+	changes map[[2]string][]string
+}
+
+// mainHistory is main's commit and its history, newest first.
+func (h *Handler) mainHistory() ([]repo.Commit, error) {
+	main, err := h.opts.History.Main()
+	if err != nil {
+		return nil, err
+	}
+	h.memo.mu.Lock()
+	defer h.memo.mu.Unlock()
+	if h.memo.main != main.Hash {
+		list, err := h.opts.History.Log(main.Hash, historyDepth)
+		if err != nil {
+			return nil, err
+		}
+		h.memo.main, h.memo.history = main.Hash, list
+	}
+	return h.memo.history, nil
+}
+
+// changes is Words.Changes, kept.
+func (h *Handler) changes(from, to string) []string {
+	key := [2]string{from, to}
+	h.memo.mu.Lock()
+	got, ok := h.memo.changes[key]
+	h.memo.mu.Unlock()
+	if ok {
+		return got
+	}
+	got, err := h.opts.Words.Changes(from, to)
+	if err != nil {
+		h.kit.Log.Error("studio: what a version changed", "from", from, "to", to, "err", err)
+		return nil
+	}
+	if len(got) == 0 {
+		got = []string{"Nothing the workspace edits"}
+	}
+	h.memo.mu.Lock()
+	if h.memo.changes == nil || len(h.memo.changes) > 1000 {
+		h.memo.changes = map[[2]string][]string{}
+	}
+	h.memo.changes[key] = got
+	h.memo.mu.Unlock()
+	return got
+}
+
+// describe says of each version what it changed and whose changes they
+// are, and of a failed one what to fix. A version's changes are those of
+// main's history between it and the version before it: the nearest older
+// commit whose files are those of another version (so a version gone back
+// to counts as the one it went back to).
+func (h *Handler) describe(p *ListView) {
+	if h.opts.History == nil || h.opts.Words == nil {
+		return
+	}
+	history, err := h.mainHistory()
+	if err != nil {
+		h.kit.Log.Error("studio: read the content's history", "err", err)
+		return
+	}
+	trees := map[string]bool{}
+	for _, row := range p.Releases {
+		trees[row.Tree] = true
+	}
+	for i := range p.Releases {
+		row := &p.Releases[i]
+		for _, line := range row.Problems {
+			text, href := h.opts.Words.Explain(row.Commit.Hash, line)
+			row.Fixes = append(row.Fixes, Fix{Text: text, Href: href})
+		}
+		at := place(history, row.Commit)
+		if row.ID == publish.EmbeddedID || at < 0 {
+			continue
+		}
+		var authors []string
+		for _, c := range history[at:] {
+			if c.Hash != row.Commit.Hash && trees[c.Tree] && c.Tree != row.Tree {
+				row.Changes = h.changes(c.Hash, row.Commit.Hash)
+				break
+			}
+			authors = append(authors, c.Author)
+		}
+		if row.Changes != nil {
+			row.By = names(authors)
+		}
+	}
+}
+
+// place is where commit c is in history: by its hash, or else by its
+// files (a version gone back to, or built on another copy); -1 when it is
+// not there.
+func place(history []repo.Commit, c repo.Commit) int {
+	for i, h := range history {
+		if c.Hash != "" && h.Hash == c.Hash {
+			return i
+		}
+	}
+	for i, h := range history {
+		if c.Tree != "" && h.Tree == c.Tree {
+			return i
+		}
+	}
+	return -1
+}
+
+// undone is what going back to version v undoes: the versions of main's
+// history since v, newest first, each with its changes; ok false when v is
+// not in main's history before them (a version undone already), when
+// going back brings its changes back instead. With no history to read, it
+// says nothing.
+func (h *Handler) undone(p *ListView, v Row) (rows []Row, ok bool) {
+	if h.opts.History == nil || h.opts.Words == nil {
+		return nil, true
+	}
+	history, err := h.mainHistory()
+	if err != nil {
+		return nil, true
+	}
+	byTree := map[string]Row{}
+	for i := len(p.Releases) - 1; i >= 0; i-- { // the newest of one content wins
+		byTree[p.Releases[i].Tree] = p.Releases[i]
+	}
+	for _, c := range history {
+		if c.Tree == v.Tree {
+			return rows, true
+		}
+		row, isVersion := byTree[c.Tree]
+		if isVersion && (len(rows) == 0 || rows[len(rows)-1].ID != row.ID) {
+			rows = append(rows, row)
+		}
+	}
+	return nil, false
+}
+
+// names lists people once each, as a sentence does: "Asha", "Asha and
+// Meera", "Asha, Meera and Ravi".
+func names(list []string) string {
+	var once []string
+	for _, n := range list {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(once, n) {
+			once = append(once, n)
+		}
+	}
+	switch len(once) {
+	case 0:
+		return ""
+	case 1:
+		return once[0]
+	}
+	return strings.Join(once[:len(once)-1], ", ") + " and " + once[len(once)-1]
+}
