@@ -139,9 +139,25 @@ func TestGoingBackListsWhatItUndoes(t *testing.T) {
 	}
 
 	// Back to the site as installed undoes all three.
-	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+publish.EmbeddedID+"/make-live", nil, withCookie(rig.asha)).Body.String())
-	if !strings.Contains(body, "<li>Jali screen: new photograph</li>") || strings.Count(body, "<h3 ") != 3 {
-		t.Errorf("going back to the site as installed does not undo the three versions:\n%s", body)
+	installed := html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+publish.EmbeddedID+"/make-live", nil, withCookie(rig.asha)).Body.String())
+	if !strings.Contains(installed, "<li>Jali screen: new photograph</li>") || strings.Count(installed, "<h3 ") != 3 {
+		t.Errorf("going back to the site as installed does not undo the three versions:\n%s", installed)
+	}
+
+	// Once main is back to version 1 (as Rollback leaves it), going to
+	// version 2 undoes nothing: it brings version 2's changes back; and
+	// back to the site as installed undoes version 1 alone.
+	main, _ := rig.repo.Main()
+	if _, err := rig.repo.CommitTree(main.Hash, rig.v1.Tree, repo.Signature{Name: "Asha", Email: asha}, "Back"); err != nil {
+		t.Fatal(err)
+	}
+	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+rig.v2.ID+"/make-live", nil, withCookie(rig.asha)).Body.String())
+	if strings.Contains(body, "What will be undone") || !strings.Contains(body, "brings its changes back:</p>\n  <ul class=\"changes\"><li>Home page: intention</li></ul>") {
+		t.Errorf("going forward to version 2 does not say it brings its change back:\n%s", body)
+	}
+	installed = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+publish.EmbeddedID+"/make-live", nil, withCookie(rig.asha)).Body.String())
+	if strings.Count(installed, "<h3 ") != 1 || !strings.Contains(installed, "<li>Jali screen: new photograph</li>") {
+		t.Errorf("with main back to version 1, going back to the site as installed does not undo version 1 alone:\n%s", installed)
 	}
 }
 

@@ -50,6 +50,7 @@ type Row struct {
 	By      string    // whose changes it holds: "Asha and Meera" ("" when not known)
 	Changes []string  // what it changed, one line a part ("" when not known: describe)
 	Fixes   []Fix     // a failed one's problems, said where she fixes them
+	before  string    // the files of the version before it ("" when not known: describe)
 }
 
 // Fix is a problem of a failed version, and the address of the field to

@@ -121,7 +121,7 @@ func (h *Handler) describe(p *ListView) {
 		var authors []string
 		for _, c := range history[at:] {
 			if c.Hash != row.Commit.Hash && trees[c.Tree] && c.Tree != row.Tree {
-				row.Changes = h.changes(c.Hash, row.Commit.Hash)
+				row.Changes, row.before = h.changes(c.Hash, row.Commit.Hash), c.Tree
 				break
 			}
 			authors = append(authors, c.Author)
@@ -149,11 +149,13 @@ func place(history []repo.Commit, c repo.Commit) int {
 	return -1
 }
 
-// undone is what going back to version v undoes: the versions of main's
-// history since v, newest first, each with its changes; ok false when v is
-// not in main's history before them (a version undone already), when
-// going back brings its changes back instead. With no history to read, it
-// says nothing.
+// undone is what going back to version v undoes: the versions since v,
+// newest first, each with its changes; ok false when v is not before the
+// content of main now (a version undone already: going back to it brings
+// its changes back instead). From the version whose files main has now,
+// each version leads to the one before it (describe), so a version gone
+// back to past others leaves them out. With no history to read, it says
+// nothing.
 func (h *Handler) undone(p *ListView, v Row) (rows []Row, ok bool) {
 	if h.opts.History == nil || h.opts.Words == nil {
 		return nil, true
@@ -162,18 +164,31 @@ func (h *Handler) undone(p *ListView, v Row) (rows []Row, ok bool) {
 	if err != nil {
 		return nil, true
 	}
-	byTree := map[string]Row{}
+	byTree, at := map[string]int{}, map[string]int{}
 	for i := len(p.Releases) - 1; i >= 0; i-- { // the newest of one content wins
-		byTree[p.Releases[i].Tree] = p.Releases[i]
+		byTree[p.Releases[i].Tree], at[p.Releases[i].ID] = i, i
 	}
+	now := -1 // the version whose files main has
 	for _, c := range history {
-		if c.Tree == v.Tree {
+		if i, isVersion := byTree[c.Tree]; isVersion {
+			now = i
+			break
+		}
+	}
+	for now >= 0 && len(rows) < len(p.Releases) {
+		row := p.Releases[now]
+		switch {
+		case row.Tree == v.Tree:
 			return rows, true
+		case at[row.ID] > at[v.ID]:
+			return nil, false // older than v: going back to v goes forward
 		}
-		row, isVersion := byTree[c.Tree]
-		if isVersion && (len(rows) == 0 || rows[len(rows)-1].ID != row.ID) {
-			rows = append(rows, row)
+		rows = append(rows, row)
+		next, found := byTree[row.before]
+		if row.before == "" || !found {
+			break
 		}
+		now = next
 	}
 	return nil, false
 }
