@@ -159,6 +159,20 @@ func TestGoingBackListsWhatItUndoes(t *testing.T) {
 	if strings.Count(installed, "<h3 ") != 1 || !strings.Contains(installed, "<li>Jali screen: new photograph</li>") {
 		t.Errorf("with main back to version 1, going back to the site as installed does not undo version 1 alone:\n%s", installed)
 	}
+	// Version 1's files built again (a new server's first build) are version 1.
+	back, _ := rig.repo.Main()
+	rig.rel.list = append([]published.Release{{ID: "20260302-090000-4444444", Commit: back, Status: published.Ready}}, rig.rel.list...)
+	rig.rel.live = "20260302-090000-4444444"
+	for target, want := range map[string]int{"/studio/releases/" + publish.EmbeddedID + "/make-live": 1, "/studio/releases/" + rig.v1.ID + "/make-live": 0} {
+		body := html.UnescapeString(do(rig.h, "GET", target, nil, withCookie(rig.asha)).Body.String())
+		if strings.Count(body, "<h3 ") != want || strings.Contains(body, "brings its changes back") {
+			t.Errorf("%s with version 1 built again: want %d versions undone:\n%s", target, want, body)
+		}
+	}
+	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+rig.v2.ID+"/make-live", nil, withCookie(rig.asha)).Body.String())
+	if !strings.Contains(body, "brings its changes back") {
+		t.Errorf("with version 1 built again, going to version 2 does not bring its changes back:\n%s", body)
+	}
 }
 
 // pageText is the words of a page's main part as read: its tags and

@@ -44,13 +44,13 @@ type Row struct {
 	Took, Size  string // "" when not known
 	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 
-	Name    string    // what the page calls it: when it was published, or "The site as it was installed"
-	When    time.Time // when it was published (its build queued); zero for the installed site
-	GoBack  string    // its Go back button's name, unique on the page
-	By      string    // whose changes it holds: "Asha and Meera" ("" when not known)
-	Changes []string  // what it changed, one line a part ("" when not known: describe)
-	Fixes   []Fix     // a failed one's problems, said where she fixes them
-	before  string    // the files of the version before it ("" when not known: describe)
+	Name    string      // what the page calls it: when it was published, or "The site as it was installed"
+	When    time.Time   // when it was published (its build queued); zero for the installed site
+	GoBack  string      // its Go back button's name, unique on the page
+	By      string      // whose changes it holds: "Asha and Meera" ("" when not known)
+	Changes []string    // what it changed, one line a part ("" when not known: describe)
+	Fixes   []Fix       // a failed one's problems, said where she fixes them
+	before  repo.Commit // the commit of the version before it (zero when not known: describe)
 }
 
 // Fix is a problem of a failed version, and the address of the field to

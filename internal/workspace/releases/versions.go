@@ -121,7 +121,7 @@ func (h *Handler) describe(p *ListView) {
 		var authors []string
 		for _, c := range history[at:] {
 			if c.Hash != row.Commit.Hash && trees[c.Tree] && c.Tree != row.Tree {
-				row.Changes, row.before = h.changes(c.Hash, row.Commit.Hash), c.Tree
+				row.Changes, row.before = h.changes(c.Hash, row.Commit.Hash), c
 				break
 			}
 			authors = append(authors, c.Author)
@@ -161,36 +161,67 @@ func (h *Handler) undone(p *ListView, v Row) (rows []Row, ok bool) {
 		return nil, true
 	}
 	history, err := h.mainHistory()
-	if err != nil {
+	if err != nil || len(history) == 0 {
 		return nil, true
 	}
-	byTree, at := map[string]int{}, map[string]int{}
-	for i := len(p.Releases) - 1; i >= 0; i-- { // the newest of one content wins
-		byTree[p.Releases[i].Tree], at[p.Releases[i].ID] = i, i
+	at := map[string]int{}
+	for i, row := range p.Releases {
+		at[row.ID] = i
 	}
-	now := -1 // the version whose files main has
+	visited := map[string]bool{}
+	// version is the version of commit c: by its hash, else the newest
+	// not yet passed with its files.
+	version := func(c repo.Commit) (Row, bool) {
+		for _, row := range p.Releases {
+			if row.Commit.Hash == c.Hash && !visited[row.ID] {
+				return row, true
+			}
+		}
+		for _, row := range p.Releases {
+			if row.Tree == c.Tree && !visited[row.ID] {
+				return row, true
+			}
+		}
+		return Row{}, false
+	}
+	var row Row
+	found := false
 	for _, c := range history {
-		if i, isVersion := byTree[c.Tree]; isVersion {
-			now = i
+		if row, found = version(c); found {
 			break
 		}
 	}
-	for now >= 0 && len(rows) < len(p.Releases) {
-		row := p.Releases[now]
+	for found {
 		switch {
 		case row.Tree == v.Tree:
 			return rows, true
 		case at[row.ID] > at[v.ID]:
 			return nil, false // older than v: going back to v goes forward
 		}
+		visited[row.ID] = true
+		// A version of an older one's files (built again after going back
+		// to it) is that one.
+		if older, same := sameFiles(p.Releases[at[row.ID]+1:], row.Tree); same && !visited[older.ID] {
+			row = older
+			continue
+		}
 		rows = append(rows, row)
-		next, found := byTree[row.before]
-		if row.before == "" || !found {
+		if row.before.Tree == "" {
 			break
 		}
-		now = next
+		row, found = version(row.before)
 	}
 	return nil, false
+}
+
+// sameFiles is the first of rows with the files tree.
+func sameFiles(rows []Row, tree string) (Row, bool) {
+	for _, row := range rows {
+		if row.Tree == tree {
+			return row, true
+		}
+	}
+	return Row{}, false
 }
 
 // names lists people once each, as a sentence does: "Asha", "Asha and
