@@ -169,6 +169,10 @@ func TestGoingBackListsWhatItUndoes(t *testing.T) {
 			t.Errorf("%s with version 1 built again: want %d versions undone:\n%s", target, want, body)
 		}
 	}
+	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases", nil, withCookie(rig.asha)).Body.String())
+	if !strings.Contains(versionArticle(t, body, "20260302-090000-4444444"), "<li>Back to the version of 2 Mar 2026, 14:00 IST</li>") {
+		t.Errorf("version 1 built again does not say it is back to version 1:\n%s", versionArticle(t, body, "20260302-090000-4444444"))
+	}
 	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+rig.v2.ID+"/make-live", nil, withCookie(rig.asha)).Body.String())
 	if !strings.Contains(body, "brings its changes back") {
 		t.Errorf("with version 1 built again, going to version 2 does not bring its changes back:\n%s", body)

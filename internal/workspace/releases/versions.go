@@ -129,6 +129,11 @@ func (h *Handler) describe(p *ListView) {
 		if row.Changes != nil {
 			row.By = names(authors)
 		}
+		// Its changes undo those since an earlier version (gone back to,
+		// then built again): said first.
+		if older, same := sameFiles(p.Releases[i+1:], row.Tree); same && row.Changes != nil {
+			row.Changes = append([]string{"Back to " + lowerFirst(versionName(older))}, row.Changes...)
+		}
 	}
 }
 
