@@ -178,7 +178,7 @@ func TestReleasesPage(t *testing.T) {
 	if strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Go back") {
 		t.Error("the live version has a Go back button")
 	}
-	want := []string{"Go back to the version of 2 Mar 2026, 14:00 IST", "Go back to the site as it was installed"}
+	want := []string{"Go back to this version: 2 Mar 2026, 14:00 IST", "Go back to this version: the site as it was installed"}
 	if got := makeLiveButtons(body); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Go back buttons %q, want one on each ready version but the live one: %q", got, want)
 	}
@@ -207,7 +207,7 @@ func TestReleasesPage(t *testing.T) {
 	again.ID = "20260302-082500-ccccccc"
 	f.list = slices.Insert(f.list, 3, again)
 	h, c = setupReleases(t, f)
-	want = []string{"Go back to the version of 2 Mar 2026, 14:00 IST (number 4 in the list)", "Go back to the version of 2 Mar 2026, 14:00 IST (number 5 in the list)", "Go back to the site as it was installed"}
+	want = []string{"Go back to this version: 2 Mar 2026, 14:00 IST (number 4 in the list)", "Go back to this version: 2 Mar 2026, 14:00 IST (number 5 in the list)", "Go back to this version: the site as it was installed"}
 	if got := makeLiveButtons(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Go back buttons %q, want %q", got, want)
 	}

@@ -44,13 +44,14 @@ type Row struct {
 	Took, Size  string // "" when not known
 	Open        bool   // its problems are shown open: the newest failure, with no release ready since
 
-	Name    string      // what the page calls it: when it was published, or "The site as it was installed"
-	When    time.Time   // when it was published (its build queued); zero for the installed site
-	GoBack  string      // its Go back button's name, unique on the page
-	By      string      // whose changes it holds: "Asha and Meera" ("" when not known)
-	Changes []string    // what it changed, one line a part ("" when not known: describe)
-	Fixes   []Fix       // a failed one's problems, said where she fixes them
-	before  repo.Commit // the commit of the version before it (zero when not known: describe)
+	Name         string      // what the page calls it: when it was published, or "The site as it was installed"
+	When         time.Time   // when it was published (its build queued); zero for the installed site
+	GoBack       string      // "Go back to the version of …": the confirmation's heading and button
+	GoBackButton string      // its Go back button's name in the list, unique on the page
+	By           string      // whose changes it holds: "Asha and Meera" ("" when not known)
+	Changes      []string    // what it changed, one line a part ("" when not known: describe)
+	Fixes        []Fix       // a failed one's problems, said where she fixes them
+	before       repo.Commit // the commit of the version before it (zero when not known: describe)
 }
 
 // Fix is a problem of a failed version, and the address of the field to
@@ -159,19 +160,25 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 // Title is the page's, and its link's in the navigation.
 const Title = "Versions of the site"
 
-// nameButtons names each Go back button by its version; two versions of
-// one minute by their place in the list too.
+// nameButtons names each version's Go back: the confirmation's words
+// ("Go back to the version of …"), and the list's button ("Go back to this
+// version: …", its visible words first), unique on the page: two versions
+// of one minute are told apart by their places in the list.
 func nameButtons(rows []Row) {
 	names := map[string]int{}
 	for i, row := range rows {
-		rows[i].GoBack = "Go back to " + strings.ToLower(versionName(row)[:1]) + versionName(row)[1:]
+		rows[i].GoBack = "Go back to " + lowerFirst(versionName(row))
+		rows[i].GoBackButton = "Go back to this version: " + lowerFirst(row.Name)
+		if row.ID != publish.EmbeddedID {
+			rows[i].GoBackButton = "Go back to this version: " + row.Name
+		}
 		if row.CanMakeLive {
-			names[rows[i].GoBack]++
+			names[rows[i].GoBackButton]++
 		}
 	}
 	for i, row := range rows {
-		if names[row.GoBack] > 1 {
-			rows[i].GoBack += fmt.Sprintf(" (number %d in the list)", i+1)
+		if names[row.GoBackButton] > 1 {
+			rows[i].GoBackButton += fmt.Sprintf(" (number %d in the list)", i+1)
 		}
 	}
 }
