@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
 	"studio/internal/publish"
 	published "studio/internal/publish/releases"
@@ -21,46 +19,6 @@ var (
 
 // NoBuilder says why there is no "Publish now", and how to add it.
 const NoBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
-
-// ListView is every version of the site, newest first.
-type ListView struct {
-	page.Frame
-	Releases  []Row
-	CanBuild  bool
-	NoBuilder string
-	Building  bool   // a release is queued or building
-	Trouble   string // the publisher's Problem, said at the top
-}
-
-// Row is one release as the page shows it: a version of the site.
-type Row struct {
-	published.Release
-	Title       string // the message's first line
-	Short       string // the commit's first seven characters ("" for the embedded build)
-	Label       string // Live, Queued, Building — <stage>, Ready, Failed
-	Live        bool
-	Class       string // "live" or "failed", for the styles
-	CanMakeLive bool   // ready, and not the live one
-	Took, Size  string // "" when not known
-	Open        bool   // its problems are shown open: the newest failure, with no release ready since
-
-	Name         string      // what the page calls it: when it was published, or "The site as it was installed"
-	When         time.Time   // when it was published (its build queued); zero for the installed site
-	GoBack       string      // "Go back to the version of …": the confirmation's heading and button
-	GoBackButton string      // its Go back button's name in the list, unique on the page
-	By           string      // whose changes it holds: "Asha and Meera" ("" when not known)
-	Changes      []string    // what it changed, one line a part ("" when not known: describe)
-	Fixes        []Fix       // a failed one's problems, said where she fixes them
-	before       repo.Commit // the commit of the version before it (zero when not known: describe)
-}
-
-// Fix is a problem of a failed version, and the address of the field to
-// fix it in ("" when it names none).
-type Fix struct{ Text, Href string }
-
-// Installed is what the page calls the build inside the server: the site
-// as it was installed, before any version of the studio's.
-const Installed = "The site as it was installed"
 
 // List is GET /studio/releases: every version, which is live, what each
 // changed. ?live=ID and ?queued=ID say what the last form did. While a
@@ -86,15 +44,6 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.pages.Render(w, r, http.StatusOK, releasesPage, p)
-}
-
-// versionName is a version as a sentence names it: "The version of 29 Nov
-// 2026, 14:05", "The site as it was installed".
-func versionName(row Row) string {
-	if row.ID == publish.EmbeddedID {
-		return row.Name
-	}
-	return "The version of " + row.Name
 }
 
 // ListView reads the releases (the Content page shows one of them); on
@@ -270,9 +219,6 @@ func (h *Handler) askGoBack(w http.ResponseWriter, r *http.Request, list *ListVi
 	}
 	h.pages.Render(w, r, http.StatusOK, makeLivePage, p)
 }
-
-// lowerFirst is a name in a sentence: "the version of …".
-func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
 // versionToGoBackTo is the version of the path's id when the site can go
 // back to it; otherwise it answers with the page saying why, and ok false.

@@ -10,6 +10,7 @@ import (
 	"embed"
 	"net/http"
 	"strings"
+	"sync"
 
 	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
@@ -57,6 +58,34 @@ type Options struct {
 	Content  Unpublished // nil: no Content section
 	History  History     // nil: the versions do not say what they changed
 	Words    Words       // nil: likewise
+}
+
+// History is the content repository's main and its history (a
+// *repo.Repository).
+type History interface {
+	Main() (repo.Commit, error)
+	Log(hash string, n int) ([]repo.Commit, error) // newest first, following first parents
+}
+
+// Words says the content's changes and a failed build's problems as the
+// Content section names its parts (an *edit.Editor).
+type Words interface {
+	// Changes is what commit to's content changes from commit from's, one
+	// line a part: "Yucca: description, new photograph".
+	Changes(from, to string) ([]string, error)
+	// Explain is a content check's line said where she fixes it, and the
+	// address of the field ("" when it names none).
+	Explain(commit, line string) (text, href string)
+}
+
+// memo keeps what the versions cost to work out: main's history (read
+// again when main moves) and each pair of versions' changes (two commits
+// never change).
+type memo struct {
+	mu      sync.Mutex
+	main    string
+	history []repo.Commit
+	changes map[[2]string][]string
 }
 
 // The releases' own pages: one template file each in templates/.

@@ -3,48 +3,75 @@ package releases
 import (
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"studio/internal/publish"
+	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
+	"studio/internal/workspace/page"
 )
 
-// The versions of the site in the studio's words: what each one changed,
-// worked out from the content itself (its files against the version's
-// before it), who made those changes, and what going back to one undoes.
+// The versions of the site in the studio's words: each release as a
+// version (Row), what it changed, worked out from the content itself (its
+// files against the version's before it), who made those changes, and what
+// going back to one undoes.
 
-// History is the content repository's main and its history (a
-// *repo.Repository).
-type History interface {
-	Main() (repo.Commit, error)
-	Log(hash string, n int) ([]repo.Commit, error) // newest first, following first parents
+// ListView is every version of the site, newest first.
+type ListView struct {
+	page.Frame
+	Releases  []Row
+	CanBuild  bool
+	NoBuilder string
+	Building  bool   // a release is queued or building
+	Trouble   string // the publisher's Problem, said at the top
 }
 
-// Words says the content's changes and a failed build's problems as the
-// Content section names its parts (an *edit.Editor).
-type Words interface {
-	// Changes is what commit to's content changes from commit from's, one
-	// line a part: "Yucca: description, new photograph".
-	Changes(from, to string) ([]string, error)
-	// Explain is a content check's line said where she fixes it, and the
-	// address of the field ("" when it names none).
-	Explain(commit, line string) (text, href string)
+// Row is one release as the page shows it: a version of the site.
+type Row struct {
+	published.Release
+	Title       string // the message's first line
+	Short       string // the commit's first seven characters ("" for the embedded build)
+	Label       string // Live, Queued, Building — <stage>, Ready, Failed
+	Live        bool
+	Class       string // "live" or "failed", for the styles
+	CanMakeLive bool   // ready, and not the live one
+	Took, Size  string // "" when not known
+	Open        bool   // its problems are shown open: the newest failure, with no release ready since
+
+	Name         string      // what the page calls it: when it was published, or "The site as it was installed"
+	When         time.Time   // when it was published (its build queued); zero for the installed site
+	GoBack       string      // "Go back to the version of …": the confirmation's heading and button
+	GoBackButton string      // its Go back button's name in the list, unique on the page
+	By           string      // whose changes it holds: "Asha and Meera" ("" when not known)
+	Changes      []string    // what it changed, one line a part ("" when not known: describe)
+	Fixes        []Fix       // a failed one's problems, said where she fixes them
+	before       repo.Commit // the commit of the version before it (zero when not known: describe)
 }
+
+// Fix is a problem of a failed version, and the address of the field to
+// fix it in ("" when it names none).
+type Fix struct{ Text, Href string }
+
+// Installed is what the page calls the build inside the server: the site
+// as it was installed, before any version of the studio's.
+const Installed = "The site as it was installed"
+
+// versionName is a version as a sentence names it: "The version of 29 Nov
+// 2026, 14:05", "The site as it was installed".
+func versionName(row Row) string {
+	if row.ID == publish.EmbeddedID {
+		return row.Name
+	}
+	return "The version of " + row.Name
+}
+
+// lowerFirst is a name in a sentence: "the version of …".
+func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
 // historyDepth is how far back main's history is read for the versions:
 // each save is a commit, so this is some hundred saves between the oldest
 // version kept and main.
 const historyDepth = 2000
-
-// memo keeps what the versions cost to work out: main's history (read
-// again when main moves) and each pair of versions' changes (two commits
-// never change).
-type memo struct {
-	mu      sync.Mutex
-	main    string
-	history []repo.Commit
-	changes map[[2]string][]string
-}
 
 // mainHistory is main's commit and its history, newest first.
 func (h *Handler) mainHistory() ([]repo.Commit, error) {
