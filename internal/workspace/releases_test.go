@@ -162,7 +162,7 @@ func TestReleasesPage(t *testing.T) {
 	}
 	for id, want := range map[string][]string{
 		"20260302-084000-aaaaaaa": {"2 Mar 2026, 14:00 IST</h2>", ">Being built: optimising the images<"},
-		"20260302-083500-fffffff": {"2 Mar 2026, 14:00 IST</h2>", `class="status failed">Not published: it has problems to fix<`, "<details open>", "2 problems stopped the build",
+		"20260302-083500-fffffff": {"2 Mar 2026, 14:00 IST</h2>", `class="status failed">Not published<`, "<details open>", "2 problems stopped the build",
 			"<li>catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg</li><li>site.json: tagline: empty</li>"},
 		"20260302-083000-bbbbbbb": {"2 Mar 2026, 14:00 IST</h2>", `class="status live">Live now<`},
 		"20260302-082000-ccccccc": {"2 Mar 2026, 14:00 IST</h2>", "built in 1 min 35 s"},

@@ -82,8 +82,8 @@ func TestVersionsSayWhatEachChanged(t *testing.T) {
 		rig.v1.ID: {">2 Mar 2026, 14:00 IST<", "Changes by Meera and Asha", "<li>Studio details: studio name</li>", "<li>Jali screen: new photograph</li>",
 			`<button aria-label="Go back to this version: 2 Mar 2026, 14:00 IST">Go back to this version</button>`},
 		rig.v2.ID: {">2 Mar 2026, 14:10 IST<", `<span class="status live">Live now</span>`, "Changes by Ravi", "<li>Home page: intention</li>"},
-		rig.v3.ID: {">2 Mar 2026, 14:20 IST<", "Not published: it has problems to fix", "2 things to fix before it can be published",
-			`<a href="/studio/content/studio#f-name">Studio details › Studio name: "Bad" is not a name the studio may have</a>`, "<li>the build ran out of time</li>"},
+		rig.v3.ID: {">2 Mar 2026, 14:20 IST<", `class="status failed">Not published<`, "2 things to fix before it can be published",
+			`<a href="/studio/content/studio#f-name">Studio details › Studio name: "Bad" is not a name the studio may have</a>`, "<li>The build ran out of time</li>"},
 		publish.EmbeddedID: {">The site as it was installed<"},
 	} {
 		article := versionArticle(t, body, id)

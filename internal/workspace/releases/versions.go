@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"studio/internal/publish"
 	published "studio/internal/publish/releases"
@@ -65,8 +67,17 @@ func versionName(row Row) string {
 	return "The version of " + row.Name
 }
 
+// upperFirst is a line of its own: "The build ran out of time".
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
 // lowerFirst is a name in a sentence: "the version of …".
-func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+func lowerFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[size:]
+}
 
 // historyDepth is how far back main's history is read for the versions:
 // each save is a commit, so this is some hundred saves between the oldest
@@ -139,7 +150,7 @@ func (h *Handler) describe(p *ListView) {
 		row := &p.Releases[i]
 		for _, line := range row.Problems {
 			text, href := h.opts.Words.Explain(row.Commit.Hash, line)
-			row.Fixes = append(row.Fixes, Fix{Text: text, Href: href})
+			row.Fixes = append(row.Fixes, Fix{Text: upperFirst(text), Href: href})
 		}
 		at := place(history, row.Commit)
 		if row.ID == publish.EmbeddedID || at < 0 {
