@@ -161,7 +161,7 @@ func TestGoingBackListsWhatItUndoes(t *testing.T) {
 	}
 	// Version 1's files built again (a new server's first build) are version 1.
 	back, _ := rig.repo.Main()
-	rig.rel.list = append([]published.Release{{ID: "20260302-090000-4444444", Commit: back, Status: published.Ready}}, rig.rel.list...)
+	rig.rel.list = append([]published.Release{{ID: "20260302-090000-4444444", Commit: back, Status: published.Ready, QueuedAt: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}}, rig.rel.list...)
 	rig.rel.live = "20260302-090000-4444444"
 	for target, want := range map[string]int{"/studio/releases/" + publish.EmbeddedID + "/make-live": 1, "/studio/releases/" + rig.v1.ID + "/make-live": 0} {
 		body := html.UnescapeString(do(rig.h, "GET", target, nil, withCookie(rig.asha)).Body.String())
@@ -172,6 +172,14 @@ func TestGoingBackListsWhatItUndoes(t *testing.T) {
 	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases", nil, withCookie(rig.asha)).Body.String())
 	if !strings.Contains(versionArticle(t, body, "20260302-090000-4444444"), "<li>Back to the version of 2 Mar 2026, 14:00 IST</li>") {
 		t.Errorf("version 1 built again does not say it is back to version 1:\n%s", versionArticle(t, body, "20260302-090000-4444444"))
+	}
+	// The same commit built again (Build the site again) changed nothing.
+	again := rig.rel.list[0]
+	again.ID = "20260302-091000-5555555"
+	rig.rel.list = append([]published.Release{again}, rig.rel.list...)
+	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases", nil, withCookie(rig.asha)).Body.String())
+	if article := versionArticle(t, body, again.ID); !strings.Contains(article, "<li>The same content as the version of 2 Mar 2026, 14:30 IST, built again</li>") || strings.Contains(article, "Back to") {
+		t.Errorf("the same commit built again does not say it changed nothing:\n%s", article)
 	}
 	body = html.UnescapeString(do(rig.h, "GET", "/studio/releases/"+rig.v2.ID+"/make-live", nil, withCookie(rig.asha)).Body.String())
 	if !strings.Contains(body, "brings its changes back") {

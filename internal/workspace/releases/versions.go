@@ -152,26 +152,41 @@ func (h *Handler) describe(p *ListView) {
 			text, href := h.opts.Words.Explain(row.Commit.Hash, line)
 			row.Fixes = append(row.Fixes, Fix{Text: upperFirst(text), Href: href})
 		}
-		at := place(history, row.Commit)
-		if row.ID == publish.EmbeddedID || at < 0 {
-			continue
+		if row.ID != publish.EmbeddedID {
+			h.sayChanges(row, history, trees, p.Releases[i+1:])
 		}
-		var authors []string
-		for _, c := range history[at:] {
-			if c.Hash != row.Commit.Hash && trees[c.Tree] && c.Tree != row.Tree {
-				row.Changes, row.before = h.changes(c.Hash, row.Commit.Hash), c
-				break
-			}
-			authors = append(authors, c.Author)
+	}
+}
+
+// sayChanges says what row changed from the version before it, and whose
+// changes those are; a version of an older one's files says so first.
+func (h *Handler) sayChanges(row *Row, history []repo.Commit, trees map[string]bool, older []Row) {
+	same, found := sameFiles(older, row.Tree)
+	if found && same.Commit.Hash == row.Commit.Hash {
+		// Built again (Build the site again, a new server): nothing changed.
+		row.Changes, row.before = []string{"The same content as " + lowerFirst(versionName(same)) + ", built again"}, same.Commit
+		return
+	}
+	at := place(history, row.Commit)
+	if at < 0 {
+		return
+	}
+	var authors []string
+	for _, c := range history[at:] {
+		if c.Hash != row.Commit.Hash && trees[c.Tree] && c.Tree != row.Tree {
+			row.Changes, row.before = h.changes(c.Hash, row.Commit.Hash), c
+			break
 		}
-		if row.Changes != nil {
-			row.By = names(authors)
-		}
+		authors = append(authors, c.Author)
+	}
+	if row.Changes == nil {
+		return
+	}
+	row.By = names(authors)
+	if found {
 		// Its changes undo those since an earlier version (gone back to,
-		// then built again): said first.
-		if older, same := sameFiles(p.Releases[i+1:], row.Tree); same && row.Changes != nil {
-			row.Changes = append([]string{"Back to " + lowerFirst(versionName(older))}, row.Changes...)
-		}
+		// then built again).
+		row.Changes = append([]string{"Back to " + lowerFirst(versionName(same))}, row.Changes...)
 	}
 }
 
