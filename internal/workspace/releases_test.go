@@ -165,7 +165,7 @@ func TestReleasesPage(t *testing.T) {
 		"20260302-083500-fffffff": {"2 Mar 2026, 14:00 IST</h2>", `class="status failed">Not published<`, "<details open>", "2 problems stopped the build",
 			"<li>catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg</li><li>site.json: tagline: empty</li>"},
 		"20260302-083000-bbbbbbb": {"2 Mar 2026, 14:00 IST</h2>", `class="status live">Live now<`},
-		"20260302-082000-ccccccc": {"2 Mar 2026, 14:00 IST</h2>", "built in 1 min 35 s"},
+		"20260302-082000-ccccccc": {"2 Mar 2026, 14:00 IST</h2>", "Built in 1 min 35 s"},
 		publish.EmbeddedID:        {"The site as it was installed</h2>", "before any change made here"},
 	} {
 		article := release(t, body, id)
