@@ -2,11 +2,14 @@ package edit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"studio/internal/contentform"
 )
@@ -77,9 +80,9 @@ func (e *Editor) twoVersions(from, to, file string) (old, new []byte, err error)
 	return old, new, err
 }
 
-// missing says whether err is a commit's lack of a file (go-git's "file
-// not found"), not a failure to read.
-func missing(err error) bool { return strings.Contains(err.Error(), "file not found") }
+// missing says whether err is a commit's lack of a file, not a failure to
+// read.
+func missing(err error) bool { return errors.Is(err, object.ErrFileNotFound) }
 
 func (e *Editor) readSchema(hash, file string) (*contentform.Schema, error) {
 	raw, err := e.Content.ReadFile(hash, "schema/"+strings.TrimSuffix(file, ".json")+".schema.json")

@@ -1,13 +1,15 @@
 package edit
 
 import (
-	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"studio/internal/contentform"
 )
@@ -22,7 +24,7 @@ type versions struct {
 func (v versions) ReadFile(hash, name string) ([]byte, error) {
 	b, ok := v.trees[hash][name]
 	if !ok {
-		return nil, errors.New("object: file not found")
+		return nil, fmt.Errorf("publish: %s in commit %s: %w", name, hash, object.ErrFileNotFound)
 	}
 	return b, nil
 }
@@ -101,6 +103,12 @@ func TestWhatAVersionChanged(t *testing.T) {
 	}
 	if got, _ := e.Changes("a", "a"); len(got) != 0 {
 		t.Errorf("a version compared with itself changes %q, want nothing", got)
+	}
+	// A file one version lacks reads as empty: the FAQ's questions added.
+	delete(old, "pages/faq.md")
+	got, err = e.Changes("a", "b")
+	if want := fmt.Sprintf("FAQ: %d questions added", len(order)); err != nil || !slices.Contains(got, want) {
+		t.Errorf("with no FAQ before: %q, %v; want %q", got, err, want)
 	}
 }
 
