@@ -220,7 +220,7 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 	f := newFakeReleases()
 	h, c := setupReleases(t, f)
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
-	underWay := `<p id="under-way" class="meta" data-follow>A new version is being built;`
+	underWay := `<div id="under-way" data-follow aria-live="polite"><p class="meta">A new version is being built;`
 
 	body := get("/studio/releases")
 	if !strings.Contains(body, underWay) || strings.Contains(body, "Check again") {
@@ -231,7 +231,7 @@ func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 		t.Error("queued: the under-way line does not say so")
 	}
 	f.list[0].Status, f.list[0].Stage = published.Ready, ""
-	if body := get("/studio/releases"); strings.Contains(body, "being built") || !strings.Contains(body, `<p id="under-way" class="meta" data-follow hidden></p>`) {
+	if body := get("/studio/releases"); strings.Contains(body, "being built") || !strings.Contains(body, `<div id="under-way" data-follow aria-live="polite"></div>`) {
 		t.Error("nothing building, and the page says a build is under way, or has no line to follow")
 	}
 }

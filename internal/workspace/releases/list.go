@@ -17,7 +17,8 @@ var (
 	makeLivePage = newPage("release-make-live.html")
 )
 
-// NoBuilder says why there is no "Publish now", and how to add it.
+// NoBuilder says, for whoever runs the server, why nothing can be built
+// and how to add the builder (the studio is told CannotBuild).
 const NoBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
 
 // List is GET /studio/releases: every version, which is live, what each
@@ -58,7 +59,7 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 	live := h.opts.Releases.Live()
 	trouble, held := h.opts.Releases.Problem()
 	p := &ListView{Frame: page.Frame{Title: Title, Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
-		NoBuilder: NoBuilder, Trouble: trouble}
+		Trouble: trouble}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
 		row := Row{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live && !held}

@@ -27,7 +27,7 @@ func pageFixtures() map[page.Name][]page.View {
 	embedded := Row{Release: published.Release{ID: publish.EmbeddedID, Status: published.Ready}, Title: Installed, Name: Installed, Label: "Ready", CanMakeLive: true, GoBack: "Go back to the site as it was installed", GoBackButton: "Go back to this version: the site as it was installed"}
 	return map[page.Name][]page.View{
 		releasesPage: {&ListView{}, &ListView{Frame: page.Frame{Title: Title, Section: "releases", ShowReleases: true, Owner: true, Notice: "The version of 2 Mar 2026, 08:20 is live now."},
-			NoBuilder: NoBuilder, Building: true, CanBuild: true, Releases: []Row{failed, live, ready, embedded}}},
+			Building: true, CanBuild: true, Releases: []Row{failed, live, ready, embedded}}},
 		makeLivePage: {&goBackView{}, &goBackView{Frame: page.Frame{Title: ready.GoBack + "?", Section: "releases"}, Version: ready, Undone: []Row{failed, live},
 			Unpublished: []repo.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}},
 			&goBackView{Frame: page.Frame{Title: ready.GoBack + "?", Section: "releases"}, Version: ready, BringsBack: []string{"Yucca: new piece"}}},

@@ -21,11 +21,10 @@ import (
 // ListView is every version of the site, newest first.
 type ListView struct {
 	page.Frame
-	Releases  []Row
-	CanBuild  bool
-	NoBuilder string
-	Building  bool   // a release is queued or building
-	Trouble   string // the publisher's Problem, said at the top
+	Releases []Row
+	CanBuild bool
+	Building bool   // a release is queued or building
+	Trouble  string // the publisher's Problem, said at the top
 }
 
 // Row is one release as the page shows it: a version of the site.
