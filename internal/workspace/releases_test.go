@@ -201,6 +201,18 @@ func TestReleasesPage(t *testing.T) {
 		}
 	}
 
+	// A ready version newer than the live one (PUBLISH=manual) is made
+	// live, not gone back to.
+	f.list[0].Status, f.list[0].Stage = published.Ready, ""
+	body = html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
+	if !strings.Contains(release(t, body, "20260302-084000-aaaaaaa"), `<button aria-label="Make this version live: 2 Mar 2026, 14:00 IST">Make this version live</button>`) {
+		t.Errorf("a version newer than the live one is not offered to be made live:\n%s", release(t, body, "20260302-084000-aaaaaaa"))
+	}
+	ask := html.UnescapeString(do(h, "GET", "/studio/releases/20260302-084000-aaaaaaa/make-live", nil, withCookie(c)).Body.String())
+	if !strings.Contains(ask, "<h1>Make the version of 2 Mar 2026, 14:00 IST live?</h1>") || !strings.Contains(ask, "<button>Make the version of 2 Mar 2026, 14:00 IST live</button>") || strings.Contains(ask, "Go back") {
+		t.Errorf("the question for a newer version:\n%s", ask)
+	}
+
 	// Two ready versions of one minute are told apart by their places in the list.
 	f = newFakeReleases()
 	again := f.list[3]
@@ -327,8 +339,8 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 	if !strings.Contains(body, `<p class="notice" role="status">The version of 2 Mar 2026, 14:00 IST is live now. The Content page is back to this version too; the later changes stay in the history.</p>`) {
 		t.Errorf("no confirmation after going back:\n%s", body)
 	}
-	if !strings.Contains(release(t, body, id), ">Live now<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Go back") {
-		t.Error("the page does not show the switch: Old tagline live, New tagline ready to go back to again")
+	if !strings.Contains(release(t, body, id), ">Live now<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make this version live") {
+		t.Error("the page does not show the switch: Old tagline live, New tagline ready to be made live again")
 	}
 
 	// The live one again (a second click): back to the page, nothing done.

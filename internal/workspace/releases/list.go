@@ -103,6 +103,7 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 		p.Releases = append(p.Releases, row)
 	}
 	p.Follow = p.Building
+	markNewer(p.Releases)
 	nameButtons(p.Releases)
 	return p, true
 }
@@ -110,17 +111,35 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 // Title is the page's, and its link's in the navigation.
 const Title = "Versions of the site"
 
-// nameButtons names each version's Go back: the confirmation's words
-// ("Go back to the version of …"), and the list's button ("Go back to this
-// version: …", its visible words first), unique on the page: two versions
-// of one minute are told apart by their places in the list.
+// markNewer marks the ready versions newer than the live one (PUBLISH=manual
+// holds a good build back, or one was gone back from): made live, not gone
+// back to.
+func markNewer(rows []Row) {
+	for i, row := range rows {
+		if row.Live {
+			for j := range rows[:i] {
+				rows[j].Newer = rows[j].CanMakeLive
+			}
+			return
+		}
+	}
+}
+
+// nameButtons names each version's button: the confirmation's words ("Go
+// back to the version of …", "Make the version of … live"), and the list's
+// ("Go back to this version: …", its visible words first), unique on the
+// page: two versions of one minute are told apart by their places in the
+// list.
 func nameButtons(rows []Row) {
 	names := map[string]int{}
 	for i, row := range rows {
-		rows[i].GoBack = "Go back to " + lowerFirst(versionName(row))
-		rows[i].GoBackButton = "Go back to this version: " + lowerFirst(row.Name)
-		if row.ID != publish.EmbeddedID {
-			rows[i].GoBackButton = "Go back to this version: " + row.Name
+		name := row.Name
+		if row.ID == publish.EmbeddedID {
+			name = lowerFirst(name)
+		}
+		rows[i].GoBack, rows[i].GoBackButton = "Go back to "+lowerFirst(versionName(row)), "Go back to this version: "+name
+		if row.Newer {
+			rows[i].GoBack, rows[i].GoBackButton = "Make "+lowerFirst(versionName(row))+" live", "Make this version live: "+name
 		}
 		if row.CanMakeLive {
 			names[rows[i].GoBackButton]++

@@ -41,6 +41,7 @@ type Row struct {
 
 	Name         string      // what the page calls it: when it was published, or "The site as it was installed"
 	When         time.Time   // when it was published (its build queued); zero for the installed site
+	Newer        bool        // ready, and newer than the live one: made live, not gone back to
 	GoBack       string      // "Go back to the version of …": the confirmation's heading and button
 	GoBackButton string      // its Go back button's name in the list, unique on the page
 	By           string      // whose changes it holds: "Asha and Meera" ("" when not known)
