@@ -426,7 +426,7 @@ func TestNoReleasesWithoutAPublisher(t *testing.T) {
 	}
 }
 
-// A damaged release is named with its files and offers no Make live; what
+// A damaged release is named with its files and offers no Go back; what
 // the publisher did about it is said at the top of the page.
 func TestReleasesSayWhatWasDamaged(t *testing.T) {
 	f := newFakeReleases()
