@@ -193,7 +193,7 @@ func (b sharedBook) Live() (string, error) {
 
 // rollbackCommand runs `studio rollback ID`: release id is made live and
 // its content main's again, by one commit "Back to the version of …" by
-// studio, as "Make live" does on the Releases page. The running server
+// studio, as "Go back to this version" does on the Versions of the site page. The running server
 // does it (Publisher.Rollback), asked through DATA_DIR, and answers; with
 // no server running, on SQLite the command does it itself: the live file
 // and the commit, which the next start serves.
@@ -224,7 +224,7 @@ func rollbackCommand(cfg config.Config, rs *releases.Releases, book releaseBook,
 	if cfg.DatabaseURL != "" {
 		// The content's main is shared through the database by the running
 		// copies; one that is stopped cannot move it.
-		return fmt.Errorf("rollback: no server is running on DATA_DIR %s, and with PostgreSQL the content's main is moved by a running copy: start it and run studio rollback again, or use Make live on the Releases page of a running copy. Nothing was changed", cfg.AbsDataDir())
+		return fmt.Errorf("rollback: no server is running on DATA_DIR %s, and with PostgreSQL the content's main is moved by a running copy: start it and run studio rollback again, or use Go back to this version on the Versions of the site page of a running copy. Nothing was changed", cfg.AbsDataDir())
 	}
 	contentRepo, err := repo.Open(datadir.Dir(cfg.DataDir).Repository(), content.Files)
 	if err != nil {

@@ -73,7 +73,7 @@ type Publishing struct {
 	// its packages installed: the front end the server builds releases
 	// with. Without one the server serves, but cannot build.
 	BuilderDir string
-	Manual     bool // PUBLISH=manual: a good build waits for "Make live" (default auto)
+	Manual     bool // PUBLISH=manual: a good build waits for "Make this version live" (default auto)
 	Keep       int  // RELEASES_KEEP, default 10: releases kept on disk
 	// BUILD_TIMEOUT, default 30m: a longer build is stopped and fails. The
 	// first build of 300 products with 200 camera photographs, from cold
@@ -284,7 +284,7 @@ func publishingFromEnv(getenv func(string) string) (Publishing, error) {
 	case "manual":
 		p.Manual = true
 	default:
-		return Publishing{}, fmt.Errorf("PUBLISH=%q: want auto (a good build goes live) or manual (it waits for \"Make live\")", v)
+		return Publishing{}, fmt.Errorf("PUBLISH=%q: want auto (a good build goes live) or manual (it waits for \"Make this version live\")", v)
 	}
 	if v := getenv("RELEASES_KEEP"); v != "" {
 		n, err := strconv.Atoi(v)

@@ -658,7 +658,7 @@ func TestMakeLiveSaysUnpublishedChangesStay(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)
 	const ask = "/studio/releases/20260302-082000-ccccccc/make-live"
-	stay := "There are unpublished changes: they stay unpublished, on top of the older version."
+	stay := "They stay unpublished, on top of the earlier version:"
 	if body := html.UnescapeString(do(rig.h, "GET", ask, nil, withCookie(rig.asha)).Body.String()); strings.Contains(body, stay) {
 		t.Errorf("with nothing unpublished the question says %q", stay)
 	}

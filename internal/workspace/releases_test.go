@@ -130,10 +130,10 @@ func setupReleases(t *testing.T, f *fakeReleases) (*Handler, *http.Cookie) {
 	return h, signIn(t, h, asha, ashaPassword)
 }
 
-// release is the article of the release whose h2 has id release-id.
+// release is the article of the release whose h2 has id version-id.
 func release(t *testing.T, body, id string) string {
 	t.Helper()
-	start := strings.Index(body, `<article aria-labelledby="release-`+id+`"`)
+	start := strings.Index(body, `<article aria-labelledby="version-`+id+`"`)
 	if start < 0 {
 		t.Fatalf("no article for release %s in:\n%s", id, body)
 	}
@@ -143,7 +143,7 @@ func release(t *testing.T, body, id string) string {
 
 func makeLiveButtons(body string) []string {
 	var names []string
-	for _, m := range regexp.MustCompile(`<button aria-label="([^"]*)">Make live</button>`).FindAllStringSubmatch(body, -1) {
+	for _, m := range regexp.MustCompile(`<button aria-label="([^"]*)">Go back to this version</button>`).FindAllStringSubmatch(body, -1) {
 		names = append(names, html.UnescapeString(m[1]))
 	}
 	return names
@@ -157,16 +157,16 @@ func TestReleasesPage(t *testing.T) {
 	if w.Code != http.StatusOK {
 		t.Fatalf("releases: %d %s", w.Code, body)
 	}
-	if !strings.Contains(body, `href="/studio/releases" aria-current="page">Releases</a>`) {
-		t.Error("the navigation does not mark Releases as the current page")
+	if !strings.Contains(body, `href="/studio/releases" aria-current="page">Versions of the site</a>`) {
+		t.Error("the navigation does not mark Versions of the site as the current page")
 	}
 	for id, want := range map[string][]string{
-		"20260302-084000-aaaaaaa": {"Summer prices</h2>", ">Building — optimising the images<", "Ravi, 2 Mar 2026, 14:00 IST", "commit <code>aaaaaaa</code>"},
-		"20260302-083500-fffffff": {"Broken photo</h2>", `class="status failed">Failed<`, "Failed after 12 s", "<details open>", "2 problems stopped the build",
+		"20260302-084000-aaaaaaa": {"2 Mar 2026, 14:00 IST</h2>", ">Being built: optimising the images<"},
+		"20260302-083500-fffffff": {"2 Mar 2026, 14:00 IST</h2>", `class="status failed">Not published<`, "<details open>", "2 problems stopped the build",
 			"<li>catalogue.json: products[0].images[0].src: no file /images/nowhere.jpg</li><li>site.json: tagline: empty</li>"},
-		"20260302-083000-bbbbbbb": {"New tagline</h2>", `class="status live">Live<`, "Built in 34 s · 12.3 MB", "commit <code>bbbbbbb</code>"},
-		"20260302-082000-ccccccc": {"Old tagline</h2>", `class="status">Ready<`, "Built in 1 min 35 s · 740 kB", "Meera <meera@example.com>, 2 Mar 2026, 14:00 IST"},
-		publish.EmbeddedID:        {"The site as built into bin/studio</h2>", `class="status">Ready<`},
+		"20260302-083000-bbbbbbb": {"2 Mar 2026, 14:00 IST</h2>", `class="status live">Live now<`},
+		"20260302-082000-ccccccc": {"2 Mar 2026, 14:00 IST</h2>", "Built in 1 min 35 s"},
+		publish.EmbeddedID:        {"The site as it was installed</h2>", "before any change made here"},
 	} {
 		article := release(t, body, id)
 		for _, w := range want {
@@ -175,15 +175,15 @@ func TestReleasesPage(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
-		t.Error("the live release has a Make live button")
+	if strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Go back") {
+		t.Error("the live version has a Go back button")
 	}
-	want := []string{"Make live: Old tagline, commit ccccccc", "Make live: The site as built into bin/studio"}
+	want := []string{"Go back to this version: 2 Mar 2026, 14:00 IST", "Go back to this version: the site as it was installed"}
 	if got := makeLiveButtons(body); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("Make live buttons %q, want one on each ready release but the live one: %q", got, want)
+		t.Errorf("Go back buttons %q, want one on each ready version but the live one: %q", got, want)
 	}
-	if !strings.Contains(body, `<button>Publish now</button>`) || strings.Contains(body, "This server has no builder") {
-		t.Error("a server with a builder does not offer Publish now")
+	if !strings.Contains(body, `<button>Build the site again</button>`) || strings.Contains(body, "cannot build new versions") {
+		t.Error("a server with a builder does not offer to build the site again")
 	}
 	// Only the newest failure shows its problems open; older ones, and any
 	// older than a ready release, are folded.
@@ -201,41 +201,50 @@ func TestReleasesPage(t *testing.T) {
 		}
 	}
 
-	// Two ready builds of one commit are told apart by their release ids.
+	// A ready version newer than the live one (PUBLISH=manual) is made
+	// live, not gone back to.
+	f.list[0].Status, f.list[0].Stage = published.Ready, ""
+	body = html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
+	if !strings.Contains(release(t, body, "20260302-084000-aaaaaaa"), `<button aria-label="Make this version live: 2 Mar 2026, 14:00 IST">Make this version live</button>`) {
+		t.Errorf("a version newer than the live one is not offered to be made live:\n%s", release(t, body, "20260302-084000-aaaaaaa"))
+	}
+	ask := html.UnescapeString(do(h, "GET", "/studio/releases/20260302-084000-aaaaaaa/make-live", nil, withCookie(c)).Body.String())
+	if !strings.Contains(ask, "<h1>Make the version of 2 Mar 2026, 14:00 IST live?</h1>") || !strings.Contains(ask, "<button>Make the version of 2 Mar 2026, 14:00 IST live</button>") || strings.Contains(ask, "Go back") {
+		t.Errorf("the question for a newer version:\n%s", ask)
+	}
+
+	// Two ready versions of one minute are told apart by their places in the list.
 	f = newFakeReleases()
 	again := f.list[3]
 	again.ID = "20260302-082500-ccccccc"
 	f.list = slices.Insert(f.list, 3, again)
 	h, c = setupReleases(t, f)
-	want = []string{"Make live: Old tagline, commit ccccccc, release 20260302-082500-ccccccc", "Make live: Old tagline, commit ccccccc, release 20260302-082000-ccccccc", "Make live: The site as built into bin/studio"}
+	want = []string{"Go back to this version: 2 Mar 2026, 14:00 IST (number 4 in the list)", "Go back to this version: 2 Mar 2026, 14:00 IST (number 5 in the list)", "Go back to this version: the site as it was installed"}
 	if got := makeLiveButtons(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String()); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("Make live buttons %q, want %q", got, want)
+		t.Errorf("Go back buttons %q, want %q", got, want)
 	}
 }
 
-// While a release is queued or building the page says so and offers to
-// check again; it never reloads itself (a meta refresh would move a
-// keyboard's or a screen reader's place every few seconds).
+// While a version is queued or being built the page says so in its
+// under-way line, which follows it (data-follow: page.Frame.Follow's
+// script puts the new line in place); it offers no "Check again".
 func TestReleasesSayABuildIsUnderWay(t *testing.T) {
 	f := newFakeReleases()
 	h, c := setupReleases(t, f)
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
-	checkAgain := `<a href="/studio/releases">Check again</a>`
+	underWay := `<div id="under-way" data-follow aria-live="polite"><p class="meta">A new version is being built;`
 
 	body := get("/studio/releases")
-	if !strings.Contains(body, "A build is under way") || !strings.Contains(body, checkAgain) {
-		t.Error("building: the page does not say so, or offers no way to check again")
-	}
-	if strings.Contains(body, `http-equiv="refresh"`) {
-		t.Error("the page reloads itself")
+	if !strings.Contains(body, underWay) || strings.Contains(body, "Check again") {
+		t.Errorf("building: the under-way line does not say so, or the page offers Check again:\n%s", body)
 	}
 	f.list[0].Status = published.Queued
-	if !strings.Contains(get("/studio/releases"), checkAgain) {
-		t.Error("queued: no way to check again")
+	if !strings.Contains(get("/studio/releases"), underWay) {
+		t.Error("queued: the under-way line does not say so")
 	}
 	f.list[0].Status, f.list[0].Stage = published.Ready, ""
-	if strings.Contains(get("/studio/releases"), "A build is under way") {
-		t.Error("nothing building, and the page says a build is under way")
+	if body := get("/studio/releases"); strings.Contains(body, "being built") || !strings.Contains(body, `<div id="under-way" data-follow aria-live="polite"></div>`) {
+		t.Error("nothing building, and the page says a build is under way, or has no line to follow")
 	}
 }
 
@@ -247,11 +256,11 @@ func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 		code    int
 		problem string
 	}{
-		"20260302-083500-fffffff": {http.StatusConflict, "“Broken photo” failed to build, so it cannot be made live"},
-		"20260302-084000-aaaaaaa": {http.StatusConflict, "“Summer prices” is still being built"},
-		"20260302-085000-ppppppp": {http.StatusConflict, "Release “20260302-085000-ppppppp” is a preview of unpublished changes: a preview is never made live."},
-		"20260301-000000-0000000": {http.StatusNotFound, "There is no release “20260301-000000-0000000”"},
-		"%3Cb%3Ebold":             {http.StatusNotFound, "There is no release “<b>bold”"},
+		"20260302-083500-fffffff": {http.StatusConflict, "The version of 2 Mar 2026, 14:00 IST was never published: it has problems to fix, listed with it. Nothing was changed."},
+		"20260302-084000-aaaaaaa": {http.StatusConflict, "The version of 2 Mar 2026, 14:00 IST is still being built"},
+		"20260302-085000-ppppppp": {http.StatusConflict, "That is a preview of unpublished changes, not a version of the site"},
+		"20260301-000000-0000000": {http.StatusNotFound, "That version is no longer kept"},
+		"%3Cb%3Ebold":             {http.StatusNotFound, "That version is no longer kept"},
 	} {
 		// Asked (GET), or confirmed (POST): the same answer.
 		for _, method := range []string{"GET", "POST"} {
@@ -259,7 +268,7 @@ func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 			if w.Code != want.code || !strings.Contains(html.UnescapeString(w.Body.String()), want.problem) {
 				t.Errorf("%s make %s live: %d, want %d saying %q:\n%s", method, id, w.Code, want.code, want.problem, w.Body)
 			}
-			if !strings.Contains(w.Body.String(), `role="alert"`) || strings.Contains(w.Body.String(), "<b>") {
+			if !strings.Contains(w.Body.String(), `role="alert"`) || strings.Contains(w.Body.String(), "<b>bold") {
 				t.Errorf("make %s live: the problem is not an alert, or the id is not escaped", id)
 			}
 		}
@@ -272,14 +281,14 @@ func TestMakeLiveIsRefusedWithWhy(t *testing.T) {
 	f.fail = errors.New("publish: the home page is missing")
 	w := do(h, "POST", "/studio/releases/20260302-082000-ccccccc/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
 	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusUnprocessableEntity ||
-		!strings.Contains(got, "“Old tagline” could not be made live (publish: the home page is missing). Nothing was changed: the live release still serves the site.") {
+		!strings.Contains(got, "The site could not go back to the version of 2 Mar 2026, 14:00 IST. Nothing was changed: the live version still serves the site.") {
 		t.Errorf("a refused switch: %d\n%s", w.Code, got)
 	}
-	// It switched, but main could not be moved: said, with what to do.
+	// It switched, but the content could not be set back: said, with what to do.
 	f.fail, f.unmoved = nil, errors.New("publish: disk full")
 	w = do(h, "POST", "/studio/releases/20260302-082000-ccccccc/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
 	if got := html.UnescapeString(w.Body.String()); w.Code != http.StatusInternalServerError ||
-		!strings.Contains(got, "“Old tagline” is live, but the content could not be set back to it (publish: disk full)") {
+		!strings.Contains(got, "The version of 2 Mar 2026, 14:00 IST is live now, but the Content page could not be set back to it, so the next publish would bring the later changes back.") {
 		t.Errorf("a switch whose content was not set back: %d\n%s", w.Code, got)
 	}
 }
@@ -289,9 +298,9 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 	h, c := setupReleases(t, f)
 	const id = "20260302-082000-ccccccc"
 
-	// The releases page's Make live opens the question, with no script.
+	// The page's Go back opens the question, with no script.
 	if body := do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String(); !strings.Contains(release(t, body, id), `<form action="/studio/releases/`+id+`/make-live" class="actions">`) {
-		t.Errorf("Make live is not a link to the question:\n%s", release(t, body, id))
+		t.Errorf("Go back is not a link to the question:\n%s", release(t, body, id))
 	}
 	for _, ask := range []*httptest.ResponseRecorder{
 		do(h, "GET", "/studio/releases/"+id+"/make-live", nil, withCookie(c)),
@@ -299,13 +308,13 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 	} {
 		body := html.UnescapeString(ask.Body.String())
 		for _, want := range []string{
-			"<h1>Make “Old tagline” live?</h1>",
-			"The site goes back to this version by Meera <meera@example.com>, made 2 Mar 2026, 14:00 IST (commit <code>ccccccc</code>).",
-			"The content goes back too, as a new change in the history",
+			"<h1>Go back to the version of 2 Mar 2026, 14:00 IST?</h1>",
+			"Visitors see the version of 2 Mar 2026, 14:00 IST at once: nothing is built again.",
+			"The Content page goes back to it too",
 			`<form method="post" action="/studio/releases/` + id + `/make-live" class="actions">`,
 			`<input type="hidden" name="confirm" value="yes">`,
-			"<button>Make “Old tagline” live</button>",
-			`<a class="button quiet" href="/studio/releases">Keep the live release</a>`,
+			"<button>Go back to the version of 2 Mar 2026, 14:00 IST</button>",
+			`<a class="button quiet" href="/studio/releases">Keep the version live now</a>`,
 		} {
 			if ask.Code != http.StatusOK || !strings.Contains(body, want) {
 				t.Errorf("the question: %d, missing %q:\n%s", ask.Code, want, body)
@@ -327,10 +336,10 @@ func TestMakeLiveAsksFirst(t *testing.T) {
 		t.Errorf("Rollback called with %q by %v, want %s by the signed-in account", made, f.by, id)
 	}
 	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())
-	if !strings.Contains(body, `<p class="notice" role="status">“Old tagline” is live. The content is back to this version too, as a new change in the history.</p>`) {
-		t.Errorf("no confirmation after Make live:\n%s", body)
+	if !strings.Contains(body, `<p class="notice" role="status">The version of 2 Mar 2026, 14:00 IST is live now. The Content page is back to this version too; the later changes stay in the history.</p>`) {
+		t.Errorf("no confirmation after going back:\n%s", body)
 	}
-	if !strings.Contains(release(t, body, id), ">Live<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make live") {
+	if !strings.Contains(release(t, body, id), ">Live now<") || !strings.Contains(release(t, body, "20260302-083000-bbbbbbb"), "Make this version live") {
 		t.Error("the page does not show the switch: Old tagline live, New tagline ready to be made live again")
 	}
 
@@ -353,8 +362,8 @@ func TestPublishNow(t *testing.T) {
 		t.Fatalf("publish now: %d, %d calls of Publish", res.StatusCode, published)
 	}
 	body := html.UnescapeString(do(h, "GET", res.Header.Get("Location"), nil, withCookie(c)).Body.String())
-	if !strings.Contains(body, "Main was queued to build: “Main again”.") || !strings.Contains(release(t, body, "20260302-090000-9999999"), ">Queued<") {
-		t.Errorf("after Publish now, no confirmation or no queued release:\n%s", body)
+	if !strings.Contains(body, "The site is being built again.") || !strings.Contains(release(t, body, "20260302-090000-9999999"), ">Waiting to be built<") {
+		t.Errorf("after Build the site again, no confirmation or no queued version:\n%s", body)
 	}
 
 	// Without a builder: the notice, no button, and a POST changes nothing.
@@ -362,10 +371,10 @@ func TestPublishNow(t *testing.T) {
 	noBuilder.canBuild = false
 	h, c = setupReleases(t, noBuilder)
 	body = html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
-	if strings.Contains(body, "Publish now") || !strings.Contains(body, `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`) {
-		t.Errorf("without a builder: want the notice and no Publish now:\n%s", body)
+	if strings.Contains(body, "Build the site again") || strings.Contains(body, "BUILDER_DIR") || !strings.Contains(body, `This server cannot build new versions of the site: ask whoever runs it to set up its builder.`) {
+		t.Errorf("without a builder: want the notice in her words and no Build the site again:\n%s", body)
 	}
-	if w := do(h, "POST", "/studio/releases/publish", url.Values{}, withCookie(c)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Nothing was published") {
+	if w := do(h, "POST", "/studio/releases/publish", url.Values{}, withCookie(c)); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), "Nothing was built") {
 		t.Errorf("publish without a builder: %d", w.Code)
 	}
 	if _, published := noBuilder.calls(); published != 0 {
@@ -417,7 +426,7 @@ func TestNoReleasesWithoutAPublisher(t *testing.T) {
 	}
 }
 
-// A damaged release is named with its files and offers no Make live; what
+// A damaged release is named with its files and offers no Go back; what
 // the publisher did about it is said at the top of the page.
 func TestReleasesSayWhatWasDamaged(t *testing.T) {
 	f := newFakeReleases()
@@ -429,13 +438,13 @@ func TestReleasesSayWhatWasDamaged(t *testing.T) {
 		t.Errorf("the page does not say what the publisher did:\n%s", body)
 	}
 	article := release(t, body, "20260302-082000-ccccccc")
-	for _, want := range []string{`class="status failed">Damaged<`, "never served again", "<li>content/catalogue.json (changed)</li>"} {
+	for _, want := range []string{`class="status failed">Damaged: never shown again<`, "never shown to visitors again"} {
 		if !strings.Contains(article, want) {
 			t.Errorf("the damaged release does not show %q:\n%s", want, article)
 		}
 	}
-	if strings.Contains(article, "Make live") {
-		t.Error("a damaged release offers Make live")
+	if strings.Contains(article, "Go back") || strings.Contains(article, "catalogue.json") {
+		t.Error("a damaged version offers Go back, or names its files")
 	}
 }
 
@@ -448,7 +457,7 @@ func TestReleasesSayThePagesAreHeld(t *testing.T) {
 	h, c := setupReleases(t, f)
 	body := html.UnescapeString(do(h, "GET", "/studio/releases", nil, withCookie(c)).Body.String())
 	article := release(t, body, publish.EmbeddedID)
-	if strings.Contains(article, ">Live<") || !strings.Contains(article, "Not shown: visitors get “Back in a minute” until main is built") {
+	if strings.Contains(article, "Live now") || !strings.Contains(article, "Not shown: visitors get “Back in a minute” until the site is built again") {
 		t.Errorf("the held embedded build is shown as:\n%s", article)
 	}
 	if !strings.Contains(body, f.problem) {

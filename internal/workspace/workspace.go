@@ -130,7 +130,6 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	h.kit = page.NewKit(page.Kit{Log: log, Location: opts.Location, Visitor: opts.Visitor, Facts: opts.Facts, DatabaseTimeout: opts.DatabaseTimeout,
 		ShowReleases: opts.Releases != nil, ShowContent: opts.Content != nil, Now: func() time.Time { return h.now() }})
 	h.accounts = accounts.New(st, h.kit, opts.WakeMail, func(w http.ResponseWriter, r *http.Request) { h.releases.ForgetPreview(w, r) })
-	h.releases = releases.New(h.kit, releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content})
 	h.gate = h.accounts.Gate()
 	h.inbox = inbox.New(st, h.kit, inbox.Options{WakeMail: opts.WakeMail, UploadPace: opts.UploadPace})
 	h.exports = exports.New(st, h.kit)
@@ -142,6 +141,11 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	images, _ := opts.Builder.(edit.ImagePreparer)
 	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch, Log: log,
 		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}, Images: images}}
+	versions := releases.Options{Releases: opts.Releases, Previews: opts.Previews, Sessions: h.accounts, Content: opts.Content}
+	if opts.Content != nil {
+		versions.History, versions.Words = opts.Content, h.editor // what each version changed, in the Content section's words
+	}
+	h.releases = releases.New(h.kit, versions)
 	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Rows: h.releases, Previews: opts.Previews != nil,
 		Rules: h.editor, Scratch: opts.Scratch, Pace: opts.UploadPace})
 	h.opts = opts

@@ -643,3 +643,48 @@ test("the owner chooses a new hero picture with the uploader, saves it and sees 
   await expectNoAxeViolations(page);
   await discardChanges(page);
 });
+
+test("the owner goes back to an earlier version of the site, told first what it undoes, and it is live now", async ({ page, browser, openStudio }) => {
+  test.setTimeout(360_000);
+  const fresh = unique("Made slowly, by hand");
+  const visitor = await browser.newPage();
+  const footer = visitor.getByRole("contentinfo").getByText(fresh);
+
+  // A new tagline, published and followed to live.
+  await openContent(page, openStudio);
+  await page.getByRole("link", { name: "Studio details" }).click();
+  await page.getByRole("textbox", { name: "Tagline", exact: true }).fill(fresh);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await checkAgainUntil(page, async () => /Live|Failed/.test((await page.getByRole("status").first().textContent()) ?? ""));
+  await expect(page.getByRole("status").first()).toContainText("Live");
+  await visitor.goto("/");
+  await expect(footer).toBeVisible();
+
+  // The versions: the newest is live now and says what it changed.
+  await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Versions of the site" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Versions of the site" })).toBeVisible();
+  const newest = page.getByRole("article").first();
+  await expect(newest.getByText("Live now", { exact: true })).toBeVisible();
+  await expect(newest.getByRole("list", { name: "What changed" })).toContainText("Studio details: tagline");
+  await expectNoAxeViolations(page);
+
+  // Go back to the one before it: asked first, with what that undoes.
+  const earlier = page.getByRole("article").nth(1);
+  const name = (await earlier.getByRole("heading", { level: 2 }).textContent()) ?? "";
+  const goBack = name === "The site as it was installed" ? "Go back to the site as it was installed" : `Go back to the version of ${name}`;
+  await earlier.getByRole("button", { name: /^Go back to this version: / }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `${goBack}?` })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "What will be undone" })).toBeVisible();
+  await expect(page.getByRole("main")).toContainText("Studio details: tagline");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: goBack, exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("is live now");
+  await expect(page.getByRole("article").nth(1).getByText("Live now", { exact: true })).toBeVisible();
+  await expect(page.getByRole("article").first().getByText("Live now", { exact: true })).toHaveCount(0);
+  await visitor.reload();
+  await expect(footer).toHaveCount(0);
+  await visitor.close();
+});

@@ -1,10 +1,12 @@
 package releases
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
 
+	"studio/internal/publish"
 	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/page"
@@ -15,54 +17,31 @@ var (
 	makeLivePage = newPage("release-make-live.html")
 )
 
-// NoBuilder says why there is no "Publish now", and how to add it.
+// NoBuilder says, for whoever runs the server, why nothing can be built
+// and how to add the builder (the studio is told CannotBuild).
 const NoBuilder = `This server has no builder: it serves the live release, but cannot build new content. Set BUILDER_DIR to a checkout of the site with its packages installed (cd web && npm ci), or use the Docker image, which includes it; see docs/publishing.md.`
 
-// ListView is every release, newest first.
-type ListView struct {
-	page.Frame
-	Releases  []Row
-	CanBuild  bool
-	NoBuilder string
-	Building  bool   // a release is queued or building
-	Trouble   string // the publisher's Problem, said at the top
-}
-
-// Row is one release as the page shows it.
-type Row struct {
-	published.Release
-	Title       string // the message's first line
-	Short       string // the commit's first seven characters ("" for the embedded build)
-	Label       string // Live, Queued, Building — <stage>, Ready, Failed
-	Live        bool
-	Class       string // "live" or "failed", for the styles
-	CanMakeLive bool   // ready, and not the live one
-	MakeLive    string // its Make live button's name, unique on the page
-	Took, Size  string // "" when not known
-	Open        bool   // its problems are shown open: the newest failure, with no release ready since
-}
-
-// List is GET /studio/releases: every release and the live one.
-// ?live=ID and ?queued=ID say what the last form did. It does not reload
-// itself while a build runs (a meta refresh moves a keyboard's or a
-// screen reader's place every few seconds): it offers "Check again".
+// List is GET /studio/releases: every version, which is live, what each
+// changed. ?live=ID and ?queued=ID say what the last form did. While a
+// build is under way the page follows it (page.Frame.Follow).
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 	p, ok := h.ListView(w, r)
 	if !ok {
 		return
 	}
+	h.describe(p)
 	q := r.URL.Query()
 	for _, row := range p.Releases {
 		switch row.ID {
 		case q.Get("live"):
 			if row.Live {
-				p.Notice = "“" + row.Title + "” is live."
+				p.Notice = versionName(row) + " is live now."
 			}
 			if row.Live && q.Get("content") == "back" {
-				p.Notice += " The content is back to this version too, as a new change in the history."
+				p.Notice += " The Content page is back to this version too; the later changes stay in the history."
 			}
 		case q.Get("queued"):
-			p.Notice = "Main was queued to build: “" + row.Title + "”."
+			p.Notice = "The site is being built again."
 		}
 	}
 	h.pages.Render(w, r, http.StatusOK, releasesPage, p)
@@ -74,19 +53,19 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 	list, err := h.opts.Releases.List()
 	if err != nil {
 		h.kit.Log.Error("studio: read releases", "err", err)
-		h.kit.Fail(w, r, http.StatusInternalServerError, "Releases", "The releases cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "")
+		h.kit.Fail(w, r, http.StatusInternalServerError, Title, "The versions of the site cannot be read just now. Try again in a minute; if it stays so, the server's log says why.", "")
 		return nil, false
 	}
 	live := h.opts.Releases.Live()
 	trouble, held := h.opts.Releases.Problem()
-	p := &ListView{Frame: page.Frame{Title: "Releases", Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
-		NoBuilder: NoBuilder, Trouble: trouble}
+	p := &ListView{Frame: page.Frame{Title: Title, Section: "releases"}, CanBuild: h.opts.Releases.CanBuild(),
+		Trouble: trouble}
 	shown := false // a newer release is ready, or failed with its problems shown
 	for _, rel := range list {
 		row := Row{Release: rel, Title: rel.Subject(), Short: rel.Commit.Hash[:min(7, len(rel.Commit.Hash))], Live: rel.ID == live && !held}
 		switch {
 		case rel.ID == live && held:
-			row.Label = "Not shown: visitors get “Back in a minute” until main is built"
+			row.Label = "Not shown: visitors get “Back in a minute” until the site is built again"
 		case row.Live:
 			row.Label, row.Class = "Live", "live"
 		case len(rel.Damage) > 0:
@@ -116,26 +95,61 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 		if rel.Size > 0 {
 			row.Size = bytesText(rel.Size)
 		}
+		row.Name, row.When = Installed, rel.QueuedAt
+		if rel.ID != publish.EmbeddedID {
+			row.When = cmp.Or(rel.QueuedAt, rel.Commit.When)
+			row.Name = h.kit.When(row.When)
+		}
 		p.Releases = append(p.Releases, row)
 	}
-	// Each button is named by its release, and two builds of one commit
-	// (Publish now again, a new bin/studio) by their release ids too.
+	p.Follow = p.Building
+	markNewer(p.Releases)
+	nameButtons(p.Releases)
+	return p, true
+}
+
+// Title is the page's, and its link's in the navigation.
+const Title = "Versions of the site"
+
+// markNewer marks the ready versions newer than the live one (PUBLISH=manual
+// holds a good build back, or one was gone back from): made live, not gone
+// back to.
+func markNewer(rows []Row) {
+	for i, row := range rows {
+		if row.Live {
+			for j := range rows[:i] {
+				rows[j].Newer = rows[j].CanMakeLive
+			}
+			return
+		}
+	}
+}
+
+// nameButtons names each version's button: the confirmation's words ("Go
+// back to the version of …", "Make the version of … live"), and the list's
+// ("Go back to this version: …", its visible words first), unique on the
+// page: two versions of one minute are told apart by their places in the
+// list.
+func nameButtons(rows []Row) {
 	names := map[string]int{}
-	for i, row := range p.Releases {
-		p.Releases[i].MakeLive = "Make live: " + row.Title
-		if row.Short != "" {
-			p.Releases[i].MakeLive += ", commit " + row.Short
+	for i, row := range rows {
+		name := row.Name
+		if row.ID == publish.EmbeddedID {
+			name = lowerFirst(name)
+		}
+		rows[i].GoBack, rows[i].GoBackButton = "Go back to "+lowerFirst(versionName(row)), "Go back to this version: "+name
+		if row.Newer {
+			rows[i].GoBack, rows[i].GoBackButton = "Make "+lowerFirst(versionName(row))+" live", "Make this version live: "+name
 		}
 		if row.CanMakeLive {
-			names[p.Releases[i].MakeLive]++
+			names[rows[i].GoBackButton]++
 		}
 	}
-	for i, row := range p.Releases {
-		if names[row.MakeLive] > 1 {
-			p.Releases[i].MakeLive += ", release " + row.ID
+	for i, row := range rows {
+		if names[row.GoBackButton] > 1 {
+			rows[i].GoBackButton += fmt.Sprintf(" (number %d in the list)", i+1)
 		}
 	}
-	return p, true
 }
 
 // refuseRelease shows the releases page again with what was refused, changing
@@ -149,54 +163,47 @@ func (h *Handler) refuseRelease(w http.ResponseWriter, r *http.Request, status i
 	h.pages.Render(w, r, status, releasesPage, p)
 }
 
-// makeLiveView asks before an earlier release is made live.
-type makeLiveView struct {
+// goBackView asks before the site goes back to an earlier version: what
+// that undoes.
+type goBackView struct {
 	page.Frame
-	Release     published.Release
+	Version     Row
+	Undone      []Row         // the versions whose changes going back undoes, newest first
+	BringsBack  []string      // when it undoes no version (it was undone itself): what it changes
 	Unpublished []repo.Commit // they stay unpublished, on top of the older version
 }
 
 // MakeLive is GET /studio/releases/{id}/make-live, and the POST without
-// confirm=yes: what making the release live does, asked before it is
-// done. The POST with confirm=yes switches to the ready release at once,
-// makes its content main's again (Releases.Rollback), and goes back to the
-// releases page, which says so. A release that cannot be made live is
+// confirm=yes: "Go back to this version", asked before it is done, with
+// what it undoes. The POST with confirm=yes switches to the ready release
+// at once, makes its content main's again (Releases.Rollback), and goes
+// back to the page, which says so. A version that cannot be made live is
 // refused with 404, 409 or 422, changing nothing.
 func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
-	rel, ok := h.releaseToMakeLive(w, r)
+	list, row, ok := h.versionToGoBackTo(w, r)
 	if !ok {
 		return
 	}
-	back := url.Values{"live": {rel.ID}}
+	back := url.Values{"live": {row.ID}}
 	switch {
-	case rel.ID == h.opts.Releases.Live():
+	case row.ID == h.opts.Releases.Live():
 		// Live already (a second click): back to the page, nothing done.
 	case r.Method != http.MethodPost || r.FormValue("confirm") != "yes":
-		p := &makeLiveView{Frame: page.Frame{Title: "Make “" + rel.Subject() + "” live?", Section: "releases"}, Release: *rel}
-		if h.opts.Content != nil {
-			list, err := h.opts.Content.Unpublished()
-			if err != nil {
-				h.kit.Log.Error("studio: read unpublished changes", "err", err)
-				h.kit.Fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the unpublished changes cannot be read just now. Try again in a minute.", "/studio/releases")
-				return
-			}
-			p.Unpublished = list
-		}
-		h.pages.Render(w, r, http.StatusOK, makeLivePage, p)
+		h.askGoBack(w, r, list, row)
 		return
 	default:
-		commit, err := h.opts.Releases.Rollback(rel.ID, Signature(r))
+		commit, err := h.opts.Releases.Rollback(row.ID, Signature(r))
 		switch {
-		case err != nil && h.opts.Releases.Live() == rel.ID:
-			h.kit.Log.Error("studio: make live: the content was not set back", "release", rel.ID, "err", err)
-			h.refuseRelease(w, r, http.StatusInternalServerError, "“"+rel.Subject()+"” is live, but the content could not be set back to it ("+err.Error()+"): the Content page may still have the newer version, and the next publish would bring it back. The server’s log says why; once that is put right, “studio rollback "+rel.ID+"” on the server sets the content back.")
+		case err != nil && h.opts.Releases.Live() == row.ID:
+			h.kit.Log.Error("studio: make live: the content was not set back; `studio rollback ID` on the server sets it back", "release", row.ID, "err", err)
+			h.refuseRelease(w, r, http.StatusInternalServerError, versionName(*row)+" is live now, but the Content page could not be set back to it, so the next publish would bring the later changes back. Try again in a minute; the server’s log says why.")
 			return
 		case err != nil:
-			h.kit.Log.Warn("studio: make live refused", "release", rel.ID, "err", err)
-			h.refuseRelease(w, r, http.StatusUnprocessableEntity, "“"+rel.Subject()+"” could not be made live ("+err.Error()+"). Nothing was changed: the live release still serves the site.")
+			h.kit.Log.Warn("studio: make live refused", "release", row.ID, "err", err)
+			h.refuseRelease(w, r, http.StatusUnprocessableEntity, "The site could not go back to "+lowerFirst(versionName(*row))+". Nothing was changed: the live version still serves the site. The server’s log says why.")
 			return
 		}
-		h.kit.Log.Info("studio: release made live", "release", rel.ID, "account", page.Actor(r), "commit", commit)
+		h.kit.Log.Info("studio: release made live", "release", row.ID, "account", page.Actor(r), "commit", commit)
 		if commit != "" {
 			back.Set("content", "back")
 		}
@@ -204,55 +211,87 @@ func (h *Handler) MakeLive(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/studio/releases?"+back.Encode(), http.StatusSeeOther)
 }
 
-// releaseToMakeLive is the release of the path's id when it can be made
-// live; otherwise it answers with the releases page saying why, and ok
-// false.
-func (h *Handler) releaseToMakeLive(w http.ResponseWriter, r *http.Request) (*published.Release, bool) {
-	id := r.PathValue("id")
-	list, err := h.opts.Releases.List()
-	if err != nil {
-		h.kit.Log.Error("studio: read releases", "err", err)
-		h.kit.Fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the releases cannot be read just now. Try again in a minute.", "/studio/releases")
-		return nil, false
+// askGoBack is the confirmation: what going back to row undoes, and the
+// unpublished changes that stay.
+func (h *Handler) askGoBack(w http.ResponseWriter, r *http.Request, list *ListView, row *Row) {
+	p := &goBackView{Frame: page.Frame{Title: row.GoBack + "?", Section: "releases"}, Version: *row}
+	h.describe(list)
+	undone, behind := h.undone(list, *row)
+	p.Undone = undone
+	if !behind && row.Commit.Hash != "" {
+		if history, err := h.mainHistory(); err == nil && len(history) > 0 {
+			p.BringsBack = h.changes(history[0].Hash, row.Commit.Hash)
+		}
 	}
-	var rel *published.Release
-	for i := range list {
-		if list[i].ID == id {
-			rel = &list[i]
+	for _, v := range list.Releases {
+		if v.ID == row.ID {
+			p.Version = v // with what it changed
+		}
+	}
+	if h.opts.Content != nil {
+		list, err := h.opts.Content.Unpublished()
+		if err != nil {
+			h.kit.Log.Error("studio: read unpublished changes", "err", err)
+			h.kit.Fail(w, r, http.StatusInternalServerError, "Not done", "Nothing was changed: the unpublished changes cannot be read just now. Try again in a minute.", "/studio/releases")
+			return
+		}
+		p.Unpublished = list
+	}
+	h.pages.Render(w, r, http.StatusOK, makeLivePage, p)
+}
+
+// versionToGoBackTo is the version of the path's id when the site can go
+// back to it; otherwise it answers with the page saying why, and ok false.
+func (h *Handler) versionToGoBackTo(w http.ResponseWriter, r *http.Request) (*ListView, *Row, bool) {
+	id := r.PathValue("id")
+	p, ok := h.ListView(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	var row *Row
+	for i := range p.Releases {
+		if p.Releases[i].ID == id {
+			row = &p.Releases[i]
 		}
 	}
 	switch {
-	case rel == nil:
-		if p, err := h.opts.Releases.Release(id); err == nil && p.Preview {
-			h.refuseRelease(w, r, http.StatusConflict, "Release “"+id+"” is a preview of unpublished changes: a preview is never made live. Publish the changes on the Content page instead. Nothing was changed.")
+	case row == nil:
+		if rel, err := h.opts.Releases.Release(id); err == nil && rel.Preview {
+			h.refuseRelease(w, r, http.StatusConflict, "That is a preview of unpublished changes, not a version of the site: publish the changes on the Content page instead. Nothing was changed.")
 		} else {
-			h.refuseRelease(w, r, http.StatusNotFound, "There is no release “"+id+"”: only the newest are kept. Nothing was changed.")
+			h.refuseRelease(w, r, http.StatusNotFound, "That version is no longer kept: only the newest are. Nothing was changed.")
 		}
-	case rel.ID == h.opts.Releases.Live() || rel.Status == published.Ready:
-		return rel, true
-	case rel.Status == published.Failed:
-		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” failed to build, so it cannot be made live: fix the problems listed with it and commit again. Nothing was changed.")
+	case row.Live || row.Status == published.Ready:
+		return p, row, true
+	case row.Status == published.Failed:
+		h.refuseRelease(w, r, http.StatusConflict, versionName(*row)+" was never published: it has problems to fix, listed with it. Nothing was changed.")
 	default:
-		h.refuseRelease(w, r, http.StatusConflict, "“"+rel.Subject()+"” is still being built: it can be made live once it is ready. Nothing was changed.")
+		h.refuseRelease(w, r, http.StatusConflict, versionName(*row)+" is still being built: the site can go back to it once it is ready. Nothing was changed.")
 	}
-	return nil, false
+	return nil, nil, false
 }
 
-// Publish is POST /studio/releases/publish: a build of main now.
+// Publish is POST /studio/releases/publish: "Build the site again", the
+// content as it is now, even if it was built before.
 func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.Releases.CanBuild() {
-		h.refuseRelease(w, r, http.StatusConflict, "Nothing was published. "+NoBuilder)
+		h.kit.Log.Warn("studio: build again refused: " + NoBuilder)
+		h.refuseRelease(w, r, http.StatusConflict, "Nothing was built: "+CannotBuild)
 		return
 	}
 	id, err := h.opts.Releases.Publish()
 	if err != nil {
 		h.kit.Log.Error("studio: publish", "err", err)
-		h.refuseRelease(w, r, http.StatusInternalServerError, "Main could not be queued to build ("+err.Error()+"). The live release still serves the site.")
+		h.refuseRelease(w, r, http.StatusInternalServerError, "The site could not be built again just now. The live version still serves the site; the server’s log says why.")
 		return
 	}
 	h.kit.Log.Info("studio: publish", "release", id, "account", page.Actor(r))
 	http.Redirect(w, r, "/studio/releases?"+url.Values{"queued": {id}}.Encode(), http.StatusSeeOther)
 }
+
+// CannotBuild is what a server without a builder says to the studio (the
+// log and the README say how to add one: NoBuilder).
+const CannotBuild = "this server cannot build the site. Ask whoever runs it to set up its builder."
 
 // seconds says a build's duration: "34 s", "2 min 5 s".
 func seconds(s float64) string {

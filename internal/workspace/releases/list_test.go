@@ -1,6 +1,14 @@
 package releases
 
-import "testing"
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"studio/internal/publish/repo"
+	"studio/internal/store"
+	"studio/internal/workspace/page"
+)
 
 func TestReleaseWords(t *testing.T) {
 	t.Parallel()
@@ -12,6 +20,33 @@ func TestReleaseWords(t *testing.T) {
 	for in, want := range map[int64]string{999: "999 bytes", 740_000: "740 kB", 12_345_678: "12.3 MB", 2_500_000_000: "2.50 GB"} {
 		if got := bytesText(in); got != want {
 			t.Errorf("bytesText(%d) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A commit is signed by the account's name, which the versions show, or
+// the first part of its e-mail while it has none.
+func TestSignatureNamesTheAccount(t *testing.T) {
+	t.Parallel()
+	r := httptest.NewRequest("GET", "/", nil)
+	for _, c := range []struct {
+		account store.Account
+		want    repo.Signature
+	}{
+		{store.Account{Email: "asha@studio.example", Name: "Asha Mehta"}, repo.Signature{Name: "Asha Mehta", Email: "asha@studio.example"}},
+		{store.Account{Email: "asha@studio.example", Name: " "}, repo.Signature{Name: "asha", Email: "asha@studio.example"}},
+	} {
+		if got := Signature(page.WithAccount(r, c.account)); got != c.want {
+			t.Errorf("Signature of %+v = %+v, want %+v", c.account, got, c.want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "", "Asha": "Asha", "Asha,Meera,Asha": "Asha and Meera", "Asha,Meera,Ravi": "Asha, Meera and Ravi"} {
+		if got := names(strings.Split(in, ",")); got != want {
+			t.Errorf("names(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,14 +1,16 @@
-// Package releases is the workspace's releases page and previews: each
-// commit to the content's main branch built into a release
-// (internal/publish), which one is live, the way back to an earlier one, a
-// build of main now; and the editor's draft looked at on the site itself,
-// at its real URLs, before it is published (preview.go).
+// Package releases is the workspace's "Versions of the site" page and
+// previews: each publish built into a release (internal/publish), what it
+// changed (versions.go), which one is live, the way back to an earlier
+// one, a build of the content again; and the editor's draft looked at on
+// the site itself, at its real URLs, before it is published (preview.go).
 package releases
 
 import (
+	"cmp"
 	"embed"
 	"net/http"
 	"strings"
+	"sync"
 
 	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
@@ -54,6 +56,36 @@ type Options struct {
 	Previews Previews    // nil: no previews
 	Sessions Sessions    // whose previews are shown
 	Content  Unpublished // nil: no Content section
+	History  History     // nil: the versions do not say what they changed
+	Words    Words       // nil: likewise
+}
+
+// History is the content repository's main and its history (a
+// *repo.Repository).
+type History interface {
+	Main() (repo.Commit, error)
+	Log(hash string, n int) ([]repo.Commit, error) // newest first, following first parents
+}
+
+// Words says the content's changes and a failed build's problems as the
+// Content section names its parts (an *edit.Editor).
+type Words interface {
+	// Changes is what commit to's content changes from commit from's, one
+	// line a part: "Yucca: description, new photograph".
+	Changes(from, to string) ([]string, error)
+	// Explain is a content check's line said where she fixes it, and the
+	// address of the field ("" when it names none).
+	Explain(commit, line string) (text, href string)
+}
+
+// memo keeps what the versions cost to work out: main's history (read
+// again when main moves) and each pair of versions' changes (two commits
+// never change).
+type memo struct {
+	mu      sync.Mutex
+	main    string
+	history []repo.Commit
+	changes map[[2]string][]string
 }
 
 // The releases' own pages: one template file each in templates/.
@@ -71,6 +103,7 @@ type Handler struct {
 	kit   *page.Kit
 	pages *page.Pages
 	opts  Options
+	memo  memo
 }
 
 // New returns the releases and previews. It panics if a page's template is
@@ -79,14 +112,11 @@ func New(kit *page.Kit, opts Options) *Handler {
 	return &Handler{kit: kit, pages: kit.MustParse(templateFiles, pageFiles, nil), opts: opts}
 }
 
-// Signature names the signed-in account as a commit's author: by the
-// account's name, as the pages say who saved a change ("Asha"), or the
-// start of its e-mail while it has none.
+// Signature names the signed-in account as a commit's author: by its
+// name, which the versions of the site show, or the first part of its
+// e-mail while it has none.
 func Signature(r *http.Request) repo.Signature {
-	account := page.Account(r)
-	name := account.Name
-	if name == "" {
-		name, _, _ = strings.Cut(account.Email, "@")
-	}
-	return repo.Signature{Name: name, Email: account.Email}
+	email := page.Actor(r)
+	name, _, _ := strings.Cut(email, "@")
+	return repo.Signature{Name: cmp.Or(strings.TrimSpace(page.Account(r).Name), name), Email: email}
 }
