@@ -4,8 +4,8 @@
 // filters, and CSV exports for spreadsheets and scripts; the insights show
 // what visitors look for, and the releases which content is live; the
 // Content section edits the site (package editor). It is server-rendered
-// HTML; its one script is the editor's (editor.UploadJS), and nothing
-// needs it.
+// HTML; its scripts (the layout's, which follow a build and say "Saving…",
+// and the editor's, which sends photographs) help, and nothing needs them.
 package workspace
 
 import (
@@ -195,9 +195,9 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 // unstorable says which fields of a form hold text a database cannot keep.
 func unstorable(problems map[string]string) string { return page.Unstorable(problems) }
 
-// inboxPolicy allows the page's one inline stylesheet and its one script
-// (which sends photographs to the site's own address), by their hashes,
-// and nothing else.
+// inboxPolicy allows the page's one inline stylesheet, the layout's
+// scripts and the editor's (which sends photographs to the site's own
+// address), by their hashes, and nothing else.
 var inboxPolicy = page.Policy(editor.UploadJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }
