@@ -382,17 +382,57 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 	if list, _ := rig.repo.Unpublished(); len(list) != 0 {
 		t.Errorf("%d changes still unpublished", len(list))
 	}
-	// The release of the commit, as the page follows it.
+	// Before its release is recorded, it is about to be checked; while it
+	// builds, the page follows it by itself, saying its stage in her words.
+	follows := func(body string) bool { return strings.Contains(body, "<body data-following>") }
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Checking</span>`) || !follows(body) {
+		t.Errorf("the page does not follow the publish about to start:\n%s", body)
+	}
 	rig.rel.list = append([]published.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
-	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Building — prerendering the pages") || !strings.Contains(body, "Check again") {
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Making the pages</span>`) || !follows(body) {
 		t.Errorf("the page does not follow the build:\n%s", body)
 	}
-	rig.rel.live = "r2"
-	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status live">Live</span>`) || strings.Contains(body, "Check again") {
-		t.Errorf("the page does not say Live:\n%s", body)
+	rig.rel.list[0].Status, rig.rel.list[0].Stage, rig.rel.live = published.Ready, "", "r2"
+	body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(body, `<span class="status live">Live</span> Visitors see it now. <a href="/">See it on the site</a>`) || follows(body) {
+		t.Errorf("the page does not say Live, with the way to the site, or follows still:\n%s", body)
+	}
+	if strings.Contains(body, "Check again") {
+		t.Error("the page asks to check again")
 	}
 	if w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha)); w.Code != http.StatusConflict {
 		t.Errorf("publishing nothing: %d, want 409", w.Code)
+	}
+}
+
+// A publish its build stopped names each problem in the words of the
+// form that edits its field, linked to that field; a problem of the
+// server's is said without its technical words. The page follows nothing
+// more.
+func TestAStoppedPublishLinksEachProblemToItsField(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	rig.rel.list = append([]published.Release{{ID: "r2", Commit: main, Status: published.Failed, Problems: []string{
+		`content/site.json: phones[0].tel: "12" is not a phone number`,
+		`content/catalogue.json: product 2 (Jali screen): images[0].alt: is empty`,
+		`publish: making the images failed (exit status 1): see build.log`,
+	}}}, rig.rel.list...)
+	body := do(rig.h, "GET", "/studio/content?published="+main.Hash, nil, withCookie(rig.asha)).Body.String()
+	for _, want := range []string{
+		`<span class="status failed">Stopped</span> Nothing changed on the site.`,
+		`<li><a href="/studio/content/studio#f-phones-0-tel">Studio details › Phone 1 › Number for links: &#34;12&#34; is not a phone number</a></li>`,
+		`<li><a href="/studio/content/products/2#f-products-1-images-0-alt">Product 2: Jali screen › Photograph 1 › Alt text: is empty</a></li>`,
+		`<li>Something on the server stopped it, not your changes:`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s:\n%s", want, body)
+		}
+	}
+	for _, unwanted := range []string{"build.log", "exit status", "content/site.json", "content/catalogue.json", "data-following"} {
+		if strings.Contains(body, unwanted) {
+			t.Errorf("the page has %q:\n%s", unwanted, body)
+		}
 	}
 }
 

@@ -213,29 +213,35 @@ func TestReleasesPage(t *testing.T) {
 	}
 }
 
-// While a release is queued or building the page says so and offers to
-// check again; it never reloads itself (a meta refresh would move a
-// keyboard's or a screen reader's place every few seconds).
-func TestReleasesSayABuildIsUnderWay(t *testing.T) {
+// While a release is queued or building the page says where it has come
+// to, in the studio's words, and follows it by itself (a refresh without
+// JavaScript); once nothing is under way it follows nothing.
+func TestReleasesFollowABuildUnderWay(t *testing.T) {
 	f := newFakeReleases()
 	h, c := setupReleases(t, f)
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
-	checkAgain := `<a href="/studio/releases">Check again</a>`
-
-	body := get("/studio/releases")
-	if !strings.Contains(body, "A build is under way") || !strings.Contains(body, checkAgain) {
-		t.Error("building: the page does not say so, or offers no way to check again")
+	const refresh = `<noscript><meta http-equiv="refresh" content="3"></noscript>`
+	underWay := func(body string) string {
+		_, line, _ := strings.Cut(body, `<p class="meta" id="under-way" data-follow role="status">`)
+		line, _, _ = strings.Cut(line, "</p>")
+		return line
 	}
-	if strings.Contains(body, `http-equiv="refresh"`) {
-		t.Error("the page reloads itself")
+
+	f.list[0].Stage = "making the images"
+	body := get("/studio/releases")
+	if !strings.HasPrefix(underWay(body), "Making the pictures: a publish is under way") || !strings.Contains(body, refresh) || !strings.Contains(body, "<body data-following>") {
+		t.Errorf("building: the page does not say so, or does not follow it:\n%s", body)
 	}
 	f.list[0].Status = published.Queued
-	if !strings.Contains(get("/studio/releases"), checkAgain) {
-		t.Error("queued: no way to check again")
+	if body := get("/studio/releases"); !strings.HasPrefix(underWay(body), "Checking: ") || !strings.Contains(body, refresh) {
+		t.Errorf("queued: %q, or the page does not follow it", underWay(body))
 	}
 	f.list[0].Status, f.list[0].Stage = published.Ready, ""
-	if strings.Contains(get("/studio/releases"), "A build is under way") {
-		t.Error("nothing building, and the page says a build is under way")
+	if body := get("/studio/releases"); underWay(body) != "" || strings.Contains(body, refresh) || strings.Contains(body, "data-following") {
+		t.Errorf("nothing building, and the page says %q or follows it", underWay(body))
+	}
+	if strings.Contains(body, "Check again") {
+		t.Error("the page asks to check again")
 	}
 }
 

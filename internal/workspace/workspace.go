@@ -142,7 +142,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 	images, _ := opts.Builder.(edit.ImagePreparer)
 	h.editor = &edit.Editor{Content: opts.Content, Builder: opts.Builder, Scratch: opts.Scratch,
 		Photos: &edit.Staging{Dir: opts.Uploads, Log: log, Thumbnails: &edit.Thumbnails{Dir: filepath.Join(opts.Scratch, "thumbnails")}, Images: images}}
-	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Rows: h.releases, Previews: opts.Previews != nil,
+	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Previews: opts.Previews != nil,
 		Rules: h.editor, Scratch: opts.Scratch, Pace: opts.UploadPace})
 	h.opts = opts
 	h.mux = h.routes()

@@ -24,7 +24,8 @@ type ListView struct {
 	Releases  []Row
 	CanBuild  bool
 	NoBuilder string
-	Building  bool   // a release is queued or building
+	Building  bool   // a release is queued or building: the page follows it (Frame.Follow)
+	UnderWay  string // where the oldest publish under way has come to, in the studio's words
 	Trouble   string // the publisher's Problem, said at the top
 }
 
@@ -43,9 +44,8 @@ type Row struct {
 }
 
 // List is GET /studio/releases: every release and the live one.
-// ?live=ID and ?queued=ID say what the last form did. It does not reload
-// itself while a build runs (a meta refresh moves a keyboard's or a
-// screen reader's place every few seconds): it offers "Check again".
+// ?live=ID and ?queued=ID say what the last form did. While a build is
+// under way the page follows it by itself (Frame.Follow).
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 	p, ok := h.ListView(w, r)
 	if !ok {
@@ -107,7 +107,8 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 			row.Label = string(rel.Status)
 		}
 		if rel.Status == published.Queued || rel.Status == published.Building {
-			p.Building = true
+			p.Building, p.Follow = true, true
+			p.UnderWay = ProgressOf(rel, list, live).Words // newest first: the oldest is said
 		}
 		shown = shown || rel.Status == published.Ready || rel.Status == published.Failed
 		if rel.BuildSeconds > 0 {
