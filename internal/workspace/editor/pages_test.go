@@ -19,7 +19,7 @@ func pageFixtures() map[page.Name][]page.View {
 	return map[page.Name][]page.View{
 		contentPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
 			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}},
-			Publishing: &publishing{Title: "Studio details: Tagline", Progress: releases.Progress{Words: "Stopped", Failed: true}, Problems: []releases.Problem{{Text: "Studio details › Studio name: is empty", Field: "/studio/content/studio#f-name"}, {Text: "Something on the server stopped it"}}}}},
+			Publishing:  &publishing{Title: "Studio details: Tagline", Progress: releases.Progress{Words: "Stopped", Failed: true}, Problems: []releases.Problem{{Text: "Studio details › Studio name: is empty", Field: "/studio/content/studio#f-name"}, {Text: "Something on the server stopped it"}}}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{Frame: page.Frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
 			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Theirs: []edit.TheirChange{{Label: "Tagline", Value: "New"}}, Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Preview: "/product/3", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},
