@@ -222,7 +222,7 @@ func TestReleasesFollowABuildUnderWay(t *testing.T) {
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
 	const refresh = `<noscript><meta http-equiv="refresh" content="3"></noscript>`
 	underWay := func(body string) string {
-		_, line, _ := strings.Cut(body, `<p class="meta" id="under-way" data-follow role="status">`)
+		_, line, _ := strings.Cut(body, `<p class="meta" id="under-way" data-follow aria-live="polite">`)
 		line, _, _ = strings.Cut(line, "</p>")
 		return line
 	}
