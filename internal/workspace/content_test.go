@@ -392,6 +392,13 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Making the pages</span>`) || !follows(body) {
 		t.Errorf("the page does not follow the build:\n%s", body)
 	}
+	// A second build of the same commit (the server saw main move) is not
+	// "another publish": the page follows the one under way.
+	rig.rel.list = append([]published.Release{{ID: "r3", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Queued}}, rig.rel.list...)
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Making the pages</span>`) {
+		t.Errorf("a second build of the commit hides the first:\n%s", body)
+	}
+	rig.rel.list = rig.rel.list[1:]
 	rig.rel.list[0].Status, rig.rel.list[0].Stage, rig.rel.live = published.Ready, "", "r2"
 	body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String()
 	if !strings.Contains(body, `<span class="status live">Live</span> Visitors see it now. <a href="/">See it on the site</a>`) || follows(body) {

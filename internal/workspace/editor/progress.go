@@ -28,16 +28,36 @@ func (h *Handler) follow(commit string) (*publishing, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, rel := range list {
-		if rel.Commit.Hash == commit {
-			p := &publishing{Title: rel.Subject(), Progress: releases.ProgressOf(rel, list, h.opts.Releases.Live())}
-			if p.Failed {
-				p.Problems = h.problemsOf(rel)
-			}
-			return p, nil
+	live := h.opts.Releases.Live()
+	rel, ok := releaseOf(list, commit, live)
+	if !ok {
+		return &publishing{Progress: releases.Progress{Words: releases.StageWords(""), UnderWay: true}}, nil
+	}
+	p := &publishing{Title: rel.Subject(), Progress: releases.ProgressOf(rel, list, live)}
+	if p.Failed {
+		p.Problems = h.problemsOf(rel)
+	}
+	return p, nil
+}
+
+// releaseOf is the release of commit a publish follows, of list (newest
+// first): a commit may be built twice (its publish, and the server seeing
+// main move), so the one live, else the oldest under way, else the newest.
+func releaseOf(list []published.Release, commit, live string) (published.Release, bool) {
+	pick := -1
+	for i, rel := range list {
+		if rel.Commit.Hash != commit {
+			continue
+		}
+		underWay := rel.Status == published.Queued || rel.Status == published.Building
+		if pick < 0 || rel.ID == live || underWay && list[pick].ID != live {
+			pick = i
 		}
 	}
-	return &publishing{Progress: releases.Progress{Words: releases.StageWords(""), UnderWay: true}}, nil
+	if pick < 0 {
+		return published.Release{}, false
+	}
+	return list[pick], true
 }
 
 // problemsOf says what stopped rel's build in the studio's words: the
