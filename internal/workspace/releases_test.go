@@ -232,6 +232,12 @@ func TestReleasesFollowABuildUnderWay(t *testing.T) {
 	if !strings.HasPrefix(underWay(body), "Making the pictures: a publish is under way") || !strings.Contains(body, refresh) || !strings.Contains(body, "<body data-following>") {
 		t.Errorf("building: the page does not say so, or does not follow it:\n%s", body)
 	}
+	// A refusal answers a POST: its page follows nothing (its address
+	// cannot be asked for again).
+	refused := do(h, "POST", "/studio/releases/"+f.list[0].ID+"/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
+	if refused.Code != http.StatusConflict || strings.Contains(refused.Body.String(), "data-following") || strings.Contains(refused.Body.String(), refresh) {
+		t.Errorf("a refusal (%d) follows its build", refused.Code)
+	}
 	f.list[0].Status = published.Queued
 	if body := get("/studio/releases"); !strings.HasPrefix(underWay(body), "Checking: ") || !strings.Contains(body, refresh) {
 		t.Errorf("queued: %q, or the page does not follow it", underWay(body))

@@ -24,7 +24,7 @@ type ListView struct {
 	Releases  []Row
 	CanBuild  bool
 	NoBuilder string
-	Building  bool   // a release is queued or building: the page follows it (Frame.Follow)
+	Building  bool   // a release is queued or building: the page (GET) follows it (Frame.Follow)
 	UnderWay  string // where the oldest publish under way has come to, in the studio's words
 	Trouble   string // the publisher's Problem, said at the top
 }
@@ -51,6 +51,8 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// Only this page's own address is followed: a refusal answers a POST.
+	p.Follow = p.Building
 	q := r.URL.Query()
 	for _, row := range p.Releases {
 		switch row.ID {
@@ -107,7 +109,7 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 			row.Label = string(rel.Status)
 		}
 		if rel.Status == published.Queued || rel.Status == published.Building {
-			p.Building, p.Follow = true, true
+			p.Building = true
 			p.UnderWay = ProgressOf(rel, list, live).Words // newest first: the oldest is said
 		}
 		shown = shown || rel.Status == published.Ready || rel.Status == published.Failed
