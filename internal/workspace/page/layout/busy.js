@@ -8,11 +8,12 @@
 // Without JavaScript the form posts as it is.
 (() => {
   // A live region from the start, so that its first words are heard; not
-  // role=status, which is the page's own news (its Notice).
+  // role=status, which is the page's own news (its Notice); in the page's
+  // main landmark, as all its content is.
   const said = document.createElement("p");
   said.className = "vh";
   said.setAttribute("aria-live", "polite");
-  document.body.append(said);
+  (document.querySelector("main") ?? document.body).append(said);
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
