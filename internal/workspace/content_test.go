@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -31,6 +32,7 @@ import (
 	"studio/internal/store"
 	"studio/internal/store/testdb"
 	"studio/internal/workspace/edit"
+	"studio/internal/workspace/editor"
 )
 
 var _ edit.Content = (*repo.Repository)(nil)
@@ -533,7 +535,7 @@ func TestAPublishWithoutABuilderSaysWhomToAsk(t *testing.T) {
 }
 
 // What stopped a publish's build is said on the Content page by part and
-// field, as the forms name them, not by file.
+// field, as the forms name them, not by file, each a link to its field.
 func TestAFailedPublishNamesThePartsAndFields(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)
@@ -546,7 +548,7 @@ func TestAFailedPublishNamesThePartsAndFields(t *testing.T) {
 		Problems: []string{"content/site.json: phones[0].tel: is empty", "content/pages.json: home.intention: is empty"}}}, rig.rel.list...)
 	rig.rel.mu.Unlock()
 	body := bodyText(do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)))
-	for _, want := range []string{"<li>Studio details › Phone 1 › Number for links: is empty</li>", "<li>Home page › Intention: is empty</li>"} {
+	for _, want := range []string{`<li><a href="/studio/content/studio#f-phones-0-tel">Studio details › Phone 1 › Number for links: is empty</a></li>`, `<li><a href="/studio/content/home#f-home-intention">Home page › Intention: is empty</a></li>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the Content page lacks %s:\n%s", want, body)
 		}
@@ -569,17 +571,64 @@ func TestPublishPutsTheDraftOnMainAndFollowsItsRelease(t *testing.T) {
 	if list, _ := rig.repo.Unpublished(); len(list) != 0 {
 		t.Errorf("%d changes still unpublished", len(list))
 	}
-	// The release of the commit, as the page follows it.
+	// Before its release is recorded, it is about to be checked; while it
+	// builds, the page follows it by itself, saying its stage in her words.
+	follows := func(body string) bool { return strings.Contains(body, "<body data-following>") }
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Checking</span>`) || !follows(body) {
+		t.Errorf("the page does not follow the publish about to start:\n%s", body)
+	}
 	rig.rel.list = append([]published.Release{{ID: "r2", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Building, Stage: "prerendering the pages"}}, rig.rel.list...)
-	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, "Building — prerendering the pages") || !strings.Contains(body, "Check again") {
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Making the pages</span>`) || !follows(body) {
 		t.Errorf("the page does not follow the build:\n%s", body)
 	}
-	rig.rel.live = "r2"
-	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status live">Live</span>`) || strings.Contains(body, "Check again") {
-		t.Errorf("the page does not say Live:\n%s", body)
+	// A second build of the same commit (the server saw main move) is not
+	// "another publish": the page follows the one under way.
+	rig.rel.list = append([]published.Release{{ID: "r3", Commit: repo.Commit{Hash: head.Hash, Message: "Studio details: Studio name"}, Status: published.Queued}}, rig.rel.list...)
+	if body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String(); !strings.Contains(body, `<span class="status">Making the pages</span>`) {
+		t.Errorf("a second build of the commit hides the first:\n%s", body)
+	}
+	rig.rel.list = rig.rel.list[1:]
+	rig.rel.list[0].Status, rig.rel.list[0].Stage, rig.rel.live = published.Ready, "", "r2"
+	body := do(rig.h, "GET", "/studio/content?published="+head.Hash, nil, withCookie(rig.asha)).Body.String()
+	if !strings.Contains(body, `<span class="status live">Live</span> Visitors see it now. <a href="/">See it on the site</a>`) || follows(body) {
+		t.Errorf("the page does not say Live, with the way to the site, or follows still:\n%s", body)
+	}
+	if strings.Contains(body, "Check again") {
+		t.Error("the page asks to check again")
 	}
 	if w := do(rig.h, "POST", "/studio/content/publish", nil, withCookie(rig.asha)); w.Code != http.StatusConflict {
 		t.Errorf("publishing nothing: %d, want 409", w.Code)
+	}
+}
+
+// A publish its build stopped names each problem in the words of the
+// form that edits its field, linked to that field; a problem of the
+// server's is said without its technical words. The page follows nothing
+// more.
+func TestAStoppedPublishLinksEachProblemToItsField(t *testing.T) {
+	t.Parallel()
+	rig := setupEditor(t)
+	main, _ := rig.repo.Main()
+	rig.rel.list = append([]published.Release{{ID: "r2", Commit: main, Status: published.Failed, Problems: []string{
+		`content/site.json: phones[0].tel: "12" is not a phone number`,
+		`content/catalogue.json: product 2 (Jali screen): images[0].alt: is empty`,
+		`publish: making the images failed (exit status 1): see build.log`,
+	}}}, rig.rel.list...)
+	body := do(rig.h, "GET", "/studio/content?published="+main.Hash, nil, withCookie(rig.asha)).Body.String()
+	for _, want := range []string{
+		`<span class="status failed">Stopped</span> Nothing changed on the site.`,
+		`<li><a href="/studio/content/studio#f-phones-0-tel">Studio details › Phone 1 › Number for links: &#34;12&#34; is not a phone number</a></li>`,
+		`<li><a href="/studio/content/products/2#f-products-1-images-0-alt">Product 2: Jali screen › Photograph 1 › Alt text: is empty</a></li>`,
+		`<li>Something on the server stopped it, not your changes:`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s:\n%s", want, body)
+		}
+	}
+	for _, unwanted := range []string{"build.log", "exit status", "content/site.json", "content/catalogue.json", "data-following"} {
+		if strings.Contains(body, unwanted) {
+			t.Errorf("the page has %q:\n%s", unwanted, body)
+		}
 	}
 }
 
@@ -942,26 +991,42 @@ func TestTheVocabularyFormShowsOnlyItsFieldsAndKeepsTheProducts(t *testing.T) {
 	}
 }
 
-// A product's form carries the upload progress script inline, byte for
-// byte the one the policy allows by its hash; the other pages carry none.
+// A product's form carries the upload progress script inline, and every
+// page the layout's: each byte for byte one the policy allows by its hash;
+// the other forms carry no upload script.
 func TestTheProductFormsScriptIsTheOneThePolicyAllows(t *testing.T) {
 	t.Parallel()
 	rig := setupEditor(t)
 	w := do(rig.h, "GET", "/studio/content/products/1", nil, withCookie(rig.asha))
 	body := w.Body.String()
-	_, rest, ok := strings.Cut(body, "<script>")
-	script, _, closed := strings.Cut(rest, "</script>")
-	if !ok || !closed {
-		t.Fatalf("the product's form has no script:\n%s", body)
+	scripts := inlineScripts(body)
+	if !slices.Contains(scripts, editor.UploadJS) {
+		t.Fatalf("the product's form has no upload script:\n%s", body)
 	}
-	sum := sha256.Sum256([]byte(script))
-	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"';") {
-		t.Errorf("the script's hash is not the policy's: %s", csp)
+	csp := w.Header().Get("Content-Security-Policy")
+	for _, script := range scripts {
+		sum := sha256.Sum256([]byte(script))
+		if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+			t.Errorf("a script's hash is not the policy's: %s\n%s", csp, script)
+		}
 	}
 	if !strings.Contains(body, `class="upload-progress" hidden`) {
 		t.Error("the form has no hidden progress for the script to show")
 	}
-	if page := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha)).Body.String(); strings.Contains(page, "<script") {
-		t.Error("a form without photographs carries the script")
+	if page := do(rig.h, "GET", "/studio/content/studio", nil, withCookie(rig.asha)).Body.String(); slices.Contains(inlineScripts(page), editor.UploadJS) {
+		t.Error("a form without photographs carries the upload script")
+	}
+}
+
+// inlineScripts are the texts of a page's <script> elements.
+func inlineScripts(body string) []string {
+	var scripts []string
+	for {
+		_, rest, ok := strings.Cut(body, "<script>")
+		script, after, closed := strings.Cut(rest, "</script>")
+		if !ok || !closed {
+			return scripts
+		}
+		scripts, body = append(scripts, script), after
 	}
 }

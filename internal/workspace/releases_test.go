@@ -225,26 +225,41 @@ func TestReleasesPage(t *testing.T) {
 	}
 }
 
-// While a version is queued or being built the page says so in its
-// under-way line, which follows it (data-follow: page.Frame.Follow's
-// script puts the new line in place); it offers no "Check again".
-func TestReleasesSayABuildIsUnderWay(t *testing.T) {
+// While a release is queued or building the page says where it has come
+// to, in the studio's words, and follows it by itself (a refresh without
+// JavaScript); once nothing is under way it follows nothing.
+func TestReleasesFollowABuildUnderWay(t *testing.T) {
 	f := newFakeReleases()
 	h, c := setupReleases(t, f)
 	get := func(target string) string { return do(h, "GET", target, nil, withCookie(c)).Body.String() }
-	underWay := `<div id="under-way" data-follow aria-live="polite"><p class="meta">A new version is being built;`
+	const refresh = `<noscript><meta http-equiv="refresh" content="3"></noscript>`
+	underWay := func(body string) string {
+		_, line, _ := strings.Cut(body, `<div id="under-way" data-follow aria-live="polite">`)
+		line, _, _ = strings.Cut(line, "</div>")
+		return strings.TrimSuffix(strings.TrimPrefix(line, `<p class="meta">`), "</p>")
+	}
 
+	f.list[0].Stage = "making the images"
 	body := get("/studio/releases")
-	if !strings.Contains(body, underWay) || strings.Contains(body, "Check again") {
-		t.Errorf("building: the under-way line does not say so, or the page offers Check again:\n%s", body)
+	if !strings.HasPrefix(underWay(body), "Making the pictures: a new version is being built") || !strings.Contains(body, refresh) || !strings.Contains(body, "<body data-following>") {
+		t.Errorf("building: the page does not say so, or does not follow it:\n%s", body)
+	}
+	// A refusal answers a POST: its page follows nothing (its address
+	// cannot be asked for again).
+	refused := do(h, "POST", "/studio/releases/"+f.list[0].ID+"/make-live", url.Values{"confirm": {"yes"}}, withCookie(c))
+	if refused.Code != http.StatusConflict || strings.Contains(refused.Body.String(), "data-following") || strings.Contains(refused.Body.String(), refresh) {
+		t.Errorf("a refusal (%d) follows its build", refused.Code)
 	}
 	f.list[0].Status = published.Queued
-	if !strings.Contains(get("/studio/releases"), underWay) {
-		t.Error("queued: the under-way line does not say so")
+	if body := get("/studio/releases"); !strings.HasPrefix(underWay(body), "Checking: ") || !strings.Contains(body, refresh) {
+		t.Errorf("queued: %q, or the page does not follow it", underWay(body))
 	}
 	f.list[0].Status, f.list[0].Stage = published.Ready, ""
-	if body := get("/studio/releases"); strings.Contains(body, "being built") || !strings.Contains(body, `<div id="under-way" data-follow aria-live="polite"></div>`) {
-		t.Error("nothing building, and the page says a build is under way, or has no line to follow")
+	if body := get("/studio/releases"); underWay(body) != "" || strings.Contains(body, refresh) || strings.Contains(body, "data-following") {
+		t.Errorf("nothing building, and the page says %q or follows it", underWay(body))
+	}
+	if strings.Contains(body, "Check again") {
+		t.Error("the page asks to check again")
 	}
 }
 

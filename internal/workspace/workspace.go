@@ -4,8 +4,8 @@
 // filters, and CSV exports for spreadsheets and scripts; the insights show
 // what visitors look for, and the releases which content is live; the
 // Content section edits the site (package editor). It is server-rendered
-// HTML; its one script is the editor's (editor.UploadJS), and nothing
-// needs it.
+// HTML; its scripts (the layout's, which follow a build and say "Saving…",
+// and the editor's, which sends photographs) help, and nothing needs them.
 package workspace
 
 import (
@@ -146,7 +146,7 @@ func New(st Store, log *slog.Logger, opts Options) *Handler {
 		versions.History, versions.Words = opts.Content, h.editor // what each version changed, in the Content section's words
 	}
 	h.releases = releases.New(h.kit, versions)
-	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Rows: h.releases, Previews: opts.Previews != nil,
+	h.content = editor.New(h.kit, editor.Options{Content: opts.Content, Releases: opts.Releases, Previews: opts.Previews != nil,
 		Rules: h.editor, Scratch: opts.Scratch, Pace: opts.UploadPace})
 	h.opts = opts
 	h.mux = h.routes()
@@ -199,9 +199,9 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 // unstorable says which fields of a form hold text a database cannot keep.
 func unstorable(problems map[string]string) string { return page.Unstorable(problems) }
 
-// inboxPolicy allows the page's one inline stylesheet and its one script
-// (which sends photographs to the site's own address), by their hashes,
-// and nothing else.
+// inboxPolicy allows the page's one inline stylesheet, the layout's
+// scripts and the editor's (which sends photographs to the site's own
+// address), by their hashes, and nothing else.
 var inboxPolicy = page.Policy(editor.UploadJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }

@@ -45,16 +45,6 @@ async function openProduct(page: Page, name: string, { axe = true } = {}) {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-// Follows a page that says "Check again" until test says it is done.
-async function checkAgainUntil(page: Page, done: () => Promise<boolean>) {
-  await expect(async () => {
-    if (!(await done())) {
-      await page.getByRole("link", { name: "Check again" }).click();
-      throw new Error("not yet");
-    }
-  }).toPass({ timeout: 150_000, intervals: [1000] });
-}
-
 // axe runs in the page: not where JavaScript is off.
 async function discardChanges(page: Page, { axe = true } = {}) {
   await page.goto("/studio/content");
@@ -148,7 +138,8 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   // Publish, followed to live.
   await page.getByRole("link", { name: "Back to the workspace" }).click();
   await page.getByRole("button", { name: "Publish" }).click();
-  await checkAgainUntil(page, async () => /Live|Failed/.test((await page.getByRole("status").first().textContent()) ?? ""));
+  // The page follows the publish by itself.
+  await expect(page.getByRole("status").first()).toContainText(/Live|Stopped/, { timeout: 150_000 });
   await expect(page.getByRole("status").first()).toContainText("Live");
   expect(await anonymousHeading(browser, `/product/${product.id}`)).toBe(newName);
   const visitor = await browser.newPage();
@@ -159,6 +150,70 @@ test("the owner renames a product, adds two phone photographs, previews it and p
   await visitor.getByRole("button", { name: `Image ${count} of ${count}` }).click();
   await expect(visitor.getByRole("img", { name: altFirst })).toBeVisible();
   await visitor.close();
+});
+
+// The Home page's intention heading, changed and published, on a phone and
+// on a laptop: Save says "Saving…" while it is sent, and after Publish the
+// page follows the build to Live by itself (no tap, no reload), then leads
+// to the site.
+test("a publish is followed to Live with no tap, on a phone and a laptop", async ({ browser, openStudio }, info) => {
+  test.setTimeout(600_000);
+  for (const width of [375, 1280]) {
+    const context = await browser.newContext({ baseURL: info.project.use.baseURL, viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    await openContent(page, openStudio);
+    await page.getByRole("link", { name: "Home page" }).click();
+    const title = page.getByRole("group", { name: "Intention" }).getByRole("textbox", { name: "Title" });
+    const heading = unique("Our intention");
+    await title.fill(heading);
+    // While the save is sent its button says so, disabled (watched as it
+    // happens: a locator waits for the page's navigation to end).
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    await save.evaluate((button: HTMLButtonElement) => {
+      const said = () => console.log(`the Save button: ${button.textContent}, ${button.disabled ? "disabled" : "enabled"}`);
+      new MutationObserver(said).observe(button, { attributes: true, childList: true, characterData: true, subtree: true });
+    });
+    const saying = page.waitForEvent("console", { predicate: (message) => message.text() === "the Save button: Saving…, disabled", timeout: 60_000 });
+    await save.click();
+    await saying;
+    await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+
+    await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
+    await page.getByRole("button", { name: "Publish" }).click();
+    const progress = page.getByRole("status");
+    await expect(progress).toContainText(/Checking|Waiting for another publish to finish|Making the pictures|Making the pages|Checking the new version|Live/);
+    // Not reloaded: what this document was given stays.
+    await page.evaluate(() => ((window as unknown as { followed: boolean }).followed = true));
+    await expect(progress).toContainText(/Live|Stopped/, { timeout: 300_000 });
+    await expect(progress).toContainText("Live");
+    expect(await page.evaluate(() => (window as unknown as { followed?: boolean }).followed)).toBe(true);
+    await expectNoAxeViolations(page);
+    await progress.getByRole("link", { name: "See it on the site" }).click();
+    await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+    await context.close();
+  }
+});
+
+// Without JavaScript the page refreshes itself until the publish is live.
+test("without JavaScript, a publish's page refreshes itself to Live", async ({ browser, openStudio }, info) => {
+  test.setTimeout(360_000);
+  const context = await browser.newContext({ baseURL: info.project.use.baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await openContent(page, openStudio);
+  await page.getByRole("link", { name: "Home page" }).click();
+  const heading = unique("Our intention");
+  await page.getByRole("group", { name: "Intention" }).getByRole("textbox", { name: "Title" }).fill(heading);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
+  await page.goto("/studio/content");
+  await page.getByRole("button", { name: "Publish" }).click();
+  // Under way at first (a build takes seconds), then, with no tap, live.
+  await expect(page.getByRole("status")).toContainText(/Waiting for another publish to finish|Checking|Making the pictures|Making the pages|Checking the new version/);
+  await expect(page.getByRole("status")).toContainText(/Live|Stopped/, { timeout: 300_000 });
+  await expect(page.getByRole("status")).toContainText("Live");
+  await page.getByRole("link", { name: "See it on the site" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+  await context.close();
 });
 
 test("bad input is refused beside its field, and nothing is saved", async ({ page, openStudio }, info) => {

@@ -19,17 +19,15 @@ var (
 )
 
 // contentView is the Content page: what is unpublished, the parts to edit,
-// and the release of the last publish.
+// and the publish it follows.
 type contentView struct {
 	page.Frame
 	Parts       []edit.Part
 	Texts       []edit.Part // the Markdown files
 	Unpublished []repo.Commit
-	Release     *releases.Row // the release of ?published=COMMIT, followed to live
-	Waiting     bool          // that commit's release is not made yet, or is under way
-	Here        string        // this page's address, for "Check again"
-	CanPreview  bool          // Options.Previews: the draft can be previewed
-	MainLive    bool          // main's files are the live release's (mainIsLive)
+	Publishing  *publishing // the publish of ?published=COMMIT, followed to live
+	CanPreview  bool        // Options.Previews: the draft can be previewed
+	MainLive    bool        // main's files are the live release's (mainIsLive)
 }
 
 // mainIsLive says whether the content as last published (main) is what
@@ -64,11 +62,11 @@ func discardedNotice(mainLive bool) string {
 	return "The unpublished changes were discarded. The content is as it was last published, which visitors do not see yet: see Releases."
 }
 
-// Index is GET /studio/content. ?published=COMMIT follows that
-// commit's release (Queued, Building — stage, Live) with a "Check again"
-// link, as the releases page does.
+// Index is GET /studio/content. ?published=COMMIT follows the publish
+// of that commit: the page follows its stages by itself (Frame.Follow)
+// until it is live, ready or stopped.
 func (h *Handler) Index(w http.ResponseWriter, r *http.Request) {
-	p := &contentView{Frame: page.Frame{Title: "Content", Section: "content"}, Parts: edit.Parts, Texts: edit.Texts, Here: r.URL.RequestURI()}
+	p := &contentView{Frame: page.Frame{Title: "Content", Section: "content"}, Parts: edit.Parts, Texts: edit.Texts}
 	list, err := h.opts.Content.Unpublished()
 	if err != nil {
 		h.kit.Log.Error("studio: read the draft", "err", err)
@@ -84,22 +82,12 @@ func (h *Handler) Index(w http.ResponseWriter, r *http.Request) {
 		p.Notice = discardedNotice(p.MainLive)
 	}
 	if commit := q.Get("published"); commit != "" && h.opts.Releases != nil {
-		p.Waiting = true
-		if rv, ok := h.opts.Rows.ListView(w, r); ok {
-			for i := range rv.Releases {
-				if rv.Releases[i].Commit.Hash == commit {
-					p.Release = &rv.Releases[i]
-					break
-				}
-			}
-		} else {
+		if p.Publishing, err = h.follow(commit); err != nil {
+			h.kit.Log.Error("studio: read releases", "err", err)
+			h.fail(w, r, http.StatusInternalServerError, "Content", "How the publish is going cannot be read just now. Try again in a minute; if it stays so, the server’s log says why.", "/studio/content")
 			return
 		}
-		if p.Release != nil {
-			p.Waiting = !p.Release.Live && p.Release.Class != "failed" && !p.Release.CanMakeLive
-			// What stopped its build, said by part and field, not by file.
-			p.Release.Problems = h.editor.Say(edit.Part{}, commit, nil, p.Release.Problems)
-		}
+		p.Follow = p.Publishing.UnderWay
 	}
 	h.render(w, r, http.StatusOK, contentPage, p)
 }

@@ -21,7 +21,6 @@ import (
 	published "studio/internal/publish/releases"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
-	"studio/internal/workspace/releases"
 	"studio/internal/workspace/upload"
 )
 
@@ -34,18 +33,11 @@ type Releases interface {
 	Publish() (string, error)           // queues a build of main now
 }
 
-// ReleaseRows are the releases as the releases page lists them (package
-// releases), for the release the Content page follows.
-type ReleaseRows interface {
-	ListView(w http.ResponseWriter, r *http.Request) (*releases.ListView, bool)
-}
-
 // Options are what the Content section works with.
 type Options struct {
 	Content  edit.Content
-	Releases Releases    // nil: no releases, and nothing can be published
-	Rows     ReleaseRows // the release rows, with Releases
-	Previews bool        // the draft can be previewed (package releases)
+	Releases Releases // nil: no releases, and nothing can be published
+	Previews bool     // the draft can be previewed (package releases)
 	// Rules are the editor's rules (package edit), made by the workspace.
 	Rules *edit.Editor
 	// Scratch is where an upload's body waits while it is read.

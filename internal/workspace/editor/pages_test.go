@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"studio/internal/contentform"
-	published "studio/internal/publish/releases"
 	"studio/internal/publish/repo"
 	"studio/internal/workspace/edit"
 	"studio/internal/workspace/page"
@@ -19,8 +18,8 @@ func pageFixtures() map[page.Name][]page.View {
 	at := time.Date(2026, 3, 2, 8, 30, 0, 0, time.UTC)
 	return map[page.Name][]page.View{
 		contentPage: {&contentView{}, &contentView{Frame: page.Frame{Title: "Content", Section: "content", ShowContent: true, Notice: "Saved."}, Parts: edit.Parts,
-			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}}, Waiting: true, Here: "/studio/content?published=ccc",
-			Release: &releases.Row{Release: published.Release{ID: "r1", Status: published.Building, Problems: []string{"content/site.json: name: is empty"}}, Title: "Studio details: Tagline", Label: "Building — prerendering the pages"}}},
+			Unpublished: []repo.Commit{{Hash: "ccc", Message: "Studio details: Tagline", Author: "asha", When: at}},
+			Publishing:  &publishing{Title: "Studio details: Tagline", Progress: releases.Progress{Words: "Stopped", Failed: true}, Problems: []releases.Problem{{Text: "Studio details › Studio name: is empty", Field: "/studio/content/studio#f-name"}, {Text: "Something on the server stopped it"}}}}},
 		contentEditPage: {&editView{Form: &contentform.Field{}}, &editView{Frame: page.Frame{Title: "Studio details", Problem: "Nothing was saved."}, Part: edit.Parts[0], Version: "ccc",
 			Others: []string{"content/site.json: whatsappPhone: no such phone"}, Conflicts: []conflictView{{FieldConflict: edit.FieldConflict{Name: "/tagline", Label: "Tagline", Mine: "Old", Theirs: "New", By: edit.Save{Who: "asha", When: at}}, ID: "keep-1", Choice: "_keep:/tagline", At: "at 08:30"}}, Against: "ddd", Changes: 2, Product: true, Delete: "/studio/content/products/3/delete", Preview: "/product/3", Action: "/studio/content/products/3", Form: &contentform.Field{Kind: "group", Fields: []*contentform.Field{
 				{Name: "/name", ID: "f-name", Label: "Name", Kind: "text", Value: "Jharokha", Required: true, Problems: []string{"is empty"}},

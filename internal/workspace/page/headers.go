@@ -8,16 +8,13 @@ import (
 )
 
 // Policy is the pages' Content-Security-Policy: the layout's one inline
-// stylesheet and the scripts given (inline texts; the workspace has one,
-// which sends photographs to the site's own address), by their hashes,
-// and nothing else.
+// stylesheet, its scripts (FollowJS, BusyJS) and the scripts given (inline
+// texts; the workspace has one, which sends photographs to the site's own
+// address), by their hashes, and nothing else.
 func Policy(scripts ...string) string {
 	style := LayoutHTML[strings.Index(LayoutHTML, "<style>")+len("<style>") : strings.Index(LayoutHTML, "</style>")]
-	scriptSources := []string{"'none'"}
-	if len(scripts) > 0 {
-		scriptSources = nil
-	}
-	for _, s := range scripts {
+	var scriptSources []string
+	for _, s := range append([]string{FollowJS, BusyJS}, scripts...) {
 		scriptSources = append(scriptSources, sourceHash(s))
 	}
 	return "default-src 'none'; img-src 'self'; style-src " + sourceHash(style) + "; script-src " + strings.Join(scriptSources, " ") +

@@ -52,7 +52,10 @@ type Frame struct {
 	ShowReleases bool   // the releases page is on (Kit.ShowReleases): the navigation links to it; set by Render
 	ShowContent  bool   // the Content section is on (Kit.ShowContent); set by Render
 	Owner        bool   // the account signed in is an owner: the links and buttons of owners only are shown; set by Render
-	Follow       bool   // Follow: the page updates itself while something on it is under way (follow.js).
+	// Follow is set while something the page shows is under way (a build
+	// queued or running): the page follows it by itself (FollowJS, and a
+	// refresh without JavaScript), and stops once a render leaves it unset.
+	Follow bool
 }
 
 // Base is the frame of a view model.

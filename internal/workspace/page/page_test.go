@@ -97,3 +97,41 @@ func TestTheErrorPageRenders(t *testing.T) {
 		t.Errorf("Fail: %d, Retry-After %q:\n%s", w.Code, w.Header().Get("Retry-After"), body)
 	}
 }
+
+// A page that follows something under way (Frame.Follow) carries the
+// follow script, a refresh for a browser without JavaScript and the
+// marker the script stops at; a page that follows nothing has none of
+// them. Every page carries the "Saving…" script. Both are allowed by the
+// policy's hashes.
+func TestAPageThatFollowsCarriesItsScriptAndItsRefresh(t *testing.T) {
+	kit := NewKit(Kit{Visitor: Visitor{IsHTTPS: func(*http.Request) bool { return false }}})
+	render := func(follow bool) string {
+		var b strings.Builder
+		if err := kit.errorPage.Template(errorPage).ExecuteTemplate(&b, layoutFile, &errorView{Frame: Frame{Title: "T", Follow: follow}}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	const refresh = `<noscript><meta http-equiv="refresh" content="3"></noscript>`
+	following := render(true)
+	for _, want := range []string{refresh, "<body data-following>", "<script>" + FollowJS + "</script>", "<script>" + BusyJS + "</script>"} {
+		if !strings.Contains(following, want) {
+			t.Errorf("a page that follows has no %.60q", want)
+		}
+	}
+	still := render(false)
+	for _, unwanted := range []string{refresh, "data-following", FollowJS} {
+		if strings.Contains(still, unwanted) {
+			t.Errorf("a page that follows nothing has %.60q", unwanted)
+		}
+	}
+	if !strings.Contains(still, "<script>"+BusyJS+"</script>") {
+		t.Error("a page has no Saving… script")
+	}
+	policy := Policy()
+	for _, script := range []string{FollowJS, BusyJS} {
+		if !strings.Contains(policy, sourceHash(script)) {
+			t.Errorf("the policy %q does not allow %.40q", policy, script)
+		}
+	}
+}

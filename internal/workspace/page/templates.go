@@ -34,13 +34,24 @@ const (
 
 // LayoutHTML is the layout's text, whose stylesheet the page's policy
 // allows by its hash (Policy).
-var LayoutHTML = func() string {
-	b, err := fs.ReadFile(layoutFiles, path.Join(layoutDir, layoutFile))
+var LayoutHTML = layoutText(layoutFile)
+
+// FollowJS is the script of a page that follows its own progress
+// (Frame.Follow) and BusyJS that of every page, which says "Saving…" while
+// a form is sent: the layout carries them inline, and the policy allows
+// them by their hashes (Policy).
+var (
+	FollowJS = layoutText("follow.js")
+	BusyJS   = layoutText("busy.js")
+)
+
+func layoutText(name string) string {
+	b, err := fs.ReadFile(layoutFiles, path.Join(layoutDir, name))
 	if err != nil {
 		panic(err)
 	}
 	return string(b)
-}()
+}
 
 // Name is one page of the workspace, named by its file in its part's
 // templates/. Each is declared with Declare beside its handler, so that
@@ -64,9 +75,11 @@ const whenLayout = "2 Jan 2006, 15:04 MST"
 // a part adds its own (Parse).
 func Funcs(loc *time.Location) template.FuncMap {
 	return template.FuncMap{
-		"when":  func(t time.Time) string { return t.In(loc).Format(whenLayout) },
-		"lower": strings.ToLower,
-		"inc":   func(n int) int { return n + 1 },
+		"when":         func(t time.Time) string { return t.In(loc).Format(whenLayout) },
+		"lower":        strings.ToLower,
+		"followScript": func() template.JS { return template.JS(FollowJS) },
+		"busyScript":   func() template.JS { return template.JS(BusyJS) },
+		"inc":          func(n int) int { return n + 1 },
 		"excerpt": func(s string) string {
 			if r := []rune(s); len(r) > 240 {
 				return strings.TrimSpace(string(r[:240])) + "…"

@@ -30,6 +30,8 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.describe(p)
+	// Only this page's own address is followed: a refusal answers a POST.
+	p.Follow = p.Building
 	q := r.URL.Query()
 	for _, row := range p.Releases {
 		switch row.ID {
@@ -87,6 +89,7 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 		}
 		if rel.Status == published.Queued || rel.Status == published.Building {
 			p.Building = true
+			p.UnderWay = ProgressOf(rel, list, live).Words // newest first: the oldest is said
 		}
 		shown = shown || rel.Status == published.Ready || rel.Status == published.Failed
 		if rel.BuildSeconds > 0 {
@@ -102,7 +105,6 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 		}
 		p.Releases = append(p.Releases, row)
 	}
-	p.Follow = p.Building
 	markNewer(p.Releases)
 	nameButtons(p.Releases)
 	return p, true

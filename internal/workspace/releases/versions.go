@@ -23,7 +23,8 @@ type ListView struct {
 	page.Frame
 	Releases []Row
 	CanBuild bool
-	Building bool   // a release is queued or building
+	Building bool   // a release is queued or building: the page (GET) follows it (Frame.Follow)
+	UnderWay string // where the oldest publish under way has come to, in the studio's words
 	Trouble  string // the publisher's Problem, said at the top
 }
 

@@ -1,0 +1,47 @@
+package releases
+
+import (
+	"testing"
+	"time"
+
+	published "studio/internal/publish/releases"
+)
+
+// Each state of a publish in the studio's words; a queued one waits for
+// another publish only when another is really under way before it.
+func TestAPublishsProgressIsSaidInTheStudiosWords(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	queued := published.Release{ID: "r3", Status: published.Queued, QueuedAt: t0}
+	older := func(s published.Status) published.Release {
+		return published.Release{ID: "r2", Status: s, QueuedAt: t0.Add(-time.Minute)}
+	}
+	newer := published.Release{ID: "r4", Status: published.Queued, QueuedAt: t0.Add(time.Minute)}
+	building := func(stage string) published.Release {
+		return published.Release{ID: "r3", Status: published.Building, Stage: stage}
+	}
+	cases := []struct {
+		name string
+		rel  published.Release
+		list []published.Release
+		want Progress
+	}{
+		{"queued, nothing else under way", queued, []published.Release{queued, older(published.Ready)}, Progress{Words: "Checking", UnderWay: true}},
+		{"queued behind a build", queued, []published.Release{queued, older(published.Building)}, Progress{Words: "Waiting for another publish to finish", UnderWay: true}},
+		{"queued behind an older queued one", queued, []published.Release{queued, older(published.Queued)}, Progress{Words: "Waiting for another publish to finish", UnderWay: true}},
+		{"queued before a newer queued one", queued, []published.Release{newer, queued}, Progress{Words: "Checking", UnderWay: true}},
+		{"reading its content", building("reading the commit"), nil, Progress{Words: "Checking", UnderWay: true}},
+		{"checking the content", building("checking the content"), nil, Progress{Words: "Checking", UnderWay: true}},
+		{"making the images", building("making the images"), nil, Progress{Words: "Making the pictures", UnderWay: true}},
+		{"prerendering", building("prerendering the pages"), nil, Progress{Words: "Making the pages", UnderWay: true}},
+		{"a step of the pages not named", building("running sitemap"), nil, Progress{Words: "Making the pages", UnderWay: true}},
+		{"checking the release", building("checking the release"), nil, Progress{Words: "Checking the new version", UnderWay: true}},
+		{"live", published.Release{ID: "r3", Status: published.Ready}, nil, Progress{Words: "Live", Live: true}},
+		{"ready, not live", published.Release{ID: "r9", Status: published.Ready}, nil, Progress{Words: "Ready to go live", Ready: true}},
+		{"failed", published.Release{ID: "r3", Status: published.Failed}, nil, Progress{Words: "Stopped", Failed: true}},
+	}
+	for _, c := range cases {
+		if got := ProgressOf(c.rel, c.list, "r3"); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
