@@ -184,3 +184,31 @@ func TestAPublishWhileMainsFilesAreBuildingAddsNoBuild(t *testing.T) {
 		t.Errorf("main's files were built %d times, want once", n)
 	}
 }
+
+// The watch may see the draft put on main, and make its release built
+// ahead live, before the Content page's Publish asks: PublishNew then
+// gives that release and builds nothing again. Publish, asked to build
+// main again, still does.
+func TestAPublishOfTheDraftTheWatchMadeLiveBuildsNothingAgain(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	p, target := s.start("v1")
+	draft := s.draftTagline("taken")
+	r := s.waitForRelease("the draft built ahead", draft.Tree, releases.Ready)
+	if _, err := s.repo.PublishDraft(owner); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the watch to make the draft's release live", servingTagline(target, "taken"))
+	id, err := p.PublishNew()
+	if err != nil || id != r.ID {
+		t.Fatalf("PublishNew gave %q, %v; want the live release, %s", id, err, r.ID)
+	}
+	if n := count(s.builder.built(), "taken"); n != 1 {
+		t.Errorf("the draft's files were built %d times, want once", n)
+	}
+	again, err := p.Publish()
+	if err != nil || again == r.ID {
+		t.Fatalf("Publish (build again) gave %q, %v; want a new build", again, err)
+	}
+	waitFor(t, "main built again", func() bool { return count(s.builder.built(), "taken") == 2 })
+}

@@ -288,6 +288,21 @@ func (p *Publisher) Publish() (string, error) {
 	return p.queue(main)
 }
 
+// PublishNew is Publish for the draft just put on main (the Content
+// page's Publish): the watch may have taken the draft's release, built
+// ahead, and made it live already, and building that commit again would
+// make the same files. Publish still builds again on request.
+func (p *Publisher) PublishNew() (string, error) {
+	main, err := p.Repo.Main()
+	if err != nil {
+		return "", err
+	}
+	if live, err := p.records().Get(p.Live()); err == nil && live.Commit.Hash == main.Hash && p.sameBuild(live, main.Tree) {
+		return live.ID, nil
+	}
+	return p.Publish()
+}
+
 // Draft is the commit a preview of the editor's work builds: the draft's
 // newest, or main's when nothing is unpublished (draft false).
 func (p *Publisher) Draft() (c repo.Commit, draft bool, err error) { return p.Repo.Draft() }

@@ -85,6 +85,8 @@ func (f *fakeReleases) Release(id string) (published.Release, error) {
 	return published.Release{}, errors.New("no such release")
 }
 
+func (f *fakeReleases) PublishNew() (string, error) { return f.Publish() }
+
 func (f *fakeReleases) Publish() (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -119,7 +119,7 @@ func (h *Handler) Publish(w http.ResponseWriter, r *http.Request) {
 		h.contentFailed(w, r, err)
 		return
 	}
-	if _, err := h.opts.Releases.Publish(); err != nil {
+	if _, err := h.opts.Releases.PublishNew(); err != nil {
 		h.kit.Log.Error("studio: publish", "err", err)
 	}
 	h.kit.Log.Info("studio: draft published", "commit", commit, "changes", len(list), "account", page.Actor(r))

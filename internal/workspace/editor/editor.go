@@ -30,7 +30,7 @@ type Releases interface {
 	List() ([]published.Release, error) // newest first
 	Live() string                       // the id of the live release
 	CanBuild() bool                     // false: this server has no builder
-	Publish() (string, error)           // queues a build of main now
+	PublishNew() (string, error)        // builds main, unless it is live or under way already
 }
 
 // Options are what the Content section works with.

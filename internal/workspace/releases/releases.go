@@ -24,6 +24,7 @@ type Releases interface {
 	Live() string                                 // the id of the live release
 	CanBuild() bool                               // false: this server has no builder
 	Publish() (string, error)                     // queues a build of main now
+	PublishNew() (string, error)                  // the same, unless main is live or under way already (the Content page's)
 	Release(id string) (published.Release, error) // any release, a preview too
 	// Rollback switches to a release built before, at once, and makes its
 	// content main's by a new commit by who, which it returns ("" when
