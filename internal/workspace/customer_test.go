@@ -43,6 +43,12 @@ func TestCustomerPage(t *testing.T) {
 	if body := do(h, "GET", "/studio/enquiries/"+itoa(first), nil, withCookie(c)).Body.String(); !strings.Contains(body, `href="/studio/customers?email=meera%40example.com"`) {
 		t.Error("the enquiry does not link to its customer's page")
 	}
+	// An address of nobody: a clear answer, not every enquiry as one person's.
+	for _, target := range []string{"/studio/customers", "/studio/customers?email=+"} {
+		if w := do(h, "GET", target, nil, withCookie(c)); w.Code != http.StatusBadRequest || strings.Contains(w.Body.String(), "Someone else") || !strings.Contains(w.Body.String(), "The link names no e-mail address") {
+			t.Errorf("%s: %d, want 400 naming no one:\n%s", target, w.Code, w.Body)
+		}
+	}
 	w := do(h, "GET", "/studio/customers?email="+url.QueryEscape("Meera@Example.com"), nil, withCookie(c))
 	body := html.UnescapeString(w.Body.String())
 	if w.Code != http.StatusOK {

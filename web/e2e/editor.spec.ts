@@ -4,6 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { test, expect, expectNoAxeViolations, hydrated, unique } from "./fixtures";
 import { catalogue, products, site, vocabulary } from "./content";
+import { expectNoSidewaysScroll, expectTargetsOf44 } from "./targets";
 import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath } from "../app/lib/filters";
 
 // The workspace's Content section, driven as the studio's owner would, on a
@@ -281,40 +282,6 @@ test("bad input is refused beside its field, and nothing is saved", async ({ pag
   await page.goto("/studio/content/products");
   await expect(page.getByRole("link", { name: product.name, exact: true })).toBeVisible();
 });
-
-// Every target of the page a finger can press (links, buttons, boxes, text
-// boxes, found by role) is 44 × 44 px at least: a checkbox by its label. A
-// link within a sentence is exempt (WCAG 2.5.8's inline exception): its
-// size is the text's.
-async function expectTargetsOf44(page: Page) {
-  const small: string[] = [];
-  for (const role of ["link", "button", "checkbox", "radio", "textbox", "combobox"] as const) {
-    small.push(
-      ...(await page.getByRole(role).evaluateAll(
-        (elements, role) =>
-          elements.flatMap((element) => {
-            const label = element.closest("label");
-            const box = ((role === "checkbox" || role === "radio") && label ? label : element).getBoundingClientRect();
-            const sentence = element.closest("p")?.cloneNode(true) as HTMLElement | undefined;
-            sentence?.querySelectorAll("a").forEach((a) => a.remove());
-            if (role === "link" && /\p{L}/u.test(sentence?.textContent ?? "")) return [];
-            const name = element.getAttribute("aria-label") ?? element.textContent?.trim() ?? element.id;
-            return box.width < 44 || box.height < 44 ? [`${role} “${name}”: ${box.width} × ${box.height}`] : [];
-          }),
-        role,
-      )),
-    );
-  }
-  expect(small, `on ${page.url()}`).toEqual([]);
-}
-
-// Nothing of the page is wider than the phone's screen, at 320 and 375 px.
-async function expectNoSidewaysScroll(page: Page) {
-  for (const width of [320, 375]) {
-    await page.setViewportSize({ width, height: 740 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${page.url()} at ${width} px`).toBeLessThanOrEqual(width);
-  }
-}
 
 test("on a phone, every target of the Content pages is 44 px at least, and nothing scrolls sideways", async ({ page, openStudio }) => {
   await openContent(page, openStudio);
@@ -713,7 +680,8 @@ test("the owner goes back to an earlier version of the site, told first what it 
   await expect(page.getByRole("status")).toContainText("Saved to the unpublished changes");
   await page.getByRole("navigation", { name: "Workspace" }).getByRole("link", { name: "Content" }).click();
   await page.getByRole("button", { name: "Publish" }).click();
-  await checkAgainUntil(page, async () => /Live|Failed/.test((await page.getByRole("status").first().textContent()) ?? ""));
+  // The page follows the publish by itself: no tap.
+  await expect(page.getByRole("status").first()).toContainText(/Live|Stopped/, { timeout: 300_000 });
   await expect(page.getByRole("status").first()).toContainText("Live");
   await visitor.goto("/");
   await expect(footer).toBeVisible();

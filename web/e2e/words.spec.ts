@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { test, expect, unique } from "./fixtures";
+import { test, expect, axeViolations, unique } from "./fixtures";
+import { sidewaysScroll, smallTargets } from "./targets";
 
 // Every page of the workspace, read as the studio's owner reads it on her
 // phone: no file name or path of the content, no git word, no server
@@ -71,20 +72,11 @@ async function workspaceLinks(page: Page): Promise<string[]> {
     .map((url) => url.pathname);
 }
 
-test("no workspace page says a file name, a git word or the server's set-up", async ({ page, browser, openStudio }) => {
-  test.setTimeout(600_000);
-  const found: string[] = [];
-
-  // Signed out: the sign-in page and the forgotten password's, shown to anyone.
-  const visitor = await browser.newContext();
-  const signedOut = await visitor.newPage();
-  for (const path of ["/studio", "/studio/forgot-password"]) {
-    await signedOut.goto(path);
-    await expect(signedOut.getByRole("heading", { level: 1 })).toBeVisible();
-    found.push(...(await forbiddenWords(signedOut, `${path} (signed out)`)));
-  }
-  await visitor.close();
-
+// Every page of the workspace, signed in as the owner, each visited once
+// (visit is called on it): those the workspace's links lead to, from its
+// navigation and the Content section's index on, with an enquiry sent
+// first so that its page is among them. Says which product's form it read.
+async function everyPage(page: Page, openStudio: (page: Page) => Promise<void>, visit: (path: string) => Promise<void>) {
   // An enquiry, sent as the site's form sends one, so its page is read too.
   const sender = unique("Meera Iyer");
   const sent = await page.request.post("/api/enquiries", {
@@ -105,7 +97,7 @@ test("no workspace page says a file name, a git word or the server's set-up", as
     await page.goto(path);
     // The first: a text's page shows its rendering, with its own heading, beside it.
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-    found.push(...(await forbiddenWords(page, path)));
+    await visit(path);
     queue.push(...(await workspaceLinks(page)).filter((link) => !seen.has(link)));
   }
   // The pages the test must have reached, or it read too little.
@@ -118,8 +110,29 @@ test("no workspace page says a file name, a git word or the server's set-up", as
   expect(product, "a product's form is linked from the products").toBeDefined();
   expect(seen, "a product's form links to its delete confirmation").toContain(`${product}/delete`);
 
+  return { seen, product: product! };
+}
+
+test("no workspace page says a file name, a git word or the server's set-up", async ({ page, browser, openStudio }) => {
+  test.setTimeout(600_000);
+  const found: string[] = [];
+
+  // Signed out: the sign-in page and the forgotten password's, shown to anyone.
+  const visitor = await browser.newContext();
+  const signedOut = await visitor.newPage();
+  for (const path of ["/studio", "/studio/forgot-password"]) {
+    await signedOut.goto(path);
+    await expect(signedOut.getByRole("heading", { level: 1 })).toBeVisible();
+    found.push(...(await forbiddenWords(signedOut, `${path} (signed out)`)));
+  }
+  await visitor.close();
+
+  const { seen, product } = await everyPage(page, openStudio, async (path) => {
+    found.push(...(await forbiddenWords(page, path)));
+  });
+
   // A form refused by its checks: the problems are said in her words too.
-  await page.goto(product!);
+  await page.goto(product);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("heading", { level: 2, name: /^Nothing was saved/ })).toBeVisible();
@@ -127,4 +140,24 @@ test("no workspace page says a file name, a git word or the server's set-up", as
 
   // Each finding once: a hint repeated in a list's every item is one.
   expect([...new Set(found)], `${seen.size} pages read`).toEqual([]);
+});
+
+// Every page of the workspace on a phone: each target a finger presses is
+// 44 × 44 px at least, nothing scrolls sideways at 320 or 375 px, and axe
+// finds nothing (once for each kind of page: a product's form stands for
+// every product's).
+test("every workspace page has targets of 44 px, fits a phone and is clean under axe", async ({ page, openStudio }) => {
+  test.setTimeout(900_000);
+  const kinds = new Set<string>();
+  const found: string[] = [];
+  await everyPage(page, openStudio, async (path) => {
+    found.push(...(await smallTargets(page)).map((small) => `${path}: ${small}`));
+    found.push(...(await sidewaysScroll(page)).map((wide) => `${path}: ${wide}`));
+    const kind = path.replace(/\d+/g, "N");
+    if (!kinds.has(kind)) {
+      kinds.add(kind);
+      found.push(...(await axeViolations(page)).map((v) => `${path}: axe ${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`));
+    }
+  });
+  expect(found, `${kinds.size} kinds of page`).toEqual([]);
 });

@@ -48,6 +48,11 @@ type customerEvent struct {
 // Customer is GET /studio/customers?email=….
 func (h *Handler) Customer(w http.ResponseWriter, r *http.Request) {
 	email := enquiry.EmailKey(strings.TrimSpace(r.URL.Query().Get("email")))
+	if email == "" {
+		// No address would list every enquiry as one person's.
+		h.kit.Fail(w, r, http.StatusBadRequest, "Which customer?", "The link names no e-mail address: open a customer from one of their enquiries.", "/studio")
+		return
+	}
 	ctx := r.Context()
 	p := &customerView{Frame: page.Frame{Title: email}, Email: email}
 	enquiries, err := h.customers.Enquiries(ctx, store.EnquiryFilter{Email: email, AllSpam: true, Limit: maxCustomerEnquiries})
