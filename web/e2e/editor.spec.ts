@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import sharp from "sharp";
 import { test, expect, expectNoAxeViolations, hydrated, unique } from "./fixtures";
 import { catalogue, products, site, vocabulary } from "./content";
-import { expectNoSidewaysScroll, expectTargetsOf44 } from "./targets";
+import { expectNoSidewaysScroll, expectTargetsOf44, sidewaysScroll } from "./targets";
 import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath } from "../app/lib/filters";
 
 // The workspace's Content section, driven as the studio's owner would, on a
@@ -596,7 +596,7 @@ test("a deleted piece's address says it is no longer in the catalogue, with 410,
   expect(await (await request.get("/sitemap.xml")).text()).not.toContain(`${address}<`);
 });
 
-test("a name of one word longer than a phone is wide wraps: no page scrolls sideways at 375 px", async ({ browser }) => {
+test("a name of one word longer than a phone is wide wraps: no page scrolls sideways at 375 px", async ({ browser, page: studio, openStudio }) => {
   // Published by the test above: the Fresh piece is on the home page, its
   // own page, and its tab's list (on the page of that list it falls on).
   const tab = vocabulary.tabs.find((t) => t.categories.includes(freshPiece.category))!.name;
@@ -616,6 +616,13 @@ test("a name of one word longer than a phone is wide wraps: no page scrolls side
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
   }
   await page.context().close();
+  // Nor the workspace's pages that name it: the versions (what changed), the products, its form.
+  await openStudio(studio);
+  for (const path of ["/studio/releases", "/studio/content/products", `/studio/content/products/${freshPiece.id}`]) {
+    await studio.goto(path);
+    await expect(studio.getByText(longWord).first(), path).toBeVisible();
+    expect(await sidewaysScroll(studio), path).toEqual([]);
+  }
 });
 
 test("the owner chooses a new hero picture with the uploader, saves it and sees it in the form", async ({ page, openStudio }, info) => {
