@@ -665,7 +665,7 @@ func TestDiscardSaysWhatTheContentWillBe(t *testing.T) {
 	for _, c := range []struct {
 		liveTree, ask, done string
 	}{
-		{"t-not-main", "the content will be as it was last published, which visitors do not see yet (see Releases):",
+		{"t-not-main", "the content will be as it was last published, which visitors do not see yet (see Versions of the site):",
 			"The content is as it was last published, which visitors do not see yet: see Releases."},
 		{main.Tree, "the content will be the live site’s again:", "The content is the live site’s again."},
 	} {
@@ -685,7 +685,7 @@ func TestDiscardSaysWhatTheContentWillBe(t *testing.T) {
 	}
 	rig.repo.DiscardDraft()
 	for _, c := range []struct{ liveTree, none string }{
-		{"t-not-main", "None: the content is as it was last published, which visitors do not see yet (see <a href=\"/studio/releases\">Releases</a>)."},
+		{"t-not-main", "None: the content is as it was last published, which visitors do not see yet (see <a href=\"/studio/releases\">Versions of the site</a>)."},
 		{main.Tree, "None: the live site shows the content as it is."},
 	} {
 		rig.rel.mu.Lock()
