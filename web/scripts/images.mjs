@@ -313,30 +313,31 @@ async function ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn }) 
   const hash = await hashOfFile(path, hashes);
   const cached = join(cacheDir, hash);
   while (encoding.has(hash)) await encoding.get(hash);
-  let meta = await intactMeta(cached, src, warn);
-  if (!meta || (withOg && !meta.og)) {
+  // Claimed before the check, which waits on the disk: a second source
+  // of the same bytes checking meanwhile would encode them too.
+  let done = () => {};
+  encoding.set(hash, new Promise((resolve) => (done = resolve)));
+  try {
+    let meta = await intactMeta(cached, src, warn);
+    const encoded = !meta || (withOg && !meta.og);
     // An entry whole but for its link preview (its picture now a product's
     // first) keeps its files: only the preview is made.
-    const kept = meta;
-    const made = (async () => encode(await readFile(path), extname(src).toLowerCase(), cached, withOg, rank, kept))();
-    encoding.set(hash, made);
-    try {
-      meta = await made;
-    } finally {
-      encoding.delete(hash);
-    }
+    if (encoded) meta = await encode(await readFile(path), extname(src).toLowerCase(), cached, withOg, rank, meta);
+    return { hash, meta, encoded };
+  } finally {
+    encoding.delete(hash);
+    done();
   }
-  return { hash, meta };
 }
 
 // An original's manifest entry, with the public names of its files,
 // encoded first if need be.
 async function processImage({ src, path, cacheDir, withOg, ogAlias, hashes, rank, warn }) {
-  const { hash, meta } = await ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn });
+  const { hash, meta, encoded } = await ensureEntry({ src, path, cacheDir, withOg, hashes, rank, warn });
   const { entry, files } = entryOf(meta, src, hash, withOg);
   const linked = files.map(([file, name]) => [join(cacheDir, hash, file), name]);
   if (ogAlias) linked.push([join(cacheDir, hash, "og.jpg"), ogAlias]);
-  return { entry, files: linked };
+  return { entry, files: linked, hash, encoded };
 }
 
 class TooManyPixels extends Error {
@@ -549,11 +550,13 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   const started = Date.now();
   const hashes = { old: await readHashes(join(cacheDir, HASHES)), used: {} };
   const made = new Array(wanted.length);
+  const count = await pictureCount(wanted, imagesDir, cacheDir, hashes, log);
   await pool(firstShownFirst(wanted), 2, async (i, place) => {
     const w = wanted[i];
     try {
       const rank = [1, w.og ? 0 : 1, place];
       made[i] = await processImage({ src: w.src, path: join(imagesDir, w.src), cacheDir, withOg: w.og, ogAlias: w.ogAlias, hashes, rank, warn });
+      if (made[i].encoded) count.made(made[i].hash);
       if (made[i].entry.placeholder && made[i].entry.width < MIN_WIDTH) {
         warn(`images: warning: ${whereUsed(w)}: content/images/${w.src} is ${made[i].entry.width} px wide; under ${MIN_WIDTH} px it looks soft on phones and large screens`);
       }
@@ -584,6 +587,32 @@ export async function buildImages({ contentDir, outDir, cacheDir, extra = [], lo
   await rename(staging, outDir);
   log(`images: ${wanted.length} originals, ${made.reduce((n, m) => n + m.files.length, 0)} files in ${relative(process.cwd(), outDir) || outDir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return manifest;
+}
+
+// How many pictures a build makes, said as each is made ("images: made 2
+// of 5 pictures"): the page that follows a publish shows it. The total is
+// the originals, by their bytes, with no encoding in the cache; one whose
+// encoding is found damaged, or lacks its link preview, is added as it
+// is made.
+async function pictureCount(wanted, imagesDir, cacheDir, hashes, log) {
+  const expected = new Set();
+  await pool(wanted, 8, async (w) => {
+    try {
+      const hash = await hashOfFile(join(imagesDir, w.src), hashes);
+      if (!existsSync(join(cacheDir, hash, "meta.json"))) expected.add(hash);
+    } catch {
+      // unreadable: said by the build itself, below
+    }
+  });
+  let total = expected.size;
+  let done = 0;
+  if (total > 0) log(`images: made 0 of ${total} pictures`);
+  return {
+    made(hash) {
+      if (!expected.delete(hash)) total++;
+      log(`images: made ${++done} of ${total} pictures`);
+    },
+  };
 }
 
 const manifestText = (manifest) => JSON.stringify(manifest, null, 1) + "\n";

@@ -143,6 +143,24 @@ describe("the image pipeline", () => {
     expect(manifest["/images/craft.svg"]).toBeUndefined();
   }, 120_000);
 
+  it("says how many new pictures it has made, as it makes them, and none when all were made before", async () => {
+    const dir = await mkdtemp(join(root, "count-"));
+    await mkdir(join(dir, "images"));
+    const images = [1, 2].map((n) => ({ src: `new-${n}.jpg`, alt: `new ${n}` }));
+    for (const [n, image] of images.entries()) await makePhoto(join(dir, "images", image.src), { width: 900, height: 600, seed: 40 + n });
+    // The same bytes twice: one picture to make, not two.
+    await cp(join(dir, "images", "new-1.jpg"), join(dir, "images", "same-as-1.jpg"));
+    await writeCatalogue(dir, [product(1, images), product(2, [{ src: "same-as-1.jpg", alt: "again" }])]);
+    const cacheDir = await mkdtemp(join(root, "count-cache-"));
+    const build = async () => {
+      const lines: string[] = [];
+      await buildImages({ contentDir: dir, outDir: join(dir, "out"), cacheDir, log: (line: string) => lines.push(line), warn: () => {} });
+      return lines.filter((line) => /^images: made /.test(line));
+    };
+    expect(await build()).toEqual(["images: made 0 of 2 pictures", "images: made 1 of 2 pictures", "images: made 2 of 2 pictures"]);
+    expect(await build()).toEqual([]);
+  }, 120_000);
+
   it("re-encodes only the picture that changed", async () => {
     await run().result;
     const cache = join(root, "cache");

@@ -100,6 +100,7 @@ func (b *NodeBuilder) Build(ctx context.Context, contentDir, clientDir string, s
 			continue
 		}
 		stage(stageName(step))
+		log := countingPictures(log, step, stage)
 		switch {
 		case step == bundleStep:
 			err = b.bundle(ctx, work.web(), env, scripts[step], work.bundleDir, log, &stats)

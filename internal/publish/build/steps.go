@@ -7,11 +7,13 @@ package build
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -120,4 +122,36 @@ func stepEnv(env []string, bin string) []string {
 		out = append(out, kv)
 	}
 	return append(out, path)
+}
+
+// madePictures is the images step's line for each picture it makes
+// ("images: made 2 of 5 pictures", web/scripts/images.mjs).
+var madePictures = regexp.MustCompile(`(?m)^images: made (\d+) of (\d+) pictures$`)
+
+// countingPictures is log, for the images step, also saying each picture
+// made as the build's stage ("making the images: 2 of 5"), which the page
+// that follows a publish shows.
+func countingPictures(log io.Writer, step string, stage func(string)) io.Writer {
+	if step != "images" {
+		return log
+	}
+	return &pictureCounter{log: log, stage: stage}
+}
+
+// A pictureCounter passes lines to log, and the images step's counts to stage.
+type pictureCounter struct {
+	log   io.Writer
+	stage func(string)
+	part  []byte // a line not ended yet
+}
+
+func (c *pictureCounter) Write(b []byte) (int, error) {
+	c.part = append(c.part, b...)
+	if end := bytes.LastIndexByte(c.part, '\n'); end >= 0 {
+		for _, m := range madePictures.FindAllSubmatch(c.part[:end+1], -1) {
+			c.stage(fmt.Sprintf("%s: %s of %s", stageName("images"), m[1], m[2]))
+		}
+		c.part = slices.Clone(c.part[end+1:])
+	}
+	return c.log.Write(b)
 }

@@ -41,3 +41,26 @@ func TestTheStepsAreThoseOfTheBuildScript(t *testing.T) {
 		t.Errorf("a step with no stage name shows %q", got)
 	}
 }
+
+// The images step's count of pictures made becomes the build's stage, line
+// by line, whatever the pieces its lines are written in; its lines are
+// still the log's, and another step's are only the log's.
+func TestThePicturesMadeAreCountedAsTheStage(t *testing.T) {
+	var stages []string
+	var log strings.Builder
+	w := countingPictures(&log, "images", func(s string) { stages = append(stages, s) })
+	for _, piece := range []string{"images: made 0 of 2 pictures\nimages: ma", "de 1 of 2 pictures\n", "images: warning: narrow\nimages: made 2 of 2 pictures\n"} {
+		if _, err := w.Write([]byte(piece)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"making the images: 0 of 2", "making the images: 1 of 2", "making the images: 2 of 2"}
+	if !slices.Equal(stages, want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	if !strings.Contains(log.String(), "images: warning: narrow\n") || strings.Count(log.String(), "\n") != 4 {
+		t.Errorf("the log lost lines:\n%s", log.String())
+	}
+	other := countingPictures(&log, "prerender", func(s string) { t.Errorf("a prerender line became the stage %q", s) })
+	other.Write([]byte("images: made 1 of 1 pictures\n"))
+}

@@ -64,10 +64,16 @@ func ProgressOf(rel published.Release, list []published.Release, live string) Pr
 
 // StageWords is a build's stage in the studio's words.
 func StageWords(stage string) string {
-	if words, ok := stageWords[stage]; ok {
-		return words
+	// A step's count comes after its name ("making the images: 3 of 5").
+	name, count, counted := strings.Cut(stage, ": ")
+	words, ok := stageWords[name]
+	switch {
+	case !ok:
+		return makingPages
+	case counted:
+		return words + " " + count
 	}
-	return makingPages
+	return words
 }
 
 // A Problem is what stopped a build, in the studio's words, and the

@@ -32,6 +32,7 @@ func TestAPublishsProgressIsSaidInTheStudiosWords(t *testing.T) {
 		{"reading its content", building("reading the commit"), nil, Progress{Words: "Checking", UnderWay: true}},
 		{"checking the content", building("checking the content"), nil, Progress{Words: "Checking", UnderWay: true}},
 		{"making the images", building("making the images"), nil, Progress{Words: "Making the pictures", UnderWay: true}},
+		{"making the images, counted", building("making the images: 3 of 5"), nil, Progress{Words: "Making the pictures 3 of 5", UnderWay: true}},
 		{"prerendering", building("prerendering the pages"), nil, Progress{Words: "Making the pages", UnderWay: true}},
 		{"a step of the pages not named", building("running sitemap"), nil, Progress{Words: "Making the pages", UnderWay: true}},
 		{"checking the release", building("checking the release"), nil, Progress{Words: "Checking the new version", UnderWay: true}},
