@@ -178,8 +178,7 @@ func (s *Store) enquiriesFrom(ctx context.Context, db querier, key string) ([]in
 }
 
 // waitForSnapshotsBefore waits, for limit at most, until no other session
-// of this database holds a snapshot (VACUUM keeps rows for those of its
-// own database only; other databases' sessions hold shared catalogs) that may not see transaction
+// of the PostgreSQL server holds a snapshot that may not see transaction
 // xid committed (its xmin is xid or older), so that a VACUUM after it
 // removes every row version xid replaced.
 func waitForSnapshotsBefore(ctx context.Context, conn *sql.Conn, xid string, limit time.Duration) error {
@@ -187,7 +186,7 @@ func waitForSnapshotsBefore(ctx context.Context, conn *sql.Conn, xid string, lim
 	for {
 		var older int
 		err := conn.QueryRowContext(ctx, `SELECT count(*) FROM pg_stat_activity
-			WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age($1::xid)`, xid).Scan(&older)
+			WHERE pid <> pg_backend_pid() AND backend_xmin IS NOT NULL AND age(backend_xmin) >= age($1::xid)`, xid).Scan(&older)
 		switch {
 		case err != nil:
 			return fmt.Errorf("the sessions' snapshots: %w", err)
