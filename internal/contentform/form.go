@@ -34,6 +34,20 @@ type Field struct {
 	Index, Count int
 }
 
+// Find is the field of f (f itself, or one within it) named name, nil
+// when none is.
+func (f *Field) Find(name string) *Field {
+	if f.Name == name {
+		return f
+	}
+	for _, c := range f.Fields {
+		if found := c.Find(name); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
 // A Schema is one content file's schema: a JSON Schema (2020-12) as the
 // files of content/schema use it: type, properties, required, items, enum,
 // title, description, $ref to #/$defs.

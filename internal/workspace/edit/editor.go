@@ -383,7 +383,7 @@ func (e *Editor) conflict(c *Change, head repo.Commit, theirs, merged, their *co
 	out := &Conflict{Head: head, Shown: shownDoc}
 	for _, u := range conflicts {
 		out.Fields = append(out.Fields, FieldConflict{Name: u.name, Label: u.label, By: changedBy(history, u.rel),
-			Mine: shown(findField(mineForm, u.name)), Theirs: shown(findField(theirForm, u.name))})
+			Mine: shown(mineForm.Find(u.name)), Theirs: shown(theirForm.Find(u.name))})
 	}
 	return out
 }

@@ -202,19 +202,6 @@ func texts(f *contentform.Field) []string {
 	return out
 }
 
-// findField is the field of the form named name, nil when none is.
-func findField(f *contentform.Field, name string) *contentform.Field {
-	if f.Name == name {
-		return f
-	}
-	for _, c := range f.Fields {
-		if found := findField(c, name); found != nil {
-			return found
-		}
-	}
-	return nil
-}
-
 // summary says a change's fields in a commit message: the first four and
 // how many more.
 func summary(labels []string) string {

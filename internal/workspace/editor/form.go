@@ -132,7 +132,7 @@ func (h *Handler) unsaved(c *edit.Change) *editView {
 	for _, pr := range c.Problems {
 		if pr.Field == edit.FreshField {
 			p.FreshProblems = append(p.FreshProblems, pr.Text)
-		} else if f := findField(p.Form, pr.Field); f != nil {
+		} else if f := p.Form.Find(pr.Field); f != nil {
 			f.Problems = append(f.Problems, pr.Text)
 		} else {
 			p.Others = append(p.Others, pr.Text)
@@ -279,17 +279,4 @@ func (v *editView) liftHidden() {
 	if v.Form != nil {
 		walk(v.Form, nil)
 	}
-}
-
-// findField is the field of the form named name, nil when none is.
-func findField(f *contentform.Field, name string) *contentform.Field {
-	if f.Name == name {
-		return f
-	}
-	for _, c := range f.Fields {
-		if found := findField(c, name); found != nil {
-			return found
-		}
-	}
-	return nil
 }
