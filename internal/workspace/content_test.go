@@ -732,6 +732,12 @@ func photo(t *testing.T, width, height int) []byte {
 // upload posts a product's form with files, as a browser does.
 func uploadForm(t *testing.T, rig *editorRig, path string, fields url.Values, files map[string][]byte) *httptest.ResponseRecorder {
 	t.Helper()
+	return postFiles(rig, path, fields, "photos", files)
+}
+
+// postFiles posts a form of fields with files (by name) in its file input
+// fileField, as a browser does, signed in as Asha.
+func postFiles(rig *editorRig, path string, fields url.Values, fileField string, files map[string][]byte) *httptest.ResponseRecorder {
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	for k, vs := range fields {
@@ -740,7 +746,7 @@ func uploadForm(t *testing.T, rig *editorRig, path string, fields url.Values, fi
 		}
 	}
 	for name, data := range files {
-		fw, _ := mw.CreateFormFile("photos", name)
+		fw, _ := mw.CreateFormFile(fileField, name)
 		fw.Write(data)
 	}
 	mw.Close()

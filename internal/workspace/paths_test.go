@@ -1,30 +1,17 @@
 package workspace
 
 import (
-	"io/fs"
-	"maps"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"studio/content"
 )
 
 // The trial's payload, typed into the Home page's hero: a path out of
 // content/images/ to a file of the server's, which the build read (and
 // wrote resized copies beside) once.
 func TestTheHomePageRefusesAHeroOutsideTheContent(t *testing.T) {
-	seed := maps.Clone(editorContent)
-	for _, name := range []string{"pages.json", "schema/pages.schema.json"} {
-		b, err := fs.ReadFile(content.Files, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seed[name] = &fstest.MapFile{Data: b}
-	}
-	rig := setupEditorOn(t, seed)
+	rig := setupPages(t)
 	main, _ := rig.repo.Main()
 	before := rig.draftFile(t, "pages.json")
 	trial := "x/" + strings.Repeat("../", 20) + "tmp/secret/secret-plan.jpg"

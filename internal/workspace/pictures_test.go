@@ -1,11 +1,9 @@
 package workspace
 
 import (
-	"bytes"
 	"encoding/json"
 	"io/fs"
 	"maps"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -58,22 +56,7 @@ func pagesOf(t *testing.T, raw string) *contentform.Value {
 // postWithFile posts a form of the Content section with one file in the
 // field fileField, as a browser does without the script.
 func postWithFile(rig *editorRig, path string, fields url.Values, fileField, filename string, data []byte) *httptest.ResponseRecorder {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	for k, vs := range fields {
-		for _, v := range vs {
-			mw.WriteField(k, v)
-		}
-	}
-	fw, _ := mw.CreateFormFile(fileField, filename)
-	fw.Write(data)
-	mw.Close()
-	r := httptest.NewRequest("POST", path, &body)
-	r.Header.Set("Content-Type", mw.FormDataContentType())
-	r.AddCookie(rig.asha)
-	w := httptest.NewRecorder()
-	rig.h.ServeHTTP(w, r)
-	return w
+	return postFiles(rig, path, fields, fileField, map[string][]byte{filename: data})
 }
 
 // The Home page's form shows the hero as its picture, with a file input to
