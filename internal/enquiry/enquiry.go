@@ -159,8 +159,8 @@ type Enquiry struct {
 	Items []Item
 }
 
-// Subject is the subject of the studio's mail about e, and of a reply to
-// it after "Re: ".
+// Subject is the subject of the studio's own copy of e (the customer's
+// mails have AcknowledgementSubject and ReplySubject).
 func (e Enquiry) Subject() string {
 	s := fmt.Sprintf("%s #%d from %s", e.Kind.Title(), e.ID, e.Name)
 	switch {
@@ -171,6 +171,25 @@ func (e Enquiry) Subject() string {
 	}
 	return s
 }
+
+// AcknowledgementSubject is the subject of the acknowledgement mailed to
+// the customer, from the studio called studio: "Jharokha Studio: we have
+// your quote request (#2)". The studio's replies answer it (ReplySubject),
+// so a customer's mail program shows them as one conversation.
+func (e Enquiry) AcknowledgementSubject(studio string) string {
+	return fmt.Sprintf("%s: we have your %s (#%d)", studio, strings.ToLower(e.Kind.Title()), e.ID)
+}
+
+// ReplySubject is the subject of the studio's replies to e: "Re: " and the
+// acknowledgement's subject, the same for every reply (never "Re: Re:").
+func (e Enquiry) ReplySubject(studio string) string {
+	return "Re: " + e.AcknowledgementSubject(studio)
+}
+
+// Erased tells whether the person's data was erased from e (the store's
+// ErasePerson blanks the address, which every enquiry otherwise has): there
+// is nobody to reply to.
+func (e Enquiry) Erased() bool { return e.Email == "" }
 
 // Pieces says what a shortlist's request asks for (PiecesOf its items).
 func (e Enquiry) Pieces() string {

@@ -25,7 +25,9 @@ import (
 //     replies (content/service.json) and how to reach the studio
 //     (content/site.json), with the studio's e-mail as Reply-To.
 //
-// Both are plain text in UTF-8, quoted-printable, composed with go-mail.
+// Both are plain text in UTF-8, quoted-printable, composed with go-mail;
+// so are the replies the studio writes in the inbox, which add the same
+// text as HTML. All of them are one conversation (thread.go).
 // Every header built from what a visitor typed is encoded and folded in
 // headers.go; the visitor's words otherwise go in the body only.
 
@@ -54,7 +56,7 @@ func (c Config) message(m store.PendingMail, now time.Time) (*gomail.Msg, error)
 		if m.Reply == nil {
 			return nil, fmt.Errorf("%w: the reply is gone", errPermanent)
 		}
-		return c.reply(m.Enquiry, *m.Reply, m.Subscribed, now)
+		return c.reply(m.Enquiry, *m.Reply, m.EarlierReplies, m.Subscribed, now)
 	case store.RecipientInvite, store.RecipientReset:
 		return c.accountMail(m, now)
 	case store.RecipientConfirm:
@@ -76,11 +78,7 @@ func (c Config) newMessage(fromName, idPrefix string, e enquiry.Enquiry, now tim
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent(), gomail.WithCharset(gomail.CharsetUTF8), gomail.WithEncoding(gomail.EncodingQP))
 	msg.FromMailAddress(&mail.Address{Name: oneLine(fromName), Address: from})
 	msg.SetDateWithValue(now)
-	domain := "studio.invalid"
-	if at := strings.LastIndexByte(from, '@'); at >= 0 {
-		domain = from[at+1:]
-	}
-	msg.SetMessageIDWithValue(fmt.Sprintf("%s-%d.%d@%s", idPrefix, e.ID, now.UnixNano(), domain))
+	msg.SetMessageIDWithValue(fmt.Sprintf("%s-%d.%d@%s", idPrefix, e.ID, now.UnixNano(), c.idDomain()))
 	return msg, nil
 }
 
@@ -114,8 +112,8 @@ func (c Config) studioCopy(e enquiry.Enquiry, now time.Time) (*gomail.Msg, error
 		return nil, fmt.Errorf("%w: the studio's address: %v", errPermanent, err)
 	}
 	msg.AddToMailAddress(&mail.Address{Address: to})
-	// The subject the inbox's reply link answers with "Re: " (e.Subject),
-	// encoded and folded here, not by go-mail: see headers.go.
+	setThread(msg, c.studioCopyID(e), []string{c.acknowledgementID(e)})
+	// The subject is encoded and folded here, not by go-mail: see headers.go.
 	title := e.Kind.Title()
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(e.Subject())))
 	// An address that does not parse (the enquiry's check makes that
@@ -176,8 +174,8 @@ func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Tim
 		return nil, err
 	}
 	title := e.Kind.Title()
-	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject),
-		textWords(fmt.Sprintf("%s: we have your %s (#%d)", site.Name, strings.ToLower(title), e.ID))))
+	setThread(msg, c.acknowledgementID(e), nil)
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(e.AcknowledgementSubject(site.Name))))
 	// An automatic answer (RFC 3834): the visitor's own auto-responder
 	// should not answer it back.
 	msg.SetGenHeader(gomail.Header("Auto-Submitted"), "auto-replied")
@@ -226,8 +224,11 @@ func (c Config) acknowledgement(e enquiry.Enquiry, subscribed bool, now time.Tim
 
 // reply is a mail the studio wrote in the inbox, as it was written: from
 // SMTP_FROM under the writer's name and the studio's, answered to the
-// studio's address, with its attachment (a PDF quote).
-func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now time.Time) (*gomail.Msg, error) {
+// studio's address, in the enquiry's conversation (thread.go) after the
+// replies before it (earlier, their ids). It is multipart/alternative:
+// the text as typed and the studio's signature, and the same as HTML
+// (html.go); with its attachment (a PDF quote) beside them.
+func (c Config) reply(e enquiry.Enquiry, r store.Reply, earlier []int64, subscribed bool, now time.Time) (*gomail.Msg, error) {
 	site := c.Site
 	fromName := site.Name
 	if r.AuthorName != "" {
@@ -237,12 +238,21 @@ func (c Config) reply(e enquiry.Enquiry, r store.Reply, subscribed bool, now tim
 	if err != nil {
 		return nil, err
 	}
-	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(r.Subject)))
-	body := r.Body
-	if subscribed {
-		body = strings.TrimRight(body, "\n") + "\n" + c.withUnsubscribe(msg, to)
+	chain := []string{c.acknowledgementID(e)}
+	for _, id := range earlier {
+		chain = append(chain, c.replyID(e, id))
 	}
-	msg.SetBodyString(gomail.TypeTextPlain, body)
+	setAnswer(msg, c.replyID(e, r.ID), chain)
+	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(r.Subject)))
+	signature := contactDetails(c)
+	var unsubscribe string
+	if subscribed {
+		unsubscribe = c.withUnsubscribe(msg, to)
+	}
+	// "-- " starts a signature (RFC 3676 4.3): mail programs grey it, and
+	// leave it out of a quoted answer.
+	msg.SetBodyString(gomail.TypeTextPlain, strings.TrimRight(r.Body, "\n")+"\n\n-- \n"+signature+unsubscribe)
+	msg.AddAlternativeString(gomail.TypeTextHTML, htmlReply(r.Body, signature, unsubscribe))
 	if r.AttachmentName != "" {
 		if err := msg.AttachReader(r.AttachmentName, bytes.NewReader(r.Attachment), gomail.WithFileContentType("application/pdf")); err != nil {
 			return nil, fmt.Errorf("%w: the attachment: %v", errPermanent, err)

@@ -20,6 +20,10 @@ type PendingMail struct {
 	claim     int64
 	Enquiry   enquiry.Enquiry // the enquiry it is about; zero for a mail about none
 	Reply     *Reply          // for RecipientReply
+	// EarlierReplies are the ids of the enquiry's replies before Reply,
+	// oldest first: its mail answers the last of them (or the
+	// acknowledgement, when there is none).
+	EarlierReplies []int64
 	Account   *Account        // for RecipientInvite and RecipientReset; nil once the account is gone
 	// Subscriber is the address to confirm, for RecipientConfirm; nil
 	// when it is gone (dropped unconfirmed, or erased).
@@ -146,6 +150,9 @@ func (s *Store) DueMails(ctx context.Context, now time.Time, limit int) ([]Pendi
 				return nil, fmt.Errorf("store: due mails: %w", err)
 			}
 			list[i].Reply = &r
+			if list[i].EarlierReplies, err = s.repliesBefore(ctx, r); err != nil {
+				return nil, fmt.Errorf("store: due mails: %w", err)
+			}
 		}
 		if (list[i].Recipient == RecipientInvite || list[i].Recipient == RecipientReset) && refs[i].Valid {
 			a, err := s.AccountByID(ctx, refs[i].Int64)

@@ -24,6 +24,7 @@ type Reply struct {
 	FormKey        string // the reply form's key: the same form sent twice is one reply
 	AttachmentName string // "" when there is none
 	Attachment     []byte // read only for the mail (Reply), not for lists (Replies)
+	AttachmentSize int64  // its bytes, in lists too
 	CreatedAt      time.Time
 }
 
@@ -103,10 +104,29 @@ func (s *Store) Replies(ctx context.Context, enquiryIDs []int64) ([]Reply, error
 	return list, nil
 }
 
-const replyColumns = `id, enquiry_id, author, author_name, to_address, subject, body, attachment_name, created_at`
+// repliesBefore lists the ids of the replies to r's enquiry written
+// before r, oldest first.
+func (s *Store) repliesBefore(ctx context.Context, r Reply) ([]int64, error) {
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT id FROM enquiry_replies WHERE enquiry_id = ? AND id < ? ORDER BY id`), r.EnquiryID, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+const replyColumns = `id, enquiry_id, author, author_name, to_address, subject, body, attachment_name, COALESCE(LENGTH(attachment), 0), created_at`
 
 func (r *Reply) fields() []any {
-	return []any{&r.ID, &r.EnquiryID, &r.Author, &r.AuthorName, &r.To, &r.Subject, &r.Body, &r.AttachmentName, &r.CreatedAt}
+	return []any{&r.ID, &r.EnquiryID, &r.Author, &r.AuthorName, &r.To, &r.Subject, &r.Body, &r.AttachmentName, &r.AttachmentSize, &r.CreatedAt}
 }
 
 // byIDs runs query (with %s where its list of ids goes) over ids in
