@@ -78,6 +78,19 @@ func TestAddReply(t *testing.T) {
 		if e, _ := s.Enquiry(ctx, id); e.Status != enquiry.Quoted {
 			t.Errorf("status = %s after a reply to a quoted enquiry, want quoted", e.Status)
 		}
+		// The second reply's mail answers the first; the list says how big
+		// each one's attachment is, without reading it.
+		replies, err = s.Replies(ctx, []int64{id})
+		must(t, err)
+		if len(replies) != 2 || replies[0].AttachmentSize != int64(len(pdf)) || replies[0].Attachment != nil {
+			t.Fatalf("replies = %+v, want two, the first with its attachment's size alone", replies)
+		}
+		due, err = s.DueMails(ctx, t0.Add(time.Hour), 10)
+		must(t, err)
+		if len(due) != 2 || due[1].Reply == nil || due[1].Reply.ID != replies[1].ID || fmt.Sprint(due[1].EarlierReplies) != fmt.Sprint([]int64{replies[0].ID}) ||
+			len(due[0].EarlierReplies) != 0 {
+			t.Errorf("outbox = %+v, want the second reply's mail after the first", due)
+		}
 		// No enquiry, no reply.
 		r.EnquiryID, r.FormKey = id+100, "k3"
 		if _, err := s.AddReply(ctx, r, t0); err != enquiry.ErrNotFound {
