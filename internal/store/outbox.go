@@ -20,10 +20,6 @@ type PendingMail struct {
 	claim     int64
 	Enquiry   enquiry.Enquiry // the enquiry it is about; zero for a mail about none
 	Reply     *Reply          // for RecipientReply
-	// EarlierReplies are the ids of the enquiry's replies before Reply,
-	// oldest first: its mail answers the last of them (or the
-	// acknowledgement, when there is none).
-	EarlierReplies []int64
 	Account   *Account        // for RecipientInvite and RecipientReset; nil once the account is gone
 	// Subscriber is the address to confirm, for RecipientConfirm; nil
 	// when it is gone (dropped unconfirmed, or erased).
@@ -32,6 +28,11 @@ type PendingMail struct {
 	// or the confirmation's address) is on the newsletter list, so the
 	// mail carries a link to unsubscribe.
 	Subscribed bool
+
+	// EarlierReplies are the ids of the enquiry's replies before Reply,
+	// oldest first: its mail answers the last of them (or the
+	// acknowledgement, when there is none).
+	EarlierReplies []int64
 }
 
 // AcknowledgementsPerDay is the most acknowledgements mailed to one

@@ -34,7 +34,7 @@ func TestCustomerPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := st.AddReply(ctx, store.Reply{EnquiryID: second, Author: asha, To: "meera@example.com", Subject: "Re: Marwar chair",
-		Body: "The quote follows.", FormKey: "k"}, day.Add(50*time.Hour)); err != nil {
+		Body: "The quote follows.", FormKey: "k", AttachmentName: "Quote 12.pdf", Attachment: []byte("%PDF-1.4 the quote")}, day.Add(50*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	c := signIn(t, h, asha, ashaPassword)
@@ -64,7 +64,7 @@ func TestCustomerPage(t *testing.T) {
 	}
 	// The timeline, in the order it happened.
 	order := []string{"Meera sent message #" + itoa(first), "Do you make beds?", "Meera@Example.com signed up for the newsletter", asha + " added a note", "Called her back",
-		"Meera Rao sent quote request #" + itoa(second) + " about Marwar chair", asha + " replied: Re: Marwar chair", "waiting to be sent", asha + " moved it from New to Replied"}
+		"Meera Rao sent quote request #" + itoa(second) + " about Marwar chair", asha + " replied: Re: Marwar chair", "waiting to be sent", "Attached: Quote 12.pdf (18 bytes)", asha + " moved it from New to Replied"}
 	at := 0
 	for _, want := range order {
 		i := strings.Index(body[at:], want)

@@ -3,6 +3,8 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"html"
 	"io"
 	"mime/multipart"
@@ -16,6 +18,7 @@ import (
 
 	"studio/internal/enquiry"
 	"studio/internal/store/testdb"
+	"studio/internal/workspace/inbox"
 	"studio/internal/workspace/page"
 )
 
@@ -71,9 +74,9 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 	page := "/studio/enquiries/" + itoa(id)
 
 	body := html.UnescapeString(do(h, "GET", page+"?template=1", nil, withCookie(c)).Body.String())
-	for _, want := range []string{`name="to" value="meera@example.com"`, `value="Re: Quote request for Marwar chair (#` + itoa(id) + `)"`,
+	for _, want := range []string{`name="to" value="meera@example.com"`, `name="subject" value="Re: Jharokha Studio: we have your quote request (#` + itoa(id) + `)"`,
 		// An account without a name signs as the studio.
-		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.\n\nJharokha Studio</textarea>", `<option value="1" selected>Quote follows</option>`} {
+		"Dear Meera Rao,\n\nthank you for asking about Marwar chair.\n\nJharokha Studio</textarea>", ` selected>Quote follows</option>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the reply form lacks %q", want)
 		}
@@ -140,6 +143,100 @@ func TestReplyFromTheEnquiry(t *testing.T) {
 	}
 	if e, _ := st.Enquiry(context.Background(), id); e.Status != enquiry.Replied {
 		t.Errorf("status = %s, want replied", e.Status)
+	}
+}
+
+// "Use this template" keeps what was typed. Without JavaScript it sends
+// the form, and the page comes back with the subject and the message as
+// they were, the template after the message, nothing sent; the page's
+// script, which does it in the page, is allowed by the page's policy.
+func TestTemplateKeepsWhatWasTyped(t *testing.T) {
+	st := testdb.SQLite(t)
+	woken := 0
+	h := setupOn(t, st, func(o *Options) {
+		o.WakeMail = func() { woken++ }
+		o.Facts = func() page.Facts {
+			return page.Facts{StudioName: "Jharokha Studio", ReplyTemplates: []page.ReplyTemplate{
+				{Name: "Visit", Body: "Come and see the woods."}, {Name: "Quote follows", Body: "Dear {{name}},\n\nthe quote for {{piece}} follows.\n\n{{sender}}"}}}
+		}
+	})
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductID: 1, ProductName: "Marwar chair"})
+	c := signIn(t, h, asha, ashaPassword)
+	target := "/studio/enquiries/" + itoa(id)
+	w := do(h, "GET", target, nil, withCookie(c))
+	if !strings.Contains(w.Body.String(), "<script>"+inbox.ReplyJS+"</script>") {
+		t.Fatalf("the page has no template script")
+	}
+	sum := sha256.Sum256([]byte(inbox.ReplyJS))
+	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+		t.Errorf("the page's policy %q does not allow its template script", csp)
+	}
+	key := formKey.FindStringSubmatch(w.Body.String())[1]
+
+	typed := url.Values{"to": {"meera@example.com"}, "subject": {"Your chairs, and a table"}, "body": {"Dear Meera,\r\nabout the table: yes."},
+		"key": {key}, "use": {"template"}, "template": {"2"}}
+	ct, b := multipartForm(t, typed, "quote.pdf", []byte("%PDF-1.4 the quote"))
+	w = postMultipart(h, target+"/reply", ct, b, c)
+	body := html.UnescapeString(w.Body.String())
+	if w.Code != http.StatusOK {
+		t.Fatalf("use a template: %d %s", w.Code, body)
+	}
+	for _, want := range []string{`name="subject" value="Your chairs, and a table"`, `name="key" value="` + key + `"`,
+		">Dear Meera,\nabout the table: yes.\n\nDear Meera Rao,\n\nthe quote for Marwar chair follows.\n\nJharokha Studio</textarea>",
+		"“Quote follows” is in the message, after what you had written. Nothing was sent yet.", "Choose the PDF again", ` selected>Quote follows</option>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("after “Use this template” the page lacks %q", want)
+		}
+	}
+	// An empty message takes the template alone; a template gone since
+	// the page was opened is said, the message kept.
+	typed.Set("body", "")
+	typed.Set("template", "1")
+	ct, b = multipartForm(t, typed, "", nil)
+	if body := html.UnescapeString(postMultipart(h, target+"/reply", ct, b, c).Body.String()); !strings.Contains(body, `required>Come and see the woods.</textarea>`) {
+		t.Errorf("the template alone is not the message:\n%s", body)
+	}
+	typed.Set("body", "Dear Meera")
+	typed.Set("template", "9")
+	ct, b = multipartForm(t, typed, "", nil)
+	w = postMultipart(h, target+"/reply", ct, b, c)
+	if body := html.UnescapeString(w.Body.String()); w.Code != http.StatusBadRequest || !strings.Contains(body, "There is no such template any more") || !strings.Contains(body, "required>Dear Meera</textarea>") {
+		t.Errorf("an unknown template: %d", w.Code)
+	}
+	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 || woken != 0 {
+		t.Errorf("putting a template in sent %d replies", len(replies))
+	}
+}
+
+// An enquiry whose customer's details were erased offers no reply of any
+// kind, and a reply posted to it all the same is refused, saying why.
+func TestNoReplyToAnErasedEnquiry(t *testing.T) {
+	st := testdb.SQLite(t)
+	h := setupOn(t, st, func(o *Options) { o.WakeMail = func() {} })
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Meera", Email: "meera@example.com", Phone: "+91 98290 41752", Message: "Hello"})
+	c := signIn(t, h, asha, ashaPassword)
+	target := "/studio/enquiries/" + itoa(id)
+	body := do(h, "GET", target, nil, withCookie(c)).Body.String()
+	key := formKey.FindStringSubmatch(body)[1]
+	if _, err := st.ErasePerson(context.Background(), "meera@example.com", asha, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	body = html.UnescapeString(do(h, "GET", target, nil, withCookie(c)).Body.String())
+	for _, offer := range []string{"Write a reply", "Reply from your mail program", "mailto:", "WhatsApp", "Send reply", "Use this template"} {
+		if strings.Contains(body, offer) {
+			t.Errorf("the erased enquiry offers %q", offer)
+		}
+	}
+	if !strings.Contains(body, "No reply can be sent: this customer asked to be forgotten") {
+		t.Error("the erased enquiry does not say why there is no reply")
+	}
+	ct, b := multipartForm(t, url.Values{"to": {"meera@example.com"}, "subject": {"Re: hello"}, "body": {"Dear Meera"}, "key": {key}}, "", nil)
+	w := postMultipart(h, target+"/reply", ct, b, c)
+	if w.Code != http.StatusConflict || !strings.Contains(html.UnescapeString(w.Body.String()), "their details were erased") {
+		t.Errorf("a reply to the erased enquiry: %d %s", w.Code, w.Body)
+	}
+	if replies, _ := st.Replies(context.Background(), []int64{id}); len(replies) != 0 {
+		t.Error("a reply to the erased enquiry was stored")
 	}
 }
 

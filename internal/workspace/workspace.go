@@ -200,9 +200,9 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 func unstorable(problems map[string]string) string { return page.Unstorable(problems) }
 
 // inboxPolicy allows the page's one inline stylesheet, the layout's
-// scripts and the editor's (which sends photographs to the site's own
-// address), by their hashes, and nothing else.
-var inboxPolicy = page.Policy(editor.UploadJS)
+// scripts, the editor's (which sends photographs to the site's own
+// address) and the reply form's, by their hashes, and nothing else.
+var inboxPolicy = page.Policy(editor.UploadJS, inbox.ReplyJS)
 
 func privateHeaders(w http.ResponseWriter) { page.PrivateHeaders(w, inboxPolicy) }
 

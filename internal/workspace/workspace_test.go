@@ -756,7 +756,7 @@ func TestInboxPolicyAllowsOnlyItsOwnStylesheetAndScript(t *testing.T) {
 	sum := sha256.Sum256([]byte(style))
 	want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	var hashes []string
-	for _, s := range []string{page.FollowJS, page.BusyJS, editor.UploadJS} {
+	for _, s := range []string{page.FollowJS, page.BusyJS, editor.UploadJS, inbox.ReplyJS} {
 		sum := sha256.Sum256([]byte(s))
 		hashes = append(hashes, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 	}

@@ -43,6 +43,9 @@ type customerEvent struct {
 	What      string // what happened, in words
 	Text      string // what was written (a message, a note, a reply)
 	Mail      *store.MailDelivery
+	// A reply's attachment: its file name ("" for none) and size.
+	Attachment     string
+	AttachmentSize int64
 }
 
 // Customer is GET /studio/customers?email=….
@@ -148,7 +151,8 @@ func (h *Handler) timeline(ctx context.Context, enquiries []enquiry.Enquiry) ([]
 	}
 	byReply, _ := replyMails(slices.Concat(slices.Collect(maps.Values(deliveries))...))
 	for _, rp := range replies {
-		events = append(events, customerEvent{At: rp.CreatedAt, EnquiryID: rp.EnquiryID, What: rp.Author + " replied: " + rp.Subject, Text: rp.Body, Mail: byReply[rp.ID]})
+		events = append(events, customerEvent{At: rp.CreatedAt, EnquiryID: rp.EnquiryID, What: rp.Author + " replied: " + rp.Subject, Text: rp.Body, Mail: byReply[rp.ID],
+			Attachment: rp.AttachmentName, AttachmentSize: rp.AttachmentSize})
 	}
 	for _, ev := range history {
 		switch ev.Action {

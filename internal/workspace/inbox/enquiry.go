@@ -36,9 +36,9 @@ type enquiryView struct {
 	Undo        *store.Event         // the last change, while it can be undone
 	Mails       []store.MailDelivery // the enquiry's mails but its replies
 	Replies     []sentReply
-	Reply       *replyForm // nil: mail is off, no replies can be sent
-	Draft       string     // a refused note, to edit and send again
-	ReplyURL    template.URL
+	Reply       *replyForm   // nil: mail is off, no replies can be sent
+	Draft       string       // a refused note, to edit and send again
+	ReplyURL    template.URL // "" when the customer's details were erased
 	WhatsAppURL template.URL
 	Back        string // the list it was opened from
 	Statuses    []enquiry.Status
@@ -93,9 +93,9 @@ func (h *Handler) detail(w http.ResponseWriter, r *http.Request, status int, e e
 }
 
 // replyForm is the enquiry's reply form with the template asked for
-// (?template=n), or nil when mail is off.
+// (?template=n), or nil when mail is off or there is no one to reply to.
 func (h *Handler) replyForm(r *http.Request, e enquiry.Enquiry) *replyForm {
-	if h.opts.WakeMail == nil {
+	if h.opts.WakeMail == nil || e.Erased() {
 		return nil
 	}
 	n, _ := strconv.Atoi(r.URL.Query().Get("template"))
@@ -127,7 +127,9 @@ func (h *Handler) enquiryPage(w http.ResponseWriter, r *http.Request, status int
 		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Enquiries", "This enquiry cannot be read just now: the database did not answer. Try again in a minute.", "")
 		return
 	}
-	p.ReplyURL = replyURL(e, h.kit.Location)
+	if !e.Erased() {
+		p.ReplyURL = replyURL(e, h.kit.Facts().StudioName, h.kit.Location)
+	}
 	p.WhatsAppURL = whatsAppURL(e.Phone, h.kit.Facts().StudioPhone)
 	h.pages.Render(w, r, status, enquiryPage, p)
 }
@@ -273,16 +275,17 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, back.String(), http.StatusSeeOther)
 }
 
-// replyURL opens the studio's mail program on a reply: the subject the
-// studio's mail had, after "Re: ", and the visitor's message quoted.
-func replyURL(e enquiry.Enquiry, loc *time.Location) template.URL {
+// replyURL opens the studio's mail program on a reply: the subject of the
+// replies from the inbox (the acknowledgement's, after "Re: "), so the
+// customer sees one conversation, and the visitor's message quoted.
+func replyURL(e enquiry.Enquiry, studio string, loc *time.Location) template.URL {
 	body := "\n\nOn " + e.CreatedAt.In(loc).Format("2 Jan 2006 at 15:04") + ", " + e.Name + " wrote:\n"
 	for line := range strings.SplitSeq(e.Message, "\n") {
 		body += "> " + line + "\n"
 	}
 	// RFC 6068 wants %20 for a space; "+" would show as a plus.
 	escape := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
-	u := "mailto:" + url.PathEscape(e.Email) + "?subject=" + escape("Re: "+e.Subject()) + "&body=" + escape(body)
+	u := "mailto:" + url.PathEscape(e.Email) + "?subject=" + escape(e.ReplySubject(studio)) + "&body=" + escape(body)
 	return template.URL(u) // built from escaped parts only
 }
 

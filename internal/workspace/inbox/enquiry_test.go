@@ -13,12 +13,12 @@ func TestReplyAndWhatsAppLinks(t *testing.T) {
 	e := enquiry.Enquiry{ID: 7, Kind: enquiry.Quote, Name: "Meera Rao", Email: "meera@example.com", ProductName: "Marwar chair",
 		Message: "Walnut & oak?\nTwo, please", CreatedAt: time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)}
 	kolkata, _ := time.LoadLocation("Asia/Kolkata")
-	u, err := url.Parse(string(replyURL(e, kolkata)))
+	u, err := url.Parse(string(replyURL(e, "Jharokha Studio", kolkata)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	q, _ := url.ParseQuery(u.RawQuery)
-	if u.Scheme != "mailto" || u.Opaque != "meera@example.com" || q.Get("subject") != "Re: Quote request #7 from Meera Rao: Marwar chair" ||
+	if u.Scheme != "mailto" || u.Opaque != "meera@example.com" || q.Get("subject") != "Re: Jharokha Studio: we have your quote request (#7)" ||
 		!strings.Contains(q.Get("body"), "On 2 Mar 2026 at 11:30, Meera Rao wrote:\n> Walnut & oak?\n> Two, please") {
 		t.Errorf("reply link = %s (%q)", u, q)
 	}

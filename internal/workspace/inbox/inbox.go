@@ -78,6 +78,17 @@ type Options struct {
 //go:embed templates
 var templateFiles embed.FS
 
+// ReplyJS is the reply form's script, which puts a template in at the
+// cursor (templates/reply.js); the page carries it inline, and the
+// workspace's policy allows it by its hash.
+var ReplyJS = func() string {
+	b, err := templateFiles.ReadFile("templates/reply.js")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
+
 // pageFiles are the pages declared with newPage.
 var pageFiles page.Names
 
@@ -112,5 +123,7 @@ func templateFuncs() template.FuncMap {
 		"eventText":   eventText,
 		"mailTo":      mailTo,
 		"customerURL": customerURL,
+		"sizeText":    page.SizeText,
+		"replyScript": func() template.JS { return template.JS(ReplyJS) },
 	}
 }

@@ -27,11 +27,15 @@ func pageFixtures() map[page.Name][]page.View {
 			ReplyURL: "mailto:meera@example.com", WhatsAppURL: "https://wa.me/919829041752", Back: "/studio", Statuses: enquiry.Statuses,
 			Replies: []sentReply{{Reply: store.Reply{ID: 1, Author: asha, AuthorName: "Asha", To: "meera@example.com", Subject: "Re: chair", Body: "Hello", AttachmentName: "q.pdf", CreatedAt: at},
 				Mail: &store.MailDelivery{Recipient: store.RecipientReply, State: store.MailFailed, Attempts: 1, LastError: "550 no such mailbox", At: at}}, {Reply: store.Reply{ID: 2, Author: ravi}}},
-			Reply: &replyForm{To: "meera@example.com", Subject: "Re: chair", Body: "Dear Meera", Key: "k", Templates: []page.ReplyTemplate{{Name: "Thanks", Body: "Dear {{name}}"}}, Template: 1}}},
+			Reply: &replyForm{To: "meera@example.com", Subject: "Re: chair", Body: "Dear Meera", Key: "k", Templates: []replyTemplate{{Name: "Thanks", Text: "Dear Meera"}}, Template: 1, Said: "“Thanks” is in the message."}},
+			// Erased: no reply of any kind.
+			&enquiryView{Frame: page.Frame{Title: "#8"}, Enquiry: &enquiry.Enquiry{ID: 8, Kind: enquiry.Contact, Name: store.ErasedName, CreatedAt: at, Status: enquiry.Replied},
+				Back: "/studio", Statuses: enquiry.Statuses}},
 		customerPage: {&customerView{}, &customerView{Frame: page.Frame{Title: "Meera"}, Email: "meera@example.com", Name: "Meera", Phones: []string{"+91 98290 41752"},
 			Enquiries: []enquiry.Enquiry{*e}, Pieces: []string{"Marwar chair"}, Newsletter: &store.Subscription{SignedUp: at, Confirmed: &at}, Erase: "/studio/customers/erase?email=meera%40example.com",
 			Timeline: []customerEvent{{At: at, EnquiryID: 7, What: "sent quote request #7", Text: "Hello"}, {At: at, What: "signed up for the newsletter"},
-				{At: at, EnquiryID: 7, What: asha + " replied: Re: chair", Mail: &store.MailDelivery{State: store.MailSent, At: at}}}}},
+				{At: at, EnquiryID: 7, What: asha + " replied: Re: chair", Mail: &store.MailDelivery{State: store.MailSent, At: at},
+					Attachment: "Quote 12.pdf", AttachmentSize: 245_000}}}},
 		confirmDeletePage: {&confirmDeleteView{}, &confirmDeleteView{Frame: page.Frame{Title: "Delete #7?"}, Enquiry: e, Back: "/studio"}},
 		confirmErasePage:  {&confirmEraseView{}, &confirmEraseView{Frame: page.Frame{Title: "Erase meera@example.com’s data?"}, Email: "meera@example.com", Back: "/studio"}},
 	}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/mail"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -31,14 +30,23 @@ const (
 )
 
 // replyForm is the reply form as it is shown: filled in for a first
-// reply, or as it was sent when it was refused.
+// reply, or as it was sent when it was refused or a template was put in.
 type replyForm struct {
 	To        string
 	Subject   string
 	Body      string
 	Key       string // the form's own key (store.Reply.FormKey)
-	Templates []page.ReplyTemplate
-	Template  int // the template chosen (1-based); 0: none
+	Templates []replyTemplate
+	Template  int    // the template chosen (1-based); 0: none
+	Said      string // what the form says of itself (a template put in), beside the message
+}
+
+// replyTemplate is one of the studio's ready answers, filled in for the
+// enquiry: the form's script puts Text in at the cursor, and without
+// scripts the server puts it after what was typed (insertTemplate).
+type replyTemplate struct {
+	Name string
+	Text string
 }
 
 // sentReply is a reply with its mail's delivery, as the enquiry shows it.
@@ -50,27 +58,38 @@ type sentReply struct {
 // newReplyForm is the form for a first reply to e, with template n
 // (1-based; 0 or out of range: none) filled in.
 func (h *Handler) newReplyForm(r *http.Request, e enquiry.Enquiry, n int) replyForm {
-	f := replyForm{To: e.Email, Subject: replySubject(e), Key: accounts.NewSecret(), Templates: h.kit.Facts().ReplyTemplates}
-	if n >= 1 && n <= len(f.Templates) {
-		f.Template = n
-		a := page.Account(r)
-		sender := a.Name
-		if sender == "" {
-			sender = h.kit.Facts().StudioName // an account without a name signs as the studio
-		}
-		f.Body = fillTemplate(f.Templates[n-1].Body, e, sender)
-	}
+	f := replyForm{To: e.Email, Subject: e.ReplySubject(h.kit.Facts().StudioName), Key: accounts.NewSecret(), Templates: h.replyTemplates(r, e)}
+	f.insertTemplate(n)
 	return f
 }
 
-// replySubject answers the enquiry by what it was about:
-// "Re: Quote request for Marwar chair (#12)".
-func replySubject(e enquiry.Enquiry) string {
-	s := "Re: " + e.Kind.Title()
-	if piece := pieceOf(e); piece != "" {
-		s += " for " + piece
+// replyTemplates are the studio's reply templates filled in for e, signed
+// by the account of r.
+func (h *Handler) replyTemplates(r *http.Request, e enquiry.Enquiry) []replyTemplate {
+	sender := page.Account(r).Name
+	if sender == "" {
+		sender = h.kit.Facts().StudioName // an account without a name signs as the studio
 	}
-	return s + " (#" + strconv.FormatInt(e.ID, 10) + ")"
+	var list []replyTemplate
+	for _, t := range h.kit.Facts().ReplyTemplates {
+		list = append(list, replyTemplate{Name: t.Name, Text: fillTemplate(t.Body, e, sender)})
+	}
+	return list
+}
+
+// insertTemplate puts template n (1-based; out of range: none) after what
+// the message says already, a blank line between them, and keeps it
+// chosen.
+func (f *replyForm) insertTemplate(n int) {
+	if n < 1 || n > len(f.Templates) {
+		return
+	}
+	f.Template = n
+	text := f.Templates[n-1].Text
+	if typed := strings.TrimRight(f.Body, " \t\n"); typed != "" {
+		text = typed + "\n\n" + text
+	}
+	f.Body = text
 }
 
 // pieceOf names what e asked about: its product, or a shortlist's first

@@ -96,7 +96,7 @@ func (h *Handler) ListView(w http.ResponseWriter, r *http.Request) (*ListView, b
 			row.Took = seconds(rel.BuildSeconds)
 		}
 		if rel.Size > 0 {
-			row.Size = bytesText(rel.Size)
+			row.Size = page.SizeText(rel.Size)
 		}
 		row.Name, row.When = Installed, rel.QueuedAt
 		if rel.ID != publish.EmbeddedID {
@@ -302,17 +302,4 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%d s", max(n, 1))
 	}
 	return fmt.Sprintf("%d min %d s", n/60, n%60)
-}
-
-// bytesText says a size in the units a person reads: "740 kB", "12.3 MB".
-func bytesText(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.0f kB", float64(n)/1000)
-	case n < 1000*1000*1000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
 }

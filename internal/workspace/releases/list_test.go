@@ -17,11 +17,6 @@ func TestReleaseWords(t *testing.T) {
 			t.Errorf("seconds(%v) = %q, want %q", in, got, want)
 		}
 	}
-	for in, want := range map[int64]string{999: "999 bytes", 740_000: "740 kB", 12_345_678: "12.3 MB", 2_500_000_000: "2.50 GB"} {
-		if got := bytesText(in); got != want {
-			t.Errorf("bytesText(%d) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // A commit is signed by the account's name, which the versions show, or
