@@ -7,6 +7,7 @@ export type Mail = {
   replyTo: string;
   subject: string;
   text: string;
+  html: string; // "" for a mail in plain text alone
   headers: Record<string, string>;
   attachments: { filename: string; contentType: string; size: number }[];
 };

@@ -34,6 +34,7 @@ const smtp = new SMTPServer({
           replyTo: parsed.replyTo?.text ?? "",
           subject: parsed.subject ?? "",
           text: parsed.text ?? "",
+          html: parsed.html || "",
           headers: Object.fromEntries([...parsed.headers].map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])),
           attachments: parsed.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.size })),
         });

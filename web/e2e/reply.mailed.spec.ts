@@ -40,7 +40,7 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   await page.goto(link.pathname);
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
 
-  // A template, put in by the server (no script needed).
+  // A template, put in at the cursor by the page's script.
   const template = replies.templates.find((t) => t.body.includes("{{name}}"))!;
   await page.getByRole("link", { name: "Write a reply" }).click();
   await page.getByRole("combobox", { name: "Template" }).selectOption({ label: template.name });
@@ -48,7 +48,9 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   const reply = page.getByRole("form", { name: "Reply" });
   const message = reply.getByRole("textbox", { name: "Message" });
   await expect(message).toHaveValue(new RegExp(`^Dear ${name},`));
-  await expect(reply.getByRole("textbox", { name: "Subject" })).toHaveValue(new RegExp(`^Re: .*${product.name}`));
+  // The replies answer the acknowledgement, under its subject.
+  const ack = await lastMailTo(email, /we have your quote request/);
+  await expect(reply.getByRole("textbox", { name: "Subject" })).toHaveValue(`Re: ${ack.subject}`);
   await expect(reply.getByRole("textbox", { name: "To" })).toHaveValue(email);
   await reply.getByLabel(/PDF to attach/).setInputFiles({ name: "Quote.pdf", mimeType: "application/pdf", buffer: quotePDF });
   await expectNoAxeViolations(page);
@@ -59,9 +61,14 @@ test("reply from an enquiry with a template and a PDF, see it on the customer’
   await expect(history).toContainText("sent a reply");
   await expect(history).toContainText("moved it from New to Replied");
 
-  // In the customer's mailbox, as written, from the studio.
-  const sent = await lastMailTo(email, new RegExp(product.name));
+  // In the customer's mailbox, as written, from the studio, in the
+  // acknowledgement's conversation, as text and as HTML.
+  const sent = await lastMailTo(email, /^Re: /);
+  expect(sent.subject).toBe(`Re: ${ack.subject}`);
+  expect(sent.headers["in-reply-to"]).toBe(ack.headers["message-id"]);
+  expect(sent.headers["references"]).toBe(ack.headers["message-id"]);
   expect(sent.text).toContain(`Dear ${name},`);
+  expect(sent.html).toContain(`<p style="margin:0 0 1em">Dear ${name},</p>`);
   expect(sent.replyTo).toContain(site.email);
   expect(sent.attachments).toEqual([expect.objectContaining({ filename: "Quote.pdf", contentType: "application/pdf", size: quotePDF.length })]);
   // And the enquiry says it was delivered.
@@ -113,3 +120,46 @@ test("a reply to a mailbox that does not exist shows as not delivered", async ({
   // The enquiry is as it was: the customer's own address, untouched.
   await expect(page.getByText(`${name.split(" ")[1]}@example.com`).first()).toBeVisible();
 });
+
+// What was typed stays when a template goes in: with the page's script at
+// the cursor, without it after the message (the server puts it there).
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ javaScriptEnabled });
+    test("a template goes into the reply without losing what was typed", async ({ page, openStudio }) => {
+      const name = unique("Kavya");
+      await requestQuote(page, name, `${name.split(" ")[1]}@example.com`);
+      const copy = await lastMailTo("studio@jharokha.test", new RegExp(name));
+      await openStudio(page);
+      await page.goto(new URL(linkIn(copy, mailedServer + "/studio/enquiries/")).pathname);
+
+      const reply = page.getByRole("form", { name: "Reply" });
+      const subject = reply.getByRole("textbox", { name: "Subject" });
+      const message = reply.getByRole("textbox", { name: "Message" });
+      await subject.fill("Your living room");
+      await message.fill("Dear Kavya,\n\nThe first part.\n\nWarm regards");
+      const chosen = replies.templates.find((t) => t.body.startsWith("Dear {{name}},"))!;
+      // With the script, the template goes where the cursor is: after "The first part.".
+      if (javaScriptEnabled) {
+        await message.evaluate((area: HTMLTextAreaElement) => {
+          const at = area.value.indexOf("part.") + "part.".length;
+          area.setSelectionRange(at, at);
+        });
+      }
+      await reply.getByRole("combobox", { name: "Template" }).selectOption({ label: chosen.name });
+      await reply.getByRole("button", { name: "Use this template" }).click();
+
+      const typedFirst = javaScriptEnabled ? "Dear Kavya,\n\nThe first part.\n\n" : "Dear Kavya,\n\nThe first part.\n\nWarm regards\n\n";
+      await expect(message).toHaveValue(new RegExp(`^${escapeRegExp(typedFirst)}`));
+      if (javaScriptEnabled) await expect(message).toHaveValue(/\n\nWarm regards$/);
+      else await expect(reply.getByRole("status")).toContainText("is in the message, after what you had written");
+      await expect(message).toHaveValue(new RegExp(`${escapeRegExp(typedFirst)}Dear ${name},`));
+      await expect(subject).toHaveValue("Your living room");
+      if (javaScriptEnabled) await expectNoAxeViolations(page); // axe is a script
+    });
+  });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
