@@ -60,7 +60,7 @@ test("two people work an enquiry from New to Won, with a note and an undo", asyn
   await expect(page.getByText(/\d+ new/)).toBeVisible();
   await openEnquiry(page, name);
   await expect(page.getByText("New", { exact: true })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Reply from your mail program" })).toHaveAttribute("href", new RegExp(`^mailto:meera@example.com\\?subject=Re%3A%20Message%20%23\\d+%20from%20`));
+  await expect(page.getByRole("link", { name: "Reply from your mail program" })).toHaveAttribute("href", new RegExp(`^mailto:meera@example.com\\?subject=Re%3A%20.+%3A%20we%20have%20your%20message%20%28%23\\d+%29&`));
   await expect(page.getByRole("link", { name: /WhatsApp/ })).toHaveAttribute("href", "https://wa.me/919829041752");
   await expectNoAxeViolations(page);
 
