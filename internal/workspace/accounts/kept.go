@@ -20,10 +20,10 @@ import (
 
 // The sign-in form's fields of a kept form.
 const (
-	keptPrefix    = "kept."         // + a field's name: its value, once for each
-	keptTo        = "kept-to"       // the address it was sent to
+	keptPrefix    = "kept."          // + a field's name: its value, once for each
+	keptTo        = "kept-to"        // the address it was sent to
 	keptMultipart = "kept-multipart" // "1": it was sent as multipart/form-data
-	keptFile      = "kept-file"     // the name of a field that held files, once for each
+	keptFile      = "kept-file"      // the name of a field that held files, once for each
 )
 
 // passwords are the fields of a form that is never kept.
