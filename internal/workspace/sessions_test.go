@@ -183,3 +183,44 @@ func TestSessionsShowBrowserAndPlaceAndEndOneByOne(t *testing.T) {
 		t.Errorf("a cross-site Sign out this one: %d, want 403", w.Code)
 	}
 }
+
+// A new invitation replaces the earlier one: its link says so and sets
+// nothing; the newest works. The invitation names the owner who sent it.
+func TestAReSentInvitationRevokesTheEarlierLink(t *testing.T) {
+	h, st := setup(t)
+	owner := signIn(t, h, asha, ashaPassword)
+	if w := do(h, "POST", "/studio/account/name", url.Values{"name": {"Asha Mehta"}}, withCookie(owner)); w.Code != http.StatusSeeOther {
+		t.Fatalf("name: %d", w.Code)
+	}
+	first := invite(t, h, st, owner, meera, "staff")
+	a, err := st.AccountByEmail(t.Context(), meera)
+	if err != nil || a.InvitedBy != "Asha Mehta" {
+		t.Fatalf("the invitation names %q (%v), want Asha Mehta", a.InvitedBy, err)
+	}
+	w := do(h, "POST", "/studio/accounts/"+itoa(a.ID)+"/invite", url.Values{}, withCookie(owner))
+	if w.Code != http.StatusSeeOther {
+		t.Fatalf("send a new invitation: %d", w.Code)
+	}
+	if page := bodyText(do(h, "GET", w.Header().Get("Location"), nil, withCookie(owner))); !strings.Contains(page, "A new invitation was sent to "+meera+". The link in the earlier one no longer works.") {
+		t.Errorf("the Accounts page does not say the earlier link stopped:\n%s", page)
+	}
+	links := mailedLinks(t, h, st, meera)
+	if len(links) != 2 {
+		t.Fatalf("%d invitations queued, want 2", len(links))
+	}
+	for _, w := range []*http.Response{do(h, "GET", first, nil).Result(), setPassword(h, first, meeraPassword, meeraPassword).Result()} {
+		if w.StatusCode != http.StatusGone {
+			t.Errorf("the earlier link: %d, want 410", w.StatusCode)
+		}
+	}
+	if body := bodyText(do(h, "GET", first, nil)); !strings.Contains(body, "This invitation was replaced by a newer one") || strings.Contains(body, "Set the password") {
+		t.Errorf("the earlier link does not say it was replaced:\n%s", body)
+	}
+	if w := setPassword(h, links[1], meeraPassword, meeraPassword); w.Code != http.StatusSeeOther {
+		t.Fatalf("the newest link: %d, want 303", w.Code)
+	}
+	signIn(t, h, meera, meeraPassword)
+	if body := bodyText(do(h, "GET", links[1], nil)); !strings.Contains(body, "This link has been used") {
+		t.Errorf("the newest link once used does not say so:\n%s", body)
+	}
+}

@@ -71,7 +71,10 @@ func networkOf(address string) string {
 	}
 	a = a.Unmap().WithZone("")
 	bits := 24
-	if a.Is6() {
+	switch {
+	case a.IsLoopback():
+		bits = a.BitLen() // ::1 cut to a /48 would be no loopback
+	case a.Is6():
 		bits = 48
 	}
 	p, _ := a.Prefix(bits)
