@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"html"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -222,5 +224,37 @@ func TestAReSentInvitationRevokesTheEarlierLink(t *testing.T) {
 	signIn(t, h, meera, meeraPassword)
 	if body := bodyText(do(h, "GET", links[1], nil)); !strings.Contains(body, "This link has been used") {
 		t.Errorf("the newest link once used does not say so:\n%s", body)
+	}
+}
+
+// A form with files (a reply's attachment) keeps its text through the
+// sign-in; the page that sends it asks for the files again.
+func TestAKeptFormAsksForItsFilesAgain(t *testing.T) {
+	h, st := setup(t)
+	id := add(t, st, enquiry.Enquiry{Kind: enquiry.Contact, Name: "Priya", Email: "priya@example.com", Message: "A jali screen"})
+	here := signIn(t, h, asha, ashaPassword)
+	there := signIn(t, h, asha, ashaPassword)
+	do(h, "POST", "/studio/account/sign-out-others", url.Values{}, withCookie(here))
+
+	var body strings.Builder
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("note", "With the drawing")
+	file, _ := mw.CreateFormFile("attachment", "drawing.pdf")
+	file.Write([]byte("%PDF-1.4 a drawing"))
+	mw.Close()
+	r := httptest.NewRequest("POST", "/studio/enquiries/"+itoa(id)+"/notes", strings.NewReader(body.String()))
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	r.AddCookie(there)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	_, fields := formOf(t, w.Body.String(), "/studio/sign-in")
+	if w.Code != http.StatusOK || fields.Get("kept.note") != "With the drawing" || fields.Get("kept-multipart") != "1" || fields.Get("kept-file") != "attachment" {
+		t.Fatalf("a form with a file: %d keeps %v", w.Code, fields)
+	}
+	fields.Set("email", asha)
+	fields.Set("password", ashaPassword)
+	send := bodyText(do(h, "POST", "/studio/sign-in", fields))
+	if !strings.Contains(send, `enctype="multipart/form-data"`) || !strings.Contains(send, `type="file" name="attachment"`) || !strings.Contains(send, "could not be kept: choose them again") {
+		t.Errorf("the page that sends it does not ask for the file again:\n%s", send)
 	}
 }

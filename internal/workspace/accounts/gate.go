@@ -50,12 +50,13 @@ func (g Gate) SignedIn(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// signInKeeping answers a form sent without a live session (why: err)
+// signInKeeping answers a form sent with a session that ended (why: err)
 // with the sign-in page, which keeps what it was sending (kept.go), and
 // tells whether it did: not for a script's request, nor a form with
-// nothing to keep.
+// nothing to keep, nor one with no session at all (a stranger's body is
+// never read).
 func (h *Handler) signInKeeping(w http.ResponseWriter, r *http.Request, err error) bool {
-	if !keepable(r) {
+	if !keepable(r) || !errors.Is(err, errExpired) && !errors.Is(err, errEndedElsewhere) {
 		return false
 	}
 	kept := keepForm(w, r)
@@ -63,9 +64,6 @@ func (h *Handler) signInKeeping(w http.ResponseWriter, r *http.Request, err erro
 		return false
 	}
 	v := &signInView{Frame: page.Frame{Title: "Sign in", Notice: signedOutWords(err)}, Kept: kept}
-	if v.Notice == "" {
-		v.Notice = "You are signed out."
-	}
 	h.pages.Render(w, r, http.StatusOK, signInPage, v)
 	return true
 }

@@ -40,7 +40,8 @@ func signedOutWords(err error) string {
 // kinds) when there is none, another error when the database did not
 // answer (a signed-in person is then told so, not sent to sign in). A
 // session that ended is left as it is, so its browser is told why until
-// it signs in again; it is cleared once idle (CreateSession).
+// it signs in again; it is cleared once its cookie would be gone too
+// (startSession).
 func (h *Handler) session(r *http.Request) (store.Session, string, error) {
 	s, secret, err := h.readSession(r)
 	switch {

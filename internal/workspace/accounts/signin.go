@@ -141,7 +141,9 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, a store.Account) {
 	secret := NewSecret()
 	now := h.kit.Now()
-	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-IdleLimit)); err != nil {
+	// Sessions ended or expired are cleared only once their cookie is
+	// gone too: until then their browser is told why (session.go).
+	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-AbsoluteLimit)); err != nil {
 		h.kit.Log.Error("studio: create session", "err", err)
 		h.showSignIn(w, r, http.StatusServiceUnavailable, a.Email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
