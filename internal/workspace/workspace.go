@@ -181,7 +181,7 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 	case strings.HasPrefix(r.URL.Path, "/studio/content/"):
 		limit = editor.MaxForm
 	case r.URL.Path == "/studio/sign-in":
-		limit = accounts.MaxSignInForm // with a form kept through it
+		limit = h.accounts.SignInFormLimit(r) // with a form kept through it
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if r.ParseForm() != nil {

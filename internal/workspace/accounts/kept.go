@@ -134,9 +134,16 @@ const (
 	maxKeptFiles = 64 << 20
 )
 
-// MaxSignInForm is the largest sign-in form: a kept form's fields, and the
-// e-mail and password (the workspace's edge reads it).
-const MaxSignInForm = maxKeptBytes + 8<<10
+// SignInFormLimit is the most the workspace's edge reads of a sign-in
+// form: room for a kept form's fields, and the e-mail and password, from
+// a browser that had a session (its cookie); as much as any other form
+// (page.MaxForm) from anyone else.
+func (h *Handler) SignInFormLimit(r *http.Request) int64 {
+	if _, err := r.Cookie(h.cookieName(r)); err != nil {
+		return page.MaxForm
+	}
+	return maxKeptBytes + 8<<10
+}
 
 // keptFromSignIn reads a kept form back from the sign-in form's fields;
 // nil when it carries none.

@@ -113,7 +113,7 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 		h.showSignIn(w, r, http.StatusForbidden, "", "This form must be sent from the studio's own site.")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxSignInForm)
+	r.Body = http.MaxBytesReader(w, r.Body, h.SignInFormLimit(r))
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	a, wait, err := h.checkPassword(r, email, r.PostFormValue("password"))
 	if !input.Storable(email) {
