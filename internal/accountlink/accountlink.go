@@ -5,7 +5,10 @@
 // it says, so a link this server did not sign, or one changed on the way,
 // is told apart; and one over the account's password hash as it was.
 // Setting the password changes the hash, so a link works once, and a used
-// link is told apart from a forged one; past its expiry it works never.
+// link is told apart from a forged one; past its expiry it works never. A
+// new invitation gives the invited account a new unusable hash, so the
+// links of earlier invitations stop working too (ErrUsed, which the
+// workspace says as "replaced by a newer one" while no password is set).
 package accountlink
 
 import (

@@ -43,7 +43,7 @@ func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, er
 	if err != nil {
 		return nil, fmt.Errorf("%w: the account's address: %v", errPermanent, err)
 	}
-	msg, err := c.newMessage(c.Site.Name+" studio", m.Recipient, enquiry.Enquiry{ID: a.ID}, now)
+	msg, err := c.newMessage(c.Site.Name, m.Recipient, enquiry.Enquiry{ID: a.ID}, now)
 	if err != nil {
 		return nil, err
 	}
@@ -53,26 +53,39 @@ func (c Config) accountMail(m store.PendingMail, now time.Time) (*gomail.Msg, er
 	if loc == nil {
 		loc = time.UTC
 	}
-	until := expires.In(loc).Format("2 Jan 2006 15:04 MST")
-	var subject string
-	var body strings.Builder
-	if a.Name != "" {
-		fmt.Fprintf(&body, "Dear %s,\n\n", a.Name)
-	}
-	if m.Recipient == store.RecipientInvite {
-		subject = fmt.Sprintf("You are invited to the %s studio", c.Site.Name)
-		fmt.Fprintf(&body, "You have been given an account in the %s studio's workspace, as %s.\n\n", c.Site.Name, roleText(a.Role))
-		fmt.Fprintf(&body, "Set your password here, until %s:\n\n%s\n\n", until, link)
-		body.WriteString("Then sign in with this e-mail address and that password. If the link has expired, ask the owner who invited you for a new one.\n")
-	} else {
-		subject = fmt.Sprintf("Reset your password for the %s studio", c.Site.Name)
-		fmt.Fprintf(&body, "Someone asked to reset the password of %s in the %s studio's workspace.\n\n", a.Email, c.Site.Name)
-		fmt.Fprintf(&body, "Set a new password here, once, until %s:\n\n%s\n\n", until, link)
-		body.WriteString("Setting it signs you out on every device. If you did not ask, ignore this mail: your password stays as it is.\n")
-	}
+	subject, body := accountMailText(c.Site.Name, m.Recipient, *a, expires.In(loc).Format("2 Jan 2006 15:04 MST"), link)
 	msg.SetGenHeaderPreformatted(gomail.HeaderSubject, fold(string(gomail.HeaderSubject), textWords(subject)))
-	msg.SetBodyString(gomail.TypeTextPlain, body.String())
+	msg.SetBodyString(gomail.TypeTextPlain, body)
 	return msg, nil
+}
+
+// accountMailText is the subject and body of an invitation (purpose
+// store.RecipientInvite) or a reset mailed to a, with the link that works
+// until until. The studio's name (the content's site facts) is said as it
+// is, once: "Jharokha Studio's workspace"; an invitation names who sent it.
+func accountMailText(studio, purpose string, a store.Account, until, link string) (subject, body string) {
+	var b strings.Builder
+	if a.Name != "" {
+		fmt.Fprintf(&b, "Dear %s,\n\n", a.Name)
+	}
+	workspace := studio + "'s workspace"
+	if purpose == store.RecipientInvite {
+		ask := "the owner who invited you"
+		if a.InvitedBy != "" {
+			subject, ask = fmt.Sprintf("%s invited you to %s", a.InvitedBy, workspace), a.InvitedBy
+			fmt.Fprintf(&b, "%s invited you to %s, as %s.\n\n", a.InvitedBy, workspace, roleText(a.Role))
+		} else {
+			subject = fmt.Sprintf("You are invited to %s", workspace)
+			fmt.Fprintf(&b, "You are invited to %s, as %s.\n\n", workspace, roleText(a.Role))
+		}
+		fmt.Fprintf(&b, "Set your password here, until %s:\n\n%s\n\n", until, link)
+		fmt.Fprintf(&b, "Then sign in with this e-mail address and that password. If the link has expired, ask %s for a new invitation.\n", ask)
+		return subject, b.String()
+	}
+	fmt.Fprintf(&b, "Someone asked to reset the password of %s in %s.\n\n", a.Email, workspace)
+	fmt.Fprintf(&b, "Set a new password here, once, until %s:\n\n%s\n\n", until, link)
+	b.WriteString("Setting it signs you out on every device. If you did not ask, ignore this mail: your password stays as it is.\n")
+	return fmt.Sprintf("Reset your password for %s", workspace), b.String()
 }
 
 // SetPasswordURL is the workspace's page where a link's token sets a

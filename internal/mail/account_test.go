@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"mime"
+	"net/mail"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,70 @@ func TestResetForAGoneAccountIsGivenUp(t *testing.T) {
 	waitFor(t, "both mails given up", func() bool { _, _, failed := status(st); return failed == 2 })
 	if n := len(srv.received()); n != 0 {
 		t.Errorf("%d mails sent for a removed account", n)
+	}
+}
+
+// An invitation names the owner who sent it, and the studio (the
+// content's name for it) once: "Asha Mehta invited you to Jharokha
+// Studio's workspace", from "Jharokha Studio". A reset says the studio
+// once too.
+func TestAccountMailsNameTheInviterAndTheStudioOnce(t *testing.T) {
+	srv := startSMTP(t)
+	st := openStore(t, filepath.Join(t.TempDir(), "studio.db"))
+	defer st.Close()
+	ctx := context.Background()
+	cfg := testConfig(srv.addr.Port)
+	cfg.AccountToken = accountlink.NewSigner(st).Token
+	w := newTestWorker(st, cfg)
+	defer run(t, w)()
+	studio := shipped.Site.Name
+	a, err := st.InviteAccountBy(ctx, "Asha Mehta", "meera@studio.example", "Meera", store.RoleStaff, "!invited x", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.QueueAccountMail(ctx, store.RecipientReset, a.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.Wake()
+	waitFor(t, "the invitation and the reset", func() bool { return len(srv.received()) == 2 })
+	want := map[string][]string{
+		"Asha Mehta invited you to " + studio + "'s workspace": {"Asha Mehta invited you to " + studio + "'s workspace, as staff", "ask Asha Mehta for a new invitation"},
+		"Reset your password for " + studio + "'s workspace":   {"reset the password of meera@studio.example in " + studio + "'s workspace."},
+	}
+	for _, raw := range srv.received() {
+		msg, err := mail.ReadMessage(strings.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+		from, err := msg.Header.AddressList("From")
+		b, _ := io.ReadAll(qpReader(msg.Body))
+		body := string(b)
+		if err != nil || len(from) != 1 || from[0].Name != studio {
+			t.Errorf("%q: From = %v (%v), want the studio's name alone", subject, from, err)
+		}
+		lines, ok := want[subject]
+		if !ok {
+			t.Errorf("Subject = %q, want one of %v", subject, want)
+			continue
+		}
+		for _, line := range lines {
+			if !strings.Contains(strings.Join(strings.Fields(body), " "), line) {
+				t.Errorf("%q: the body lacks %q:\n%s", subject, line, body)
+			}
+		}
+		if strings.Contains(subject+body, studio+" studio") {
+			t.Errorf("%q says the studio's name twice over:\n%s", subject, body)
+		}
+	}
+}
+
+// Without an inviter named (the studio's own account), an invitation says
+// so plainly.
+func TestAnInvitationWithoutAnInviter(t *testing.T) {
+	subject, body := accountMailText("Jharokha Studio", store.RecipientInvite, store.Account{Role: store.RoleOwner}, "1 Dec 2026 10:00 IST", "https://x/l")
+	if subject != "You are invited to Jharokha Studio's workspace" || !strings.Contains(body, "You are invited to Jharokha Studio's workspace, as an owner.") ||
+		!strings.Contains(body, "ask the owner who invited you") {
+		t.Errorf("subject %q, body:\n%s", subject, body)
 	}
 }

@@ -22,6 +22,7 @@ type Account struct {
 	Role      string // RoleOwner or RoleStaff
 	Password  string // argon2id hash, PHC form
 	CreatedAt time.Time
+	InvitedBy string // who sent its latest invitation (a name, or an e-mail); "" if none
 }
 
 // An account's role: an owner can do everything; staff work the inbox and
@@ -34,10 +35,10 @@ const (
 
 // accountColumns are an account's columns, in the order of
 // Account.fields, for a query whose accounts table is called a.
-const accountColumns = `a.id, a.email, a.name, a.role, a.password, a.created_at`
+const accountColumns = `a.id, a.email, a.name, a.role, a.password, a.created_at, a.invited_by`
 
 func (a *Account) fields() []any {
-	return []any{&a.ID, &a.Email, &a.Name, &a.Role, &a.Password, &a.CreatedAt}
+	return []any{&a.ID, &a.Email, &a.Name, &a.Role, &a.Password, &a.CreatedAt, &a.InvitedBy}
 }
 
 // Session is a signed-in browser.
@@ -45,7 +46,15 @@ type Session struct {
 	Account Account
 	Created time.Time
 	Seen    time.Time
+	// Ended is when the session was ended from elsewhere (zero while it
+	// is live), and EndedWhy why: SessionEndedElsewhere.
+	Ended    time.Time
+	EndedWhy string
 }
+
+// SessionEndedElsewhere is the why of a session ended from another of
+// the account's browsers (Your account).
+const SessionEndedElsewhere = "elsewhere"
 
 // Token is a script's key to the CSV exports.
 type Token struct {
@@ -196,16 +205,18 @@ func (s *Store) CreateSession(ctx context.Context, secretHash string, accountID 
 	})
 }
 
-// SessionBySecret finds a session and its account; ErrNoAccount when
-// there is none (signed out, expired and cleared, or never was).
+// SessionBySecret finds a session and its account, ended or not;
+// ErrNoAccount when there is none (signed out, expired and cleared, or
+// never was).
 func (s *Store) SessionBySecret(ctx context.Context, secretHash string) (Session, error) {
 	var (
 		ss            Session
 		created, seen int64
+		ended         sql.NullInt64
 	)
-	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+`, s.created_ms, s.seen_ms
+	err := s.read.QueryRowContext(ctx, s.q(`SELECT `+accountColumns+`, s.created_ms, s.seen_ms, s.ended_ms, s.ended_why
 		FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.secret_hash = ?`), secretHash).
-		Scan(append(ss.Account.fields(), &created, &seen)...)
+		Scan(append(ss.Account.fields(), &created, &seen, &ended, &ss.EndedWhy)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ss, ErrNoAccount
 	}
@@ -214,12 +225,17 @@ func (s *Store) SessionBySecret(ctx context.Context, secretHash string) (Session
 	}
 	ss.Account.CreatedAt = ss.Account.CreatedAt.UTC()
 	ss.Created, ss.Seen = time.UnixMilli(created).UTC(), time.UnixMilli(seen).UTC()
+	if ended.Valid {
+		ss.Ended = time.UnixMilli(ended.Int64).UTC()
+	}
 	return ss, nil
 }
 
-// TouchSession records that a session was used at at.
-func (s *Store) TouchSession(ctx context.Context, secretHash string, at time.Time) error {
-	if _, err := s.write.ExecContext(ctx, s.q(`UPDATE sessions SET seen_ms = ? WHERE secret_hash = ?`), millis(at), secretHash); err != nil {
+// TouchSession records that a live session was used at at, by the
+// browser userAgent from network.
+func (s *Store) TouchSession(ctx context.Context, secretHash string, at time.Time, userAgent, network string) error {
+	if _, err := s.write.ExecContext(ctx, s.q(`UPDATE sessions SET seen_ms = ?, user_agent = ?, network = ? WHERE secret_hash = ? AND ended_ms IS NULL`),
+		millis(at), userAgent, network, secretHash); err != nil {
 		return fmt.Errorf("store: touch session: %w", err)
 	}
 	return nil
@@ -233,12 +249,36 @@ func (s *Store) DeleteSession(ctx context.Context, secretHash string) error {
 	return nil
 }
 
-// DeleteSessions ends every session of an account ("sign out everywhere").
+// DeleteSessions deletes every session of an account.
 func (s *Store) DeleteSessions(ctx context.Context, accountID int64) error {
 	if _, err := s.write.ExecContext(ctx, s.q(`DELETE FROM sessions WHERE account_id = ?`), accountID); err != nil {
 		return fmt.Errorf("store: delete sessions: %w", err)
 	}
 	return nil
+}
+
+// EndSessions ends the live sessions of an account named by their secret
+// hashes, at at, for why (SessionEndedElsewhere): each is kept, ended,
+// until it goes idle, to tell its browser why. It returns how many it
+// ended; a hash of another account's session, or of none, ends nothing.
+func (s *Store) EndSessions(ctx context.Context, accountID int64, secretHashes []string, why string, at time.Time) (int, error) {
+	ended := 0
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, hash := range secretHashes {
+			res, err := tx.ExecContext(ctx, s.q(`UPDATE sessions SET ended_ms = ?, ended_why = ? WHERE account_id = ? AND secret_hash = ? AND ended_ms IS NULL`),
+				millis(at), why, accountID, hash)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			ended += int(n)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: end sessions: %w", err)
+	}
+	return ended, nil
 }
 
 // CreateToken adds a token for an account's scripts and returns its id.

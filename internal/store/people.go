@@ -18,10 +18,15 @@ import (
 // manage the accounts any more.
 var ErrLastOwner = errors.New("store: the last owner cannot be removed or made staff")
 
-// InviteAccount creates an account with its name and role and a password
-// nobody can sign in with (the caller's unusable hash), and queues its
-// invitation in the same transaction.
+// InviteAccount is InviteAccountBy with no inviter named.
 func (s *Store) InviteAccount(ctx context.Context, email, name, role, unusableHash string, at time.Time) (Account, error) {
+	return s.InviteAccountBy(ctx, "", email, name, role, unusableHash, at)
+}
+
+// InviteAccountBy creates an account with its name and role and a password
+// nobody can sign in with (the caller's unusable hash), and queues its
+// invitation, which names invitedBy, in the same transaction.
+func (s *Store) InviteAccountBy(ctx context.Context, invitedBy, email, name, role, unusableHash string, at time.Time) (Account, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
@@ -32,8 +37,8 @@ func (s *Store) InviteAccount(ctx context.Context, email, name, role, unusableHa
 			return ErrAccountExists
 		}
 		var err error
-		id, err = s.insertID(ctx, tx, `INSERT INTO accounts (email, name, role, password, created_at) VALUES (?, ?, ?, ?, ?)`,
-			AccountKey(email), name, role, unusableHash, at.UTC())
+		id, err = s.insertID(ctx, tx, `INSERT INTO accounts (email, name, role, password, created_at, invited_by) VALUES (?, ?, ?, ?, ?, ?)`,
+			AccountKey(email), name, role, unusableHash, at.UTC(), invitedBy)
 		if err != nil {
 			return err
 		}
@@ -56,6 +61,28 @@ func (s *Store) QueueAccountMail(ctx context.Context, recipient string, accountI
 		return fmt.Errorf("store: queue %s mail: %w", recipient, err)
 	}
 	return nil
+}
+
+// Reinvite queues a new invitation for an invited account, from
+// invitedBy, and gives it a new unusable password hash in place of
+// oldHash: the links mailed before, signed over the old one, stop working
+// (package accountlink). ErrNoAccount when the account is gone or its
+// password changed meanwhile.
+func (s *Store) Reinvite(ctx context.Context, id int64, oldHash, newUnusableHash, invitedBy string, at time.Time) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE accounts SET password = ?, invited_by = ? WHERE id = ? AND password = ?`), newUnusableHash, invitedBy, id, oldHash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNoAccount
+		}
+		return s.queueMail(ctx, tx, RecipientInvite, 0, &id, at)
+	})
+	if err != nil && !errors.Is(err, ErrNoAccount) {
+		return fmt.Errorf("store: queue invite mail: %w", err)
+	}
+	return err
 }
 
 // RecentAccountMails counts the mails of a kind queued for an account
@@ -180,11 +207,15 @@ type SessionInfo struct {
 	SecretHash string // to tell the browser asking
 	Created    time.Time
 	Seen       time.Time
+	UserAgent  string // the browser's, as of its latest use
+	Network    string // the network of its latest use: an address prefix ("203.0.113.0/24"), or ""
 }
 
-// AccountSessions lists an account's sessions, the latest seen first.
+// AccountSessions lists an account's sessions not ended, the latest seen
+// first.
 func (s *Store) AccountSessions(ctx context.Context, accountID int64) ([]SessionInfo, error) {
-	rows, err := s.read.QueryContext(ctx, s.q(`SELECT secret_hash, created_ms, seen_ms FROM sessions WHERE account_id = ? ORDER BY seen_ms DESC`), accountID)
+	rows, err := s.read.QueryContext(ctx, s.q(`SELECT secret_hash, created_ms, seen_ms, user_agent, network FROM sessions
+		WHERE account_id = ? AND ended_ms IS NULL ORDER BY seen_ms DESC`), accountID)
 	if err != nil {
 		return nil, fmt.Errorf("store: list sessions: %w", err)
 	}
@@ -195,7 +226,7 @@ func (s *Store) AccountSessions(ctx context.Context, accountID int64) ([]Session
 			si            SessionInfo
 			created, seen int64
 		)
-		if err := rows.Scan(&si.SecretHash, &created, &seen); err != nil {
+		if err := rows.Scan(&si.SecretHash, &created, &seen, &si.UserAgent, &si.Network); err != nil {
 			return nil, fmt.Errorf("store: list sessions: %w", err)
 		}
 		si.Created, si.Seen = time.UnixMilli(created).UTC(), time.UnixMilli(seen).UTC()

@@ -230,7 +230,7 @@ func TestAccountsSessionsTokens(t *testing.T) {
 		if err != nil || got.Account.Email != "asha@studio.in" || !got.Created.Equal(t0) {
 			t.Fatalf("SessionBySecret = %+v, %v", got, err)
 		}
-		s.TouchSession(ctx, "a1", t0.Add(time.Hour))
+		s.TouchSession(ctx, "a1", t0.Add(time.Hour), "", "")
 		if got, _ := s.SessionBySecret(ctx, "a1"); !got.Seen.Equal(t0.Add(time.Hour)) {
 			t.Errorf("seen = %v after touch", got.Seen)
 		}

@@ -373,25 +373,6 @@ func TestSignInReturnsToThePageAsked(t *testing.T) {
 	}
 }
 
-// Your account lists one's live sessions, this browser marked; Sign out
-// everywhere ends them all.
-func TestYourSessions(t *testing.T) {
-	h, _ := setup(t)
-	here := signIn(t, h, asha, ashaPassword)
-	there := signIn(t, h, asha, ashaPassword, from("198.51.100.1:1"))
-	signIn(t, h, ravi, raviPassword)
-	page := bodyText(do(h, "GET", "/studio/account", nil, withCookie(here)))
-	if strings.Count(page, "This browser") != 1 || strings.Count(page, "Another browser") != 1 {
-		t.Errorf("Your account should list this browser and one other:\n%s", page)
-	}
-	if w := do(h, "POST", "/studio/sign-out-everywhere", nil, withCookie(here)); w.Code != http.StatusSeeOther {
-		t.Fatalf("sign out everywhere: %d", w.Code)
-	}
-	if opens(h, here) || opens(h, there) {
-		t.Error("a session survived Sign out everywhere")
-	}
-}
-
 func strconvItoa(id int64) string { return strconv.FormatInt(id, 10) }
 
 // One's name is set on Your account, and signs one's replies from then;

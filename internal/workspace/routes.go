@@ -19,8 +19,10 @@ func (h *Handler) routes() *http.ServeMux {
 	// Signing in and out, the accounts.
 	mux.HandleFunc("POST /studio/sign-in", h.accounts.SignIn)
 	mux.HandleFunc("POST /studio/sign-out", h.gate.SignedIn(h.accounts.SignOut))
-	mux.HandleFunc("POST /studio/sign-out-everywhere", h.gate.SignedIn(h.accounts.SignOutEverywhere))
 	mux.HandleFunc("GET /studio/account", h.gate.SignedIn(h.accounts.YourAccount))
+	mux.HandleFunc("GET /studio/account/sign-out-others", h.gate.SignedIn(h.accounts.ConfirmSignOutOthers))
+	mux.HandleFunc("POST /studio/account/sign-out-others", h.gate.SignedIn(h.accounts.SignOutOthers))
+	mux.HandleFunc("POST /studio/account/sessions/{handle}/sign-out", h.gate.SignedIn(h.accounts.SignOutOne))
 	mux.HandleFunc("POST /studio/account/name", h.gate.SignedIn(h.accounts.SetYourName))
 	mux.HandleFunc("POST /studio/account/password", h.gate.SignedIn(h.accounts.ChangePassword))
 	mux.HandleFunc("GET /studio/accounts", h.gate.SignedIn(h.gate.OwnerOnly("manage accounts", h.accounts.Accounts)))

@@ -177,8 +177,11 @@ func (h *Handler) storableForm(w http.ResponseWriter, r *http.Request) bool {
 		return true // photographs, a PDF: read by the editor or the inbox's Reply, once the session is known
 	}
 	limit := int64(maxForm)
-	if strings.HasPrefix(r.URL.Path, "/studio/content/") {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/studio/content/"):
 		limit = editor.MaxForm
+	case r.URL.Path == "/studio/sign-in":
+		limit = h.accounts.SignInFormLimit(r) // with a form kept through it
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if r.ParseForm() != nil {

@@ -200,8 +200,8 @@ func TestSignIn(t *testing.T) {
 }
 
 // Signing out ends the session on the server: a copy of the cookie (a
-// stolen one) opens nothing afterwards; "sign out everywhere" ends every
-// session of the account and no one else's.
+// stolen one) opens nothing afterwards; "sign out everywhere else" ends
+// every other session of the account and no one else's.
 func TestSignOutEndsTheSession(t *testing.T) {
 	h, _ := setup(t)
 	laptop, phone := signIn(t, h, asha, ashaPassword), signIn(t, h, asha, ashaPassword)
@@ -222,16 +222,17 @@ func TestSignOutEndsTheSession(t *testing.T) {
 	if !opens(h, phone) {
 		t.Error("signing out on the laptop ended the phone's session")
 	}
-	if w := do(h, "POST", "/studio/sign-out-everywhere", url.Values{}, withCookie(phone)); w.Code != http.StatusSeeOther {
-		t.Errorf("sign out everywhere: %d", w.Code)
+	tablet := signIn(t, h, asha, ashaPassword)
+	if w := do(h, "POST", "/studio/account/sign-out-others", url.Values{}, withCookie(phone)); w.Code != http.StatusSeeOther {
+		t.Errorf("sign out everywhere else: %d", w.Code)
 	}
-	if opens(h, phone) {
-		t.Error("sign out everywhere left the phone signed in")
+	if !opens(h, phone) || opens(h, tablet) {
+		t.Error("sign out everywhere else should keep the phone signed in and end the tablet's session")
 	}
 	if !opens(h, other) {
-		t.Error("Asha signing out everywhere ended Ravi's session")
+		t.Error("Asha signing out everywhere else ended Ravi's session")
 	}
-	if w := do(h, "POST", "/studio/sign-out-everywhere", url.Values{}, withCookie(other), func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }); w.Code != http.StatusForbidden || !opens(h, other) {
+	if w := do(h, "POST", "/studio/account/sign-out-others", url.Values{}, withCookie(other), func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") }); w.Code != http.StatusForbidden || !opens(h, other) {
 		t.Errorf("a cross-site sign-out: %d, want 403 and still signed in", w.Code)
 	}
 }

@@ -134,6 +134,55 @@ test("signing out ends the session: a copy of the cookie opens nothing", async (
   await thief.close();
 });
 
+// An account of its own (addAccount), so that signing out its other
+// browsers ends no other test's session. The other browser runs without
+// JavaScript, as a Firefox on Windows, so Your account tells the two apart.
+test("signing out everywhere else asks first, keeps this browser, and the other's note survives its sign-in @both", async ({ page, browser, baseURL }) => {
+  test.slow(); // three sign-ins (deliberate password hashes) and axe twice
+  const email = `sessions.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@studio.example`;
+  const password = "a long e2e password for the sessions";
+  addAccount(email, password);
+  const name = unique("Kavya");
+  await sendEnquiry(page, name);
+  await signInToStudio(page, email, password);
+  const otherContext = await browser.newContext({
+    baseURL,
+    javaScriptEnabled: false,
+    viewport: page.viewportSize(),
+    userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  });
+  const other = await otherContext.newPage();
+  await signInToStudio(other, email, password);
+  await openEnquiry(other, name);
+  const note = `Call her back after Diwali: two jali screens. ${name}`;
+  await other.getByRole("textbox", { name: "New note" }).fill(note);
+
+  await expect(page.getByRole("button", { name: /everywhere/ })).toHaveCount(0); // not in the header
+  await page.getByRole("link", { name: "Your account" }).click();
+  const firefox = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Firefox on Windows" }) });
+  await expect(firefox.getByRole("button", { name: /^Sign out this one/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /This browser/ })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Sign out everywhere else…" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign out everywhere else?" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByRole("status")).toHaveText("Every other browser is signed out. This one stays signed in.");
+  await expect(page.getByRole("heading", { name: "Firefox on Windows" })).toHaveCount(0);
+
+  await other.getByRole("button", { name: "Add note" }).click();
+  await expect(other.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  await expect(other.getByText("You were signed out from another browser.")).toBeVisible();
+  await other.getByRole("textbox", { name: "E-mail" }).fill(email);
+  await other.getByLabel("Password").fill(password);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await expect(other.getByRole("heading", { level: 1, name: "Send what you were sending" })).toBeVisible();
+  await other.getByRole("button", { name: "Send it now" }).click();
+  await expect(other.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
+  await expect(other.getByText(note)).toBeVisible();
+  await otherContext.close();
+});
+
 test("the sign-in page says what is wrong, and works by keyboard", async ({ page }) => {
   await page.goto("/studio");
   await expectNoAxeViolations(page);

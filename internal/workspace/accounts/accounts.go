@@ -28,9 +28,9 @@ type Store interface {
 type sessionStore interface {
 	CreateSession(ctx context.Context, secretHash string, accountID int64, at, staleBefore time.Time) error
 	SessionBySecret(ctx context.Context, secretHash string) (store.Session, error)
-	TouchSession(ctx context.Context, secretHash string, at time.Time) error
+	TouchSession(ctx context.Context, secretHash string, at time.Time, userAgent, network string) error
 	DeleteSession(ctx context.Context, secretHash string) error
-	DeleteSessions(ctx context.Context, accountID int64) error
+	EndSessions(ctx context.Context, accountID int64, secretHashes []string, why string, at time.Time) (int, error)
 	RecordSignInAddress(ctx context.Context, base string, at time.Time) error
 }
 
@@ -51,7 +51,8 @@ type tokenStore interface {
 type peopleStore interface {
 	Accounts(ctx context.Context) ([]store.Account, error)
 	AccountByID(ctx context.Context, id int64) (store.Account, error)
-	InviteAccount(ctx context.Context, email, name, role, unusableHash string, at time.Time) (store.Account, error)
+	InviteAccountBy(ctx context.Context, invitedBy, email, name, role, unusableHash string, at time.Time) (store.Account, error)
+	Reinvite(ctx context.Context, id int64, oldHash, newUnusableHash, invitedBy string, at time.Time) error
 	QueueAccountMail(ctx context.Context, recipient string, accountID int64, at time.Time) error
 	RecentAccountMails(ctx context.Context, recipient string, accountID int64, since time.Time) (int, error)
 	SetRole(ctx context.Context, id int64, role string) error

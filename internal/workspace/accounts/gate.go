@@ -29,6 +29,8 @@ func (g Gate) SignedIn(next http.HandlerFunc) http.HandlerFunc {
 		}
 		s, _, err := g.h.session(r)
 		switch {
+		case errors.Is(err, errSignedOut) && g.h.signInKeeping(w, r, err):
+			return
 		case errors.Is(err, errSignedOut):
 			// The page asked for opens after signing in (the enquiry
 			// linked from the studio's mail, say); a form's target does not.
@@ -46,6 +48,24 @@ func (g Gate) SignedIn(next http.HandlerFunc) http.HandlerFunc {
 		}
 		next(w, page.WithAccount(r, s.Account))
 	}
+}
+
+// signInKeeping answers a form sent with a session that ended (why: err)
+// with the sign-in page, which keeps what it was sending (kept.go), and
+// tells whether it did: not for a script's request, nor a form with
+// nothing to keep, nor one with no session at all (a stranger's body is
+// never read).
+func (h *Handler) signInKeeping(w http.ResponseWriter, r *http.Request, err error) bool {
+	if !keepable(r) || !errors.Is(err, errExpired) && !errors.Is(err, errEndedElsewhere) {
+		return false
+	}
+	kept := keepForm(w, r)
+	if kept == nil {
+		return false
+	}
+	v := &signInView{Frame: page.Frame{Title: "Sign in", Notice: signedOutWords(err)}, Kept: kept}
+	h.pages.Render(w, r, http.StatusOK, signInPage, v)
+	return true
 }
 
 // Scripted lets a request through with a session, HTTP Basic auth as an
@@ -110,7 +130,7 @@ func (g Gate) SignInFirst(next http.HandlerFunc) http.HandlerFunc {
 		s, _, err := g.h.session(r)
 		switch {
 		case errors.Is(err, errSignedOut):
-			g.h.showSignIn(w, r, http.StatusOK, "", "")
+			g.h.pages.Render(w, r, http.StatusOK, signInPage, &signInView{Frame: page.Frame{Title: "Sign in", Notice: signedOutWords(err)}, Next: nextPath(r)})
 			return
 		case err != nil:
 			g.h.kit.NoDatabase(w, r)

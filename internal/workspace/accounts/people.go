@@ -84,7 +84,7 @@ func (h *Handler) showAccounts(w http.ResponseWriter, r *http.Request, status in
 		case "invited":
 			v.Notice = a.Email + " was invited as " + roleLabel(a.Role) + ": the link in the invitation works for 48 hours."
 		case "reinvited":
-			v.Notice = "A new invitation was sent to " + a.Email + "."
+			v.Notice = "A new invitation was sent to " + a.Email + ". The link in the earlier one no longer works."
 		case "role":
 			v.Notice = a.Email + " is now " + roleLabel(a.Role) + "."
 		}
@@ -136,7 +136,7 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 		h.showAccounts(w, r, http.StatusBadRequest, v)
 		return
 	}
-	a, err := h.people.InviteAccount(r.Context(), email, v.Name, v.Role, unusablePassword(), h.kit.Now())
+	a, err := h.people.InviteAccountBy(r.Context(), inviterName(page.Account(r)), email, v.Name, v.Role, unusablePassword(), h.kit.Now())
 	switch {
 	case errors.Is(err, store.ErrAccountExists):
 		v.Problem = "Nobody was invited: " + email + " has an account already."
@@ -151,6 +151,19 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	h.mailWaiting()
 	h.kit.Log.Info("studio: invited", "account", a.Email, "role", a.Role, "by", page.Actor(r))
 	accountsDone(w, r, "invited", a.ID)
+}
+
+// inviterName is how an invitation names the owner who sent it: their
+// name, or else their e-mail; "" for an account that is neither (the
+// studio's own, from STUDIO_PASSWORD).
+func inviterName(a store.Account) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	if strings.Contains(a.Email, "@") {
+		return a.Email
+	}
+	return ""
 }
 
 // mailWaiting tells the mail worker, when mail is on, that a mail waits.
@@ -197,11 +210,19 @@ func (h *Handler) Reinvite(w http.ResponseWriter, r *http.Request) {
 		h.kit.Fail(w, r, http.StatusConflict, "Not sent", a.Email+" has set a password already: no invitation was sent. “Forgot your password?” on the sign-in page sends a reset link.", "/studio/accounts")
 		return
 	}
-	if err := h.people.QueueAccountMail(r.Context(), store.RecipientInvite, a.ID, h.kit.Now()); err != nil {
+	// A new unusable password: the links mailed before stop working, and
+	// say they were replaced (linkAccount).
+	err := h.people.Reinvite(r.Context(), a.ID, a.Password, unusablePassword(), inviterName(page.Account(r)), h.kit.Now())
+	if errors.Is(err, store.ErrNoAccount) { // removed, or its password set, a moment ago
+		h.kit.Fail(w, r, http.StatusConflict, "Not sent", a.Email+" changed a moment ago: no invitation was sent. Look at the account again.", "/studio/accounts")
+		return
+	}
+	if err != nil {
 		h.kit.StoreFailed(w, r, "invite", err)
 		return
 	}
 	h.mailWaiting()
+	h.kit.Log.Info("studio: invited again", "account", a.Email, "by", page.Actor(r))
 	accountsDone(w, r, "reinvited", a.ID)
 }
 
@@ -269,11 +290,6 @@ func (h *Handler) RemoveAccount(w http.ResponseWriter, r *http.Request) {
 	accountsDone(w, r, "removed", a.ID)
 }
 
-type sessionRow struct {
-	store.SessionInfo
-	ThisBrowser bool
-}
-
 type yourAccountView struct {
 	page.Frame
 	Me       store.Account
@@ -288,6 +304,10 @@ func (h *Handler) YourAccount(w http.ResponseWriter, r *http.Request) {
 		v.Notice = "Your name is saved: your replies are signed with it."
 	case "password":
 		v.Notice = "Your password is changed. Every other browser signed in as you is signed out."
+	case "signed-out-others":
+		v.Notice = "Every other browser is signed out. This one stays signed in."
+	case "signed-out-one":
+		v.Notice = "That browser is signed out."
 	}
 	h.yourAccount(w, r, http.StatusOK, v)
 }
@@ -383,24 +403,11 @@ func (h *Handler) replacePassword(r *http.Request, a store.Account, password str
 
 // yourAccount renders one's own account page: v, with the sessions.
 func (h *Handler) yourAccount(w http.ResponseWriter, r *http.Request, status int, v *yourAccountView) {
-	_, secret, err := h.readSession(r)
-	if err != nil {
-		h.kit.NoDatabase(w, r)
+	rows, ok := h.sessionRows(w, r, v.Me.ID)
+	if !ok {
 		return
 	}
-	list, err := h.people.AccountSessions(r.Context(), v.Me.ID)
-	if err != nil {
-		h.kit.Log.Error("studio: list sessions", "err", err)
-		h.kit.NoDatabase(w, r)
-		return
-	}
-	v.Title, v.Section = "Your account", "account"
-	for _, s := range list {
-		if h.expired(store.Session{Created: s.Created, Seen: s.Seen}) {
-			continue // over, though not cleared yet
-		}
-		v.Sessions = append(v.Sessions, sessionRow{SessionInfo: s, ThisBrowser: s.SecretHash == secret})
-	}
+	v.Title, v.Section, v.Sessions = "Your account", "account", rows
 	h.pages.Render(w, r, status, yourAccountPage, v)
 }
 
@@ -519,6 +526,9 @@ func (h *Handler) linkAccount(w http.ResponseWriter, r *http.Request, token stri
 		refuse(http.StatusGone, "This link's account has been removed.", invite)
 	case errors.Is(err, accountlink.ErrExpired):
 		refuse(http.StatusGone, "This link has expired: ask for a new one. It worked until "+h.kit.When(l.Expires)+".", invite)
+	case errors.Is(err, accountlink.ErrUsed) && invite && invited(a):
+		// Not set yet, so signed over an earlier unusable password.
+		refuse(http.StatusGone, "This invitation was replaced by a newer one: use the link in the latest invitation mailed to you.", invite)
 	case errors.Is(err, accountlink.ErrUsed):
 		refuse(http.StatusGone, linkUsed, invite)
 	default:

@@ -18,14 +18,19 @@ var signInPage = newPage("sign-in.html")
 
 type signInView struct {
 	page.Frame
-	Email string // kept in the form after a failure
-	Next  string // the page first asked for, opened after signing in
+	Email string    // kept in the form after a failure
+	Next  string    // the page first asked for, opened after signing in
+	Kept  *keptForm // a form sent after its session ended, sent once signed in (kept.go)
 }
 
 // showSignIn is the sign-in form, with a problem and the e-mail typed
-// after a failure.
+// after a failure, and the form it keeps, if any.
 func (h *Handler) showSignIn(w http.ResponseWriter, r *http.Request, status int, email, problem string) {
-	h.pages.Render(w, r, status, signInPage, &signInView{Frame: page.Frame{Title: "Sign in", Problem: problem}, Email: email, Next: nextPath(r)})
+	v := &signInView{Frame: page.Frame{Title: "Sign in", Problem: problem}, Email: email, Next: nextPath(r)}
+	if r.Method == http.MethodPost {
+		v.Kept = keptFromSignIn(r)
+	}
+	h.pages.Render(w, r, status, signInPage, v)
 }
 
 // nextPath is the page to open after signing in (?next=, or the form's
@@ -108,7 +113,7 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 		h.showSignIn(w, r, http.StatusForbidden, "", "This form must be sent from the studio's own site.")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	r.Body = http.MaxBytesReader(w, r.Body, h.SignInFormLimit(r))
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	a, wait, err := h.checkPassword(r, email, r.PostFormValue("password"))
 	if !input.Storable(email) {
@@ -136,17 +141,24 @@ func (h *Handler) SignIn(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, a store.Account) {
 	secret := NewSecret()
 	now := h.kit.Now()
-	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-IdleLimit)); err != nil {
+	// Sessions ended or expired are cleared only once their cookie is
+	// gone too: until then their browser is told why (session.go).
+	if err := h.sessions.CreateSession(ctx, SecretHash(secret), a.ID, now, now.Add(-AbsoluteLimit)); err != nil {
 		h.kit.Log.Error("studio: create session", "err", err)
 		h.showSignIn(w, r, http.StatusServiceUnavailable, a.Email, "You cannot sign in just now: the database did not answer. Try again in a minute.")
 		return
 	}
 	h.kit.Log.Info("studio: signed in", "account", a.Email, "client", h.kit.Visitor.IP(r))
+	h.recordUse(ctx, r, SecretHash(secret))
 	h.rememberAddress(ctx, r, a)
 	// No Expires: the cookie lives as long as the session may, and the
 	// server decides when that ends.
 	http.SetCookie(w, &http.Cookie{Name: h.cookieName(r), Value: secret, Path: "/", MaxAge: int(AbsoluteLimit.Seconds()),
 		HttpOnly: true, Secure: h.kit.Visitor.IsHTTPS(r), SameSite: http.SameSiteStrictMode})
+	if k := keptFromSignIn(r); k != nil {
+		h.showSendKept(w, page.WithAccount(r, a), k)
+		return
+	}
 	to := nextPath(r)
 	if to == "" {
 		to = "/studio"
@@ -213,20 +225,6 @@ func (h *Handler) SignOut(w http.ResponseWriter, r *http.Request) {
 	if h.signedOut != nil {
 		h.signedOut(w, r)
 	}
-	http.Redirect(w, r, "/studio", http.StatusSeeOther)
-}
-
-// SignOutEverywhere is POST /studio/sign-out-everywhere: every session of
-// the account ends, on every device.
-func (h *Handler) SignOutEverywhere(w http.ResponseWriter, r *http.Request) {
-	a := page.Account(r)
-	if err := h.sessions.DeleteSessions(r.Context(), a.ID); err != nil {
-		h.kit.Log.Error("studio: sign out everywhere", "err", err)
-		h.kit.Fail(w, r, http.StatusServiceUnavailable, "Sign out", "You are still signed in: the database did not answer. Try again in a minute.", "")
-		return
-	}
-	h.kit.Log.Info("studio: signed out everywhere", "account", a.Email)
-	h.forgetCookie(w, r)
 	http.Redirect(w, r, "/studio", http.StatusSeeOther)
 }
 
