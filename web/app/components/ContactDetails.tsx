@@ -1,8 +1,9 @@
 import { track } from "../lib/analytics";
-import { useSite } from "../lib/site";
+import { useSite, whatsappText } from "../lib/site";
+import { whatsappPhone } from "../lib/facts";
 import { Icon } from "./Icon";
+import { WhatsappLink } from "./WhatsappLink";
 import "./ContactDetails.css";
-
 
 // The studio's phones, e-mail and address, all from content/site.json.
 export function ContactDetails() {
@@ -25,6 +26,16 @@ export function ContactDetails() {
               <span className="contact-details__label">({p.label})</span>
             </dd>
           ))}
+        </div>
+        <div>
+          <dt>
+            <Icon name="whatsapp" size={20} /> WhatsApp
+          </dt>
+          <dd>
+            <WhatsappLink text={whatsappText(site, "ask")} location="contact_page">
+              {whatsappPhone(site).display}
+            </WhatsappLink>
+          </dd>
         </div>
         <div>
           <dt>

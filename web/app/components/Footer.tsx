@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { track } from "../lib/analytics";
 import { footerQuickLinks, policyLinks } from "../lib/nav";
-import { useSite } from "../lib/site";
+import { useSite, whatsappText } from "../lib/site";
 import { Icon, type IconName } from "./Icon";
 import { NewsletterForm } from "./NewsletterForm";
+import { WhatsappLink } from "./WhatsappLink";
 import "./Footer.css";
 
 const socialIcons: Record<string, IconName> = {
@@ -36,6 +37,12 @@ export function Footer() {
                 </a>
               </li>
             ))}
+            <li>
+              <WhatsappLink text={whatsappText(site, "ask")} location="footer" className="icon-button">
+                <Icon name="whatsapp" />
+                <span className="visually-hidden">WhatsApp</span>
+              </WhatsappLink>
+            </li>
           </ul>
         </section>
 
