@@ -121,12 +121,12 @@ test.describe("at 390 px", { tag: "@narrow-only" }, () => {
     for (const name of ["Material", "Finish"]) {
       const select = page.getByRole("combobox", { name });
       // The width it would take to show its longest option, beside the width it has.
-      const [needed, has] = await select.evaluate((s: HTMLSelectElement) => {
+      const { needed, has } = await select.evaluate((s: HTMLSelectElement) => {
         const probe = s.cloneNode(true) as HTMLSelectElement;
         probe.style.width = "max-content";
         probe.style.position = "absolute";
         s.after(probe);
-        const widths = [probe.getBoundingClientRect().width, s.getBoundingClientRect().width];
+        const widths = { needed: probe.getBoundingClientRect().width, has: s.getBoundingClientRect().width };
         probe.remove();
         return widths;
       });

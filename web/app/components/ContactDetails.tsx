@@ -1,5 +1,5 @@
 import { track } from "../lib/analytics";
-import { useSite, whatsappText } from "../lib/site";
+import { useSite, useWhatsappChat } from "../lib/site";
 import { whatsappPhone } from "../lib/facts";
 import { Icon } from "./Icon";
 import { WhatsappLink } from "./WhatsappLink";
@@ -8,6 +8,7 @@ import "./ContactDetails.css";
 // The studio's phones, e-mail and address, all from content/site.json.
 export function ContactDetails() {
   const site = useSite();
+  const whatsappChat = useWhatsappChat();
   const a = site.address;
   const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
   return (
@@ -32,7 +33,7 @@ export function ContactDetails() {
             <Icon name="whatsapp" size={20} /> WhatsApp
           </dt>
           <dd>
-            <WhatsappLink text={whatsappText(site, "ask")} location="contact_page">
+            <WhatsappLink href={whatsappChat} location="contact_page">
               {whatsappPhone(site).display}
             </WhatsappLink>
           </dd>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { track } from "../lib/analytics";
 import { footerQuickLinks, policyLinks } from "../lib/nav";
-import { useSite, whatsappText } from "../lib/site";
+import { useSite, useWhatsappChat } from "../lib/site";
 import { Icon, type IconName } from "./Icon";
 import { NewsletterForm } from "./NewsletterForm";
 import { WhatsappLink } from "./WhatsappLink";
@@ -16,6 +16,7 @@ const socialIcons: Record<string, IconName> = {
 
 export function Footer() {
   const site = useSite();
+  const whatsappChat = useWhatsappChat();
   return (
     <footer className="site-footer">
       <div className="site-footer__grid container">
@@ -38,7 +39,7 @@ export function Footer() {
               </li>
             ))}
             <li>
-              <WhatsappLink text={whatsappText(site, "ask")} location="footer" className="icon-button">
+              <WhatsappLink href={whatsappChat} location="footer" className="icon-button">
                 <Icon name="whatsapp" />
                 <span className="visually-hidden">WhatsApp</span>
               </WhatsappLink>

@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useId, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS, type QuoteKind } from "../lib/enquiries";
-import { useSite, whatsappText, whatsappUrl } from "../lib/site";
+import { useSite, whatsappUrl } from "../lib/site";
+import { whatsappText } from "../lib/whatsapp";
 import { Dialog } from "./Dialog";
 import { Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
 import { showConfirmation } from "../lib/confirmation";

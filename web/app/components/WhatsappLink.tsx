@@ -1,9 +1,7 @@
 import { track } from "../lib/analytics";
-import { useSite, whatsappUrl } from "../lib/site";
-
 type Props = {
-  /** The message the chat starts with (lib/site.ts, whatsappText). */
-  text: string;
+  /** The wa.me link, with the message the chat starts with (lib/whatsapp.ts). */
+  href: string;
   /** Where the link is, for the contact_attempt event. */
   location: string;
   className?: string;
@@ -14,11 +12,10 @@ type Props = {
 // works without scripts; it opens in a new tab, as the site's other
 // external links do, and is tracked as a contact_attempt like the phone
 // and e-mail links.
-export function WhatsappLink({ text, location, className, children }: Props) {
-  const site = useSite();
+export function WhatsappLink({ href, location, className, children }: Props) {
   return (
     <a
-      href={whatsappUrl(site, text)}
+      href={href}
       target="_blank"
       rel="noopener noreferrer"
       className={className}

@@ -10,7 +10,8 @@ import { itemEventParams, track } from "../lib/analytics";
 import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
 import { productData, productDetails, productEntry, removedProduct, similarCards } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
-import { siteOf, useSite, whatsappText } from "../lib/site";
+import { siteOf, useSite, whatsappUrl } from "../lib/site";
+import { whatsappText } from "../lib/whatsapp";
 import { SHORTLIST_PATH, requestPath } from "../lib/paths";
 import { WhatsappLink } from "../components/WhatsappLink";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
@@ -126,7 +127,7 @@ function ProductDetail({ product, similar, details }: DetailProps) {
             </div>
           </form>
           <p className="product-page__whatsapp">
-            <WhatsappLink text={whatsappText(site, "ask", product, { material, finish })} location="product_page">
+            <WhatsappLink href={whatsappUrl(site, whatsappText(site, "ask", product, { material, finish }))} location="product_page">
               <Icon name="whatsapp" size={20} />
               Ask about it on WhatsApp
             </WhatsappLink>
