@@ -20,7 +20,8 @@ import (
 )
 
 // A browser without JavaScript sends the site's forms as they are:
-// application/x-www-form-urlencoded, to the same addresses as the API. The
+// application/x-www-form-urlencoded, to the same addresses as the API, or,
+// for the enquiry forms, to their page's own address (pageFormPost). The
 // answer is for a person, never JSON: 303 to a thank-you page, or the
 // form's own page again with each field's problem beside it and what was
 // typed kept. The checks, limits and storage are the API's.
@@ -47,7 +48,9 @@ func (s *Server) readForm(w http.ResponseWriter, r *http.Request, rel *release, 
 	if post.form == "" {
 		post.form = r.PostForm.Get("kind")
 	}
-	if page := r.PostForm.Get("page"); rel.pages[page] != nil {
+	if rel.pages[r.URL.Path] != nil {
+		post.page = r.URL.Path // sent to its page's own address
+	} else if page := r.PostForm.Get("page"); rel.pages[page] != nil {
 		post.page = page
 	}
 	var tooBig *http.MaxBytesError
@@ -98,6 +101,17 @@ func (s *Server) enquiryForm(w http.ResponseWriter, r *http.Request, rel *releas
 		}
 	}
 	s.refuseForm(w, r, rel, "enquiry", post, err)
+}
+
+// pageFormPost is an enquiry form sent to its page's own address (the
+// contact page, a product's request pages), so that a refusal, which
+// answers with that page and the problems shown, leaves the browser at
+// the page's address rather than the API's; what is sent and done is
+// POST /api/enquiries's, with its deadline on the database.
+func (s *Server) pageFormPost(w http.ResponseWriter, r *http.Request, rel *release) {
+	s.databaseDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.enquiryForm(w, r, rel)
+	})).ServeHTTP(w, r)
 }
 
 // refuseForm answers a form post that was refused with its page again:

@@ -218,3 +218,43 @@ func sameElements(t *testing.T, prerendered, got string) {
 		t.Errorf("the page that came back has other elements than the prerendered one:\n%v\n%v", have, want)
 	}
 }
+
+// An enquiry form sent without JavaScript to its page's own address (as the
+// site's are): a refusal is that page again with the problems and what was
+// typed, so the browser's address stays the page's, not the API's.
+func TestEnquiryFormToItsOwnPage(t *testing.T) {
+	h, st := newFormServer(t)
+	bad := url.Values{"kind": {"contact"}, "name": {"Asha"}, "email": {"not-an-address"}, "message": {"Kept text"}, "website": {""}}
+	w := postForm(h, "/contact-us", bad)
+	body := w.Body.String()
+	if w.Code != http.StatusUnprocessableEntity || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("an invalid form: %d %s, want 422 HTML", w.Code, w.Header().Get("Content-Type"))
+	}
+	for _, want := range []string{
+		"<title>Error: Contact us | Studio</title>",
+		`value="not-an-address" aria-invalid="true" autofocus=""/><p id="e-error" class="field__error">Please check`,
+		`<input id="n" name="name" value="Asha" aria-describedby="n-error"/>`,
+		`<textarea id="m" name="message" aria-describedby="m-hint m-error">Kept text</textarea>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if n := stored(t, st); n != 0 {
+		t.Fatalf("an invalid form stored %d enquiries", n)
+	}
+
+	bad.Set("email", "asha@example.com")
+	if w := postForm(h, "/contact-us", bad); w.Code != http.StatusSeeOther || w.Header().Get("Location") != thanksPath || stored(t, st) != 1 {
+		t.Errorf("a valid form: %d → %q, %d stored; want 303 to %s and 1", w.Code, w.Header().Get("Location"), stored(t, st), thanksPath)
+	}
+	// From another site: refused on the page, nothing stored.
+	w = postForm(h, "/contact-us", bad, func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") })
+	if w.Code != http.StatusForbidden || stored(t, st) != 1 {
+		t.Errorf("cross-site: %d, %d stored", w.Code, stored(t, st))
+	}
+	// No page, no form: a post to an address that is none is not taken.
+	if w := postForm(h, "/no-such-page", bad); w.Code != http.StatusMethodNotAllowed || stored(t, st) != 1 {
+		t.Errorf("a post to no page: %d, %d stored", w.Code, stored(t, st))
+	}
+}

@@ -12,6 +12,10 @@ import (
 // page serves a prerendered page, a file of the client build, or, for a
 // path that is neither, the home page's content with status 404.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, rel *release) {
+	if r.Method == http.MethodPost && isFormPost(r) && rel.pages[r.URL.Path] != nil {
+		s.pageFormPost(w, r, rel) // a form sent without JavaScript to its page's address (forms.go)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
@@ -19,6 +23,9 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, rel *release) {
 	}
 	urlPath := r.URL.Path
 	if f, ok := rel.pages[urlPath]; ok {
+		if r.URL.RawQuery != "" && sendChosen(w, r, f, rel.status(urlPath)) {
+			return // the options chosen on the product page, marked (choices.go)
+		}
 		sendFile(w, r, f, rel.status(urlPath), cacheHTML)
 		return
 	}

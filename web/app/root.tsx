@@ -8,7 +8,8 @@ import { WelcomeOffer } from "./components/offer/WelcomeOffer";
 import { usePageChange } from "./lib/usePageChange";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
 import { pageMeta } from "./lib/meta";
-import { siteOf } from "./lib/site";
+import { siteOf, whatsappUrl } from "./lib/site";
+import { whatsappText } from "./lib/whatsapp";
 import { HomeContent } from "./routes/home";
 import "./styles/tokens.css";
 import "./styles/base.css";
@@ -19,7 +20,8 @@ import { siteFacts } from "./lib/content.server";
 // The studio's facts, which the header, the footer and the dialogs show on
 // every page (lib/site.ts, useSite), read when the pages are prerendered.
 export async function loader() {
-  return { site: siteFacts() };
+  const site = siteFacts();
+  return { site, whatsappChat: whatsappUrl(site, whatsappText(site, "ask")) };
 }
 
 // The facts are the release's: a page of the site never fetches them again

@@ -30,6 +30,30 @@ test("a material and a finish chosen before the scripts run stay chosen, and the
   await expect(dialog.getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
 });
 
+// Get Quote pressed before the scripts run is a submit button of the
+// options' form: the finish tapped reaches the quote page, shown there by
+// the server before any script, and still chosen once the page hydrates.
+test("a finish tapped and Get Quote pressed before the scripts run reach the quote page", async ({ page }) => {
+  const product = products.find((p) => p.finish.length > 1)!;
+  const finish = product.finish[1]!;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // Held on both pages; those of the page left behind are no longer wanted when let go.
+  await page.route("**/assets/*.js", (route) => held.then(() => route.continue()).catch(() => {}));
+  await page.goto(`/product/${product.id}`, { waitUntil: "commit" });
+  await page.getByRole("group", { name: "Finish" }).getByRole("radio", { name: finish, exact: true }).check();
+  await page.getByRole("button", { name: "Get Quote", exact: true }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/product/${product.id}/quote\\?`));
+  const chosen = page.getByRole("form", { name: `Get a quote for ${product.name}` }).getByRole("combobox", { name: "Finish" });
+  await expect(chosen).toHaveValue(finish); // before any script
+  expect(await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))).toBe(false);
+  release();
+  await hydrated(page);
+  await nextFrames(page);
+  await expect(chosen).toHaveValue(finish);
+});
+
 test("an address typed in the newsletter box before the scripts run is the one signed up", async ({ page }) => {
   const release = await holdScripts(page);
   await page.goto("/about", { waitUntil: "commit" });

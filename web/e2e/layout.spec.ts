@@ -107,3 +107,30 @@ for (const [width, screen] of [
     });
   });
 }
+
+// A select's text cannot wrap: on a 390-pixel phone each of a request
+// page's selects is as wide as its longest option needs, for the product
+// whose options are the longest.
+test.describe("at 390 px", { tag: "@narrow-only" }, () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("a request page's selects show their options whole", async ({ page }) => {
+    const longest = (p: (typeof products)[number]) => Math.max(...[...p.material, ...p.finish].map((o) => o.length));
+    const product = products.reduce((a, b) => (longest(b) > longest(a) ? b : a));
+    await page.goto(`/product/${product.id}/quote`);
+    for (const name of ["Material", "Finish"]) {
+      const select = page.getByRole("combobox", { name });
+      // The width it would take to show its longest option, beside the width it has.
+      const { needed, has } = await select.evaluate((s: HTMLSelectElement) => {
+        const probe = s.cloneNode(true) as HTMLSelectElement;
+        probe.style.width = "max-content";
+        probe.style.position = "absolute";
+        s.after(probe);
+        const widths = { needed: probe.getBoundingClientRect().width, has: s.getBoundingClientRect().width };
+        probe.remove();
+        return widths;
+      });
+      expect(has, `${name}: ${has} px for ${needed} px of text`).toBeGreaterThanOrEqual(needed);
+    }
+  });
+});

@@ -22,9 +22,9 @@ test("the audit: every control shown works without JavaScript", async ({ page, r
       const name = (e: Element) => (e.getAttribute("aria-label") || e.textContent || "").trim().replace(/\s+/g, " ").slice(0, 40);
       const buttons = [...document.querySelectorAll("button, [role=button], summary")].filter(shown).map((b) => {
         const button = b as HTMLButtonElement;
-        const works =
-          b.tagName === "SUMMARY" ||
-          (b.tagName === "BUTTON" && button.type === "submit" && !!button.form?.getAttribute("action") && button.form.method === "post");
+        // A submit button goes where its formaction or its form's action says (a post, or a get
+        // carrying the form's choices: the product page's options).
+        const works = b.tagName === "SUMMARY" || (b.tagName === "BUTTON" && button.type === "submit" && !!(button.getAttribute("formaction") || button.form?.getAttribute("action")));
         return { name: name(b), works };
       });
       const links = [...document.querySelectorAll("a[href]")].filter(shown).map((a) => ({ name: name(a), href: (a as HTMLAnchorElement).href }));
@@ -161,8 +161,8 @@ for (const [button, kind] of [
   test(`${button} on a product page leads to a form of its own that posts`, async ({ page }) => {
     const product = products[0]!;
     await page.goto(`/product/${product.id}`);
-    await page.getByRole("link", { name: button, exact: true }).click();
-    await expect(page).toHaveURL(`/product/${product.id}/${kind}`);
+    await page.getByRole("button", { name: button, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/product/${product.id}/${kind}\\?`));
     const form = page.getByRole("form");
     await form.getByRole("combobox", { name: "Finish" }).selectOption(product.finish.at(-1)!);
     await form.getByRole("textbox", { name: "Your Name" }).fill("Ravi Mehta");
@@ -178,3 +178,44 @@ for (const [button, kind] of [
     await expect(page).toHaveURL(/\/thank-you$/);
   });
 }
+
+// The options and Get Quote are one form: a finish chosen on the product
+// page is the one the quote page shows and the enquiry carries. A refused
+// post comes back at the form's own address, not the API's.
+test("a finish chosen on the product page reaches the quote page and the enquiry", async ({ page }) => {
+  const product = products.find((p) => p.finish.length > 1)!;
+  const finish = product.finish[1]!;
+  await page.goto(`/product/${product.id}`);
+  await page.getByRole("group", { name: "Finish" }).getByText(finish, { exact: true }).click();
+  await page.getByRole("button", { name: "Get Quote", exact: true }).click();
+  await expect(page).toHaveURL(`/product/${product.id}/quote?${new URLSearchParams({ material: product.material[0]!, finish })}`);
+  const form = page.getByRole("form", { name: `Get a quote for ${product.name}` });
+  await expect(form.getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
+  await expect(form.getByRole("combobox", { name: "Material" })).toHaveValue(product.material[0]!);
+
+  // Refused (no e-mail): the page again, at its own address, with the finish kept.
+  await form.getByRole("textbox", { name: "Your Name" }).fill("Ravi Mehta");
+  await form.getByRole("button", { name: "Request a quote" }).click();
+  await expect(page).toHaveTitle(/^Error: /);
+  await expect(page).toHaveURL(`/product/${product.id}/quote`);
+  await expect(page.getByRole("textbox", { name: "Your Email" })).toHaveAccessibleDescription(/e-mail/);
+  await expect(page.getByRole("combobox", { name: "Finish" })).toHaveValue(finish);
+
+  await page.getByRole("textbox", { name: "Your Email" }).fill("ravi@example.com");
+  const [sent] = await Promise.all([
+    page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === `/product/${product.id}/quote`),
+    page.getByRole("button", { name: "Request a quote" }).click(),
+  ]);
+  expect(new URLSearchParams(sent.postData()!).get("finish")).toBe(finish);
+  await expect(page).toHaveURL(/\/thank-you$/);
+});
+
+test("the contact form refused comes back at the contact page's address", async ({ page }) => {
+  await page.goto("/contact-us");
+  const form = page.getByRole("form", { name: "Contact form" });
+  await form.getByRole("textbox", { name: "Your Email" }).fill("not an address");
+  await form.getByRole("button", { name: "Send Message" }).click();
+  await expect(page).toHaveTitle(/^Error: /);
+  await expect(page).toHaveURL("/contact-us");
+  await expect(page.getByRole("textbox", { name: "Your Email" })).toHaveValue("not an address");
+});

@@ -1,12 +1,14 @@
 import { track } from "../lib/analytics";
-import { useSite } from "../lib/site";
+import { useSite, useWhatsappChat } from "../lib/site";
+import { whatsappPhone } from "../lib/facts";
 import { Icon } from "./Icon";
+import { WhatsappLink } from "./WhatsappLink";
 import "./ContactDetails.css";
-
 
 // The studio's phones, e-mail and address, all from content/site.json.
 export function ContactDetails() {
   const site = useSite();
+  const whatsappChat = useWhatsappChat();
   const a = site.address;
   const addressLines = [a.street, `${a.locality} ${a.postalCode}`, `${a.region}, ${site.country}`];
   return (
@@ -25,6 +27,16 @@ export function ContactDetails() {
               <span className="contact-details__label">({p.label})</span>
             </dd>
           ))}
+        </div>
+        <div>
+          <dt>
+            <Icon name="whatsapp" size={20} /> WhatsApp
+          </dt>
+          <dd>
+            <WhatsappLink href={whatsappChat} location="contact_page">
+              {whatsappPhone(site).display}
+            </WhatsappLink>
+          </dd>
         </div>
         <div>
           <dt>

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useLocation } from "react-router";
 import { LIMITS } from "../lib/enquiries";
 import { FormPost, Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
 import { useEarlyInput } from "../lib/useEarlyInput";
@@ -14,9 +15,11 @@ const FORM = "contact";
 // The contact form: Your Name, Your Email, Message, Send Message. It posts
 // to /api/enquiries; the studio gets the message in its inbox (and by
 // e-mail). Checks happen here first, then again on the server. Without
-// JavaScript it is a plain form post, which the server answers with a
-// thank-you page, or this page again with the problems shown.
+// JavaScript it is a plain form post to the page's own address, which the
+// server answers with a thank-you page, or this page again with the
+// problems shown.
 export function ContactForm() {
+  const { pathname } = useLocation();
   const [values, setValues] = useState<Values>(EMPTY);
   const [sentTo, setSentTo] = useState("");
   const start = useFormStart(FORM);
@@ -60,7 +63,7 @@ export function ContactForm() {
       ref={formRef}
       className="contact-form"
       method="post"
-      action="/api/enquiries"
+      action={pathname}
       data-form="contact"
       noValidate
       aria-label="Contact form"

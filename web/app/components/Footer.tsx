@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { track } from "../lib/analytics";
 import { footerQuickLinks, policyLinks } from "../lib/nav";
-import { useSite } from "../lib/site";
+import { useSite, useWhatsappChat } from "../lib/site";
 import { Icon, type IconName } from "./Icon";
 import { NewsletterForm } from "./NewsletterForm";
+import { WhatsappLink } from "./WhatsappLink";
 import "./Footer.css";
 
 const socialIcons: Record<string, IconName> = {
@@ -15,6 +16,7 @@ const socialIcons: Record<string, IconName> = {
 
 export function Footer() {
   const site = useSite();
+  const whatsappChat = useWhatsappChat();
   return (
     <footer className="site-footer">
       <div className="site-footer__grid container">
@@ -36,6 +38,12 @@ export function Footer() {
                 </a>
               </li>
             ))}
+            <li>
+              <WhatsappLink href={whatsappChat} location="footer" className="icon-button">
+                <Icon name="whatsapp" />
+                <span className="visually-hidden">WhatsApp</span>
+              </WhatsappLink>
+            </li>
           </ul>
         </section>
 

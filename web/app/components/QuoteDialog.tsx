@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useId, useState } from "react";
 import type { ProductSummary } from "../lib/catalogue";
 import { LIMITS, type QuoteKind } from "../lib/enquiries";
-import { useSite, whatsappUrl, type Site } from "../lib/site";
+import { useSite, whatsappUrl } from "../lib/site";
+import { whatsappText } from "../lib/whatsapp";
 import { Dialog } from "./Dialog";
 import { Honeypot, useEnquirySubmit, useFormStart } from "../lib/submission";
 import { showConfirmation } from "../lib/confirmation";
@@ -26,15 +27,6 @@ type Values = { name: string; email: string; phone: string; message: string; mat
 function title(kind: QuoteKind, product?: ProductSummary): string {
   if (kind === "quote") return product ? `Get a quote for ${product.name}` : "Get a quote";
   return product ? `Customize ${product.name}` : "Begin a bespoke piece";
-}
-
-function whatsappText(site: Site, kind: QuoteKind, product: ProductSummary | undefined, v: Values): string {
-  if (!product) return `Hello ${site.name}, I would like to talk about a bespoke piece.`;
-  const options = [v.material, v.finish && `${v.finish} finish`].filter(Boolean).join(", ");
-  const what = `${product.name} (${product.type}${options ? `, ${options}` : ""})`;
-  return kind === "quote"
-    ? `Hello ${site.name}, I would like a quote for ${what}.`
-    : `Hello ${site.name}, I would like to customize ${what}.`;
 }
 
 // The quote dialog: a quote or customisation request for a product, with

@@ -14,6 +14,12 @@ type Props = {
   material?: string;
   finish?: string;
   className?: string;
+  /**
+   * The submit button of the product page's options form, which leads to
+   * the request's own page with the chosen options before the scripts run
+   * (or without them); with them, it opens the dialog instead.
+   */
+  submit?: boolean;
   children: React.ReactNode;
 };
 
@@ -25,14 +31,15 @@ const quoteDialog = onDemand(() => import("./QuoteDialog"));
 // quote_request: the product, with [material, finish] for a quote or
 // 'Custom Request' for a customisation; then it opens the quote dialog,
 // prefilled.
-export function QuoteDialogTrigger({ kind, product, material, finish, className = "button", children }: Props) {
+export function QuoteDialogTrigger({ kind, product, material, finish, className = "button", submit = false, children }: Props) {
   const [open, setOpen] = useState(false);
   const hydrated = useHydrated();
   const [wanted, setWanted] = useState(false);
   useIdlePrefetch(quoteDialog.load);
   const QuoteDialog = quoteDialog.loaded();
 
-  const onClick = () => {
+  const onClick = (event: React.MouseEvent) => {
+    event.preventDefault(); // a submit button: the dialog, not the page
     const options = kind === "quote" ? [material, finish] : "Custom Request";
     track(
       "quote_request",
@@ -44,9 +51,29 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
     if (quoteDialog.loaded()) setWanted(true);
     else quoteDialog.load().then(() => setWanted(true), () => setOpen(false)); // offline: the button stays as it was
   };
-  // Before the scripts run (or without them) it is a link to the request's
-  // own page, which works as a plain form (a bespoke request from no
+  // Before the scripts run (or without them) it leads to the request's own
+  // page, which works as a plain form: a submit button of the options'
+  // form, which carries them there, or a link (a bespoke request from no
   // product: the contact form).
+  const dialog = wanted && QuoteDialog && <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />;
+  if (submit && product) {
+    return (
+      <>
+        <button
+          type="submit"
+          formAction={requestPath(product.id, kind)}
+          className={className}
+          aria-haspopup={hydrated ? "dialog" : undefined}
+          onClick={hydrated ? onClick : undefined}
+          onPointerEnter={quoteDialog.prefetch}
+          onFocus={quoteDialog.prefetch}
+        >
+          {children}
+        </button>
+        {dialog}
+      </>
+    );
+  }
   if (!hydrated) {
     return (
       <a className={className} href={product ? requestPath(product.id, kind) : "/contact-us"}>
@@ -59,7 +86,7 @@ export function QuoteDialogTrigger({ kind, product, material, finish, className 
       <button type="button" className={className} aria-haspopup="dialog" onClick={onClick} onPointerEnter={quoteDialog.prefetch} onFocus={quoteDialog.prefetch}>
         {children}
       </button>
-      {wanted && QuoteDialog && <QuoteDialog open={open} onClose={() => setOpen(false)} kind={kind} product={product} material={material} finish={finish} />}
+      {dialog}
     </>
   );
 }

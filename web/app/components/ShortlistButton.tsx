@@ -17,6 +17,12 @@ type Props = {
   finish?: string;
   /** An icon over a card's picture, named with the product, rather than a button with its words. */
   compact?: boolean;
+  /**
+   * Where the button, as a submit button of the product page's options
+   * form, adds the piece before the scripts run (or without them):
+   * /shortlist?add=<id>&material=…&finish=…. With them it toggles here.
+   */
+  formAction?: string;
 };
 
 // Add to shortlist: a toggle button whose name stays the same and whose
@@ -24,7 +30,7 @@ type Props = {
 // it takes the piece out. It needs the script: until it runs the button
 // keeps its place unseen, so nothing moves when it appears. The code that
 // changes the shortlist loads when the button is reached for.
-export function ShortlistButton({ product, material, finish, compact = false }: Props) {
+export function ShortlistButton({ product, material, finish, compact = false, formAction }: Props) {
   const hydrated = useHydrated();
   const inShortlist = useShortlistIds().includes(product.id);
   const [refused, setRefused] = useState("");
@@ -40,14 +46,20 @@ export function ShortlistButton({ product, material, finish, compact = false }: 
   return (
     <>
       <button
-        type="button"
+        type={formAction ? "submit" : "button"}
+        formAction={formAction}
+        name={formAction && "add"}
+        value={formAction && product.id}
         className={compact ? "icon-button shortlist-toggle shortlist-toggle--compact" : "button button--ghost shortlist-toggle"}
         aria-pressed={inShortlist}
         aria-label={compact ? `Add ${product.name} to shortlist` : undefined}
-        data-waiting={!hydrated || undefined}
+        data-waiting={(!hydrated && !formAction) || undefined}
         onPointerEnter={loadShortlistItems}
         onFocus={loadShortlistItems}
-        onClick={toggle}
+        onClick={(event) => {
+          event.preventDefault(); // a submit button of the options' form: toggled here, not on /shortlist
+          toggle();
+        }}
       >
         <Icon name="bookmark" size={compact ? 22 : 20} />
         {!compact && "Add to shortlist"}

@@ -8,7 +8,7 @@ import { whatsappNumber } from "./facts";
 // again and leaves the code as it was.
 export type Site = typeof siteData;
 
-type RootData = { site: Site };
+type RootData = { site: Site; whatsappChat: string };
 
 // The facts, in any component under the root route.
 export function useSite(): Site {
@@ -31,4 +31,11 @@ export function siteOf(matches: readonly unknown[]): Site {
 
 export function whatsappUrl(site: Site, text: string): string {
   return `https://wa.me/${whatsappNumber(site)}?text=${encodeURIComponent(text)}`;
+}
+
+// The click-to-chat link of the footer and the contact page, made when the
+// pages are prerendered (root.tsx), so its message's code is in no page's
+// first load.
+export function useWhatsappChat(): string {
+  return (useRouteLoaderData("root") as RootData).whatsappChat;
 }

@@ -10,7 +10,10 @@ import { itemEventParams, track } from "../lib/analytics";
 import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
 import { productData, productDetails, productEntry, removedProduct, similarCards } from "../lib/catalogue.server";
 import { pageMeta } from "../lib/meta";
-import { siteOf } from "../lib/site";
+import { siteOf, useSite, whatsappUrl } from "../lib/site";
+import { whatsappText } from "../lib/whatsapp";
+import { SHORTLIST_PATH, requestPath } from "../lib/paths";
+import { WhatsappLink } from "../components/WhatsappLink";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
 import { useEarlyInput } from "../lib/useEarlyInput";
@@ -62,6 +65,7 @@ function ProductDetail({ product, similar, details }: DetailProps) {
   const [material, setMaterial] = useState(product.material[0]!);
   const [finish, setFinish] = useState(product.finish[0]!);
   const location = useLocation();
+  const site = useSite();
   const hydrated = useHydrated();
   // Back to the list the visitor came from, with its filters and page.
   const from = hydrated && typeof location.state?.from === "string" ? (location.state.from as string) : "/products";
@@ -85,37 +89,49 @@ function ProductDetail({ product, similar, details }: DetailProps) {
           <p className="product-page__type">{product.type}</p>
           <p className="product-page__description">{product.description}</p>
 
-          <OptionGroup legend="Material" options={product.material} value={material} onChange={setMaterial} />
-          <OptionGroup legend="Finish" options={product.finish} value={finish} onChange={setFinish} />
+          {/* The options and the actions are one form, so the choice travels
+              without scripts (and when pressed before they run): Get Quote
+              opens /product/1/quote?material=…&finish=…, Customize and Add to
+              shortlist their own addresses with the same query. */}
+          <form method="get" action={requestPath(product.id, "quote")} className="product-page__choices">
+            <OptionGroup legend="Material" name="material" options={product.material} value={material} onChange={setMaterial} />
+            <OptionGroup legend="Finish" name="finish" options={product.finish} value={finish} onChange={setFinish} />
 
-          <dl className="product-page__specs">
-            <div>
-              <dt>Category</dt>
-              <dd>{product.category}</dd>
-            </div>
-            <div>
-              <dt>Type</dt>
-              <dd>{product.type}</dd>
-            </div>
-            <div>
-              <dt>Dimensions</dt>
-              <dd>{details.dimensions}</dd>
-            </div>
-            <div>
-              <dt>Warranty</dt>
-              <dd>{details.warranty}</dd>
-            </div>
-          </dl>
+            <dl className="product-page__specs">
+              <div>
+                <dt>Category</dt>
+                <dd>{product.category}</dd>
+              </div>
+              <div>
+                <dt>Type</dt>
+                <dd>{product.type}</dd>
+              </div>
+              <div>
+                <dt>Dimensions</dt>
+                <dd>{details.dimensions}</dd>
+              </div>
+              <div>
+                <dt>Warranty</dt>
+                <dd>{details.warranty}</dd>
+              </div>
+            </dl>
 
-          <div className="product-page__actions">
-            <QuoteDialogTrigger kind="quote" product={product} material={material} finish={finish}>
-              Get Quote
-            </QuoteDialogTrigger>
-            <QuoteDialogTrigger kind="customize" product={product} material={material} finish={finish} className="button button--ghost">
-              Customize
-            </QuoteDialogTrigger>
-            <ShortlistButton product={product} material={material} finish={finish} />
-          </div>
+            <div className="product-page__actions">
+              <QuoteDialogTrigger kind="quote" product={product} material={material} finish={finish} submit>
+                Get Quote
+              </QuoteDialogTrigger>
+              <QuoteDialogTrigger kind="customize" product={product} material={material} finish={finish} className="button button--ghost" submit>
+                Customize
+              </QuoteDialogTrigger>
+              <ShortlistButton product={product} material={material} finish={finish} formAction={SHORTLIST_PATH} />
+            </div>
+          </form>
+          <p className="product-page__whatsapp">
+            <WhatsappLink href={whatsappUrl(site, whatsappText(site, "ask", product, { material, finish }))} location="product_page">
+              <Icon name="whatsapp" size={20} />
+              Ask about it on WhatsApp
+            </WhatsappLink>
+          </p>
         </div>
       </div>
 
@@ -126,12 +142,14 @@ function ProductDetail({ product, similar, details }: DetailProps) {
 
 type OptionGroupProps = {
   legend: string;
+  /** The query parameter the chosen option is sent as. */
+  name: "material" | "finish";
   options: string[];
   value: string;
   onChange: (value: string) => void;
 };
 
-function OptionGroup({ legend, options, value, onChange }: OptionGroupProps) {
+function OptionGroup({ legend, name, options, value, onChange }: OptionGroupProps) {
   const ref = useRef<HTMLFieldSetElement>(null);
   useEarlyInput(ref, (_, chosen) => onChange(chosen)); // tapped before the scripts ran
   return (
@@ -140,7 +158,7 @@ function OptionGroup({ legend, options, value, onChange }: OptionGroupProps) {
       <div className="option-group__options">
         {options.map((option) => (
           <label key={option} className="option-group__option">
-            <input type="radio" name={legend} value={option} checked={option === value} onChange={() => onChange(option)} />
+            <input type="radio" name={name} value={option} checked={option === value} onChange={() => onChange(option)} />
             <span>{option}</span>
           </label>
         ))}

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { useLayoutEffect, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/request";
 import { FormPost, Honeypot } from "../lib/submission";
 import { Field, FieldError, FormProblem } from "../components/Field";
@@ -9,6 +10,8 @@ import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
 import { LIMITS } from "../lib/enquiries";
 import { pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
+import { useEarlyInput } from "../lib/useEarlyInput";
+import { requestPath } from "../lib/paths";
 import "../components/Field.css";
 import "../components/QuoteDialog.css";
 import "./request.css";
@@ -16,9 +19,10 @@ import "./request.css";
 // A product's quote or customisation request as a page of its own:
 // /product/1/quote and /product/1/customize. The product page's Get Quote
 // and Customize lead here before its scripts run (or without them); with
-// them, they open the quote dialog instead. The form is a plain post, which
-// the server answers with the thank-you page, or this page again with the
-// problems shown.
+// them, they open the quote dialog instead. The form is a plain post to
+// this page's own address, which the server answers with the thank-you
+// page, or this page again with the problems shown (so the address stays
+// this page's).
 // A removed product's requests say it is gone, as its page does (GoneNotice).
 export async function loader({ params }: Route.LoaderArgs) {
   const id = Number(params.id);
@@ -52,9 +56,45 @@ function requestTitle(kind: QuoteKind, name: string) {
   return kind === "quote" ? `Get a quote for ${name}` : `Customize ${name}`;
 }
 
+type Options = { material: string; finish: string };
+
+// The material and finish chosen on the product page, which its options
+// form sends here as ?material=…&finish=… (routes/product.tsx). The page
+// is prerendered with the first options, and the server marks the chosen
+// ones in what it sends (internal/server/choices.go); hydration renders the
+// first ones too, so nothing mismatches, and this then takes the URL's, the
+// only ones of the product's options, before the page is painted. A choice
+// the visitor changed on this page before the scripts ran wins over both
+// (useEarlyInput, after).
+function useChosenOptions(product: { material: string[]; finish: string[] }, form: React.RefObject<HTMLFormElement | null>) {
+  const [options, setOptions] = useState<Options>({ material: product.material[0]!, finish: product.finish[0]! });
+  const { search } = useLocation();
+  useLayoutEffect(() => {
+    const query = new URLSearchParams(search);
+    const material = query.get("material");
+    const finish = query.get("finish");
+    setOptions((o) => ({
+      material: material && product.material.includes(material) ? material : o.material,
+      finish: finish && product.finish.includes(finish) ? finish : o.finish,
+    }));
+  }, [search, product]);
+  useEarlyInput(form, (name, value) => {
+    if (name === "material" || name === "finish") setOptions((o) => ({ ...o, [name]: value }));
+  });
+  const choose = (name: keyof Options) => (event: React.ChangeEvent<HTMLSelectElement>) => setOptions((o) => ({ ...o, [name]: event.target.value }));
+  return { options, choose };
+}
+
 export default function RequestPage({ loaderData }: Route.ComponentProps) {
   if (loaderData.gone) return <GoneNotice product={loaderData.gone} />;
-  const { product, kind } = loaderData;
+  return <RequestForm key={loaderData.product.id} product={loaderData.product} kind={loaderData.kind} />;
+}
+
+type RequestFormProps = Exclude<Route.ComponentProps["loaderData"], { gone: object }>;
+
+function RequestForm({ product, kind }: RequestFormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const { options, choose } = useChosenOptions(product, formRef);
   const heading = requestTitle(kind, product.name);
   return (
     <div className="request-page container">
@@ -65,13 +105,13 @@ export default function RequestPage({ loaderData }: Route.ComponentProps) {
       <p className="quote-dialog__product">
         {product.name}, {product.type}
       </p>
-      <form className="quote-dialog__form" method="post" action="/api/enquiries" data-form={kind} aria-label={heading} noValidate>
+      <form ref={formRef} className="quote-dialog__form" method="post" action={requestPath(product.id, kind)} data-form={kind} aria-label={heading} noValidate>
         <FormPost kind={kind} productId={product.id} />
         <FormProblem />
         <div className="quote-dialog__options">
           <div className="field">
             <label htmlFor="request-material">Material</label>
-            <select id="request-material" name="material" aria-describedby="request-material-error" defaultValue={product.material[0]}>
+            <select id="request-material" name="material" aria-describedby="request-material-error" value={options.material} onChange={choose("material")}>
               {product.material.map((m) => (
                 <option key={m}>{m}</option>
               ))}
@@ -80,7 +120,7 @@ export default function RequestPage({ loaderData }: Route.ComponentProps) {
           </div>
           <div className="field">
             <label htmlFor="request-finish">Finish</label>
-            <select id="request-finish" name="finish" aria-describedby="request-finish-error" defaultValue={product.finish[0]}>
+            <select id="request-finish" name="finish" aria-describedby="request-finish-error" value={options.finish} onChange={choose("finish")}>
               {product.finish.map((f) => (
                 <option key={f}>{f}</option>
               ))}
