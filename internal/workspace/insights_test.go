@@ -17,12 +17,12 @@ import (
 // row finds a table row of the insights page by its first cell and gives
 // its cells.
 func row(body, first string) []string {
-	m := regexp.MustCompile(`<tr><th scope="row">` + regexp.QuoteMeta(first) + `</th>((?:<td class="n">[^<]*</td>)*)</tr>`).FindStringSubmatch(body)
+	m := regexp.MustCompile(`<tr><th scope="row">` + regexp.QuoteMeta(first) + `</th>((?:<td class="n"[^>]*>[^<]*</td>)*)</tr>`).FindStringSubmatch(body)
 	if m == nil {
 		return nil
 	}
 	var cells []string
-	for _, c := range regexp.MustCompile(`<td class="n">([^<]*)</td>`).FindAllStringSubmatch(m[1], -1) {
+	for _, c := range regexp.MustCompile(`<td class="n"[^>]*>([^<]*)</td>`).FindAllStringSubmatch(m[1], -1) {
 		cells = append(cells, c[1])
 	}
 	return cells
