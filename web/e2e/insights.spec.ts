@@ -104,7 +104,7 @@ test("on a phone the insights page fits: a chart with its days and periods named
   const date = /^\d{1,2} [A-Z][a-z]{2} \d{4}$/; // 29 Nov 2026
 
   const chart = page.getByRole("region", { name: "Visitors per day" });
-  await expect(chart.getByRole("img", { name: /^Visitors per day Visitors per day, \d{1,2} \w{3} \d{4} to / })).toBeVisible();
+  await expect(chart.getByRole("img", { name: /^Visitors per day \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}: \d+ in all/ })).toBeVisible();
   await expect(chart.getByRole("listitem")).toHaveText([/^This period: \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/, /^Previous 7 days: \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/]);
   // The days axis names some of the seven days, the last (today) among them.
   const today = (await page.getByRole("region", { name: "Visitors and page views per day" }).getByRole("rowheader").last().textContent())!;

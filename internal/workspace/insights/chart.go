@@ -85,7 +85,8 @@ func newChart(now, before []store.DayCount, p, prev period) chart {
 	c.Days = dayTicks(now)
 	c.NowLegend = legend{"This period", spell(p)}
 	c.BeforeLegend = legend{"Previous " + daysWord(prev.days()), spell(prev)}
-	c.Label = fmt.Sprintf("Visitors per day, %s: %d in all, at most %d in a day. %s, %s: %d in all. The table “Visitors and page views per day” gives each day.",
+	// Read after the chart's title, "Visitors per day".
+	c.Label = fmt.Sprintf("%s: %d in all, at most %d in a day. %s, %s: %d in all. The table “Visitors and page views per day” gives each day.",
 		strings.Join(c.NowLegend.Days, " to "), sumVisitors(now), most, c.BeforeLegend.Name, strings.Join(c.BeforeLegend.Days, " to "), sumVisitors(before))
 	return c
 }
