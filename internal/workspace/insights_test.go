@@ -17,12 +17,12 @@ import (
 // row finds a table row of the insights page by its first cell and gives
 // its cells.
 func row(body, first string) []string {
-	m := regexp.MustCompile(`<tr><th scope="row">` + regexp.QuoteMeta(first) + `</th>((?:<td class="n">[^<]*</td>)*)</tr>`).FindStringSubmatch(body)
+	m := regexp.MustCompile(`<tr><th scope="row">` + regexp.QuoteMeta(first) + `</th>((?:<td class="n"[^>]*>[^<]*</td>)*)</tr>`).FindStringSubmatch(body)
 	if m == nil {
 		return nil
 	}
 	var cells []string
-	for _, c := range regexp.MustCompile(`<td class="n">([^<]*)</td>`).FindAllStringSubmatch(m[1], -1) {
+	for _, c := range regexp.MustCompile(`<td class="n"[^>]*>([^<]*)</td>`).FindAllStringSubmatch(m[1], -1) {
 		cells = append(cells, c[1])
 	}
 	return cells
@@ -161,19 +161,20 @@ func TestInsightsHeadlineCountsEnquiries(t *testing.T) {
 }
 
 // An insights CSV is named for the period it holds; the exports of
-// everything, for the day they were saved.
+// everything, for the day they were saved in the studio's time zone: at
+// 20:10 UTC on 28 November it is 01:40 on the 29th in Jaipur.
 func TestCSVFileNames(t *testing.T) {
 	onBoth(t, func(t *testing.T, h *Handler, _ *store.Store) { csvFileNames(t, h) })
 }
 
 func csvFileNames(t *testing.T, h *Handler) {
+	h.now = func() time.Time { return time.Date(2025, 11, 28, 20, 10, 0, 0, time.UTC) }
 	cookie := withCookie(signIn(t, h, asha, ashaPassword))
-	today := h.now().In(h.opts.Location)
 	for target, want := range map[string]string{
 		"/studio/insights.csv?table=products&from=2026-10-27&to=2026-11-25": "insights-products-2026-10-27-to-2026-11-25.csv",
-		"/studio/insights.csv?table=searches":                               "insights-searches-" + today.AddDate(0, 0, -6).Format(time.DateOnly) + "-to-" + today.Format(time.DateOnly) + ".csv",
-		"/studio/enquiries.csv":                                             "enquiries-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
-		"/studio/newsletter.csv":                                            "newsletter-" + time.Now().UTC().Format(time.DateOnly) + ".csv",
+		"/studio/insights.csv?table=searches":                               "insights-searches-2025-11-23-to-2025-11-29.csv",
+		"/studio/enquiries.csv":                                             "enquiries-2025-11-29.csv",
+		"/studio/newsletter.csv":                                            "newsletter-2025-11-29.csv",
 	} {
 		w := do(h, "GET", target, nil, cookie)
 		if got := w.Header().Get("Content-Disposition"); w.Code != http.StatusOK || got != `attachment; filename="`+want+`"` {

@@ -6,6 +6,7 @@ import { catalogue } from "./content";
 import { OFFER_SEEN_KEY } from "../app/components/offer/timing";
 import { FLUSH_MS } from "../app/lib/insights";
 import { SEARCH_SETTLE_MS } from "../app/lib/search";
+import { sidewaysScroll } from "./targets";
 
 // The site's own analytics, end to end: a visit is counted on the server
 // and shows on the studio's insights page; nothing sets a cookie; a browser
@@ -84,6 +85,48 @@ test("a visit shows on the insights page: the search that found nothing, the pro
   // The searches that found nothing are listed first.
   const searches = studio.getByRole("region", { name: "Searches" }).getByRole("row");
   await expect(searches.nth(1).getByRole("cell").nth(1)).not.toHaveText("0");
+});
+
+// On a phone, with a visit of today counted: nothing scrolls sideways, the
+// chart names its days and both periods, and the table of days is one card
+// a day, each figure beside its column's name, dates as the workspace writes
+// them.
+test("on a phone the insights page fits: a chart with its days and periods named, the days' table as cards", async ({ page, openStudio, request }) => {
+  const visit = await request.post("/api/events", {
+    headers: { "User-Agent": ordinaryChrome },
+    data: { batchId: `phone-${Date.now()}-0000000`, events: [{ name: "page_view", path: "/", params: {} }] },
+  });
+  expect(visit.status()).toBe(204);
+  await openStudio(page);
+  await page.goto("/studio/insights");
+  await page.getByRole("link", { name: "Count the latest events now" }).click();
+  expect(await sidewaysScroll(page)).toEqual([]); // leaves the page at 375 px
+  const date = /^\d{1,2} [A-Z][a-z]{2} \d{4}$/; // 29 Nov 2026
+
+  const chart = page.getByRole("region", { name: "Visitors per day" });
+  await expect(chart.getByRole("img", { name: /^Visitors per day \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}: \d+ in all/ })).toBeVisible();
+  await expect(chart.getByRole("listitem")).toHaveText([/^This period: \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/, /^Previous 7 days: \d{1,2} \w{3} \d{4} to \d{1,2} \w{3} \d{4}$/]);
+  // The days axis names some of the seven days, the last (today) among them.
+  const today = (await page.getByRole("region", { name: "Visitors and page views per day" }).getByRole("rowheader").last().textContent())!;
+  expect(today).toMatch(date);
+  await expect(chart.getByText(today.replace(/ \d{4}$/, ""), { exact: true })).toBeVisible();
+
+  const days = page.getByRole("region", { name: "Visitors and page views per day" });
+  await expect(days.getByRole("rowheader")).toHaveCount(7);
+  for (const day of await days.getByRole("rowheader").allTextContents()) expect(day).toMatch(date);
+  // Today's card: each figure on the screen, after its column's name.
+  const card = days.getByRole("row").filter({ has: page.getByRole("rowheader", { name: today, exact: true }) });
+  const cells = await card.getByRole("cell").evaluateAll((tds) =>
+    tds.map((td) => {
+      const box = td.getBoundingClientRect();
+      return { label: getComputedStyle(td, "::before").content, text: td.textContent, inside: box.left >= 0 && box.right <= window.innerWidth };
+    }),
+  );
+  expect(cells.map((c) => c.label)).toEqual(['"Visitors"', '"Page views"', '"Same day of the period before"', '"Visitors then"', '"Page views then"']);
+  expect(cells.every((c) => c.inside)).toBe(true);
+  expect(Number(cells[0]!.text)).toBeGreaterThanOrEqual(1);
+  expect(cells[2]!.text).toMatch(date);
+  await expectNoAxeViolations(page);
 });
 
 test("with Global Privacy Control, nothing is kept", async ({ browser, openStudio }) => {

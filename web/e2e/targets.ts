@@ -37,13 +37,21 @@ export async function expectNoSidewaysScroll(page: Page) {
   expect(await sidewaysScroll(page), page.url()).toEqual([]);
 }
 
-// The widths, of 320 and 375 px, at which the page is wider than the screen.
+// The widths, of 320 and 375 px, at which the page is wider than the
+// screen, or a part of it scrolls sideways within the page (a table in a
+// box of its own, which a phone shows cut off with no hint).
 export async function sidewaysScroll(page: Page): Promise<string[]> {
   const wider: string[] = [];
   for (const width of [320, 375]) {
     await page.setViewportSize({ width, height: 740 });
     const scrolls = await page.evaluate(() => document.documentElement.scrollWidth);
     if (scrolls > width) wider.push(`${scrolls} px wide at ${width} px`);
+    const parts = await page.locator("body *").evaluateAll((elements) =>
+      elements
+        .filter((e) => /auto|scroll/.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth && !(e instanceof HTMLTextAreaElement))
+        .map((e) => `${e.tagName.toLowerCase()}${e.className ? `.${e.className}` : ""} (${e.textContent?.trim().slice(0, 40)}…) ${e.scrollWidth} px in ${e.clientWidth}`),
+    );
+    wider.push(...parts.map((part) => `${part} at ${width} px`));
   }
   return wider;
 }

@@ -99,7 +99,7 @@ func (h *Handler) EnquiriesCSV(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.kit.Log.Info("studio: enquiries exported", "account", page.Actor(r), "enquiries", len(list), "rows", len(rows))
-	WriteCSV(w, "enquiries-"+exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
+	WriteCSV(w, "enquiries-"+h.exportDay(), []string{"id", "received", "kind", "product_id", "product", "material", "finish", "name", "email", "phone", "message", "status", "spam", "quantity", "note", "notes", "replies"}, rows)
 }
 
 // repliesCell is an enquiry's replies in one cell, oldest first, each its
@@ -139,8 +139,12 @@ func (h *Handler) NewsletterCSV(w http.ResponseWriter, r *http.Request) {
 	for _, s := range list {
 		rows = append(rows, []string{Neutralise(s.Email), s.CreatedAt.In(h.kit.Location).Format(time.RFC3339)})
 	}
-	WriteCSV(w, "newsletter-"+exportDay(), []string{"email", "subscribed"}, rows)
+	WriteCSV(w, "newsletter-"+h.exportDay(), []string{"email", "subscribed"}, rows)
 }
 
-// exportDay names an export of everything by the day it was saved (UTC).
-func exportDay() string { return time.Now().UTC().Format(time.DateOnly) }
+// exportDay names an export of everything by the day it was saved, in
+// the studio's time zone: at 01:40 in Jaipur on 29 November it is the
+// 29th there, whatever the date in UTC.
+func (h *Handler) exportDay() string {
+	return h.kit.Now().In(h.kit.Location).Format(time.DateOnly)
+}

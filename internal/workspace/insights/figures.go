@@ -104,6 +104,9 @@ type table struct {
 	Header          []string
 	Rows            [][]string
 	Empty           string // said when there are no rows
+	// DayColumns are the columns of days ("2026-11-23"): the CSV keeps
+	// them so, the page writes them as the workspace writes a date.
+	DayColumns []int
 }
 
 // readInsights reads the figures of period p, days in loc, with the
@@ -213,7 +216,8 @@ func (f *figureReader) dayStart(day string) time.Time {
 // daysTable gives each day of the period beside the same day of the one
 // before.
 func daysTable(visitors, views, prevVisitors, prevViews []store.DayCount) table {
-	days := table{ID: "days", Title: "Visitors and page views per day", Header: []string{"Day", "Visitors", "Page views", "Same day of the period before", "Visitors then", "Page views then"}}
+	days := table{ID: "days", Title: "Visitors and page views per day", Header: []string{"Day", "Visitors", "Page views", "Same day of the period before", "Visitors then", "Page views then"},
+		DayColumns: []int{0, 3}}
 	for i := range visitors {
 		row := []string{visitors[i].Day, itoa(visitors[i].Visitors), itoa(at(views, i).Events)}
 		if i < len(prevVisitors) {

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"studio/internal/store"
 	"studio/internal/workspace/exports"
 	"studio/internal/workspace/page"
 )
@@ -75,20 +74,12 @@ type insightsView struct {
 	Latest    string    // this page's address, asking for the latest counts
 	Presets   []preset
 	Chart     chart
+	Shown     []shownTable // the tables, as the page shows them
 }
 
 type preset struct {
 	Label, URL string
 	Current    bool
-}
-
-// chart is the visitors per day of the period (a line) and of the one
-// before (dashed), drawn in SVG by the template.
-type chart struct {
-	Width, Height int
-	Now, Before   string // polyline points
-	Max           int64
-	Label         string // what the chart shows, for screen readers
 }
 
 // Insights is GET /studio/insights: the period's figures, with from and to
@@ -113,7 +104,8 @@ func (h *Handler) Insights(w http.ResponseWriter, r *http.Request) {
 		CountedAt:       countedAt,
 		Latest:          "/studio/insights?" + q.Encode(),
 		Presets:         h.presets(p),
-		Chart:           newChart(figures.Visitors, figures.PreviousVisitors),
+		Chart:           newChart(figures.Visitors, figures.PreviousVisitors, figures.Period, figures.Previous),
+		Shown:           showTables(figures.Tables),
 	})
 }
 
@@ -217,29 +209,4 @@ func (h *Handler) countsMadeAt(ctx context.Context, latest bool) (time.Time, err
 		rolledAt = h.kit.Now()
 	}
 	return rolledAt, nil
-}
-
-func newChart(now, before []store.DayCount) chart {
-	c := chart{Width: 600, Height: 160}
-	for _, d := range append(slices.Clone(now), before...) {
-		c.Max = max(c.Max, d.Visitors)
-	}
-	points := func(days []store.DayCount) string {
-		var b strings.Builder
-		for i, d := range days {
-			x := 0
-			if len(days) > 1 {
-				x = i * c.Width / (len(days) - 1)
-			}
-			y := c.Height
-			if c.Max > 0 {
-				y = c.Height - int(d.Visitors*int64(c.Height-8)/c.Max)
-			}
-			fmt.Fprintf(&b, "%d,%d ", x, y)
-		}
-		return strings.TrimSpace(b.String())
-	}
-	c.Now, c.Before = points(now), points(before)
-	c.Label = fmt.Sprintf("Visitors per day: %d in this period, %d in the period before; at most %d in a day. The table below gives each day.", sumVisitors(now), sumVisitors(before), c.Max)
-	return c
 }

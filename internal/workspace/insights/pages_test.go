@@ -18,7 +18,8 @@ func TestEveryPageRenders(t *testing.T) {
 		Totals: []total{newTotal("Visitors", 3, 2)}, Tables: []table{{ID: "pages", Title: "Pages", Header: []string{"Page", "Views"}, Rows: [][]string{{"/", "3"}}}}}
 	fixtures := map[page.Name][]page.View{
 		insightsPage: {&insightsView{}, &insightsView{Frame: page.Frame{Title: "Insights", Section: "insights"}, insightsFigures: figures, CountedAt: at,
-			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}}, nil)}},
+			Presets: []preset{{Label: "Last 7 days", URL: "/studio/insights", Current: true}}, Chart: newChart([]store.DayCount{{Day: "2026-03-01", Visitors: 3}, {Day: "2026-03-02"}}, nil, figures.Period, figures.Previous),
+			Shown: showTables(figures.Tables)}},
 	}
 	pages := page.NewKit(page.Kit{Log: slog.New(slog.DiscardHandler)}).MustParse(templateFiles, pageFiles, nil)
 	if err := pages.Check(pageFiles, fixtures); err != nil {

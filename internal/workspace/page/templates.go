@@ -68,14 +68,29 @@ func (n *Names) Declare(file string) Name {
 	return p
 }
 
-// whenLayout is how the pages show a time.
-const whenLayout = "2 Jan 2006, 15:04 MST"
+// DayLayout is how the pages write a date ("29 Nov 2026"), and
+// whenLayout a time, the date first.
+const (
+	DayLayout  = "2 Jan 2006"
+	whenLayout = DayLayout + ", 15:04 MST"
+)
+
+// Day writes a day given as "2026-11-29" the way the pages write a date,
+// "29 Nov 2026"; anything else is given back as it is.
+func Day(day string) string {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return day
+	}
+	return t.Format(DayLayout)
+}
 
 // Funcs are the functions every page may call, with times shown in loc;
 // a part adds its own (Parse).
 func Funcs(loc *time.Location) template.FuncMap {
 	return template.FuncMap{
 		"when":         func(t time.Time) string { return t.In(loc).Format(whenLayout) },
+		"day":          Day,
 		"lower":        strings.ToLower,
 		"followScript": func() template.JS { return template.JS(FollowJS) },
 		"busyScript":   func() template.JS { return template.JS(BusyJS) },
