@@ -57,7 +57,7 @@ for (const reducedMotion of ["no-preference", "reduce"] as const) {
 // (listPath, tested in app/lib/filters.test.ts): one option of a filter in
 // the path, two or more in the query.
 type Page = import("@playwright/test").Page;
-const sort = (page: Page) => page.getByText(/^Sort\b/);
+const filterMenu = (page: Page) => page.getByText(/^Filter\b/);
 const option = (page: Page, group: "Material" | "Finish", name: string) =>
   page.getByRole("group", { name: group }).getByRole("checkbox", { name, exact: true });
 const at = (state: Partial<typeof DEFAULT_LIST_STATE>) =>
@@ -81,7 +81,7 @@ test("the ticks of one opening of the filter menu are one history entry: one Bac
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   const left = await page.evaluate(() => window.scrollY);
 
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await expect(page).toHaveURL(at({ materials: [material1!], finishes: [finish1!] }));
   await option(page, "Material", material2!).check();
@@ -106,7 +106,7 @@ test("the ticks of one opening of the filter menu are one history entry: one Bac
   await expect(page).toHaveURL(at(after));
   await page.reload();
   await hydrated(page);
-  await sort(page).click();
+  await filterMenu(page).click();
   await expectTicked(page, after);
 });
 
@@ -118,7 +118,7 @@ test("two openings of the filter menu are two history entries, however each was 
   await page.goto("/products");
   await hydrated(page);
 
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await option(page, "Material", material2!).check();
   await expect(page).toHaveURL(at(first));
@@ -126,19 +126,19 @@ test("two openings of the filter menu are two history entries, however each was 
   await expect(option(page, "Material", material1!)).toBeHidden();
 
   // Closed by its summary, then by a click elsewhere: each opening is one entry.
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Finish", finish1!).check();
   await expect(page).toHaveURL(at(second));
-  await sort(page).click();
+  await filterMenu(page).click();
   await expect(option(page, "Finish", finish1!)).toBeHidden();
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).uncheck();
   const third = { materials: [material2!], finishes: [finish1!] };
   await expect(page).toHaveURL(at(third));
   await page.getByRole("heading", { level: 1 }).click();
   await expect(option(page, "Material", material1!)).toBeHidden();
 
-  await sort(page).click();
+  await filterMenu(page).click();
   for (const state of [second, first, none]) {
     await page.goBack();
     await expect(page).toHaveURL(at(state));
@@ -152,7 +152,7 @@ test("a tick after Back, with the menu still open, keeps the list Back returned 
   await page.goto("/about");
   await page.goto("/products");
   await hydrated(page);
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await expect(page).toHaveURL(at({ materials: [material1!] }));
   await page.goBack();

@@ -86,7 +86,7 @@ test("the filters are links: a material, then a finish, then the material taken 
     .flatMap((category) => vocabulary.materials.flatMap((m) => vocabulary.finishes.map((f) => ({ category, material: m.name, finish: f.name }))))
     .find((c) => matching({ category: c.category, materials: [c.material], finishes: [c.finish] }).length > 0)!;
   const pick = async (group: string, name: string) => {
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: group }).getByRole("link", { name }).click();
   };
 

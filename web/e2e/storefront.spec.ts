@@ -133,7 +133,7 @@ test.describe("products", () => {
     const inTab = matching({ category: path.tab });
     await expect.poll(() => productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
     await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
     const withMaterial = matching({ category: path.tab, materials: [path.material] });
@@ -232,13 +232,13 @@ test.describe("products", () => {
     await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
     await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
     // The filters too: each option is a link to its list.
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: "Material" }).getByRole("link", { name: path.material, exact: true }).click();
     await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
     await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab, materials: [path.material] }).slice(0, PAGE_SIZE)));
     release();
     await hydrated(page);
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true })).toBeChecked();
   });
 
