@@ -1,7 +1,7 @@
 import { test, expect, holdScripts, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
 import { catalogue, home, productById, products, vocabulary } from "./content";
 import { similarProducts } from "../app/lib/catalogue";
-import { DEFAULT_LIST_STATE, PAGE_SIZE, listPath } from "../app/lib/filters";
+import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath } from "../app/lib/filters";
 
 // Back and Forward as a visitor uses them: the place on the page comes
 // back, and ticking filters does not fill the history.
@@ -298,4 +298,39 @@ test.describe("analytics", () => {
       { item_list_name: "Similar Products", index: 1 },
     ]);
   });
+});
+
+// Back to Products, from a product opened from the list in this tab, is
+// the browser's Back: the list with its filters, page and place, and no
+// entry added for Back to step through.
+test("Back to Products returns to the list's filters, page and place, adding no history entry", async ({ page }) => {
+  // A list of more than one row, with a filter, on its second page if it has one.
+  const [material] = vocabulary.materials.map((m) => m.name);
+  const filtered = filterProducts(products, { ...DEFAULT_LIST_STATE, materials: [material!] }, vocabulary);
+  const state = { ...DEFAULT_LIST_STATE, materials: [material!], page: filtered.length > PAGE_SIZE ? 2 : 1 };
+  const onPage = filtered.slice((state.page - 1) * PAGE_SIZE, state.page * PAGE_SIZE);
+  await page.goto("/about");
+  await page.goto(listPath(state));
+  await hydrated(page);
+  const last = page.getByRole("link").filter({ has: page.getByRole("heading", { name: onPage.at(-1)!.name, exact: true }) });
+  await last.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 60));
+  await nextFrames(page);
+  const left = await page.evaluate(() => window.scrollY);
+  expect(left).toBeGreaterThan(0);
+  const entries = await page.evaluate(() => history.length);
+
+  await last.click();
+  await expect(page).toHaveURL(new RegExp(`/product/${onPage.at(-1)!.id}$`));
+  await page.getByRole("link", { name: "Back to Products" }).click();
+  await expect(page).toHaveURL(at(state));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  await expect(page.getByRole("heading", { level: 2, name: onPage.at(-1)!.name, exact: true })).toBeVisible();
+  // The product page is Forward, as after the browser's Back; Back leaves the list.
+  expect(await page.evaluate(() => history.length)).toBe(entries + 1);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+  await page.goForward();
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`/product/${onPage.at(-1)!.id}$`));
 });

@@ -55,7 +55,7 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
   return (
     <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} onToggle={onOpenChange}>
       <summary className="button button--ghost">
-        Filter
+        Filter{/* a space in its name, "Filter (2 selected)"; the flex gap draws it */ " "}
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
         <Icon name="chevronDown" size={18} />
       </summary>
