@@ -62,20 +62,20 @@ test.describe("open dialogs and menus", { tag: "@both" }, () => {
     await expectNoSeriousViolations(page, ".chat-panel");
   });
 
-  test("the Sort menu, with its checkboxes", async ({ page }) => {
+  test("the Filter menu, with its checkboxes", async ({ page }) => {
     await page.goto("/products");
     await hydrated(page);
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("checkbox").first()).toBeVisible();
     await expectNoSeriousViolations(page, "details.filter-menu");
   });
 
   // axe itself runs as a script, so the page's own scripts are held back
   // instead: the menu as it is before they run, and without them.
-  test("the Sort menu before the page's script, with its links, one chosen", async ({ page }) => {
+  test("the Filter menu before the page's script, with its links, one chosen", async ({ page }) => {
     const release = await holdScripts(page);
     await page.goto(listPath({ ...DEFAULT_LIST_STATE, materials: [vocabulary.materials[0]!.name] }), { waitUntil: "commit" });
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("link").first()).toBeVisible();
     await expectNoSeriousViolations(page, "details.filter-menu");
     release();

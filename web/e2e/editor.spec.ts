@@ -511,7 +511,7 @@ test("the forms work with JavaScript off, and by keyboard alone", async ({ brows
   await context.close();
 });
 
-test("a policy's text is previewed beside it, and the Sort menu's groups are renamed, then discarded", async ({ page, openStudio }) => {
+test("a policy's text is previewed beside it, and the Filter menu's groups are renamed, then discarded", async ({ page, openStudio }) => {
   await openContent(page, openStudio);
   await page.getByRole("link", { name: "FAQ" }).click();
   const text = page.getByRole("textbox", { name: "Text (Markdown)" });

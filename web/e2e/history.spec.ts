@@ -1,7 +1,7 @@
 import { test, expect, holdScripts, hydrated, nextFrames, recordAnalytics, trackedEvents } from "./fixtures";
 import { catalogue, home, productById, products, vocabulary } from "./content";
 import { similarProducts } from "../app/lib/catalogue";
-import { DEFAULT_LIST_STATE, PAGE_SIZE, listPath } from "../app/lib/filters";
+import { DEFAULT_LIST_STATE, PAGE_SIZE, filterProducts, listPath } from "../app/lib/filters";
 
 // Back and Forward as a visitor uses them: the place on the page comes
 // back, and ticking filters does not fill the history.
@@ -57,7 +57,7 @@ for (const reducedMotion of ["no-preference", "reduce"] as const) {
 // (listPath, tested in app/lib/filters.test.ts): one option of a filter in
 // the path, two or more in the query.
 type Page = import("@playwright/test").Page;
-const sort = (page: Page) => page.getByText(/^Sort\b/);
+const filterMenu = (page: Page) => page.getByText(/^Filter\b/);
 const option = (page: Page, group: "Material" | "Finish", name: string) =>
   page.getByRole("group", { name: group }).getByRole("checkbox", { name, exact: true });
 const at = (state: Partial<typeof DEFAULT_LIST_STATE>) =>
@@ -81,7 +81,7 @@ test("the ticks of one opening of the filter menu are one history entry: one Bac
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   const left = await page.evaluate(() => window.scrollY);
 
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await expect(page).toHaveURL(at({ materials: [material1!], finishes: [finish1!] }));
   await option(page, "Material", material2!).check();
@@ -106,7 +106,7 @@ test("the ticks of one opening of the filter menu are one history entry: one Bac
   await expect(page).toHaveURL(at(after));
   await page.reload();
   await hydrated(page);
-  await sort(page).click();
+  await filterMenu(page).click();
   await expectTicked(page, after);
 });
 
@@ -118,7 +118,7 @@ test("two openings of the filter menu are two history entries, however each was 
   await page.goto("/products");
   await hydrated(page);
 
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await option(page, "Material", material2!).check();
   await expect(page).toHaveURL(at(first));
@@ -126,19 +126,19 @@ test("two openings of the filter menu are two history entries, however each was 
   await expect(option(page, "Material", material1!)).toBeHidden();
 
   // Closed by its summary, then by a click elsewhere: each opening is one entry.
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Finish", finish1!).check();
   await expect(page).toHaveURL(at(second));
-  await sort(page).click();
+  await filterMenu(page).click();
   await expect(option(page, "Finish", finish1!)).toBeHidden();
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).uncheck();
   const third = { materials: [material2!], finishes: [finish1!] };
   await expect(page).toHaveURL(at(third));
   await page.getByRole("heading", { level: 1 }).click();
   await expect(option(page, "Material", material1!)).toBeHidden();
 
-  await sort(page).click();
+  await filterMenu(page).click();
   for (const state of [second, first, none]) {
     await page.goBack();
     await expect(page).toHaveURL(at(state));
@@ -152,7 +152,7 @@ test("a tick after Back, with the menu still open, keeps the list Back returned 
   await page.goto("/about");
   await page.goto("/products");
   await hydrated(page);
-  await sort(page).click();
+  await filterMenu(page).click();
   await option(page, "Material", material1!).check();
   await expect(page).toHaveURL(at({ materials: [material1!] }));
   await page.goBack();
@@ -298,4 +298,39 @@ test.describe("analytics", () => {
       { item_list_name: "Similar Products", index: 1 },
     ]);
   });
+});
+
+// Back to Products, from a product opened from the list in this tab, is
+// the browser's Back: the list with its filters, page and place, and no
+// entry added for Back to step through.
+test("Back to Products returns to the list's filters, page and place, adding no history entry", async ({ page }) => {
+  // A list of more than one row, with a filter, on its second page if it has one.
+  const [material] = vocabulary.materials.map((m) => m.name);
+  const filtered = filterProducts(products, { ...DEFAULT_LIST_STATE, materials: [material!] }, vocabulary);
+  const state = { ...DEFAULT_LIST_STATE, materials: [material!], page: filtered.length > PAGE_SIZE ? 2 : 1 };
+  const onPage = filtered.slice((state.page - 1) * PAGE_SIZE, state.page * PAGE_SIZE);
+  await page.goto("/about");
+  await page.goto(listPath(state));
+  await hydrated(page);
+  const last = page.getByRole("link").filter({ has: page.getByRole("heading", { name: onPage.at(-1)!.name, exact: true }) });
+  await last.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 60));
+  await nextFrames(page);
+  const left = await page.evaluate(() => window.scrollY);
+  expect(left).toBeGreaterThan(0);
+  const entries = await page.evaluate(() => history.length);
+
+  await last.click();
+  await expect(page).toHaveURL(new RegExp(`/product/${onPage.at(-1)!.id}$`));
+  await page.getByRole("link", { name: "Back to Products" }).click();
+  await expect(page).toHaveURL(at(state));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+  await expect(page.getByRole("heading", { level: 2, name: onPage.at(-1)!.name, exact: true })).toBeVisible();
+  // The product page is Forward, as after the browser's Back; Back leaves the list.
+  expect(await page.evaluate(() => history.length)).toBe(entries + 1);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+  await page.goForward();
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`/product/${onPage.at(-1)!.id}$`));
 });

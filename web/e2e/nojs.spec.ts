@@ -76,6 +76,27 @@ test("every product is reached from /products by links alone", async ({ page }) 
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 });
 
+test("Back to Products is a plain link to the list", async ({ page }) => {
+  await page.goto(listPath({ ...DEFAULT_LIST_STATE, page: 2 }));
+  await page.locator("main a[href^='/product/']").first().click();
+  await page.getByRole("link", { name: "Back to Products" }).click();
+  await expect(page).toHaveURL(/\/products$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+// The product page's Add to shortlist, sent as a form: nothing can be kept
+// without the script, and the page says so, and how to ask for the quote.
+// (A browser with scripts off shows <noscript>; Playwright's switch stops
+// the scripts but not that parsing, so the page's HTML is read instead.)
+test("the shortlist, opened by an Add without JavaScript, says it cannot keep the piece, and how to ask for its quote", async ({ request }) => {
+  const p = products.find((q) => q.finish.length > 1) ?? products[0]!;
+  const response = await request.get(`/shortlist?add=${p.id}&material=${encodeURIComponent(p.material[0]!)}&finish=${encodeURIComponent(p.finish.at(-1)!)}`);
+  expect(response.status()).toBe(200);
+  const noscript = [...(await response.text()).matchAll(/<noscript>([\s\S]*?)<\/noscript>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, "")).join(" ");
+  expect(noscript).toContain("a piece added without JavaScript is not kept");
+  expect(noscript).toContain("go back to its page and press Get Quote, which takes your choices with it, or browse the products.");
+});
+
 test("the filters are links: a material, then a finish, then the material taken off, and the pages of each", async ({ page }) => {
   const none = { category: ALL, materials: [] as string[], finishes: [] as string[] };
   const matching = (state: Partial<typeof none>) => filterProducts(products, { ...none, ...state }, vocabulary);
@@ -86,7 +107,7 @@ test("the filters are links: a material, then a finish, then the material taken 
     .flatMap((category) => vocabulary.materials.flatMap((m) => vocabulary.finishes.map((f) => ({ category, material: m.name, finish: f.name }))))
     .find((c) => matching({ category: c.category, materials: [c.material], finishes: [c.finish] }).length > 0)!;
   const pick = async (group: string, name: string) => {
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: group }).getByRole("link", { name }).click();
   };
 

@@ -416,3 +416,108 @@ test("a shortlist counts its pieces by their quantities, not its products", asyn
   await expectSaid(words(quantities));
   await expect(page.getByText(`${words(quantities)} in your shortlist`, { exact: true })).toBeAttached(); // the polite announcement
 });
+
+// A line is one product in one material and one finish: the same product
+// in two finishes is two lines, on the page, in the header's count, in the
+// shared link and in the request.
+test("one product in two finishes: two lines, on the shortlist and in the shared link", { tag: "@both" }, async ({ page, browser, context }) => {
+  test.skip(withFinishes.finish.length < 2, "no product of content/catalogue.json has two finishes");
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const p = withFinishes;
+  const [first, second] = [p.finish[0]!, p.finish[1]!];
+  const material = p.material[0]!;
+  await page.goto(`/product/${p.id}`);
+  await hydrated(page);
+  const add = page.getByRole("button", { name: "Add to shortlist", exact: true });
+  const finishes = page.getByRole("group", { name: "Finish" });
+  await add.click();
+  await expect(add).toHaveAttribute("aria-pressed", "true");
+  // Another finish is another line: not on the list yet, and added beside the first.
+  await finishes.getByRole("radio", { name: second, exact: true }).check();
+  await expect(add).toHaveAttribute("aria-pressed", "false");
+  await add.click();
+  await expect(add).toHaveAttribute("aria-pressed", "true");
+  await finishes.getByRole("radio", { name: first, exact: true }).check();
+  await expect(add).toHaveAttribute("aria-pressed", "true");
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 1 product, 2 pieces");
+
+  await shortlistLink(page).click();
+  await expect(page).toHaveURL(/\/shortlist$/);
+  const lines = piece(page, p.name);
+  await expect(lines).toHaveCount(2);
+  await expect(lines.nth(0).getByRole("combobox", { name: "Finish" })).toHaveValue(first);
+  await expect(lines.nth(1).getByRole("combobox", { name: "Finish" })).toHaveValue(second);
+  // Their buttons tell them apart.
+  await expect(lines.nth(1).getByRole("button", { name: `Remove: ${p.name} (${material}, ${second})` })).toBeVisible();
+
+  // A finish that would repeat the other line is not taken, and the reason is beside it.
+  const secondFinish = lines.nth(1).getByRole("combobox", { name: "Finish" });
+  await secondFinish.selectOption(first);
+  await expect(secondFinish).toHaveValue(second);
+  await expect(secondFinish).toHaveAccessibleDescription(`${p.name} in ${material}, ${first} is on your shortlist already, at place 1: change its quantity there.`);
+
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toHaveText("Link copied. It opens these 2 pieces, with their choices and quantities (not your notes), on any device.");
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("heading", { level: 2, name: "1 product, 2 pieces" })).toBeVisible();
+  await expect(other).toHaveURL(/\/shortlist$/);
+  const theirs = piece(other, p.name);
+  await expect(theirs).toHaveCount(2);
+  await expect(theirs.nth(0).getByRole("combobox", { name: "Finish" })).toHaveValue(first);
+  await expect(theirs.nth(1).getByRole("combobox", { name: "Finish" })).toHaveValue(second);
+  await elsewhere.close();
+
+  // Taking one line out leaves the other.
+  await lines.nth(0).getByRole("button", { name: `Remove: ${p.name} (${material}, ${first})` }).click();
+  await expect(lines).toHaveCount(1);
+  await expect(lines.getByRole("combobox", { name: "Finish" })).toHaveValue(second);
+  await expect(shortlistLink(page)).toHaveAccessibleName("Shortlist, 1 piece");
+});
+
+// The product page's Add to shortlist as a form (it works before the
+// scripts run): /shortlist?add=<id>&material=…&finish=….
+test("/shortlist?add= adds the line asked for, once, and the address drops it", { tag: "@both" }, async ({ page }) => {
+  test.skip(withFinishes.finish.length < 2, "no product of content/catalogue.json has two finishes");
+  const p = withFinishes;
+  const second = p.finish[1]!;
+  await page.goto("/about");
+  await page.goto(`/shortlist?add=${p.id}&finish=${encodeURIComponent(second)}`);
+  await expect(page.getByRole("status").filter({ hasText: "added" })).toHaveText(`${p.name} in ${p.material[0]}, ${second} is added to your shortlist.`);
+  await expect(page).toHaveURL(/\/shortlist$/);
+  const lines = piece(page, p.name);
+  await expect(lines).toHaveCount(1);
+  await expect(lines.getByRole("combobox", { name: "Finish" })).toHaveValue(second);
+  expect((await trackedEvents(page, "add_to_wishlist")).map((e) => (e.params.items as { item_id: string }[])[0]!.item_id)).toEqual([String(p.id)]);
+
+  // Neither a reload nor Back and Forward add it again.
+  await page.reload();
+  await hydrated(page);
+  await expect(lines).toHaveCount(1);
+  await expect(lines.getByRole("spinbutton", { name: "Quantity" })).toHaveValue("1");
+  await page.goBack();
+  await expect(page).toHaveURL(/\/about$/);
+  await page.goForward();
+  await expect(page).toHaveURL(/\/shortlist$/);
+  await hydrated(page);
+  await expect(lines).toHaveCount(1);
+
+  // Asked again: it is there already, and says so.
+  await page.goto(`/shortlist?add=${p.id}&material=${encodeURIComponent(p.material[0]!)}&finish=${encodeURIComponent(second)}`);
+  await expect(page.getByRole("status").filter({ hasText: "already" })).toHaveText(`${p.name} in ${p.material[0]}, ${second} is on your shortlist already.`);
+  await expect(lines).toHaveCount(1);
+
+  // What the catalogue does not have is named, and nothing is added.
+  const unknownFinish = "Plastic";
+  expect(p.finish).not.toContain(unknownFinish);
+  await page.goto(`/shortlist?add=${p.id}&finish=${unknownFinish}`);
+  await expect(page.getByRole("status").filter({ hasText: "nothing was added" })).toHaveText(`${p.name} is not made with a ${unknownFinish} finish, so nothing was added.`);
+  const unknownId = Math.max(...products.map((q) => q.id)) + 1000;
+  await page.goto(`/shortlist?add=${unknownId}`);
+  await expect(page.getByRole("status").filter({ hasText: "nothing was added" })).toHaveText("The piece you asked to add is not in the catalogue now, so nothing was added.");
+  await expect(page).toHaveURL(/\/shortlist$/);
+  await expect(lines).toHaveCount(1);
+});

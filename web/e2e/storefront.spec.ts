@@ -133,7 +133,7 @@ test.describe("products", () => {
     const inTab = matching({ category: path.tab });
     await expect.poll(() => productNames(page)).toEqual(names(inTab.slice(0, PAGE_SIZE)));
 
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true }).check();
     await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
     const withMaterial = matching({ category: path.tab, materials: [path.material] });
@@ -232,13 +232,13 @@ test.describe("products", () => {
     await expect(page.getByRole("heading", { level: 1, name: path.tab })).toBeVisible();
     await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab }).slice(0, PAGE_SIZE)));
     // The filters too: each option is a link to its list.
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await page.getByRole("group", { name: "Material" }).getByRole("link", { name: path.material, exact: true }).click();
     await expect(page).toHaveURL(urlOf({ category: path.tab, materials: [path.material] }));
     await expect.poll(() => productNames(page)).toEqual(names(matching({ category: path.tab, materials: [path.material] }).slice(0, PAGE_SIZE)));
     release();
     await hydrated(page);
-    await page.getByText(/^Sort\b/).click();
+    await page.getByText(/^Filter\b/).click();
     await expect(page.getByRole("group", { name: "Material" }).getByRole("checkbox", { name: path.material, exact: true })).toBeChecked();
   });
 
@@ -267,6 +267,17 @@ test.describe("products", () => {
     await page.getByRole("link", { name: "Back to Products" }).click();
     await expect(page).toHaveURL(listUrl(path.tab));
     await expect(tab(page, path.tab)).toHaveAttribute("aria-current", "page");
+  });
+
+  test("the filter menu is named Filter: it filters, it does not sort", { tag: "@both" }, async ({ page }) => {
+    await page.goto("/products");
+    await hydrated(page);
+    const menu = page.getByText(/^Filter\b/);
+    await expect(menu).toHaveAccessibleName("Filter");
+    await expect(page.getByText(/^Sort\b/)).toHaveCount(0);
+    await menu.click();
+    await page.getByRole("group", { name: "Material" }).getByRole("checkbox").first().check();
+    await expect(menu).toHaveAccessibleName("Filter (1 selected)");
   });
 });
 
@@ -335,13 +346,16 @@ test.describe("product detail", () => {
     await expect(similar.getByRole("heading", { level: 3 })).toHaveText(names(similarOnes));
     const prev = similar.getByRole("button", { name: "Previous similar products" });
     const next = similar.getByRole("button", { name: "Next similar products" });
-    await expect(prev).toBeDisabled();
     // 4 per view at 1280, 1 at 375.
     const perView = isMobile ? 1 : 4;
     if (count <= perView) {
-      await expect(next).toBeDisabled();
+      // Every card fits: nothing to move to, so no arrows and no dots.
+      await expect(prev).toBeHidden();
+      await expect(next).toBeHidden();
+      await expect(similar.getByRole("button", { name: /^Show group/ })).toHaveCount(0);
       return;
     }
+    await expect(prev).toBeDisabled();
     const steps = count - perView;
     await expect(similar.getByText(`Showing 1 to ${perView} of ${count}`)).toBeAttached();
     for (let i = 0; i < steps; i++) await next.click();
@@ -354,6 +368,29 @@ test.describe("product detail", () => {
     await similar.getByRole("button", { name: `Show group 1 of ${groups}` }).click();
     await expect(prev).toBeDisabled();
     await expect(similar.getByRole("button", { name: `Show group 1 of ${groups}` })).toHaveAttribute("aria-current", "true");
+  });
+
+  test("similar products: where every card fits there are no arrows or dots, from the first paint, and nothing moves", { tag: "@both" }, async ({ page, isMobile }) => {
+    const perView = isMobile ? 1 : 4;
+    // The product with the most similar ones that still all fit in one view.
+    const fitting = products
+      .filter((p) => similarProducts(products, p).length > 0 && similarProducts(products, p).length <= perView)
+      .sort((a, b) => similarProducts(products, b).length - similarProducts(products, a).length)[0];
+    test.skip(!fitting, `no product of content/catalogue.json has from 1 to ${perView} similar ones`);
+    const release = await holdScripts(page);
+    await page.goto(`/product/${fitting!.id}`, { waitUntil: "domcontentloaded" });
+    const similar = page.getByRole("region", { name: "Similar Products" });
+    const arrows = similar.locator(".similar__arrows");
+    const cards = similar.getByRole("group", { name: "Similar products" });
+    const beforeScripts = { arrows: await arrows.evaluate((e) => getComputedStyle(e).display), cards: await cards.boundingBox() };
+    expect(beforeScripts.arrows).toBe("none");
+    release();
+    await hydrated(page);
+    await expect(similar.getByRole("heading", { level: 3 })).toHaveCount(similarProducts(products, fitting!).length);
+    await expect(similar.getByRole("button", { name: "Previous similar products" })).toBeHidden();
+    await expect(similar.getByRole("button", { name: "Next similar products" })).toBeHidden();
+    await expect(similar.getByRole("button", { name: /^Show group/ })).toHaveCount(0);
+    expect(await cards.boundingBox()).toEqual(beforeScripts.cards);
   });
 
   test("a product alone in its category says there are no similar ones", async ({ page }) => {

@@ -80,7 +80,7 @@ var Parts = []Part{
 	{Slug: "about", Title: "About page", File: "pages.json", Pointer: "/about", About: "The founders, the craftsmen and the projects."},
 	{Slug: "bespoke", Title: "Bespoke page", File: "pages.json", Pointer: "/bespoke", About: "The pictures and texts beside the bespoke enquiry form."},
 	{Slug: "vocabulary", Title: "Categories, materials and finishes", File: "catalogue.json", Only: []string{"categories", "finishes", "filters", "details"},
-		About: "The catalogue’s tabs, the finishes a product may name, the Sort menu’s groups of materials and finishes, and the note on dimensions."},
+		About: "The catalogue’s tabs, the finishes a product may name, the Filter menu’s groups of materials and finishes, and the note on dimensions."},
 	{Slug: "chat", Title: "Chat script", File: "chat.json", Pointer: "", About: "The chat assistant’s messages, topics and answers."},
 	{Slug: "replies", Title: "Reply templates", File: "replies.json", Pointer: "", About: "The ready answers of the inbox’s reply form; {{name}}, {{piece}} and {{sender}} are filled in for each customer."},
 }

@@ -73,7 +73,7 @@ func productForm(form *contentform.Field, doc *contentform.Value) {
 				f.Options = append([]string{f.Value}, categories...)
 			}
 		case "material":
-			f.Hint = "Known: " + strings.Join(materials, ", ") + ". A new one is first added to a group of the Sort menu, under Content › Categories, materials and finishes."
+			f.Hint = "Known: " + strings.Join(materials, ", ") + ". A new one is first added to a group of the Filter menu, under Content › Categories, materials and finishes."
 		case "finish":
 			f.Hint = "Known: " + strings.Join(finishes, ", ") + "."
 		}

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { fromList } from "../lib/backToList";
 import type { ProductCardData } from "../lib/catalogue";
 import type { Slot } from "../lib/picture";
 import { Picture } from "./Picture";
@@ -23,7 +24,7 @@ type Props = {
 export function ProductCard({ product, slot = "card", eager = false, from, onSelect, headingLevel: Heading = "h2" }: Props) {
   return (
     <div className="product-card">
-      <Link to={`/product/${product.id}`} state={from ? { from } : undefined} className="product-card__link" onClick={onSelect}>
+      <Link to={`/product/${product.id}`} state={from ? fromList(from) : undefined} className="product-card__link" onClick={onSelect}>
         <Picture className="product-card__image" picture={product.image} slot={slot} priority={eager} decorative />
         <Heading className="product-card__name">{product.name}</Heading>
         <p className="product-card__type">{product.type}</p>

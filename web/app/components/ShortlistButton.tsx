@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { itemEventParams, track } from "../lib/analytics";
 import type { ProductSummary } from "../lib/catalogue";
-import { useShortlistIds } from "../lib/shortlist/saved";
+import { offered, useInShortlist } from "../lib/shortlist/saved";
 import { useHydrated } from "../lib/useHydrated";
 import { Icon } from "./Icon";
 import "./ShortlistButton.css";
@@ -26,20 +26,23 @@ type Props = {
 };
 
 // Add to shortlist: a toggle button whose name stays the same and whose
-// aria-pressed says whether the piece is in the shortlist; pressed again,
-// it takes the piece out. It needs the script: until it runs the button
+// aria-pressed says whether the piece, in the options chosen (a card: the
+// product's first), is in the shortlist; pressed again, it takes that line
+// out. The same product in other options is another line, left as it is. It needs the script: until it runs the button
 // keeps its place unseen, so nothing moves when it appears. The code that
 // changes the shortlist loads when the button is reached for.
 export function ShortlistButton({ product, material, finish, compact = false, formAction }: Props) {
   const hydrated = useHydrated();
-  const inShortlist = useShortlistIds().includes(product.id);
+  const chosenMaterial = offered(product.material, material);
+  const chosenFinish = offered(product.finish, finish);
+  const inShortlist = useInShortlist(product.id, chosenMaterial, chosenFinish);
   const [refused, setRefused] = useState("");
   const toggle = () =>
     loadShortlistItems()
       .then((shortlist) => {
-        const outcome = shortlist.setInShortlist(product, !inShortlist, material, finish);
-        setRefused(outcome === "saved" ? "" : shortlist.REFUSED[outcome]);
-        if (outcome !== "saved") return;
+        const outcome = shortlist.setInShortlist(product, !inShortlist, chosenMaterial, chosenFinish);
+        setRefused(outcome === "full" || outcome === "blocked" ? shortlist.REFUSED[outcome] : "");
+        if (outcome !== "saved") return; // refused, or added already (in another tab)
         track(inShortlist ? "remove_from_wishlist" : "add_to_wishlist", itemEventParams(product));
       })
       .catch(() => {}); // offline before the code came: the next press tries again

@@ -5,6 +5,7 @@ import {
   canStep,
   dotCount,
   dotOffset,
+  fitsIn,
   itemsPerView,
   step,
   swipeDirection,
@@ -55,6 +56,18 @@ describe("similar products window (4 / 2 / 1 per view)", () => {
     expect(canStep(three, 1)).toBe(false);
     expect(canStep(three, -1)).toBe(false);
     expect(dotCount(three)).toBe(1);
+  });
+  it.each([
+    [1, "wide medium narrow"],
+    [2, "wide medium"],
+    [4, "wide"],
+    [5, ""],
+  ])("%i items fit in the views %j, where the arrows and dots are hidden", (count, want) => {
+    expect(fitsIn(count)).toBe(want);
+    // The same as the script's window: nothing to step to where they fit.
+    for (const [width, name] of [[1280, "wide"], [800, "medium"], [375, "narrow"]] as const) {
+      expect(canStep({ count, perView: itemsPerView(width), offset: 0 }, 1), `${count} at ${width}`).toBe(!want.split(" ").includes(name));
+    }
   });
   it("dots jump by a whole window", () => {
     const five = { count: 5, perView: 2 };

@@ -17,11 +17,24 @@ export function swipeDirection(startX: number, endX: number): -1 | 0 | 1 {
 }
 
 // How many similar products one view shows: 4 from 1024 px wide, 2 from
-// 640 px, 1 below.
+// 640 px, 1 below (product.css has the same widths, by these names).
+export const VIEWS = [
+  { name: "wide", from: 1024, perView: 4 },
+  { name: "medium", from: 640, perView: 2 },
+  { name: "narrow", from: 0, perView: 1 },
+] as const;
+
 export function itemsPerView(viewportWidth: number): number {
-  if (viewportWidth >= 1024) return 4;
-  if (viewportWidth >= 640) return 2;
-  return 1;
+  return VIEWS.find((v) => viewportWidth >= v.from)!.perView;
+}
+
+// The views in which every item fits, so there is nothing to move to:
+// "wide medium" for 2 items. The CSS hides the arrows and dots in those,
+// from the first paint (the script knows the width only once it runs).
+export function fitsIn(count: number): string {
+  return VIEWS.filter((v) => count <= v.perView)
+    .map((v) => v.name)
+    .join(" ");
 }
 
 export type CarouselWindow = {

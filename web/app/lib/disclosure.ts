@@ -1,4 +1,4 @@
-// Escape closes an open <details> disclosure (the mobile menu, the Sort
+// Escape closes an open <details> disclosure (the mobile menu, the Filter
 // drop-down) and gives focus back to its summary, as a native dialog would.
 export function closeDisclosureOnEscape(event: React.KeyboardEvent<HTMLDetailsElement>): void {
   const disclosure = event.currentTarget;

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/product";
-import { Icon } from "../components/Icon";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { ShortlistButton } from "../components/ShortlistButton";
+import { Icon } from "../components/Icon";
+import { BackToProducts } from "../components/product/BackToProducts";
 import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
@@ -15,7 +15,6 @@ import { whatsappText } from "../lib/whatsapp";
 import { SHORTLIST_PATH, requestPath } from "../lib/paths";
 import { WhatsappLink } from "../components/WhatsappLink";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
-import { useHydrated } from "../lib/useHydrated";
 import { useEarlyInput } from "../lib/useEarlyInput";
 import "../components/product/product.css";
 
@@ -64,11 +63,7 @@ type DetailProps = Exclude<Route.ComponentProps["loaderData"], { gone: object }>
 function ProductDetail({ product, similar, details }: DetailProps) {
   const [material, setMaterial] = useState(product.material[0]!);
   const [finish, setFinish] = useState(product.finish[0]!);
-  const location = useLocation();
   const site = useSite();
-  const hydrated = useHydrated();
-  // Back to the list the visitor came from, with its filters and page.
-  const from = hydrated && typeof location.state?.from === "string" ? (location.state.from as string) : "/products";
 
   useEffect(() => {
     track("view_item", itemEventParams(product));
@@ -76,10 +71,7 @@ function ProductDetail({ product, similar, details }: DetailProps) {
 
   return (
     <div className="product-page container">
-      <Link to={from} className="product-page__back">
-        <Icon name="arrowLeft" size={20} />
-        Back to Products
-      </Link>
+      <BackToProducts />
 
       <div className="product-page__main">
         <Gallery name={product.name} images={product.images} />

@@ -5,7 +5,8 @@ import { EmptyShortlist } from "../components/shortlist/EmptyShortlist";
 import { LinkOffer } from "../components/shortlist/LinkOffer";
 import { PieceList } from "../components/shortlist/PieceList";
 import { QuoteForm } from "../components/shortlist/QuoteForm";
-import { shortlistSize } from "../components/shortlist/pieces";
+import { shortlistSize, thesePieces } from "../components/shortlist/pieces";
+import { useAddedLine } from "../components/shortlist/useAddedLine";
 import { useCheckedShortlist } from "../components/shortlist/useCheckedShortlist";
 import { useLinkOffer } from "../components/shortlist/useLinkOffer";
 import { useListViewed } from "../components/shortlist/useListViewed";
@@ -24,6 +25,7 @@ import "./shortlist.css";
 // /shortlist: the pieces a visitor keeps in this browser (lib/shortlist),
 // each with its material, finish, quantity and note, sent to the studio as
 // one quote request; and a link that opens the same shortlist elsewhere.
+// ?add= is a product page's Add to shortlist sent as a form (useAddedLine).
 // The frame is prerendered; the list is the browser's, so it is filled
 // once the script runs. The catalogue comes with the page, to check what
 // is stored or linked against it.
@@ -32,7 +34,7 @@ export async function loader() {
 }
 
 // The catalogue does not change while the page is open: taking a shared
-// link's ?items= out of the address fetches nothing.
+// link's ?items= or an ?add= out of the address fetches nothing.
 export const shouldRevalidate = () => false;
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -61,8 +63,9 @@ export default function Shortlist({ loaderData }: Route.ComponentProps) {
         ) : (
           <noscript>
             <p className="shortlist__waiting">
-              Your shortlist is kept by this browser, which needs JavaScript to show it. Without it, ask for a quote from
-              each piece’s own page: <Link to="/products">browse the products</Link>.
+              Your shortlist is kept by this browser, which needs JavaScript to keep it or show it, so a piece added without
+              JavaScript is not kept. You can still ask for a quote for it: go back to its page and press Get Quote, which
+              takes your choices with it, or <Link to="/products">browse the products</Link>.
             </p>
           </noscript>
         )}
@@ -74,12 +77,13 @@ export default function Shortlist({ loaderData }: Route.ComponentProps) {
 function ShortlistEditor({ products }: { products: ProductCardData[] }) {
   const byId = useMemo(() => new Map(products.map((p) => [p.id, p])), [products]);
   const [notice, setNotice] = useState("");
+  useAddedLine(products, setNotice);
   const { items, stored } = useCheckedShortlist(products, setNotice);
   const [offer, setOffer] = useLinkOffer(products, items, setNotice);
   useListViewed(items, stored, byId);
 
   const listRef = useRef<HTMLDivElement>(null);
-  const [quantities, setQuantities] = useState<Record<number, string>>({});
+  const [quantities, setQuantities] = useState<Record<string, string>>({});
   const quote = useQuoteRequest(items, byId, quantities, listRef);
   const edit = usePieceEditing({ items, byId, listRef, setNotice, setQuantities, request: quote });
 
@@ -102,7 +106,7 @@ function ShortlistEditor({ products }: { products: ProductCardData[] }) {
       ) : (
         <div className="shortlist__layout" ref={listRef}>
           <PieceList items={items} products={products} byId={byId} errors={quote.errors} quantities={quantities} edit={edit} />
-          <QuoteForm quote={quote} size={shortlistSize(items)} />
+          <QuoteForm quote={quote} size={shortlistSize(items)} these={thesePieces(items)} />
         </div>
       )}
     </>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { activeDot, canStep, clampOffset, dotCount, dotOffset, itemsPerView, step } from "../../lib/carousel";
+import { activeDot, canStep, clampOffset, dotCount, dotOffset, fitsIn, itemsPerView, step } from "../../lib/carousel";
 import type { ProductCardData } from "../../lib/catalogue";
 import { Icon } from "../Icon";
 import { ProductCard } from "../ProductCard";
@@ -8,7 +8,9 @@ import { useHydrated } from "../../lib/useHydrated";
 
 // Similar Products: a window of 4, 2 or 1 items (by width) that moves one
 // step per arrow and a whole window per dot. The widths come from CSS; the
-// script only tracks the offset, so nothing shifts when it starts.
+// script only tracks the offset, so nothing shifts when it starts. Where
+// every item fits, the arrows and dots are hidden, by CSS (data-fits), so
+// they are not there at first and then gone.
 export function SimilarProducts({ items }: { items: ProductCardData[] }) {
   const [offset, setOffset] = useState(0);
   const [perView, setPerView] = useState(4);
@@ -25,6 +27,7 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
   const w = { offset: clampOffset({ offset, perView, count: items.length }), perView, count: items.length };
   const shown = Math.min(perView, items.length);
   const hidden = (i: number) => i < w.offset || i >= w.offset + shown;
+  const fits = fitsIn(items.length);
 
   // The offset reaches CSS through the DOM, not a style attribute, so the
   // prerendered HTML has no inline style for the CSP to allow.
@@ -40,7 +43,7 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
         {items.length > 0 && (
           // The arrows and dots need the script: until it runs they keep
           // their place, unseen, so nothing moves when they appear.
-          <div className="similar__arrows" data-waiting={!hydrated || undefined}>
+          <div className="similar__arrows" data-waiting={!hydrated || undefined} data-fits={fits}>
             <button type="button" className="icon-button" aria-label="Previous similar products" disabled={!canStep(w, -1)} onClick={() => setOffset(step(w, -1))}>
               <Icon name="chevronLeft" />
             </button>
@@ -66,8 +69,9 @@ export function SimilarProducts({ items }: { items: ProductCardData[] }) {
               ))}
             </ul>
           </div>
-          {dotCount(w) > 1 && (
-            <div className="similar__dots" data-waiting={!hydrated || undefined}>
+          {/* There from the first paint wherever more than one item may not fit: the number of dots is the script's. */}
+          {items.length > 1 && (
+            <div className="similar__dots" data-waiting={!hydrated || undefined} data-fits={fits}>
               {Array.from({ length: dotCount(w) }, (_, d) => (
                 <button
                   key={d}

@@ -19,7 +19,7 @@ type Props = {
   onOpenChange: () => void;
 };
 
-// The Sort drop-down with the Material and Finish checkboxes: a native
+// The Filter drop-down with the Material and Finish checkboxes: a native
 // disclosure that also closes on Escape and on a click elsewhere.
 export function FilterMenu({ materialOptions, finishOptions, materials, finishes, hrefOf, onToggleMaterial, onToggleFinish, onOpenChange }: Props) {
   const ref = useRef<HTMLDetailsElement>(null);
@@ -55,7 +55,7 @@ export function FilterMenu({ materialOptions, finishOptions, materials, finishes
   return (
     <details className="filter-menu" ref={ref} onKeyDown={closeDisclosureOnEscape} onToggle={onOpenChange}>
       <summary className="button button--ghost">
-        Sort
+        Filter{/* a space in its name, "Filter (2 selected)"; the flex gap draws it */ " "}
         {active > 0 && <span className="filter-menu__count">({active} selected)</span>}
         <Icon name="chevronDown" size={18} />
       </summary>

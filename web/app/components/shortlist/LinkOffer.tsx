@@ -8,7 +8,8 @@ import { shortlistSize } from "./pieces";
 export function LinkOffer({ offer, current, byId, onChoose }: { offer: ShortlistItem[]; current: ShortlistItem[]; byId: Map<number, ProductCardData>; onChoose: (list: ShortlistItem[] | null) => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const names = offer.map((i) => byId.get(i.productId)?.name).filter(Boolean);
+  // Each product once: the same product in two finishes is two lines of one name.
+  const names = [...new Set(offer.map((i) => byId.get(i.productId)?.name).filter(Boolean))];
   return (
     <section className="link-offer" aria-labelledby="link-offer">
       <h2 id="link-offer" ref={heading} tabIndex={-1}>

@@ -8,6 +8,8 @@ import { Choice } from "./Choice";
 
 type PieceProps = {
   item: ShortlistItem;
+  /** The line's name for its buttons: the product's, with its options where another line has the same product (lineName). */
+  name: string;
   index: number;
   last: boolean;
   product: ProductCardData;
@@ -20,13 +22,13 @@ type PieceProps = {
   errors: Record<string, string>;
 };
 
-/** One piece of the shortlist: its picture and name, its choices, quantity and note, and the buttons that move or remove it. */
-export function Piece({ item, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
+/** One line of the shortlist: its picture and name, its choices, quantity and note, and the buttons that move or remove it. */
+export function Piece({ item, name, index, last, product, quantity, onQuantity, onChange, onMove, onRemove, errors: problems }: PieceProps) {
   const errors = (name: string) => problems[name];
   const field = (name: keyof ShortlistItem) => itemField(index, name);
   const typedProblem = quantityProblem(quantity);
   return (
-    <li className="piece" data-piece={item.productId}>
+    <li className="piece" data-piece={index}>
       <Link to={`/product/${product.id}`} className="piece__picture" tabIndex={-1} aria-hidden="true">
         <Picture picture={product.image} slot="thumb" decorative />
       </Link>
@@ -68,13 +70,13 @@ export function Piece({ item, index, last, product, quantity, onQuantity, onChan
         />
       </div>
       <div className="piece__actions">
-        <button type="button" className="button button--small button--ghost" data-control="up" aria-label={`Move up: ${product.name}`} aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
+        <button type="button" className="button button--small button--ghost" data-control="up" aria-label={`Move up: ${name}`} aria-disabled={index === 0 || undefined} onClick={() => index > 0 && onMove(-1)}>
           Move up
         </button>
-        <button type="button" className="button button--small button--ghost" data-control="down" aria-label={`Move down: ${product.name}`} aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
+        <button type="button" className="button button--small button--ghost" data-control="down" aria-label={`Move down: ${name}`} aria-disabled={last || undefined} onClick={() => !last && onMove(1)}>
           Move down
         </button>
-        <button type="button" className="button button--small button--ghost" data-control="remove" aria-label={`Remove: ${product.name}`} onClick={onRemove}>
+        <button type="button" className="button button--small button--ghost" data-control="remove" aria-label={`Remove: ${name}`} onClick={onRemove}>
           Remove
         </button>
       </div>

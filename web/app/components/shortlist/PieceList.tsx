@@ -2,8 +2,8 @@
 import { ShareLink } from "./ShareLink";
 import { Piece } from "./Piece";
 import type { ProductCardData } from "../../lib/catalogue";
-import type { ShortlistItem } from "../../lib/shortlist/items";
-import { shortlistSize } from "./pieces";
+import { lineKey, type ShortlistItem } from "../../lib/shortlist/items";
+import { lineName, shortlistSize } from "./pieces";
 import type { PieceEditing } from "./usePieceEditing";
 
 type Props = {
@@ -12,12 +12,17 @@ type Props = {
   byId: Map<number, ProductCardData>;
   /** The request's problems, by the names of the fields (items[2].finish). */
   errors: Record<string, string>;
-  /** The quantity boxes' text by product, where it was typed. */
-  quantities: Record<number, string>;
-  edit: Pick<PieceEditing, "move" | "remove" | "changeQuantity" | "change">;
+  /** The quantity boxes' text by line (lineKey), where it was typed. */
+  quantities: Record<string, string>;
+  edit: Pick<PieceEditing, "move" | "remove" | "changeQuantity" | "change" | "refused">;
 };
 
-/** The shortlist's pieces, in order, under their count and Copy link. */
+/**
+ * The shortlist's lines, in order, under their count and Copy link. Each
+ * is drawn by its place: a line's material or finish changed keeps its
+ * controls (and the focus), and a move keeps the focus on the button
+ * pressed, which usePieceEditing moves to the line's new place.
+ */
 export function PieceList({ items, products, byId, errors, quantities, edit }: Props) {
   return (
     <section className="shortlist__pieces" aria-labelledby="shortlist-pieces">
@@ -28,13 +33,14 @@ export function PieceList({ items, products, byId, errors, quantities, edit }: P
       <ol className="shortlist__list">
         {items.map((item, index) => (
           <Piece
-            key={item.productId}
+            key={index} // by its place: see above
             item={item}
+            name={lineName(items, index, byId)}
             index={index}
             last={index === items.length - 1}
             product={byId.get(item.productId)!}
-            errors={errors}
-            quantity={quantities[item.productId] ?? String(item.quantity)}
+            errors={{ ...errors, ...edit.refused }}
+            quantity={quantities[lineKey(item)] ?? String(item.quantity)}
             onQuantity={(text) => edit.changeQuantity(index, text)}
             onChange={(change) => edit.change(index, change)}
             onMove={(by) => edit.move(index, by)}

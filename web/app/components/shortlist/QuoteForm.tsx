@@ -7,8 +7,12 @@ import { LIMITS } from "../../lib/enquiries";
 import { showConfirmation } from "../../lib/confirmation";
 import type { QuoteRequest } from "./useQuoteRequest";
 
-/** Ask for a quote: who is asking, for what the shortlist holds (size: "2 products, 7 pieces"); once sent, the thanks and a way to write again. */
-export function QuoteForm({ quote, size }: { quote: QuoteRequest; size: string }) {
+/**
+ * Ask for a quote: who is asking, for what the shortlist holds (size: "2
+ * products, 7 pieces"; these: "these 7 pieces", thesePieces); once sent,
+ * the thanks and a way to write again.
+ */
+export function QuoteForm({ quote, size, these }: { quote: QuoteRequest; size: string; these: string }) {
   const problems = quote.errors;
   // The button goes with the thanks, and the focus would fall to <body>:
   // the form is drawn at once and its first field takes the focus.
@@ -33,8 +37,8 @@ export function QuoteForm({ quote, size }: { quote: QuoteRequest; size: string }
       ) : (
         <form ref={quote.formRef} className="shortlist__form" noValidate onSubmit={quote.send} aria-labelledby="shortlist-request">
           <p className="shortlist__for">
-            For the {size} in your shortlist, with their choices and notes. The studio answers with prices and
-            making times.
+            For {these} in your shortlist, with your choices and notes. The studio answers with prices and making
+            times.
           </p>
           <SenderFields values={quote.values} onChange={quote.change} errors={problems} phone />
           <Field

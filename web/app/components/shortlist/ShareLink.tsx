@@ -4,7 +4,7 @@ import type { ProductCardData } from "../../lib/catalogue";
 import { SHORTLIST_PATH } from "../../lib/paths";
 import { shareUrl } from "../../lib/shortlist/share";
 import type { ShortlistItem } from "../../lib/shortlist/items";
-import { shortlistSize } from "./pieces";
+import { thesePieces } from "./pieces";
 
 // Copy link: the shortlist in an address (lib/shortlist/share.ts), put on
 // the clipboard; where the browser will not allow that (an older one, or a
@@ -22,7 +22,7 @@ export function ShareLink({ items, products }: { items: ShortlistItem[]; product
     const url = shareUrl(window.location.origin, SHORTLIST_PATH, items, products);
     const copying = navigator.clipboard?.writeText(url) ?? Promise.reject(new Error("no clipboard"));
     copying.then(
-      () => setCopied(`Link copied. It opens these ${shortlistSize(items)}, with their choices and quantities (not your notes), on any device.`),
+      () => setCopied(`Link copied. It opens ${thesePieces(items)}, with their choices and quantities (not your notes), on any device.`),
       () => setShown(url),
     );
   };

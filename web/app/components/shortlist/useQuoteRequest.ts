@@ -14,13 +14,13 @@ const EMPTY: QuoteSender = { name: "", email: "", phone: "", message: "" };
  * The request: one quote for every piece (lib/shortlist/request.ts builds
  * it), sent through useEnquirySubmit. Its problems with a piece are named as
  * the server names them (items[2].finish) and focused among the pieces
- * (fieldsIn); quantities, the quantity boxes' text by product, is checked
+ * (fieldsIn); quantities, the quantity boxes' text by line (lineKey), is checked
  * before sending. sent: what the thank-you says once it has gone.
  */
 export function useQuoteRequest(
   items: ShortlistItem[],
   byId: Map<number, ProductCardData>,
-  quantities: Record<number, string>,
+  quantities: Record<string, string>,
   fieldsIn: React.RefObject<HTMLElement | null>,
 ) {
   const start = useFormStart(FORM);

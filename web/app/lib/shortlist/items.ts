@@ -1,10 +1,12 @@
 import { useSyncExternalStore } from "react";
 import type { ProductSummary } from "../catalogue";
 import { LIMITS } from "../enquiries";
-import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, parseStored, readSavedShortlist, subscribeShortlist } from "./saved";
+import { SHORTLIST_KEY, SHORTLIST_VERSION, announceShortlistChange, offered, parseStored, readSavedShortlist, subscribeShortlist } from "./saved";
 
 // The shortlist: the pieces a visitor keeps to ask one quote for, with
-// their choices. The pure functions are tested (items.test.ts); the
+// their choices. A line is one product in one material and one finish
+// (sameLine): the same product in two finishes is two lines, each with its
+// quantity and note. The pure functions are tested (items.test.ts); the
 // functions at the end read and write localStorage (saved.ts: the key and
 // its format). Loaded on demand: by the shortlist page, and by an Add to
 // shortlist button when it is reached for.
@@ -25,7 +27,7 @@ export type ProductOptions = Pick<ProductSummary, "id" | "material" | "finish">;
 // The limits one quote request is held to (contracts/enquiry-rules.json, which the server reads too).
 export const MAX_QUANTITY = LIMITS.quantity;
 export const NOTE_MAX = LIMITS.itemNote;
-/** The pieces one request takes, so the most a shortlist keeps (one line per product). */
+/** The pieces one request takes, so the most lines a shortlist keeps. */
 export const MAX_ITEMS = LIMITS.items;
 
 /**
@@ -41,18 +43,29 @@ export const isQuantity = (n: unknown): n is number => Number.isInteger(n) && (n
 export function newItem(product: ProductOptions, material?: string, finish?: string): ShortlistItem {
   return {
     productId: product.id,
-    material: material && product.material.includes(material) ? material : product.material[0]!,
-    finish: finish && product.finish.includes(finish) ? finish : product.finish[0]!,
+    material: offered(product.material, material),
+    finish: offered(product.finish, finish),
     quantity: 1,
     note: "",
   };
 }
 
+/** What makes a line itself: its product, material and finish. */
+export type LineKey = Pick<ShortlistItem, "productId" | "material" | "finish">;
+
+/** The same line: one product in the same material and finish (quantity and note aside). */
+export const sameLine = (a: LineKey, b: LineKey) => a.productId === b.productId && a.material === b.material && a.finish === b.finish;
+
+/** A line's key as text, for maps of what is typed per line. */
+export const lineKey = ({ productId, material, finish }: LineKey) => JSON.stringify([productId, material, finish]);
+
 /**
  * A stored or decoded shortlist made safe to show: pieces of products the
  * catalogue no longer has (or unreadable) left out, options it does not
  * offer put back to the product's first, the quantity kept within 1 to
- * 999, a second line of one product left out, at most MAX_ITEMS pieces.
+ * 999, at most MAX_ITEMS lines. A line that repeats an earlier one (a
+ * hand-written link, or options put back to the first) is added to it:
+ * the quantities summed, within 999, the notes joined.
  */
 export function checkItems(candidates: readonly unknown[], products: readonly ProductOptions[]): { items: ShortlistItem[]; dropped: Dropped } {
   const byId = new Map(products.map((p) => [p.id, p]));
@@ -66,7 +79,6 @@ export function checkItems(candidates: readonly unknown[], products: readonly Pr
       pieces++;
       continue;
     }
-    if (items.some((i) => i.productId === product.id)) continue; // the same piece twice: one line
     const item = newItem(product, typeof c.material === "string" ? c.material : undefined, typeof c.finish === "string" ? c.finish : undefined);
     if (item.material !== c.material) choices++;
     if (item.finish !== c.finish) choices++;
@@ -76,19 +88,27 @@ export function checkItems(candidates: readonly unknown[], products: readonly Pr
       if (typeof c.quantity === "number" && c.quantity > MAX_QUANTITY) item.quantity = MAX_QUANTITY;
     }
     if (typeof c.note === "string") item.note = [...c.note].slice(0, NOTE_MAX).join("");
-    items.push(item);
+    const earlier = items.find((i) => sameLine(i, item));
+    if (earlier) {
+      earlier.quantity = Math.min(earlier.quantity + item.quantity, MAX_QUANTITY);
+      earlier.note = [...[earlier.note, item.note].filter((n) => n.trim() !== "").join("; ")].slice(0, NOTE_MAX).join("");
+    } else items.push(item);
   }
   return { items, dropped: { pieces, choices } };
 }
 
 export const serialize = (items: readonly unknown[]) => JSON.stringify({ version: SHORTLIST_VERSION, items });
 
-/** The shortlist with the product's piece added at the end; unchanged when it is there already, or full. */
-export function withItem<T extends { productId: number }>(items: readonly T[], item: T): T[] {
-  return items.some((i) => i.productId === item.productId) || items.length >= MAX_ITEMS ? [...items] : [...items, item];
+/** The shortlist with the line added at the end; unchanged when that line is there already, or full. */
+export function withItem<T extends LineKey>(items: readonly T[], item: T): T[] {
+  return items.some((i) => sameLine(i, item)) || items.length >= MAX_ITEMS ? [...items] : [...items, item];
 }
 
-export const withoutItem = <T extends { productId: number }>(items: readonly T[], productId: number): T[] => items.filter((i) => i.productId !== productId);
+/** The shortlist without the line (the same product, material and finish). */
+export const withoutItem = <T extends LineKey>(items: readonly T[], line: LineKey): T[] => items.filter((i) => !sameLine(i, line));
+
+/** The shortlist without the line at `index`. */
+export const withoutIndex = <T>(items: readonly T[], index: number): T[] => items.filter((_, n) => n !== index);
 
 /** The shortlist with the piece at `index` moved one place up (-1) or down (+1); unchanged at either end. */
 export function moved<T>(items: readonly T[], index: number, by: -1 | 1): T[] {
@@ -99,8 +119,15 @@ export function moved<T>(items: readonly T[], index: number, by: -1 | 1): T[] {
   return next;
 }
 
-export function updated(items: readonly ShortlistItem[], productId: number, change: Partial<Omit<ShortlistItem, "productId">>): ShortlistItem[] {
-  return items.map((i) => (i.productId === productId ? { ...i, ...change } : i));
+/** The shortlist with the line at `index` changed. */
+export function updated(items: readonly ShortlistItem[], index: number, change: Partial<Omit<ShortlistItem, "productId">>): ShortlistItem[] {
+  return items.map((i, n) => (n === index ? { ...i, ...change } : i));
+}
+
+/** The line a change of material or finish would make the one at `index` repeat (its place), or -1. */
+export function repeatedBy(items: readonly ShortlistItem[], index: number, change: Partial<LineKey>): number {
+  const changed = { ...items[index]!, ...change };
+  return items.findIndex((i, n) => n !== index && sameLine(i, changed));
 }
 
 /** Two shortlists with the same pieces, choices and quantities, in the same order (notes aside: a link has none). */
@@ -138,13 +165,17 @@ export const REFUSED = {
 };
 
 /**
- * Adds or removes a product, for the Add to shortlist buttons, which do not
- * have the catalogue: the shortlist page checks what is stored when it shows it.
+ * Adds or removes a line (the product in the material and finish given, or
+ * its first), for the Add to shortlist buttons and the shortlist page's
+ * ?add=, which do not check what is stored: the shortlist page checks it
+ * when it shows it. "there": added already.
  */
-export function setInShortlist(product: ProductOptions, inIt: boolean, material?: string, finish?: string): "saved" | "full" | "blocked" {
-  const stored = (parseStored(readSavedShortlist()) ?? []) as { productId: number }[];
+export function setInShortlist(product: ProductOptions, inIt: boolean, material?: string, finish?: string): "saved" | "there" | "full" | "blocked" {
+  const stored = (parseStored(readSavedShortlist()) ?? []) as LineKey[];
+  const line = newItem(product, material, finish);
+  if (inIt && stored.some((i) => sameLine(i, line))) return "there";
   if (inIt && stored.length >= MAX_ITEMS) return "full";
-  return saveShortlist(inIt ? withItem(stored, newItem(product, material, finish)) : withoutItem(stored, product.id)) ? "saved" : "blocked";
+  return saveShortlist(inIt ? withItem(stored, line) : withoutItem(stored, line)) ? "saved" : "blocked";
 }
 
 /** The stored JSON, kept current (this tab and others). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../enquiries";
 import { quantityProblem, quantityProblems, quoteRequest, requestFields } from "./request";
-import type { ShortlistItem } from "./items";
+import { lineKey, type ShortlistItem } from "./items";
 
 // Pieces and a sender of the test's own.
 const items: ShortlistItem[] = [
@@ -74,15 +74,16 @@ describe("the quantities as typed", () => {
     for (const wrong of ["", " ", "0", "-1", "2.5", "abc", String(LIMITS.quantity + 1)]) expect(quantityProblem(wrong)).toBe(`Say how many: a whole number from 1 to ${LIMITS.quantity}.`);
   });
 
-  it("are checked by the field of their piece, the kept quantity standing in for a box not typed in", () => {
+  it("are checked by the field of their line, the kept quantity standing in for a box not typed in", () => {
+    const [walnut, black] = items.map(lineKey);
     expect(quantityProblems(items, {})).toEqual({});
-    expect(quantityProblems(items, { 4: "3", 11: "1" })).toEqual({});
-    expect(quantityProblems(items, { 11: "0" })).toEqual({ "items[1].quantity": quantityProblem("0") });
-    expect(quantityProblems(items, { 4: "", 11: "2.5" })).toEqual({
+    expect(quantityProblems(items, { [walnut!]: "3", [black!]: "1" })).toEqual({});
+    expect(quantityProblems(items, { [black!]: "0" })).toEqual({ "items[1].quantity": quantityProblem("0") });
+    expect(quantityProblems(items, { [walnut!]: "", [black!]: "2.5" })).toEqual({
       "items[0].quantity": quantityProblem(""),
       "items[1].quantity": quantityProblem("2.5"),
     });
-    // A box of a product no longer in the list is not the request's.
-    expect(quantityProblems(items, { 99: "0" })).toEqual({});
+    // A box of a line no longer in the list (the same product in another finish) is not the request's.
+    expect(quantityProblems(items, { [lineKey({ ...items[0]!, finish: "Charcoal" })]: "0" })).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
 import type { EnquiryPayload } from "../enquiries";
-import { MAX_QUANTITY, isQuantity, type ShortlistItem } from "./items";
+import { MAX_QUANTITY, isQuantity, lineKey, type ShortlistItem } from "./items";
 
 // The shortlist's one request for a quote: its body (every piece with its
 // choices, and who is asking), the names the server gives its fields
@@ -51,13 +51,13 @@ export const quantityProblem = (text: string) =>
 /**
  * The problems of the quantities as typed (a box may hold what the shortlist
  * could not keep, "0" or "2.5"), by their fields' names: the form's own check
- * of the pieces before sending. typed: the text of each box, by product; a
- * piece without one has its kept quantity.
+ * of the pieces before sending. typed: the text of each box, by line
+ * (lineKey); a line without one has its kept quantity.
  */
-export const quantityProblems = (items: readonly ShortlistItem[], typed: Readonly<Record<number, string>>): Record<string, string> =>
+export const quantityProblems = (items: readonly ShortlistItem[], typed: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(
     items.flatMap((item, i) => {
-      const problem = quantityProblem(typed[item.productId] ?? String(item.quantity));
+      const problem = quantityProblem(typed[lineKey(item)] ?? String(item.quantity));
       return problem ? [[itemField(i, "quantity"), problem]] : [];
     }),
   );

@@ -2,17 +2,22 @@ import { useSyncExternalStore } from "react";
 
 // The shortlist as this browser keeps it: one localStorage key holding
 // versioned JSON, {"version": 1, "items": [{productId, material, finish,
-// quantity, note}]}. This module is in every page's first load (the
-// header's count, the Add to shortlist buttons), so it only reads which
-// products are in it; changing it is items.ts's, loaded on demand.
+// quantity, note}]}, one item a line (a product in one material and one
+// finish: the same product may be on two lines). Lists stored before lines
+// (one item a product) have the same form, so they read as they are. This
+// module is in every page's first load (the header's count, the Add to
+// shortlist buttons), so it only reads which lines are in it; changing it
+// is items.ts's, loaded on demand.
 export const SHORTLIST_KEY = "studio.shortlist";
 export const SHORTLIST_VERSION = 1;
 const CHANGED = "studio:shortlist";
-const NONE: readonly number[] = [];
 const NO_PIECES: readonly SavedPiece[] = [];
 
-/** A piece as the header counts it: its product and how many. */
-export type SavedPiece = { productId: number; quantity: number };
+/** A line as the header counts it and a button finds it: its product, options and how many. */
+export type SavedPiece = { productId: number; material: unknown; finish: unknown; quantity: number };
+
+/** The option a line takes: the one chosen when the product offers it, else the product's first. */
+export const offered = (options: readonly string[], chosen: string | undefined) => (chosen && options.includes(chosen) ? chosen : options[0]!);
 
 /** The stored JSON as it is; null when there is none or storage is blocked. */
 export function readSavedShortlist(): string | null {
@@ -36,7 +41,6 @@ export function parseStored(raw: string | null): unknown[] | null {
 
 // The same arrays while the stored text is the same, as React's store hooks require.
 let lastRaw: string | null = null;
-let lastIds = NONE;
 let lastPieces = NO_PIECES;
 function savedPieces(): readonly SavedPiece[] {
   const raw = readSavedShortlist();
@@ -45,17 +49,12 @@ function savedPieces(): readonly SavedPiece[] {
     const stored = parseStored(raw);
     lastPieces =
       stored?.map((i) => {
-        const { productId, quantity } = (i ?? {}) as { productId?: number; quantity?: unknown };
+        const { productId, material, finish, quantity } = (i ?? {}) as { productId?: number; material?: unknown; finish?: unknown; quantity?: unknown };
         // Unchecked: a quantity that is not a whole number from 1 counts once (the shortlist page corrects it).
-        return { productId: productId as number, quantity: Number.isInteger(quantity) && (quantity as number) >= 1 ? (quantity as number) : 1 };
+        return { productId: productId as number, material, finish, quantity: Number.isInteger(quantity) && (quantity as number) >= 1 ? (quantity as number) : 1 };
       }) ?? NO_PIECES;
-    lastIds = stored ? lastPieces.map((p) => p.productId) : NONE;
   }
   return lastPieces;
-}
-function savedIds(): readonly number[] {
-  savedPieces();
-  return lastIds;
 }
 
 /** Calls onChange when this page or another tab changes the shortlist. */
@@ -76,7 +75,8 @@ export function useShortlistPieces(): readonly SavedPiece[] {
   return useSyncExternalStore(subscribeShortlist, savedPieces, () => NO_PIECES);
 }
 
-/** The ids of the products in the shortlist; none until hydrated, as in the prerendered page. */
-export function useShortlistIds(): readonly number[] {
-  return useSyncExternalStore(subscribeShortlist, savedIds, () => NONE);
+/** Whether the shortlist has this product in this material and finish; not until hydrated, as in the prerendered page. */
+export function useInShortlist(productId: number, material: string, finish: string): boolean {
+  const inIt = () => savedPieces().some((p) => p.productId === productId && p.material === material && p.finish === finish);
+  return useSyncExternalStore(subscribeShortlist, inIt, () => false);
 }

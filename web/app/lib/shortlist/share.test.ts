@@ -31,6 +31,22 @@ describe("the shortlist in a link", () => {
     expect(dropped).toEqual({ pieces: 0, choices: 0 });
   });
 
+  it("keeps every line of one product, in its order, each with its options and quantity", () => {
+    const list = [item(3, { finish: "Light Oak", quantity: 2 }), item(7), item(3, { material: "Wood" }), item(3)];
+    const value = encodeShare(list, products);
+    expect(value).toBe("3..light-oak.2~7...1~3.wood..1~3...1");
+    expect(decodeShare(value, products)).toEqual({ items: list, dropped: { pieces: 0, choices: 0 } });
+    // The link of a shortlist with one product twice, as the page makes it.
+    expect(decodeShare("3.metal.black.1~3.wood.black.1", products).items.map((i) => [i.productId, i.material, i.finish])).toEqual([
+      [3, "Metal", "Black"],
+      [3, "Wood", "Black"],
+    ]);
+  });
+
+  it("adds a piece that repeats an earlier line to it, rather than dropping it", () => {
+    expect(decodeShare("7~3~7.wood.walnut.4", products)).toEqual({ items: [item(7, { quantity: 5 }), item(3)], dropped: { pieces: 0, choices: 0 } });
+  });
+
   it("takes missing fields as the first options and one piece", () => {
     expect(decodeShare("7", products).items).toEqual([item(7)]);
     expect(decodeShare("3.wood", products).items).toEqual([item(3, { material: "Wood" })]);
@@ -39,7 +55,7 @@ describe("the shortlist in a link", () => {
   });
 
   it("leaves out unknown products and malformed pieces, and counts them", () => {
-    const { items, dropped } = decodeShare("99.wood.oak.1~abc~-3~3,5~7~1e2~<script>~7.wood", products);
+    const { items, dropped } = decodeShare("99.wood.oak.1~abc~-3~3,5~7~1e2~<script>", products);
     expect(items).toEqual([item(7)]);
     expect(dropped).toEqual({ pieces: 6, choices: 0 });
   });

@@ -3,7 +3,8 @@ import { checkItems, type ProductOptions, type ShortlistItem } from "./items";
 // A shortlist in a link, which opens the same shortlist in another browser
 // with nothing kept on the server: /shortlist?items=3.wood.walnut.2~7..oak.1
 //
-// - the pieces, in order, joined by "~"; each is id.material.finish.quantity;
+// - the lines, in order, joined by "~"; each is id.material.finish.quantity
+//   (one product in two finishes is two lines: 3..black.1~3..light-oak.1);
 // - an option is its name in lower case, each run of characters other than
 //   letters and digits written "-" ("Light Oak" is light-oak); an empty one
 //   is the product's first option (7..oak is product 7 in its first material);
