@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { Link, data, useLocation } from "react-router";
 import type { Route } from "./+types/product";
 import { Icon } from "../components/Icon";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
@@ -8,8 +8,9 @@ import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
 import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
-import { productData, productDetails, productEntry, removedProduct, similarCards } from "../lib/catalogue.server";
-import { pageMeta } from "../lib/meta";
+import { UnknownProductBoundary, type UnknownProduct } from "../components/product/UnknownProduct";
+import { productData, productDetails, productEntry, productList, removedProduct, similarCards } from "../lib/catalogue.server";
+import { notFoundMeta, pageMeta } from "../lib/meta";
 import { siteOf } from "../lib/site";
 import { breadcrumbJsonLd, productJsonLd } from "../lib/structuredData";
 import { useHydrated } from "../lib/useHydrated";
@@ -25,7 +26,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const entry = productEntry(id);
   if (!entry) {
     const gone = removedProduct(id);
-    if (!gone) throw new Response("No such product", { status: 404 });
+    if (!gone) throw data({ unknownProduct: productList("") } satisfies UnknownProduct, { status: 404, statusText: "Not Found" });
     return { gone };
   }
   return {
@@ -36,8 +37,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
-  if (!data) return [{ title: "Product not found" }];
   const site = siteOf(matches);
+  if (!data) return notFoundMeta(site);
   if (data.gone) return goneMeta(site, data.gone);
   const { product } = data;
   return pageMeta(site, {
@@ -49,6 +50,9 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     jsonLd: [productJsonLd(site, product), breadcrumbJsonLd(site, product)],
   });
 };
+
+// An unknown product's address: the products list, saying so (404).
+export const ErrorBoundary = UnknownProductBoundary;
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (loaderData.gone) return <GoneNotice key={loaderData.gone.id} product={loaderData.gone} />;
