@@ -19,9 +19,9 @@ import (
 // which it holds as the text of one element: the server puts the path asked
 // for there, so the notice is right without JavaScript.
 const (
-	notFoundPage          = "__not-found/index.html"
-	notFoundPath          = "/__not-found"
-	unknownProductPage    = "product/__not-found/index.html"
+	notFoundPage       = "__not-found/index.html"
+	notFoundPath       = "/__not-found"
+	unknownProductPage = "product/__not-found/index.html"
 	unknownProductPath = "/product/__not-found"
 )
 

@@ -30,14 +30,15 @@ const embeddedRelease = "embedded"
 // request that loaded it (Server.serveLive) answers wholly from it, pages,
 // files and catalogue alike, whatever is switched in meanwhile.
 type release struct {
-	id       string
-	header   []string // id as the Studio-Release header, made once: assigned, it costs nothing per request
-	content  *sitecontent.Content
-	client   fs.FS                    // the client build
-	files    map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
-	images   map[string]*streamedFile // its raster images, read from client on each request
-	pages    map[string]*file         // prerendered pages by URL path: "/", "/products", ...
-	gone     map[string]bool          // the pages of removed products (their own, their requests'): answered 410
+	id      string
+	header  []string // id as the Studio-Release header, made once: assigned, it costs nothing per request
+	content *sitecontent.Content
+	client  fs.FS                    // the client build
+	files   map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
+	images  map[string]*streamedFile // its raster images, read from client on each request
+	pages   map[string]*file         // prerendered pages by URL path: "/", "/products", ...
+	gone    map[string]bool          // the pages of removed products (their own, their requests'): answered 410
+
 	// The pages of addresses that have none (pathpage.go), answered 404: the
 	// home page's, for an unknown path; the products list's, for an unknown
 	// product's.
