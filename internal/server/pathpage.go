@@ -7,6 +7,7 @@ import (
 	"html"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 )
@@ -105,4 +106,17 @@ func (p *pathPage) send(w http.ResponseWriter, r *http.Request, status int) {
 	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
+}
+
+// fillDraftPath is a draft's not-found page (rendered for a preview, at
+// the path of one of the two) naming urlPath, as the live site's would.
+func fillDraftPath(body []byte, urlPath string) []byte {
+	for _, own := range []string{notFoundPath, unknownProductPath} {
+		marker := []byte(">" + own + "<")
+		if bytes.Count(body, marker) == 1 {
+			shown := html.EscapeString(shownPath((&url.URL{Path: urlPath}).EscapedPath()))
+			return bytes.Replace(body, marker, []byte(">"+shown+"<"), 1)
+		}
+	}
+	return body
 }
