@@ -63,7 +63,7 @@ func (s *Server) newsletterUnsubscribe(w http.ResponseWriter, r *http.Request, r
 
 func (s *Server) newsletterLink(w http.ResponseWriter, r *http.Request, rel *release, purpose string) {
 	if s.newsletter == nil {
-		sendFile(w, r, rel.notFound, http.StatusNotFound, cacheHTML)
+		rel.notFound.send(w, r, http.StatusNotFound)
 		return
 	}
 	if r.Method == http.MethodPost {

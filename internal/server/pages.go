@@ -51,7 +51,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, rel *release) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
-	sendFile(w, r, rel.notFound, http.StatusNotFound, cacheHTML)
+	rel.notFound.send(w, r, http.StatusNotFound)
 }
 
 // serveWorkspace hands /studio to the studio's workspace once it is on (an
@@ -122,8 +122,9 @@ func (s *Server) sendImage(w http.ResponseWriter, r *http.Request, rel *release,
 }
 
 // product serves /product/{id} for a product of the release's catalogue,
-// says 410 Gone with its own page for one taken out of it, and sends any
-// other id to the list of products. /product/{id}.data is the page's route
+// says 410 Gone with its own page for one taken out of it, and answers any
+// other id with 404 and the list of products under a line saying so (no
+// redirect: the address stays, and says what was not found). /product/{id}.data is the page's route
 // data, a file of the build. The pages are found once, by id as a path
 // writes it ("7", never "07"), so a request is one map lookup.
 func (s *Server) product(rel *release) http.HandlerFunc {
@@ -148,7 +149,7 @@ func (s *Server) product(rel *release) http.HandlerFunc {
 			s.page(w, r, rel)
 			return
 		}
-		http.Redirect(w, r, "/products", http.StatusFound)
+		rel.unknownProduct.send(w, r, http.StatusNotFound)
 	}
 }
 

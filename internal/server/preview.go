@@ -125,6 +125,9 @@ func (d *draftPages) render(ctx context.Context, key draftKey) (*draftPage, erro
 	if p.status == 0 {
 		p.status = http.StatusOK
 	}
+	if p.status == http.StatusNotFound {
+		pg.Body = fillDraftPath(pg.Body, key.path) // as live: "There is no page at /xyz"
+	}
 	p.body = newFile("page.html", pg.Body, nil, nil) // a page's type, unless the render says another
 	if pg.Type != "" {
 		p.body.contentType = []string{pg.Type}

@@ -84,7 +84,7 @@ func (f *fakeDrafts) Page(ctx context.Context, tree, path string) (Page, error) 
 	case path == "/search-index.json":
 		return Page{Status: 200, Type: "application/json", Body: []byte(`["` + tree + `"]`)}, nil
 	case !draftPaths[path]:
-		return Page{Status: 404, Type: "text/html; charset=utf-8", Body: []byte(draftHTML(tree, "not found"))}, nil
+		return Page{Status: 404, Type: "text/html; charset=utf-8", Body: []byte(draftHTML(tree, "not found") + notFoundHTML("/__not-found"))}, nil
 	}
 	return Page{Status: 200, Type: "text/html; charset=utf-8", Body: []byte(draftHTML(tree, path)), Data: []byte(draftData(tree, path))}, nil
 }
@@ -398,5 +398,14 @@ func TestLeavingThePreviewShowsTheLiveSite(t *testing.T) {
 	// The browser no longer sends it.
 	if body := get(s.h, "GET", "/", s.session).Body.String(); strings.Contains(body, "Preview of unpublished changes") {
 		t.Error("after leaving, the preview is still shown")
+	}
+}
+
+// A draft's not-found page names the path asked for, as the live one does.
+func TestAPreviewsNotFoundPageNamesThePath(t *testing.T) {
+	s := newPreviewServer(t)
+	w := get(s.h, "GET", "/no/such-page", s.previewing()...)
+	if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), notFoundHTML("/no/such-page")) {
+		t.Errorf("GET /no/such-page, previewing: %d %q, want 404 naming the path", w.Code, w.Body)
 	}
 }

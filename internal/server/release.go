@@ -11,10 +11,6 @@ import (
 	"studio/internal/sitecontent"
 )
 
-// notFoundPage is the home page's content prerendered through the
-// catch-all route (web/app/lib/paths.ts, NOT_FOUND_PATH).
-const notFoundPage = "__not-found/index.html"
-
 // Where a sent form leads (forms.go): pages of the front end
 // (web/app/lib/paths.ts, THANKS_PATHS), which newRelease checks are there.
 const (
@@ -34,15 +30,19 @@ const embeddedRelease = "embedded"
 // request that loaded it (Server.serveLive) answers wholly from it, pages,
 // files and catalogue alike, whatever is switched in meanwhile.
 type release struct {
-	id       string
-	header   []string // id as the Studio-Release header, made once: assigned, it costs nothing per request
-	content  *sitecontent.Content
-	client   fs.FS                    // the client build
-	files    map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
-	images   map[string]*streamedFile // its raster images, read from client on each request
-	pages    map[string]*file         // prerendered pages by URL path: "/", "/products", ...
-	gone     map[string]bool          // the pages of removed products (their own, their requests'): answered 410
-	notFound *file
+	id      string
+	header  []string // id as the Studio-Release header, made once: assigned, it costs nothing per request
+	content *sitecontent.Content
+	client  fs.FS                    // the client build
+	files   map[string]*file         // its files held in memory (with sitemap.xml and robots.txt), by path without the leading slash
+	images  map[string]*streamedFile // its raster images, read from client on each request
+	pages   map[string]*file         // prerendered pages by URL path: "/", "/products", ...
+	gone    map[string]bool          // the pages of removed products (their own, their requests'): answered 410
+
+	// The pages of addresses that have none (pathpage.go), answered 404: the
+	// home page's, for an unknown path; the products list's, for an unknown
+	// product's.
+	notFound, unknownProduct *pathPage
 
 	// routes answers a request from this release alone (Server.routes);
 	// Server.makeRelease sets it before the release can be served.
@@ -60,10 +60,13 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 		return nil, err
 	}
 	rel := &release{id: id, header: []string{id}, content: content, client: client, files: files, images: images, pages: make(map[string]*file)}
+	var notFound, unknownProduct *file
 	for name, f := range files {
 		switch {
 		case name == notFoundPage:
-			rel.notFound = f
+			notFound = f
+		case name == unknownProductPage:
+			unknownProduct = f
 		case strings.HasPrefix(name, "_"):
 			// build internals (the SPA fallback), not pages of their own
 		case name == "index.html":
@@ -73,8 +76,14 @@ func newRelease(id string, client fs.FS, content *sitecontent.Content) (*release
 		}
 	}
 	rel.setPolicy(newContentPolicy(content))
-	if rel.notFound == nil || rel.pages["/"] == nil {
-		return nil, fmt.Errorf("server: the client build has no home page or %s: run make build", notFoundPage)
+	if notFound == nil || unknownProduct == nil || rel.pages["/"] == nil {
+		return nil, fmt.Errorf("server: the client build has no home page, %s or %s: run make build", notFoundPage, unknownProductPage)
+	}
+	if rel.notFound, err = newPathPage(client, notFoundPage, notFoundPath, notFound); err != nil {
+		return nil, err
+	}
+	if rel.unknownProduct, err = newPathPage(client, unknownProductPage, unknownProductPath, unknownProduct); err != nil {
+		return nil, err
 	}
 	// Where a form sent without JavaScript leads (forms.go): pages of the
 	// front end (web/app/lib/paths.ts, THANKS_PATHS).

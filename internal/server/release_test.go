@@ -18,7 +18,7 @@ import (
 )
 
 // markedBuild is testBuild with the release's name ("release A") in its
-// home page, product 1's page and the not-found page, and a page of its own
+// home page, product 1's page and the not-found pages, and a page of its own
 // (/release-a), which its sitemap lists. Build B also has product 3's page.
 func markedBuild(name string) fstest.MapFS {
 	build := testBuild()
@@ -30,7 +30,8 @@ func markedBuild(name string) fstest.MapFS {
 	delete(build, "index.html.gz")
 	delete(build, "index.html.br")
 	build["product/1/index.html"] = page("product 1")
-	build["__not-found/index.html"] = page("not found")
+	build["__not-found/index.html"] = &fstest.MapFile{Data: []byte(notFoundHTML("/__not-found") + "<h1>not found, " + marker + "</h1>")}
+	build["product/__not-found/index.html"] = &fstest.MapFile{Data: []byte(unknownProductHTML("/product/__not-found") + "<h1>products, " + marker + "</h1>")}
 	build["release-"+name+"/index.html"] = page("about")
 	if name == "b" {
 		build["product/3/index.html"] = page("product 3")
@@ -141,10 +142,10 @@ func releaseProblem(path, id string, status int, location, body string) string {
 	}
 	switch {
 	case path == "/product/3" && id == "a":
-		if status != http.StatusFound || location != "/products" {
-			return fmt.Sprintf("release a, which has no product 3: status %d, Location %q; want 302 to /products", status, location)
+		// Its list of products, saying there is no such piece.
+		if status != http.StatusNotFound || location != "" {
+			return fmt.Sprintf("release a, which has no product 3: status %d, Location %q; want 404 and no redirect", status, location)
 		}
-		return ""
 	case path == "/sitemap.xml":
 		if status != http.StatusOK || !strings.Contains(body, "/release-"+id+"<") || strings.Contains(body, other) {
 			return fmt.Sprintf("release %s: status %d, sitemap %q", id, status, body)
@@ -193,8 +194,8 @@ func TestSwitchRefusesABadRelease(t *testing.T) {
 		if id := after.Header().Get("Studio-Release"); id != "a" || after.Body.String() != before.Body.String() {
 			t.Errorf("%s: after the refusal, release %q answers %q; want a's %q", tt.name, id, after.Body.String(), before.Body.String())
 		}
-		if rec := do(h, "GET", "/product/3", nil); rec.Code != http.StatusFound {
-			t.Errorf("%s: after the refusal, /product/3 is %d; want 302, release a's catalogue", tt.name, rec.Code)
+		if rec := do(h, "GET", "/product/3", nil); rec.Code != http.StatusNotFound {
+			t.Errorf("%s: after the refusal, /product/3 is %d; want 404, release a's catalogue", tt.name, rec.Code)
 		}
 	}
 }

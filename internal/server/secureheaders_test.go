@@ -46,7 +46,8 @@ func cspServer(t *testing.T, site sitecontent.Site) *Server {
 	build := fstest.MapFS{
 		"index.html":                      {Data: []byte(`<style data-href="/assets/a-1.css">h1{margin:0}</style><script>boot()</script><h1>home</h1>`)},
 		"product/1/index.html":            {Data: []byte(`<script>one()</script>`)},
-		"__not-found/index.html":          {Data: []byte(`<script>boot()</script>`)},
+		"__not-found/index.html":          {Data: []byte(`<script>boot()</script>` + notFoundHTML("/__not-found"))},
+		"product/__not-found/index.html":  {Data: []byte(`<script>boot()</script>` + unknownProductHTML("/product/__not-found"))},
 		"thank-you/index.html":            {Data: []byte(thanksPage)},
 		"thank-you/newsletter/index.html": {Data: []byte(thanksPage)},
 		"assets/a-1.js":                   {Data: []byte(`x`)},

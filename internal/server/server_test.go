@@ -44,7 +44,8 @@ func testBuild() fstest.MapFS {
 		"products/index.html":             {Data: []byte("<h1>products</h1>")},
 		"product/1/index.html":            {Data: []byte("<h1>product 1</h1>")},
 		"product/2/index.html":            {Data: []byte("<h1>product 2</h1>")},
-		"__not-found/index.html":          {Data: []byte("<h1>home, not found</h1>")},
+		"__not-found/index.html":          {Data: []byte(notFoundHTML("/__not-found"))},
+		"product/__not-found/index.html":  {Data: []byte(unknownProductHTML("/product/__not-found"))},
 		"thank-you/index.html":            {Data: []byte(thanksPage)},
 		"thank-you/newsletter/index.html": {Data: []byte(thanksPage)},
 		"__spa-fallback.html":             {Data: []byte("<h1>fallback</h1>")},
@@ -59,6 +60,17 @@ func testBuild() fstest.MapFS {
 		"images/products/chair.0123456789ab.svg":       {Data: []byte("<svg/>")},
 		"images/og/site.jpg":                           {Data: []byte("JPEG")},
 	}
+}
+
+// notFoundHTML and unknownProductHTML are the not-found pages as the build
+// renders them at their own paths (web/app/components/NotFoundNotice.tsx),
+// and as the server sends them for path.
+func notFoundHTML(path string) string {
+	return "<p role=\"status\">There is no page at <span>" + path + "</span>: here is the home page</p><h1>home</h1>"
+}
+
+func unknownProductHTML(path string) string {
+	return "<p role=\"status\">There is no piece at <span>" + path + "</span>: here are all our pieces</p><h1>All Products</h1>"
 }
 
 // gzipped is text as the build compresses it (a page's gzip variant is
@@ -117,9 +129,10 @@ func TestRoutes(t *testing.T) {
 		{name: "home", target: "/", wantStatus: 200, wantBody: "<h1>home</h1>", wantCache: "no-cache", wantType: "text/html; charset=utf-8"},
 		{name: "page with a query is still the page", target: "/products?category=Tables&page=2", wantStatus: 200, wantBody: "<h1>products</h1>", wantCache: "no-cache"},
 		{name: "product of the catalogue", target: "/product/2", wantStatus: 200, wantBody: "<h1>product 2</h1>", wantCache: "no-cache"},
-		{name: "product not in the catalogue", target: "/product/99", wantStatus: 302, wantLocation: "/products"},
-		{name: "product id not a number", target: "/product/chair", wantStatus: 302, wantLocation: "/products"},
-		{name: "product id with a leading zero", target: "/product/01", wantStatus: 302, wantLocation: "/products"},
+		{name: "product not in the catalogue", target: "/product/99", wantStatus: 404, wantBody: unknownProductHTML("/product/99"), wantType: "text/html; charset=utf-8"},
+		{name: "product id not a number", target: "/product/chair", wantStatus: 404, wantBody: unknownProductHTML("/product/chair")},
+		{name: "product id with a leading zero", target: "/product/01", wantStatus: 404, wantBody: unknownProductHTML("/product/01")},
+		{name: "the unknown product's page has no URL of its own", target: "/product/__not-found", wantStatus: 404, wantBody: unknownProductHTML("/product/__not-found")},
 		{name: "trailing slash", target: "/products/?page=2", wantStatus: 301, wantLocation: "/products?page=2"},
 		{name: "hashed asset", target: "/assets/app-abc123.js", wantStatus: 200, wantBody: "console.log(1)", wantCache: "public, max-age=31536000, immutable", wantType: "text/javascript; charset=utf-8"},
 		{name: "unhashed image", target: "/images/hero.svg", wantStatus: 200, wantCache: "public, max-age=86400", wantType: "image/svg+xml"},
@@ -132,9 +145,9 @@ func TestRoutes(t *testing.T) {
 		{name: "a product page's route data", target: "/product/1.data", wantStatus: 200, wantBody: `[{"product":1}]`, wantCache: "no-cache", wantType: "text/x-script"},
 		{name: "missing route data", target: "/product/99.data", wantStatus: 404, wantBody: "404 page not found\n"},
 		{name: "the search index", target: "/search-index.json", wantStatus: 200, wantBody: `[]`, wantType: "application/json"},
-		{name: "unknown path shows home with 404", target: "/no/such/page", wantStatus: 404, wantBody: "<h1>home, not found</h1>", wantType: "text/html; charset=utf-8"},
-		{name: "build internals are not served", target: "/__spa-fallback.html", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
-		{name: "the not-found page has no URL of its own", target: "/__not-found", wantStatus: 404, wantBody: "<h1>home, not found</h1>"},
+		{name: "unknown path shows home with 404", target: "/no/such/page", wantStatus: 404, wantBody: notFoundHTML("/no/such/page"), wantType: "text/html; charset=utf-8"},
+		{name: "build internals are not served", target: "/__spa-fallback.html", wantStatus: 404, wantBody: notFoundHTML("/__spa-fallback.html")},
+		{name: "the not-found page has no URL of its own", target: "/__not-found", wantStatus: 404, wantBody: notFoundHTML("/__not-found")},
 		{name: "missing asset", target: "/assets/gone-123.js", wantStatus: 404, wantBody: "404 page not found\n"},
 		{name: "healthz", target: "/healthz", wantStatus: 200, wantBody: `{"status":"ok"}` + "\n", wantType: "application/json"},
 		{name: "HEAD has no body", method: "HEAD", target: "/", wantStatus: 200, wantBody: ""},
@@ -392,7 +405,7 @@ func TestRemovedProductIsGone(t *testing.T) {
 	if rec := do(h, "GET", "/product/7.data", nil); rec.Code != http.StatusOK {
 		t.Errorf("/product/7.data: %d, want 200", rec.Code)
 	}
-	for target, want := range map[string]int{"/product/1": 200, "/product/1/quote": 200, "/product/99": 302} {
+	for target, want := range map[string]int{"/product/1": 200, "/product/1/quote": 200, "/product/99": 404} {
 		if rec := do(h, "GET", target, nil); rec.Code != want {
 			t.Errorf("%s: status %d, want %d", target, rec.Code, want)
 		}

@@ -7,10 +7,12 @@ import { ChatWidget } from "./components/chat/ChatWidget";
 import { WelcomeOffer } from "./components/offer/WelcomeOffer";
 import { usePageChange } from "./lib/usePageChange";
 import { usePageAnalytics } from "./lib/usePageAnalytics";
-import { pageMeta } from "./lib/meta";
 import { siteOf, whatsappUrl } from "./lib/site";
 import { whatsappText } from "./lib/whatsapp";
 import { HomeContent } from "./routes/home";
+import { ErrorMessage } from "./components/ErrorMessage";
+import { NotFoundNotice } from "./components/NotFoundNotice";
+import { notFoundMeta } from "./lib/meta";
 import "./styles/tokens.css";
 import "./styles/base.css";
 // The placeholder colours of the pictures (scripts/images.mjs names them).
@@ -88,28 +90,19 @@ function notFoundPage(error: unknown): HomeData | null {
   return home && typeof home === "object" && home.hero && home.texts ? (home as HomeData) : null;
 }
 
-// The not-found page is the home page's, told not to be indexed.
-export const meta: Route.MetaFunction = ({ error, matches }) => {
-  if (!notFoundPage(error)) return [];
-  const site = siteOf(matches);
-  return [
-    ...pageMeta(site, { title: site.tagline, description: site.description, path: "/" }),
-    { name: "robots", content: "noindex" },
-  ];
-};
+// The not-found page is the home page's, titled "Page not found" and told
+// not to be indexed.
+export const meta: Route.MetaFunction = ({ error, matches }) => (notFoundPage(error) ? notFoundMeta(siteOf(matches)) : []);
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   usePage();
   const home = notFoundPage(error);
-  if (home) return <HomeContent {...home} />;
-  const heading = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
-  return (
-    <div className="page-intro">
-      <h1>{heading}</h1>
-      <p>
-        Sorry, this page could not be shown. Try the <a href="/">home page</a> or{" "}
-        <a href="/products">all products</a>.
-      </p>
-    </div>
-  );
+  if (home)
+    return (
+      <>
+        <NotFoundNotice what="page" instead="here is the home page" />
+        <HomeContent {...home} />
+      </>
+    );
+  return <ErrorMessage error={error} />;
 }

@@ -15,7 +15,9 @@ async function expectNoSeriousViolations(page: Page, include?: string) {
 
 const fresh = productById(catalogue.featured.fresh);
 
-for (const path of ["/", "/products", `/product/${fresh.id}`, "/about", "/contact-us", "/bespoke", "/shipping-policy", "/terms-conditions", "/returns", "/privacy-policy"]) {
+// The two not-found pages too: the home page's and the products list's, each under its notice.
+const unknownId = Math.max(...catalogue.products.map((p) => p.id), ...(catalogue.removed ?? []).map((p) => p.id)) + 989;
+for (const path of ["/", "/products", `/product/${fresh.id}`, "/about", "/contact-us", "/bespoke", "/shipping-policy", "/terms-conditions", "/returns", "/privacy-policy", "/no-such-page", `/product/${unknownId}`]) {
   test(`${path}: no serious or critical violation`, { tag: "@both" }, async ({ page }) => {
     await page.route((url) => url.href.startsWith(new URL(site.map.embedUrl).origin), (route) => route.fulfill({ contentType: "text/html", body: "<title>map</title>" }));
     await page.goto(path);

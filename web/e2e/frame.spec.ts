@@ -61,13 +61,36 @@ const UNKNOWN_PATHS = [
   `/product/${catalogue.products[0]!.id}/nonsense`,
 ];
 
+// The line a page at an address of none says first in main, and its title.
+async function expectNotice(page: import("@playwright/test").Page, notice: string) {
+  await expect(page).toHaveTitle(`Page not found | ${site.name}`);
+  const main = page.getByRole("main");
+  await expect(main.getByRole("status").filter({ hasText: "There is no" })).toHaveText(notice);
+  // What a screen reader meets first in main (the skip link's target).
+  expect(await main.evaluate((m) => m.firstElementChild?.textContent)).toBe(notice);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+}
+
 async function expectNotFoundPage(page: import("@playwright/test").Page, path: string) {
   const response = await page.goto(path);
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: site.name })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
-  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  await expectNotice(page, `There is no page at ${path}: here is the home page`);
   await expect(page).toHaveURL(new RegExp(`${path}$`));
+}
+
+// An id no product has, removed or not: the products list, saying so.
+const unknownId = Math.max(...catalogue.products.map((p) => p.id), ...(catalogue.removed ?? []).map((p) => p.id)) + 989;
+
+async function expectUnknownProduct(page: import("@playwright/test").Page) {
+  const response = await page.goto(`/product/${unknownId}`);
+  expect(response?.status()).toBe(404);
+  await expect(page).toHaveURL(new RegExp(`/product/${unknownId}$`)); // no redirect
+  await expectNotice(page, `There is no piece at /product/${unknownId}: here are all our pieces`);
+  await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
+  const first = catalogue.products[0]!;
+  await expect(page.getByRole("region", { name: "Products" }).getByRole("link", { name: new RegExp(first.name) }).first()).toBeVisible();
 }
 
 for (const path of UNKNOWN_PATHS) {
@@ -81,6 +104,22 @@ for (const path of UNKNOWN_PATHS) {
   });
 }
 
+test("a very long unknown path is named shortened, the same before and after the scripts run", async ({ page }) => {
+  const path = `/${"a".repeat(80)}/more`;
+  expect((await page.goto(path))?.status()).toBe(404);
+  await expectNotice(page, `There is no page at /${"a".repeat(58)}…: here is the home page`);
+  await hydrated(page);
+  await expect(page.getByRole("main").getByRole("status").filter({ hasText: "There is no" })).toHaveText(/a…: here is the home page$/);
+});
+
+test("a product id not in the catalogue shows the products with a notice, status 404 and no redirect", async ({ page }) => {
+  await expectUnknownProduct(page);
+  await hydrated(page);
+  await nextFrames(page);
+  await expect(page).toHaveURL(new RegExp(`/product/${unknownId}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   for (const path of UNKNOWN_PATHS) {
@@ -88,12 +127,10 @@ test.describe("without JavaScript", () => {
       await expectNotFoundPage(page, path);
     });
   }
-});
 
-test("a product id not in the catalogue goes to the products", async ({ page }) => {
-  await page.goto("/product/999");
-  await expect(page).toHaveURL(/\/products$/);
-  await expect(page.getByRole("heading", { level: 1, name: "All Products" })).toBeVisible();
+  test("a product id not in the catalogue shows the products with a notice and status 404", async ({ page }) => {
+    await expectUnknownProduct(page);
+  });
 });
 
 test("the top bar offers the five links and a named search button", { tag: "@both" }, async ({ page, isMobile }) => {

@@ -72,6 +72,21 @@ test.describe("home", () => {
     }
   });
 
+  // Without scripts too: each is a link to a list page the build made.
+  test("each space's title leads to the list content/pages.json names", async ({ page }) => {
+    const spaces = home.showcase.items.filter((item) => "to" in item && item.to);
+    expect(spaces.length, "a space with a page to lead to").toBeGreaterThan(0);
+    await page.goto("/");
+    await hydrated(page);
+    for (const space of spaces) {
+      const link = page.getByRole("region", { name: home.showcase.title }).getByRole("link", { name: space.title, exact: true });
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`${space.to}$`));
+      await expect(page.getByRole("region", { name: "Products" }).getByRole("listitem").first()).toBeVisible();
+      await page.goBack();
+    }
+  });
+
   test("the Fresh from banner opens the featured product", async ({ page }) => {
     const fresh = productById(catalogue.featured.fresh);
     await page.goto("/");
@@ -402,16 +417,17 @@ test.describe("product detail", () => {
 });
 
 test.describe("search overlay", () => {
+  const synonyms = catalogue.synonyms ?? [];
   // Terms taken from the catalogue: a type word many products share, and a finish.
   const typeWord = (() => {
     const words = products.flatMap((p) => p.type.split(" "));
-    return [...new Set(words)].sort((a, b) => searchProducts(products, b).length - searchProducts(products, a).length)[0]!;
+    return [...new Set(words)].sort((a, b) => searchProducts(products, b, synonyms).length - searchProducts(products, a, synonyms).length)[0]!;
   })();
   const finish = products[0]!.finish[0]!.toLowerCase();
 
   test("finds, counts, and opens the first result on Enter", async ({ page }) => {
-    const byType = searchProducts(products, typeWord);
-    const byFinish = searchProducts(products, finish);
+    const byType = searchProducts(products, typeWord, synonyms);
+    const byFinish = searchProducts(products, finish, synonyms);
     const count = (n: number) => (n === 1 ? "1 result found" : `${n} results found`);
     await recordAnalytics(page);
     await page.goto("/about");
@@ -457,7 +473,7 @@ test.describe("search overlay", () => {
     test(`keys typed at once after opening it by keyboard all reach it (its code ${overlayCode})`, async ({ page }) => {
       const first = products[0]!;
       const term = first.name.toLowerCase();
-      const found = searchProducts(products, term)[0]!;
+      const found = searchProducts(products, term, synonyms)[0]!;
       let release = () => {};
       if (overlayCode === "still loading") release = await holdScripts(page, "**/assets/SearchOverlay-*.js");
       const codeLoaded = page.waitForResponse(/\/assets\/SearchOverlay-/);
@@ -477,9 +493,25 @@ test.describe("search overlay", () => {
     });
   }
 
+  // The studio's own words (content/catalogue.json, synonyms): each finds
+  // the pieces its catalogue words find, and descriptions are searched.
+  test("a search word of the catalogue's synonyms finds what its words find", async ({ page }) => {
+    expect(synonyms.length, "the catalogue has synonyms").toBeGreaterThan(0);
+    await page.goto("/about");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Search products" }).click();
+    const input = page.getByRole("combobox", { name: "Search products" });
+    for (const { word } of synonyms) {
+      const found = searchProducts(products, word, synonyms);
+      expect(found.length, `"${word}" finds a piece`).toBeGreaterThan(0);
+      await input.fill(word);
+      await expect(page.getByRole("option"), word).toHaveText(found.map((p) => new RegExp(p.name)));
+    }
+  });
+
   // Where "outside" is depends on the overlay's size on the screen.
   test("arrow keys choose a result; Escape and a click outside close it", { tag: "@both" }, async ({ page }) => {
-    const results = searchProducts(products, typeWord);
+    const results = searchProducts(products, typeWord, synonyms);
     expect(results.length, `"${typeWord}" finds two products or more`).toBeGreaterThan(1);
     await page.goto("/");
     await hydrated(page);

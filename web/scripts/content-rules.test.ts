@@ -93,6 +93,9 @@ describe("the content check", () => {
     ["an SVG of the content in a drawing's place", (dir) => editJson(dir, "pages.json", (p) => (p.about.founders[0].image = "hero.svg")), /^content\/pages\.json: about\.founders\[0\]\.image: "hero\.svg" is not one of the site's drawings, written as \/images\/name\.svg, or a JPEG, PNG, WebP or AVIF picture under content\/images\//],
     ["a product photograph outside content/images/", (dir) => editJson(dir, "catalogue.json", (c) => (c.products[0].images[0].src = "/etc/chair.jpg")), /^content\/catalogue\.json: product \d+ \(.+\): images\[0\]\.src: "\/etc\/chair\.jpg" begins with a slash: write the path inside content\/images\//],
     ["a home link to no page", (dir) => editJson(dir, "pages.json", (p) => (p.home.disciplines[0].link.to = "/furniture")), /^content\/pages\.json: home\.disciplines\[0\]\.link\.to: "\/furniture" is not a page of the site/],
+    ["a space's title leading to no page", (dir) => editJson(dir, "pages.json", (p) => (p.home.showcase.items[0].to = "/products/sofas")), /^content\/pages\.json: home\.showcase\.items\[0\]\.to: "\/products\/sofas" is not a page of the site/],
+    ["a search word listed twice", (dir) => editJson(dir, "catalogue.json", (c) => (c.synonyms = [{ word: "Sofa", finds: ["seating"] }, { word: "sofa ", finds: ["lounge chair"] }])), /^content\/catalogue\.json: synonyms\[1\]\.word: "sofa " is listed twice; keep one and put all its words there$/],
+    ["a search word that finds no words", (dir) => editJson(dir, "catalogue.json", (c) => (c.synonyms = [{ word: "sofa", finds: [] }])), /^content\/catalogue\.json: synonyms\[0\]\.finds/],
     ["a home section without its title", (dir) => editJson(dir, "pages.json", (p) => delete p.home.values[0].title), /^content\/pages\.json: home\.values\[0\]\.title: is missing$/],
     [
       "a policy placeholder that names no fact",

@@ -11,6 +11,7 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { MAIN_MENU } from "../app/lib/chat/compile";
 import { contentFacts, fillFacts, type Facts } from "../app/lib/facts";
 import { ALL, LIST_WORDS, slugOf, vocabularyOf } from "../app/lib/filters";
+import type { CatalogueFile } from "../app/lib/catalogue";
 import { pagePaths } from "../app/lib/paths";
 import { kindOfPattern, pathProblem } from "./content-paths.mjs";
 import { referenceProblems } from "./content-references.mjs";
@@ -63,7 +64,7 @@ export function checkContent(contentDir: string, publicDir: string): string[] {
     problems.push(...addressAgrees(site as unknown as { city: string; region: string; address: { locality: string; region: string } }));
     problems.push(...phonesAgree(site as unknown as { phones: { display: string; tel: string }[] }));
   }
-  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...listAddresses(catalogue));
+  if (catalogue) problems.push(...checkCatalogue(catalogue, join(contentDir, "images")), ...listAddresses(catalogue), ...synonymProblems(catalogue));
   if (pages) problems.push(...pageImages(pages, contentDir, publicDir));
   if (pages && catalogue) problems.push(...pageLinks(pages, new Set(pagePaths(catalogue as never))));
   if (chat) problems.push(...chatLinks(chat));
@@ -188,6 +189,19 @@ export function schemaProblem(name: Name, value: Json, e: ErrorObject): string {
   return field ? `${field}: ${problem}` : problem;
 }
 
+// A search word is listed once: two entries for one word would say two
+// things of it.
+function synonymProblems(catalogue: Json): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  (catalogue as unknown as CatalogueFile).synonyms?.forEach(({ word }, i) => {
+    const normal = word.trim().toLowerCase();
+    if (seen.has(normal)) problems.push(`content/catalogue.json: synonyms[${i}].word: "${word}" is listed twice; keep one and put all its words there`);
+    seen.add(normal);
+  });
+  return problems;
+}
+
 // The city and region are written twice in site.json: on their own (for
 // sentences) and in the postal address. The two must agree.
 // Each tab of the products page has its own address, /products/{name in
@@ -294,10 +308,11 @@ function textsOf(node: unknown, where: string): [string, string][] {
   return [];
 }
 
-// Each link pages.json gives ({ to, label }) leads to a page of the site.
+// Each link pages.json gives (a "to": a link's { to, label }, a space's
+// title on the home page) leads to a page of the site.
 function pageLinks(pages: Json, paths: Set<string>): string[] {
   return textsOf(pages, "content/pages.json: ")
-    .filter(([where, to]) => where.endsWith(".link.to") && !paths.has(to))
+    .filter(([where, to]) => where.endsWith(".to") && !paths.has(to))
     .map(([where, to]) => `${where}: "${to}" is not a page of the site (as /products, /about or /product/3)`);
 }
 

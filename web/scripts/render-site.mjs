@@ -57,8 +57,11 @@ async function sitePaths(web, contentDir) {
   const catalogue = JSON.parse(await readFile(join(contentDir, "catalogue.json"), "utf8"));
   const gone = paths.gonePaths(catalogue);
   return {
-    prerender: [...paths.pagePaths(catalogue), ...gone, paths.NOT_FOUND_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH],
-    notFound: paths.NOT_FOUND_PATH,
+    prerender: [...paths.pagePaths(catalogue), ...gone, paths.NOT_FOUND_PATH, paths.UNKNOWN_PRODUCT_PATH, paths.SEARCH_INDEX_PATH, paths.CHAT_SCRIPT_PATH],
+    // The pages of addresses that have none (each answered 404), by the page
+    // whose data each shows: the home page's, the products list's.
+    notFound: { [paths.NOT_FOUND_PATH]: "/", [paths.UNKNOWN_PRODUCT_PATH]: "/products" },
+    unknownAs: (path) => (/^\/product\/[^/]+$/.test(path) ? paths.UNKNOWN_PRODUCT_PATH : paths.NOT_FOUND_PATH),
     gone,
   };
 }
@@ -263,13 +266,13 @@ function prunePageCache(pageCache) {
 // Pages of a content as they are served: [{path, status, type, body,
 // data, deps}], the body the HTML as written (or a resource's body), data
 // the page's .data text (null for a page without), deps the keys it read.
-// A path that is not one of the content's pages gets the not-found page,
-// with status 404; a removed product's page has status 410. What is read of a snapshot's folders is kept (the last
+// A path that is not one of the content's pages gets a not-found page,
+// with status 404 (an unknown product's, /product/999, the products list's); a removed product's page has status 410. What is read of a snapshot's folders is kept (the last
 // four): they must not change (a folder per git tree), or each call must
 // name itself apart (fresh).
 async function renderPages({ contentDir, generatedDir, assetsDir, paths, fresh }, call) {
-  const { prerender, notFound, gone } = await sitePaths(ownWeb, contentDir);
+  const { prerender, notFound, unknownAs, gone } = await sitePaths(ownWeb, contentDir);
   const known = new Set(prerender);
-  const jobs = paths.map((path) => ({ path, as: known.has(path) ? path : notFound }));
+  const jobs = paths.map((path) => ({ path, as: known.has(path) ? path : unknownAs(path) }));
   return call("pages", { contentDir, generatedDir, fresh, assetsDir, prerender, notFound, gone, jobs });
 }

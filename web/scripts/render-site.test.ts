@@ -39,23 +39,28 @@ afterAll(async () => {
 const render = (contentDir: string, paths: string[]) => pool.renderPages({ contentDir, generatedDir, assetsDir, paths });
 
 describe("renderPages", () => {
-  it("answers each path as served: a page with its data, a resource, the not-found page with 404", async () => {
+  it("answers each path as served: a page with its data, a resource, the not-found pages with 404", async () => {
     const catalogue = JSON.parse(await readFile(join(shipped, "catalogue.json"), "utf8"));
     const product = catalogue.products[0];
-    const pages = await render(shipped, [`/product/${product.id}`, "/search-index.json", "/no-such-page"]);
+    const pages = await render(shipped, [`/product/${product.id}`, "/search-index.json", "/no-such-page", "/product/99999"]);
     expect(pages.map((p) => [p.path, p.status])).toEqual([
       [`/product/${product.id}`, 200],
       ["/search-index.json", 200],
       ["/no-such-page", 404],
+      ["/product/99999", 404],
     ]);
-    const [page, index, missing] = pages as [Page, Page, Page];
+    const [page, index, missing, unknownProduct] = pages as [Page, Page, Page, Page];
+    // An unknown product's address: the products list, under its notice
+    // (the path is the page's own until the server fills it in).
+    expect(unknownProduct.body.replaceAll("<!-- -->", "")).toContain("There is no piece at <span>/product/__not-found</span>: here are all our pieces");
+    expect(unknownProduct.body).toContain(">All Products</h1>");
     expect(page.type).toMatch(/^text\/html/);
     expect(page.body).toContain(product.name);
     // After first paint's changes: the stylesheets written in.
     expect(page.body).toContain("<style data-href=");
     expect(page.data).toContain(product.description.slice(0, 40));
     expect(index.type).toMatch(/^application\/json/);
-    expect(JSON.parse(index.body)).toHaveLength(catalogue.products.length);
+    expect(JSON.parse(index.body).products).toHaveLength(catalogue.products.length);
     expect(missing.data).toBeNull();
     expect(missing.body).toContain('name="robots" content="noindex"');
   });

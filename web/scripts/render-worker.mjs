@@ -125,8 +125,8 @@ async function prerenderData(clientDir, path, onlyRoutes) {
   return { text: data, file: clientDir && join(clientDir, ...normalized.split("/")) };
 }
 
-// A page's HTML. The not-found page is the one page rendered with status
-// 404 (its route's loader answers 404: routes/not-found.tsx).
+// A page's HTML. The not-found pages are the pages rendered with status
+// 404 (their routes' loaders answer 404: routes/not-found.tsx, routes/product.tsx).
 async function prerenderHtml(path, wanted) {
   const normalized = `${basename}${path}/`.replace(/\/\/+/g, "/");
   const response = await handler(new Request(`http://localhost${normalized}`));
@@ -279,10 +279,10 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
       write(files[1][0], body, files[1][1]);
       return files;
     }
-    const d = hasLoaders && path !== notFound ? await data(path, null) : undefined;
-    // The not-found page has no data of its own: it shows the home
-    // page's, so the home page's data keys it in the cache.
-    const key = keyOf(path, path === notFound ? (await data("/", null)).text : (d?.text ?? ""));
+    const d = hasLoaders && !(path in notFound) ? await data(path, null) : undefined;
+    // A not-found page has no data of its own: it shows another page's
+    // (the home page's, the products list's), whose data keys it in the cache.
+    const key = keyOf(path, path in notFound ? (await data(notFound[path], null)).text : (d?.text ?? ""));
     const files = [[pageFile(path), `${key}.html`], ...(d ? [[d.file, `${key}.data`]] : [])];
     if (fromCache(files)) {
       cached++;
@@ -294,7 +294,7 @@ async function site({ fresh, contentDir, generatedDir, clientDir, pageCache, cod
     // each route's loader decodes whole, a third of a page's rendering):
     // the loaders only read the content, so they give what the .data has.
     rendered++;
-    const html = await timed(profile, "html", () => prerenderHtml(path, path === notFound ? 404 : 200));
+    const html = await timed(profile, "html", () => prerenderHtml(path, path in notFound ? 404 : 200));
     write(files[0][0], html, files[0][1]);
     return files;
   }
@@ -354,9 +354,9 @@ async function page(path, as, assetsDir, notFound, gone = []) {
     const { body, type } = await prerenderResource(as);
     return { path, status: 200, type, body: body.toString("utf8"), data: d.text };
   }
-  const d = hasLoaders && as !== notFound ? await prerenderData(null, as, null) : null;
-  const html = await prerenderHtml(as, as === notFound ? 404 : 200);
-  const status = as === notFound ? 404 : gone.includes(as) ? 410 : 200;
+  const d = hasLoaders && !(as in notFound) ? await prerenderData(null, as, null) : null;
+  const html = await prerenderHtml(as, as in notFound ? 404 : 200);
+  const status = as in notFound ? 404 : gone.includes(as) ? 410 : 200;
   return { path, status, type: "text/html; charset=utf-8", body: firstPaint(html, assetsDir), data: d?.text ?? null };
 }
 

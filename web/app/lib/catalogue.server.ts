@@ -7,6 +7,7 @@
 // not on the catalogue, so a new description renders again only the pages
 // that show it. accessorsByKind, at the end, is the one list of the keys.
 import type { CatalogueFile, ProductCardData, ProductData, ProductEntry, RemovedEntry } from "./catalogue";
+import type { SearchIndex } from "./search";
 import { similarProducts } from "./catalogue";
 import type { Picture } from "./picture";
 import { warranty } from "./facts";
@@ -84,6 +85,14 @@ export function productCards(ids?: readonly number[]): ProductCardData[] {
   return recorded("cards", () => catalogue().products.map(productCard));
 }
 
+// What the search matches and shows (routes/search-index.ts): every
+// product's card with its description, and the catalogue's synonyms.
+export const searchIndex = (): SearchIndex =>
+  recorded("search", () => {
+    const { products, synonyms = [] } = catalogue();
+    return { products: products.map((p) => ({ ...productCard(p), description: p.description })), synonyms };
+  });
+
 export const similarCards = (p: ProductEntry): ProductCardData[] =>
   recorded(`similar:${p.id}`, () => similarProducts(catalogue().products, p).map(productCard));
 
@@ -144,6 +153,7 @@ registerAccessors({
   card: (id) => productCards([Number(id)]),
   data: (id) => productData(product(id)),
   cards: () => productCards(),
+  search: () => searchIndex(),
   similar: (id) => similarCards(product(id)),
   removed: (id) => removedProduct(Number(id)),
   vocabulary: () => vocabulary(),

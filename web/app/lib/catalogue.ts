@@ -14,7 +14,13 @@ export type CatalogueFile = {
   products: ProductEntry[];
   /** The products taken out of the catalogue: their addresses say so (routes/product.tsx), answered 410 by the server. */
   removed?: RemovedEntry[];
+  /** Words visitors search for that the catalogue says otherwise (lib/search.ts). */
+  synonyms?: Synonym[];
 };
+
+// A search word and the catalogue's words it stands for: "sofa" finds what
+// "seating" finds.
+export type Synonym = { word: string; finds: string[] };
 
 // A product taken out of the catalogue, as the workspace records it when
 // it deletes one. A product given its id again is back, no longer removed.

@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import type { Site } from "./site";
+import { NOT_FOUND_TITLE } from "./notFound";
 
 type PageMeta = {
   title: string;
@@ -40,5 +41,15 @@ export function pageMeta(site: Site, { title, description, path, ogImage = "/ima
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: image },
     ...jsonLd.map((data) => ({ "script:ld+json": data })),
+  ];
+}
+
+// A page shown at an address that has none of its own (NotFoundNotice):
+// "Page not found | {studio}", never indexed, and no link preview.
+export function notFoundMeta(site: Site): MetaDescriptor[] {
+  return [
+    { title: `${NOT_FOUND_TITLE} | ${site.name}` },
+    { name: "description", content: site.description },
+    { name: "robots", content: "noindex" },
   ];
 }

@@ -85,3 +85,11 @@ export const CHAT_SCRIPT_PATH = "/chat.json";
 // prerendered through the catch-all route; the Go server sends that file,
 // with status 404, for every path it does not know.
 export const NOT_FOUND_PATH = "/__not-found";
+
+// An unknown product (/product/999) shows the list of products. This path
+// is prerendered through the product route, whose loader answers an id of
+// no product, removed or not, with 404 and the list (routes/product.tsx);
+// the Go server sends that file, with status 404, for every such id. Both
+// pages hold their own path in their notice (components/NotFoundNotice),
+// which the server replaces with the path asked for.
+export const UNKNOWN_PRODUCT_PATH = "/product/__not-found";

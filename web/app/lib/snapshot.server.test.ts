@@ -80,8 +80,9 @@ describe("each loader records the keys it read", () => {
     expect(await keysOf(homeLoader)).toEqual(home);
     expect(await keysOf(notFoundLoader)).toEqual(home);
     expect(await keysOf(() => productLoader(args({ id: String(product.id) })))).toEqual([`data:${product.id}`, "details", `product:${product.id}`, `similar:${product.id}`]);
-    // An id no product has: whether it was removed is read too (a page saying it is gone).
-    expect(await keysOf(() => productLoader(args({ id: "99999" })))).toEqual(["product:99999", "removed:99999"]);
+    // An id no product has: whether it was removed is read too (a page saying
+    // it is gone), and, when it was not, the products list it shows instead.
+    expect(await keysOf(() => productLoader(args({ id: "99999" })))).toEqual(["list:", "product:99999", "removed:99999"]);
     expect(await keysOf(() => requestLoader(args({ id: String(product.id), kind: "quote" })))).toEqual([`data:${product.id}`, `product:${product.id}`]);
     expect(await keysOf(() => productsLoader(args({ "*": "" })))).toEqual(["list:"]);
     expect(await keysOf(() => productsLoader(args({ "*": "page/2" })))).toEqual(["list:page/2"]);
@@ -90,7 +91,7 @@ describe("each loader records the keys it read", () => {
     expect(await keysOf(contactLoader)).toEqual(["file:service.json", "md:pages/faq.md"]);
     expect(await keysOf(thanksLoader)).toEqual(["file:service.json"]);
     expect(await keysOf(shortlistLoader)).toEqual(["cards"]);
-    expect(await keysOf(searchIndexLoader)).toEqual(["cards"]);
+    expect(await keysOf(searchIndexLoader)).toEqual(["search"]);
     expect(await keysOf(chatLoader)).toEqual(["facts", "file:chat.json"]);
     expect(await keysOf(returnsLoader)).toEqual(["md:policies/returns.md"]);
     expect(await keysOf(privacyLoader)).toEqual(["md:policies/privacy.md"]);

@@ -144,7 +144,8 @@ export function HomeContent({ hero, texts, whatsHot, fresh }: Awaited<ReturnType
           {showcase.items.map((s, i) => (
             <li key={i} className="showcase__item">
               <Picture picture={s.image} slot="drawing" decorative />
-              <h3>{s.title}</h3>
+              {/* A space's title leads to pieces for it (a list page, there without scripts). */}
+              <h3>{s.to ? <Link to={s.to}>{s.title}</Link> : s.title}</h3>
               <p>{s.text}</p>
             </li>
           ))}

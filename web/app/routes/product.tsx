@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { data } from "react-router";
 import type { Route } from "./+types/product";
 import { QuoteDialogTrigger } from "../components/QuoteDialogTrigger";
 import { ShortlistButton } from "../components/ShortlistButton";
@@ -8,8 +9,9 @@ import { Gallery } from "../components/product/Gallery";
 import { SimilarProducts } from "../components/product/SimilarProducts";
 import { itemEventParams, track } from "../lib/analytics";
 import { GoneNotice, goneMeta } from "../components/product/GoneNotice";
-import { productData, productDetails, productEntry, removedProduct, similarCards } from "../lib/catalogue.server";
-import { pageMeta } from "../lib/meta";
+import { UnknownProductBoundary, type UnknownProduct } from "../components/product/UnknownProduct";
+import { productData, productDetails, productEntry, productList, removedProduct, similarCards } from "../lib/catalogue.server";
+import { notFoundMeta, pageMeta } from "../lib/meta";
 import { siteOf, useSite, whatsappUrl } from "../lib/site";
 import { whatsappText } from "../lib/whatsapp";
 import { SHORTLIST_PATH, requestPath } from "../lib/paths";
@@ -27,7 +29,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const entry = productEntry(id);
   if (!entry) {
     const gone = removedProduct(id);
-    if (!gone) throw new Response("No such product", { status: 404 });
+    if (!gone) throw data({ unknownProduct: productList("") } satisfies UnknownProduct, { status: 404, statusText: "Not Found" });
     return { gone };
   }
   return {
@@ -38,8 +40,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) => {
-  if (!data) return [{ title: "Product not found" }];
   const site = siteOf(matches);
+  if (!data) return notFoundMeta(site);
   if (data.gone) return goneMeta(site, data.gone);
   const { product } = data;
   return pageMeta(site, {
@@ -51,6 +53,9 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     jsonLd: [productJsonLd(site, product), breadcrumbJsonLd(site, product)],
   });
 };
+
+// An unknown product's address: the products list, saying so (404).
+export const ErrorBoundary = UnknownProductBoundary;
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   if (loaderData.gone) return <GoneNotice key={loaderData.gone.id} product={loaderData.gone} />;

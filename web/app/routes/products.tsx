@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useLocation, useNavigate, useRevalidator, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/products";
 import { ProductCard } from "../components/ProductCard";
@@ -87,7 +87,7 @@ let catalogueHere = false;
 export const shouldRevalidate = ({ defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
   !catalogueHere && defaultShouldRevalidate;
 
-type ListData = Awaited<ReturnType<typeof loader>>;
+export type ListData = Awaited<ReturnType<typeof loader>>;
 
 // The list a state shows: filtered from the whole catalogue when the
 // browser has it, else the page the build made for the address.
@@ -110,6 +110,18 @@ function choose(state: ListState, kind: "material" | "finish", name: string): Li
 type ListEntryState = typeof SAME_PAGE & { opening: string };
 
 export default function Products({ loaderData, params }: Route.ComponentProps) {
+  return <ProductList loaderData={loaderData} rest={params["*"] ?? ""} />;
+}
+
+type ListProps = {
+  loaderData: ListData;
+  /** The list's address after /products/: "tables/page/2". */
+  rest: string;
+  /** A line above the list shown at an address not its own (an unknown product's: routes/product.tsx). */
+  notice?: ReactNode;
+};
+
+export function ProductList({ loaderData, rest, notice }: ListProps) {
   const { products, vocabulary } = loaderData;
   const site = useSite();
   const [searchParams] = useSearchParams();
@@ -117,7 +129,6 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
   const navigate = useNavigate();
   // The prerendered page shows its path's category and page; the query's
   // materials and finishes follow once the catalogue is here.
-  const rest = params["*"] ?? "";
   const urlState = listStateOf(rest, products ? searchParams : new URLSearchParams(), vocabulary) ?? DEFAULT_LIST_STATE;
   // A tick shows at once (a checkbox never flickers back) and is then
   // confirmed by the URL; Back and Forward bring the URL's state.
@@ -138,12 +149,13 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
   // An older address (?category=Tables&page=2, ?material=Wood) is replaced
   // by the list's own (/products/tables/page/2, /products/material/wood).
   useEffect(() => {
+    if (notice) return; // an address not the list's: it stays, and the notice says why
     const wanted = listStateOf(rest, searchParams, vocabulary);
     const own = wanted && listPath(wanted);
     if (own && own !== location.pathname + location.search) {
       void navigate(own, { replace: true, preventScrollReset: true, state: SAME_PAGE });
     }
-  }, [rest, searchParams, vocabulary, navigate, location.pathname, location.search]);
+  }, [notice, rest, searchParams, vocabulary, navigate, location.pathname, location.search]);
 
   const trackFilter = (kind: "category" | "material" | "finish", value: string, next: ListState) => {
     const ticked = kind === "category" || (kind === "material" ? next.materials : next.finishes).includes(value);
@@ -174,6 +186,8 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
   };
 
   return (
+    <>
+    {notice}
     <div className="products-page container">
       <header className="products-page__header">
         <h1>{state.category === ALL ? "All Products" : state.category}</h1>
@@ -225,5 +239,6 @@ export default function Products({ loaderData, params }: Route.ComponentProps) {
 
       {count > 0 && <Pagination page={page} pageCount={pageCount} hrefOf={(n) => listPath({ ...state, page: n })} />}
     </div>
+    </>
   );
 }

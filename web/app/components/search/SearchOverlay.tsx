@@ -3,8 +3,8 @@ import { useNavigate } from "react-router";
 import { itemEventParams, track } from "../../lib/analytics";
 import type { ProductCardData } from "../../lib/catalogue";
 import { takeKeyBuffer } from "../../lib/keyBuffer";
-import { loadProductCards } from "../../lib/productCards";
-import { SEARCH_SETTLE_MS, resultCountText, searchProducts } from "../../lib/search";
+import { loadSearchIndex } from "../../lib/productCards";
+import { SEARCH_SETTLE_MS, resultCountText, searchProducts, type SearchIndex } from "../../lib/search";
 import { Dialog } from "../Dialog";
 import { Icon } from "../Icon";
 import { Picture } from "../Picture";
@@ -24,10 +24,11 @@ export default function SearchOverlay({ open, onClose }: Props) {
   const navigate = useNavigate();
   const id = useId();
   const listId = `${id}-results`;
-  const [products, setProducts] = useState<ProductCardData[] | null>(null);
+  const [index, setIndex] = useState<SearchIndex | null>(null);
+  const products = index?.products ?? null;
   const [loadFailed, setLoadFailed] = useState(false);
   const term = text.trim();
-  const results = products ? searchProducts(products, text) : [];
+  const results = index ? searchProducts(index.products, text, index.synonyms) : [];
 
   // Keys typed since the click that opened it are the search; with none,
   // a reopened overlay's previous text is selected, so typing replaces it
@@ -51,8 +52,8 @@ export default function SearchOverlay({ open, onClose }: Props) {
     if (!open || products) return;
     let current = true;
     setLoadFailed(false);
-    loadProductCards().then(
-      (loaded) => current && setProducts(loaded),
+    loadSearchIndex().then(
+      (loaded) => current && setIndex(loaded),
       () => current && setLoadFailed(true),
     );
     return () => {
