@@ -1036,3 +1036,24 @@ func inlineScripts(body string) []string {
 		scripts, body = append(scripts, script), after
 	}
 }
+
+// Renaming a tab in the catalogue's form takes the pages' links to its
+// list along, in the same save: the content check would refuse the link it
+// broke, which could not be changed first.
+func TestRenamingATabTakesThePagesLinksAlong(t *testing.T) {
+	t.Parallel()
+	seed := maps.Clone(editorContent)
+	seed["pages.json"] = &fstest.MapFile{Data: []byte(`{
+  "home": { "intention": "Made by hand", "rooms": [{ "title": "Living rooms", "to": "/products/seatings" }] },
+  "about": { "title": "About us" }
+}
+`)}
+	rig := setupEditorOn(t, seed)
+	page := do(rig.h, "GET", "/studio/content/vocabulary", nil, withCookie(rig.asha)).Body.String()
+	if w := do(rig.h, "POST", "/studio/content/vocabulary", url.Values{"_version": {version(t, page)}, "/categories/0/name": {"Seating and sofas"}}, withCookie(rig.asha)); w.Code != http.StatusSeeOther {
+		t.Fatalf("the vocabulary's save: %d\n%s", w.Code, w.Body)
+	}
+	if got := rig.draftFile(t, "pages.json"); !strings.Contains(got, `"to": "/products/seating-and-sofas"`) || !strings.Contains(got, `"title": "Living rooms"`) {
+		t.Errorf("the room's link did not follow the tab's new name:\n%s", got)
+	}
+}

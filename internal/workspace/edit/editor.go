@@ -309,6 +309,11 @@ func (e *Editor) Save(ctx context.Context, c *Change, who repo.Signature) (slug,
 		return "", "", err
 	}
 	files[c.Part.File] = saved.Encode()
+	if c.Part.File == "catalogue.json" {
+		if err := e.relinkPages(c.Version, saved, files); err != nil {
+			return "", "", err
+		}
+	}
 	if err := e.check(ctx, c.Version, files); err != nil {
 		return "", "", err
 	}

@@ -250,7 +250,8 @@ func (s *Staging) placePictures(form *contentform.Field, doc *contentform.Value,
 	return err
 }
 
-// slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror".
+// slugOf is a name as a file's: "Jharokha Mirror" → "jharokha-mirror"; and
+// as a list's address word (web/app/lib/filters.ts, slugOf: the same rule).
 func slugOf(name string) string {
 	var b strings.Builder
 	dash := false
