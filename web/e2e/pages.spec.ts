@@ -118,7 +118,7 @@ test.describe("Contact", () => {
 
     const details = page.getByRole("region", { name: "Call, write or visit" });
     for (const p of site.phones) {
-      await expect(details.getByRole("link", { name: p.display })).toHaveAttribute("href", `tel:${p.tel}`);
+      await expect(details.getByRole("link", { name: p.display, exact: true })).toHaveAttribute("href", `tel:${p.tel}`);
     }
     await expect(details.getByRole("link", { name: site.email })).toHaveAttribute("href", `mailto:${site.email}`);
     const address = details.getByRole("link", { name: new RegExp(site.address.street) });
@@ -139,7 +139,7 @@ test.describe("Contact", () => {
       document.querySelectorAll('a[href^="tel:"], a[href^="mailto:"]').forEach((a) => a.addEventListener("click", (e) => e.preventDefault())),
     );
     const details = page.getByRole("region", { name: "Call, write or visit" });
-    await details.getByRole("link", { name: site.phones[0]!.display }).click();
+    await details.getByRole("link", { name: site.phones[0]!.display, exact: true }).click();
     await details.getByRole("link", { name: site.email }).click();
     expect((await trackedEvents(page, "contact_attempt")).map((e) => e.params.method)).toEqual(["phone", "email"]);
   });

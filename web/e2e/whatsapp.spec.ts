@@ -61,7 +61,7 @@ test.describe("without JavaScript", () => {
     const details = page.getByRole("region", { name: "Call, write or visit" });
     const term = details.getByRole("term").filter({ hasText: "WhatsApp" });
     await expect(term).toBeVisible();
-    const onContact = details.getByRole("link", { name: `${whatsappPhone(site).display} (opens in a new tab)` });
+    const onContact = details.getByRole("link", { name: `WhatsApp ${whatsappPhone(site).display} (opens in a new tab)` });
     expect((await chat(onContact)).to).toBe(waNumber);
     // The number is given under the term that names it.
     expect(await term.evaluate((dt) => dt.parentElement!.querySelector("dd a")?.getAttribute("href"))).toBe(await onContact.getAttribute("href"));

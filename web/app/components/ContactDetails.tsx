@@ -34,6 +34,7 @@ export function ContactDetails() {
           </dt>
           <dd>
             <WhatsappLink href={whatsappChat} location="contact_page">
+              <span className="visually-hidden">WhatsApp </span>
               {whatsappPhone(site).display}
             </WhatsappLink>
           </dd>
