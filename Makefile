@@ -14,7 +14,7 @@ WEB_SOURCES := $(shell find web/app web/public web/scripts content -type f 2>/de
 # workspace's templates, the migrations, the contracts) is in the binary too.
 GO_SOURCES := $(shell find cmd internal contracts -type f 2>/dev/null) $(shell find content web -name '*.go' -not -path 'web/node_modules/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-serve bench-enquiries bench-images load lighthouse lighthouse-photos interactive clean
+.PHONY: run build check check-deploy test lint test-go test-web test-budgets test-e2e typecheck bench bench-serve bench-enquiries bench-images load lighthouse lighthouse-photos interactive long-tasks clean
 
 run: build
 	./bin/studio
@@ -161,6 +161,11 @@ lighthouse: build
 # First paint and time to interactive on slow 4G with a 4x slower CPU.
 interactive: build
 	scripts/interactive.sh
+
+# The long tasks of the main thread while / loads, CPU 4x slower, and their
+# blocking time (what Lighthouse's Total Blocking Time sums).
+long-tasks: build
+	scripts/long-tasks.sh
 
 # A catalogue of 300 products, 200 of them photographed: build times,
 # first-load JavaScript, and memory under make bench.

@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
 import { Header } from "./components/Header";
@@ -64,14 +63,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-// What every page does once it runs: the page's own hooks, and a mark for
-// tests and scripts that the prerendered page is now interactive.
+// What every page does once it runs: the page's own hooks. (The mark that
+// the prerendered page is interactive, html[data-hydrated], is set by
+// useHydrated once what only the browser shows has rendered.)
 function usePage() {
   usePageChange();
   usePageAnalytics();
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "";
-  }, []);
 }
 
 export default function App() {

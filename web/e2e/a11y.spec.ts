@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { test, expect, hydrated, holdScripts, axeViolations } from "./fixtures";
 import { catalogue, productById, site, vocabulary } from "./content";
 import { DEFAULT_LIST_STATE, listPath } from "../app/lib/filters";
@@ -100,5 +101,26 @@ test.describe("the welcome offer", { tag: "@both" }, () => {
     await hydrated(page);
     await expect(page.getByRole("dialog", { name: /whispers stories/ })).toBeVisible();
     await expectNoSeriousViolations(page, "dialog[open]");
+  });
+});
+
+// axe's rules of best practice too, the moderate ones among them: each
+// landmark unique by its role and name, and one banner, the page's header
+// (the chat panel's top is no second one), also with the chat open.
+test.describe("landmarks, with axe's best practice", { tag: "@both" }, () => {
+  const bestPractice = async (page: Page) =>
+    (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze()).violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+    );
+
+  test("the home page, and with the chat open", async ({ page }) => {
+    await page.goto("/");
+    await hydrated(page);
+    expect(await bestPractice(page)).toEqual([]);
+    await page.getByRole("button", { name: "Chat with us" }).click();
+    const chat = page.getByRole("dialog", { name: `Chat with ${site.name}` });
+    await expect(chat.getByRole("list", { name: "Conversation" }).getByRole("button").first()).toBeVisible();
+    expect(await bestPractice(page)).toEqual([]);
+    await expect(page.getByRole("banner")).toHaveCount(1);
   });
 });

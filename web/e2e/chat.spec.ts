@@ -270,3 +270,39 @@ test("rapid clicks: one question at a time, each answered, and earlier choices d
   await page.clock.runFor(1000);
   await expect(conversation.getByText(option(next).answer)).toBeVisible();
 });
+
+// The callback answer names the studio's numbers and its contact form: each
+// number is a tel: link with the number as dialled, and "contact form" opens
+// the contact page at its form (lib/chat/links.ts). What the answer says is
+// the studio's (content/chat.json), so the links expected are read from it.
+test("the callback answer's numbers are tel: links and its contact form opens the form", { tag: "@both" }, async ({ page }) => {
+  // The contact page's map is another site's: not fetched here.
+  await page.route((url) => url.href.startsWith(new URL(site.map.embedUrl).origin), (route) => route.fulfill({ contentType: "text/html", body: "<title>map</title>" }));
+  const { chat, conversation } = await openAndGreet(page);
+  const callback = option("request-callback");
+  const inTopic = script.topics.find((t) => t.options.includes(callback.id))!;
+  await conversation.getByRole("button", { name: inTopic.title }).click();
+  await page.clock.runFor(1000);
+  await conversation.getByRole("button", { name: callback.question }).click();
+  await page.clock.runFor(1000);
+  const answer = conversation.locator(".chat-message--bot").filter({ hasText: callback.answer.slice(0, 30) }).last();
+  await expect(answer).toBeVisible();
+
+  const named = site.phones.filter((p) => callback.answer.includes(p.display));
+  expect(named.length, "the callback answer names the studio's numbers").toBeGreaterThan(0);
+  for (const phone of named) {
+    await expect(answer.getByRole("link", { name: phone.display })).toHaveAttribute("href", `tel:${phone.tel.replace(/[^\d+]/g, "")}`);
+  }
+  // Following one is a contact attempt, from the chat (the call itself is not made here).
+  const first = answer.getByRole("link", { name: named[0]!.display });
+  await first.evaluate((a) => a.addEventListener("click", (event) => event.preventDefault()));
+  await first.click();
+  expect((await trackedEvents(page, "contact_attempt")).map((e) => e.params)).toEqual([{ method: "phone", location: "chatbot" }]);
+
+  const words = /contact form/i.exec(callback.answer)?.[0];
+  expect(words, "the callback answer points to the contact form").toBeTruthy();
+  await answer.getByRole("link", { name: words! }).click();
+  await expect(page).toHaveURL(/\/contact-us#contact-form-heading$/);
+  await expect(page.getByRole("heading", { name: "Send us a message" })).toBeInViewport();
+  await expect(chat).toBeVisible(); // the conversation stays beside the form
+});

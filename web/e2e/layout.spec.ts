@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { test, expect, hydrated, nextFrames } from "./fixtures";
 import { products } from "./content";
+import { similarProducts } from "../app/lib/catalogue";
 
 // The page's blocks keep one gutter and one left edge (the container:
 // styles/base.css), at the narrowest phone and on a wide screen; the chat
@@ -134,3 +135,47 @@ test.describe("at 390 px", { tag: "@narrow-only" }, () => {
     }
   });
 });
+
+// The chat launcher floats at the viewport's bottom right on a phone, so the
+// controls that end at the column's right edge pass under it as the page
+// scrolls: the pagination's Next and Similar Products' Next keep clear of
+// it. Each is brought to the viewport's bottom edge and then level with the
+// launcher, and at both the point at its centre must be the control itself.
+const withMostSimilar = [...products].sort((a, b) => similarProducts(products, b).length - similarProducts(products, a).length)[0]!;
+
+for (const width of [320, 375]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 700 } });
+
+    for (const [path, control] of [
+      ["/products", (page: Page) => page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Next" })],
+      [`/product/${withMostSimilar.id}`, (page: Page) => page.getByRole("button", { name: "Next similar products" })],
+    ] as const) {
+      test(`the chat launcher does not cover ${path}'s Next, wherever the page is scrolled`, async ({ page }) => {
+        await page.goto(path);
+        await hydrated(page);
+        const launcher = page.getByRole("button", { name: "Chat with us" });
+        await expect(launcher).toBeVisible();
+        const next = control(page);
+        await expect(next).toBeVisible();
+        const launcherBox = await box(page, launcher);
+        for (const [where, y] of [
+          ["at the viewport's bottom edge", null],
+          ["level with the launcher", launcherBox.y + launcherBox.height / 2],
+        ] as const) {
+          await next.evaluate((el, level) => {
+            const b = el.getBoundingClientRect();
+            window.scrollBy(0, level === null ? b.bottom - window.innerHeight : b.top + b.height / 2 - level);
+          }, y);
+          await nextFrames(page);
+          const atCentre = await next.evaluate((el) => {
+            const b = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+            return el.contains(hit) ? "the control" : (hit?.closest("button, a")?.getAttribute("aria-label") ?? hit?.tagName ?? "nothing");
+          });
+          expect(atCentre, `${path}, Next ${where}`).toBe("the control");
+        }
+      });
+    }
+  });
+}

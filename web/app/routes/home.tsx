@@ -51,7 +51,9 @@ export function HomeContent({ hero, texts, whatsHot, fresh }: Awaited<ReturnType
   const { disciplines, intention, values, craft, showcase } = texts;
   return (
     <>
-      <section className="hero" aria-labelledby="hero-heading">
+      {/* Not a named region: its name, the studio's, is the footer's too,
+          and the page's h1 opens it. */}
+      <section className="hero">
         <Picture className="hero__image" picture={hero.picture} slot="hero" priority />
         <div className="hero__text container">
           <h1 id="hero-heading">{site.name}</h1>

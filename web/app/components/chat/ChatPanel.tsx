@@ -1,6 +1,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { Link } from "react-router";
 import { track } from "../../lib/analytics";
-import { useSite, whatsappUrl } from "../../lib/site";
+import { useSite, whatsappUrl, type Site } from "../../lib/site";
+import { linkParts } from "../../lib/chat/links";
 import { isTyping, type Choice } from "../../lib/chat/machine";
 import type { ChatScript } from "../../lib/chat/compile";
 import { ChatSession } from "../../lib/chat/session";
@@ -90,7 +92,9 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange, script }: 
         }
       }}
     >
-      <header className="chat-panel__header">
+      {/* A div, not <header>: inside the dialog a header would be a second
+          banner landmark beside the page's. */}
+      <div className="chat-panel__header">
         <h2 id={titleId} className="chat-panel__title">
           Chat with {site.name}
         </h2>
@@ -100,13 +104,13 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange, script }: 
         <button type="button" className="icon-button chat-panel__close" aria-label="Close chat" onClick={onClose}>
           <Icon name="close" />
         </button>
-      </header>
+      </div>
       <ol ref={listRef} className="chat-panel__messages" aria-label="Conversation">
         {state.messages.map((m) => (
           <li key={m.id} className={`chat-message chat-message--${m.from}`}>
             <p className="chat-message__text">
               <span className="visually-hidden">{m.from === "bot" ? "Assistant: " : "You: "}</span>
-              {m.text}
+              {m.from === "bot" ? <LinkedText text={m.text} site={site} /> : m.text}
             </p>
             {m.showWhatsApp && (
               <a
@@ -154,4 +158,26 @@ export default function ChatPanel({ id, open, onClose, onEmptyChange, script }: 
       </div>
     </section>
   );
+}
+
+// A bot message with the studio's numbers, e-mail and "contact form" as
+// links (lib/chat/links.ts). The contact form opens within the site, the
+// chat staying open beside it.
+function LinkedText({ text, site }: { text: string; site: Site }) {
+  return linkParts(text, site).map((part, i) => {
+    if (part.kind === "text") return part.text;
+    if (part.kind === "contactForm") {
+      return (
+        <Link key={i} to={part.href}>
+          {part.text}
+        </Link>
+      );
+    }
+    const method = part.kind;
+    return (
+      <a key={i} href={part.href} onClick={() => track("contact_attempt", { method, location: "chatbot" })}>
+        {part.text}
+      </a>
+    );
+  });
 }
