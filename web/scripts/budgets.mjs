@@ -1,5 +1,5 @@
 // Performance budgets, checked on the build output (sizes, never times):
-// - first-load JavaScript of the home page at most 130 KB gzip;
+// - first-load JavaScript of the home page at most 131.5 KB gzip (docs/benchmarks.md says why);
 // - the code of the overlays (search, chat, quote dialog, offer) is not in
 //   any page's first load: it loads on demand; nor is the shortlist's
 //   (lib/shortlist/items.ts), but on the shortlist page itself;
@@ -19,7 +19,7 @@ import { join, relative, resolve } from "node:path";
 // This site's build, or another's (the photographed copy: make test-budgets).
 const client = process.argv[2] ? resolve(process.argv[2]) : new URL("../build/client/", import.meta.url).pathname;
 const KB = 1024;
-const BUDGET = { homeJs: 130 * KB, css: 20 * KB, image: 250 * KB };
+const BUDGET = { homeJs: 131.5 * KB, css: 20 * KB, image: 250 * KB };
 // File-name stems of code that must load on demand (see the components),
 // with the one page, if any, whose first load may have it.
 const ON_DEMAND = { SearchOverlay: null, QuoteDialog: null, ChatPanel: null, OfferDialog: null, items: "/shortlist" };
