@@ -139,6 +139,9 @@ func (e *Editor) relinkPages(version string, saved *contentform.Value, files map
 		return err
 	}
 	pages, err := read("pages.json")
+	if missing(err) {
+		return nil // a content with no pages has no links to follow
+	}
 	if err != nil {
 		return err
 	}
