@@ -56,7 +56,7 @@ func ProgressOf(rel published.Release, list []published.Release, live string) Pr
 	if len(rel.Damage) > 0 {
 		return Progress{Words: "Stopped", Failed: true} // its files changed after it was built: never served
 	}
-	if rel.ID == live {
+	if rel.ID == live || sameAsLive(rel, list, live) {
 		return Progress{Words: "Live", Live: true}
 	}
 	return Progress{Words: "Ready to go live", Ready: true}
@@ -95,4 +95,16 @@ func ServerProblem(line string) string {
 		return diskFull
 	}
 	return serverProblem
+}
+
+// sameAsLive says whether the live release of list is rel's files built by
+// the same code: another build of the same content (a push and a Publish
+// of one commit can each make one), so what rel holds is what visitors see.
+func sameAsLive(rel published.Release, list []published.Release, live string) bool {
+	for _, other := range list {
+		if other.ID == live {
+			return rel.Tree != "" && other.Tree == rel.Tree && other.CodeVersion == rel.CodeVersion
+		}
+	}
+	return false
 }

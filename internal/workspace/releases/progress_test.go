@@ -19,6 +19,11 @@ func TestAPublishsProgressIsSaidInTheStudiosWords(t *testing.T) {
 	building := func(stage string) published.Release {
 		return published.Release{ID: "r3", Status: published.Building, Stage: stage}
 	}
+	sameTree := func(id, code string) published.Release {
+		r := published.Release{ID: id, Status: published.Ready, CodeVersion: code}
+		r.Tree = "tree-a"
+		return r
+	}
 	cases := []struct {
 		name string
 		rel  published.Release
@@ -38,6 +43,8 @@ func TestAPublishsProgressIsSaidInTheStudiosWords(t *testing.T) {
 		{"checking the release", building("checking the release"), nil, Progress{Words: "Checking the new version", UnderWay: true}},
 		{"live", published.Release{ID: "r3", Status: published.Ready}, nil, Progress{Words: "Live", Live: true}},
 		{"ready, not live", published.Release{ID: "r9", Status: published.Ready}, nil, Progress{Words: "Ready to go live", Ready: true}},
+		{"ready, its content live in another build", sameTree("r9", "code1"), []published.Release{sameTree("r9", "code1"), sameTree("r3", "code1")}, Progress{Words: "Live", Live: true}},
+		{"ready, its content live by other code", sameTree("r9", "code2"), []published.Release{sameTree("r9", "code2"), sameTree("r3", "code1")}, Progress{Words: "Ready to go live", Ready: true}},
 		{"failed", published.Release{ID: "r3", Status: published.Failed}, nil, Progress{Words: "Stopped", Failed: true}},
 	}
 	for _, c := range cases {
