@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 
 	"golang.org/x/net/html"
@@ -43,25 +42,7 @@ func sendChosen(w http.ResponseWriter, r *http.Request, page *file, status int) 
 	if err := html.Render(&body, doc); err != nil {
 		return false
 	}
-	h := w.Header()
-	h["Content-Type"] = page.contentType
-	h["Cache-Control"] = cacheHTMLHeader
-	h["Content-Security-Policy"] = page.csp
-	h["Vary"] = varyAcceptEncoding
-	out := body.Bytes()
-	// Compressed as the built pages are, for the slow phones this is for.
-	if parseAcceptEncoding(r.Header.Get("Accept-Encoding")).gzip {
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
-		zw.Write(out)
-		zw.Close()
-		out = gz.Bytes()
-		h.Set("Content-Encoding", "gzip")
-	}
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(out)
-	}
+	sendMade(w, r, page, body.Bytes(), status)
 	return true
 }
 

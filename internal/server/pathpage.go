@@ -78,17 +78,22 @@ var gzipWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// send answers r with the page naming r's path. The body differs by path,
-// so it is compressed here, with gzip at its fastest (a 65 KB page in a
-// fraction of a millisecond, to 17 KB; BenchmarkPathPage): the other pages,
-// the same for everyone, keep their variants made at build time.
+// send answers r with the page naming r's path.
 func (p *pathPage) send(w http.ResponseWriter, r *http.Request, status int) {
-	body := p.fill(r.URL.EscapedPath())
+	sendMade(w, r, p.page, p.fill(r.URL.EscapedPath()), status)
+}
+
+// sendMade answers r with body, page as made for this request (its path
+// filled in, its chosen options marked: choices.go). Such a body differs by
+// request, so it is compressed here, with gzip at its fastest (a 65 KB page
+// in a fraction of a millisecond, to 17 KB; BenchmarkPathPage): the other
+// pages, the same for everyone, keep their variants made at build time.
+func sendMade(w http.ResponseWriter, r *http.Request, page *file, body []byte, status int) {
 	h := w.Header()
 	h["Cache-Control"] = cacheHTMLHeader
-	h["Content-Type"] = p.page.contentType
-	if p.page.csp != nil {
-		h["Content-Security-Policy"] = p.page.csp
+	h["Content-Type"] = page.contentType
+	if page.csp != nil {
+		h["Content-Security-Policy"] = page.csp
 	}
 	h["Vary"] = varyAcceptEncoding
 	if parseAcceptEncoding(r.Header.Get("Accept-Encoding")).gzip {
