@@ -334,3 +334,18 @@ test("Back to Products returns to the list's filters, page and place, adding no 
   await page.goForward();
   await expect(page).toHaveURL(new RegExp(`/product/${onPage.at(-1)!.id}$`));
 });
+
+// Forward pressed before the scripts have run moves the address to a page
+// of this tab's history while the page shown is still the list; the product
+// page comes, not the list's page hydrated as a product or an error.
+test("an address moved to another page before the scripts ran loads that page", async ({ page }) => {
+  const [product] = products;
+  const release = await holdScripts(page);
+  await page.goto("/products", { waitUntil: "domcontentloaded" });
+  // Where Forward lands after a card was opened in this document.
+  await page.evaluate((to) => history.pushState(null, "", to), `/product/${product!.id}`);
+  release();
+  await expect(page.getByRole("heading", { level: 1, name: product!.name, exact: true })).toBeVisible();
+  await hydrated(page);
+  await expect(page).toHaveURL(new RegExp(`/product/${product!.id}$`));
+});
