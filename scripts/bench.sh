@@ -56,11 +56,12 @@ http {
 }
 NGINX
 
-PORT=$studio_port DATA_DIR="$work/data" "$site/bin/studio" >/dev/null 2>"$work/studio.err" &
-studio_pid=$!
-nginx -c "$work/nginx.conf"
+source scripts/start-studio.sh
+studio_pid=
 trap 'kill $studio_pid 2>/dev/null; nginx -c "$work/nginx.conf" -s stop 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$studio_port/healthz" >/dev/null && curl -sf "http://127.0.0.1:$nginx_port/" >/dev/null && break; sleep 0.1; done
+start_studio "$site/bin/studio" $studio_port "$work/data"
+nginx -c "$work/nginx.conf"
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$nginx_port/" >/dev/null && break; sleep 0.1; done
 
 # One wrk run: prints "requests/s p99 errors".
 run() {

@@ -11,12 +11,12 @@ port=18095
 work=$(mktemp -d)
 make --no-print-directory build >/dev/null
 go build -o "$work/loadtest" ./cmd/loadtest
-PORT=$port DATA_DIR="$work/data" TRUSTED_PROXIES=127.0.0.1 ./bin/studio >/dev/null 2>"$work/studio.err" &
-pid=$!
-trap 'kill $pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+source scripts/start-studio.sh
+studio_pid=
+trap 'kill $studio_pid 2>/dev/null; rm -rf "$work"' EXIT
+start_studio ./bin/studio $port "$work/data" TRUSTED_PROXIES=127.0.0.1
 ulimit -n 65536 2>/dev/null || true
 status=0
 "$work/loadtest" -url "http://127.0.0.1:$port" -duration "$DURATION" -connections "$CONNECTIONS" || status=$?
-echo "studio peak RSS: $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' /proc/$pid/status)"
+echo "studio peak RSS: $(awk '/VmHWM/ {printf "%.1f MB", $2 / 1024}' /proc/$studio_pid/status)"
 exit $status
