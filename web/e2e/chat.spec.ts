@@ -52,6 +52,24 @@ test("the launcher is on every page, with a pulsing dot while the chat is closed
   await expect(dot).toBeHidden(); // closed, but no longer empty
 });
 
+// What moves on its own stops within five seconds (WCAG 2.2.2), and runs
+// once: each repeat of a CSS animation costs the main thread a task.
+test("the launcher's dot pulses a few times, then stops within five seconds", async ({ page }) => {
+  await page.goto("/products");
+  await hydrated(page);
+  const pulses = await page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.effect instanceof KeyframeEffect && a.effect.target?.closest(".chat-launcher") && a.effect.pseudoElement === "::after")
+      .map((a) => a.effect!.getComputedTiming()),
+  );
+  expect(pulses.length, "the dot's pulse is running").toBeGreaterThan(0);
+  for (const timing of pulses) {
+    expect(timing.iterations).toBe(1);
+    expect(Number(timing.endTime)).toBeLessThanOrEqual(5000);
+  }
+});
+
 test("the panel's code is not part of the first load", async ({ request }) => {
   const html = await (await request.get("/")).text();
   expect(html).toContain('aria-label="Chat with us"');

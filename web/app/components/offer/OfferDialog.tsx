@@ -65,7 +65,7 @@ export function OfferDialog({ open, onClose }: OfferDialogProps) {
       <span className="visually-hidden"> (opens WhatsApp in a new tab)</span>
     </a>
   );
-  const image = product && <Picture className="offer__image" picture={product.image} slot="offer" priority decorative={!wide} />;
+  const image = product && <Picture className="offer__image" picture={product.image} slot="offer" priority={open} decorative={!wide} />;
 
   return (
     <Dialog

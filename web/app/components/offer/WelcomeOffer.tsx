@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from "react";
+import { startTransition, useEffect, useState, type ComponentType } from "react";
 import { useLocation } from "react-router";
 import type { OfferDialogProps } from "./OfferDialog";
 import { OFFER_DELAY_MS, OFFER_SEEN_KEY } from "./timing";
@@ -27,20 +27,23 @@ function OfferOnHome() {
 
   useEffect(() => {
     if (alreadySeen()) return;
-    let cancelled = false;
-    const loaded = import("./OfferDialog");
+    // Stopped once the visitor has started, or the page is left: no offer in this view.
+    let stopped = false;
     const stop = () => {
-      cancelled = true;
+      stopped = true;
       window.clearTimeout(timer);
       for (const type of ENGAGED) window.removeEventListener(type, stop, true);
     };
-    const timer = window.setTimeout(async () => {
-      const { OfferDialog } = await loaded;
-      if (cancelled) return;
-      stop();
-      if (busy()) return;
+    // Drawn closed as soon as its code is here, between other work, so
+    // that at 1 s only the showing is left to do: a slow phone's one short
+    // task there, where making and showing it took two long ones.
+    import("./OfferDialog").then(({ OfferDialog }) => {
+      if (!stopped) startTransition(() => setOffer(() => OfferDialog));
+    });
+    const timer = window.setTimeout(() => {
+      for (const type of ENGAGED) window.removeEventListener(type, stop, true);
+      if (busy()) return stop();
       markSeen();
-      setOffer(() => OfferDialog);
       setOpen(true);
     }, OFFER_DELAY_MS);
     for (const type of ENGAGED) window.addEventListener(type, stop, { capture: true, passive: true });
