@@ -29,10 +29,13 @@ function OfferOnHome() {
     if (alreadySeen()) return;
     // Stopped once the visitor has started, or the page is left: no offer in this view.
     let stopped = false;
+    const unlisten = () => {
+      for (const type of ENGAGED) window.removeEventListener(type, stop, true);
+    };
     const stop = () => {
       stopped = true;
       window.clearTimeout(timer);
-      for (const type of ENGAGED) window.removeEventListener(type, stop, true);
+      unlisten();
     };
     // Drawn closed as soon as its code is here, between other work, so
     // that at 1 s only the showing is left to do: a slow phone's one short
@@ -41,7 +44,7 @@ function OfferOnHome() {
       if (!stopped) startTransition(() => setOffer(() => OfferDialog));
     });
     const timer = window.setTimeout(() => {
-      for (const type of ENGAGED) window.removeEventListener(type, stop, true);
+      unlisten();
       if (busy()) return stop();
       markSeen();
       setOpen(true);
