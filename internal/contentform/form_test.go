@@ -288,7 +288,7 @@ func TestNamedGroupsCanBeRenamedAddedAndMoved(t *testing.T) {
 // product's), so Enter in it starts a line rather than sending the form.
 func TestADescriptionIsAlwaysSeveralLines(t *testing.T) {
 	schema := mustSchema(t, `{"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}`)
-	for _, doc := range []string{`{}`, `{"name": "Yucca", "description": "Short."}`} {
+	for _, doc := range []string{`{}`, `{"name": "Kikar", "description": "Short."}`} {
 		form := schema.Form(mustParse(t, doc), "")
 		if f := fieldNamed(form, "/description"); f == nil || f.Kind != "textarea" {
 			t.Errorf("%s: the description is %+v, want a textarea", doc, f)

@@ -304,7 +304,7 @@ test("adding a product: its description is several lines, and a refusal names ea
   await description.pressSequentially("In teak.");
   await expect(description).toHaveValue("Carved by hand.\nIn teak.");
   await expect(page.getByRole("heading", { level: 1, name: "Add a product" })).toBeVisible();
-  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Yucca ".repeat(14).trim());
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("Kikar ".repeat(14).trim());
   await page.getByRole("button", { name: "Save", exact: true }).click();
   const problems = page.getByRole("region", { name: /^Nothing was saved/ });
   await expect(problems).toBeFocused();
@@ -458,8 +458,8 @@ test("two people changing the same field: the second sees both values, chooses o
     await openContent(page, openStudio);
     await openProduct(page, product.name, { axe: false });
   }
-  const ashas = unique("Yucca");
-  const ravis = unique("Yucca lounger");
+  const ashas = unique("Kikar");
+  const ravis = unique("Kikar lounger");
   const description = unique("A low chair for a long evening");
   await asha.getByRole("textbox", { name: "Name", exact: true }).fill(ashas);
   await asha.getByRole("button", { name: "Save", exact: true }).click();

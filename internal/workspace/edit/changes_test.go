@@ -123,8 +123,8 @@ func TestProductsAddedAndRemoved(t *testing.T) {
 		gone = products.Items[0].Get("name").Text()
 		fresh := products.Items[1].Clone()
 		fresh.Set("id", &contentform.Value{Kind: contentform.Number, Number: "9999"})
-		fresh.Set("name", contentform.Text("Yucca"))
-		added = "Yucca"
+		fresh.Set("name", contentform.Text("Kikar"))
+		added = "Kikar"
 		for _, p := range products.Items[1:] {
 			if len(p.Get("images").Items) > 1 {
 				lessPhoto = p.Get("name").Text()

@@ -17,7 +17,7 @@ import (
 
 const mergeCatalogue = `{
   "products": [
-    {"id": 1, "name": "Yucca", "description": "A teak chair", "disciplines": ["Woodwork"], "images": [{"src": "products/1.jpg", "alt": "The chair"}]},
+    {"id": 1, "name": "Kikar", "description": "A teak chair", "disciplines": ["Woodwork"], "images": [{"src": "products/1.jpg", "alt": "The chair"}]},
     {"id": 2, "name": "Mirror", "description": "A carved mirror", "disciplines": [], "images": [{"src": "products/2.jpg", "alt": "The mirror"}]}
   ],
   "featured": {"whatsHot": [2], "fresh": 2}
@@ -109,14 +109,14 @@ func TestSavesOfDifferentFieldsOfOneProductAreBothKept(t *testing.T) {
 	t.Parallel()
 	r := newMergeRig(t)
 	opened := r.head()
-	if _, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Yucca chair"}}, asha); err != nil {
+	if _, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Kikar chair"}}, asha); err != nil {
 		t.Fatal(err)
 	}
 	c, err := r.save("products/1", opened, url.Values{"/products/0/description": {"A rocking chair"}}, ravi)
 	if err != nil {
 		t.Fatalf("Ravi's save of another field: %v, want it merged", err)
 	}
-	if name, desc := r.product("1", "/name"), r.product("1", "/description"); name != `"Yucca chair"` || desc != `"A rocking chair"` {
+	if name, desc := r.product("1", "/name"), r.product("1", "/description"); name != `"Kikar chair"` || desc != `"A rocking chair"` {
 		t.Errorf("the draft has name %s, description %s: want both saves", name, desc)
 	}
 	if c.Over != opened || c.Saved != r.head() {
@@ -133,17 +133,17 @@ func TestSavesOfOneFieldAreRefusedWithBothValuesUntilOneIsChosen(t *testing.T) {
 	t.Parallel()
 	r := newMergeRig(t)
 	opened := r.head()
-	if _, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Rocking Yucca"}}, asha); err != nil {
+	if _, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Rocking Kikar"}}, asha); err != nil {
 		t.Fatal(err)
 	}
 	asSaved := r.head()
-	ravis := url.Values{"/products/0/name": {"Yucca lounger"}, "/products/0/description": {"A low chair"}}
+	ravis := url.Values{"/products/0/name": {"Kikar lounger"}, "/products/0/description": {"A low chair"}}
 	_, err := r.save("products/1", opened, ravis, ravi)
 	var conflict *Conflict
 	if !errors.As(err, &conflict) {
 		t.Fatalf("Ravi's save of the same field: %v, want a conflict", err)
 	}
-	want := FieldConflict{Name: "/products/0/name", Label: "Name", Mine: "Yucca lounger", Theirs: "Rocking Yucca"}
+	want := FieldConflict{Name: "/products/0/name", Label: "Name", Mine: "Kikar lounger", Theirs: "Rocking Kikar"}
 	if len(conflict.Fields) != 1 || conflict.Fields[0].Name != want.Name || conflict.Fields[0].Label != want.Label ||
 		conflict.Fields[0].Mine != want.Mine || conflict.Fields[0].Theirs != want.Theirs || conflict.Fields[0].By.Who != "Asha" || conflict.Fields[0].By.When.IsZero() {
 		t.Errorf("the conflict's fields: %+v, want %+v by Asha", conflict.Fields, want)
@@ -152,7 +152,7 @@ func TestSavesOfOneFieldAreRefusedWithBothValuesUntilOneIsChosen(t *testing.T) {
 		t.Error("a refused save changed the draft")
 	}
 	// The form shown again: Ravi's name and description, to choose over.
-	if got := conflict.Shown.At("/products/0"); got.Get("name").Text() != "Yucca lounger" || got.Get("description").Text() != "A low chair" {
+	if got := conflict.Shown.At("/products/0"); got.Get("name").Text() != "Kikar lounger" || got.Get("description").Text() != "A low chair" {
 		t.Errorf("the form shown again has %s", got.Encode())
 	}
 
@@ -172,7 +172,7 @@ func TestSavesOfOneFieldAreRefusedWithBothValuesUntilOneIsChosen(t *testing.T) {
 	if _, err := r.save("products/1", opened, chosen, ravi); err != nil {
 		t.Fatalf("saved with a choice: %v", err)
 	}
-	if name, desc := r.product("1", "/name"), r.product("1", "/description"); name != `"Rocking Yucca"` || desc != `"A low chair"` {
+	if name, desc := r.product("1", "/name"), r.product("1", "/description"); name != `"Rocking Kikar"` || desc != `"A low chair"` {
 		t.Errorf("after choosing Asha's name: name %s, description %s", name, desc)
 	}
 }
@@ -212,7 +212,7 @@ func TestAProductDeletedMeanwhileIsNotSavedOver(t *testing.T) {
 	if _, err := r.e.Delete(context.Background(), part, opened, asha); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Yucca lounger"}}, ravi)
+	_, err := r.save("products/1", opened, url.Values{"/products/0/name": {"Kikar lounger"}}, ravi)
 	var conflict *Conflict
 	if !errors.As(err, &conflict) || !conflict.Deleted || conflict.By.Who != "Asha" {
 		t.Fatalf("saving a deleted product: %v %+v, want it refused, deleted by Asha", err, conflict)

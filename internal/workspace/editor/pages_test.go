@@ -66,7 +66,7 @@ func TestNamesInSentences(t *testing.T) {
 			t.Errorf("theField(%q) = %q, want %q", label, got, want)
 		}
 	}
-	if got := thingName(edit.Part{Product: 3, Title: "Product 3"}, "Yucca"); got != "Yucca (product 3)" {
+	if got := thingName(edit.Part{Product: 3, Title: "Product 3"}, "Kikar"); got != "Kikar (product 3)" {
 		t.Errorf("a product is named %q", got)
 	}
 	if got := thingName(edit.Parts[0], ""); got != "the Studio details" {

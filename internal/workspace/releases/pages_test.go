@@ -21,7 +21,7 @@ func pageFixtures() map[page.Name][]page.View {
 		Fixes: []Fix{{Text: "Studio details › Tagline: empty", Href: "/studio/content/studio#f-tagline"}, {Text: "the build ran out of time"}}}
 	ready := Row{Release: published.Release{ID: "20260302-082000-ccccccc", Commit: repo.Commit{Hash: "ccccccc4444", Tree: "t1", Message: "Old tagline", Author: "Meera", When: at}, Status: published.Ready},
 		Title: "Old tagline", Label: "Ready", CanMakeLive: true, Name: "2 Mar 2026, 08:20", When: at, By: "Meera and Asha",
-		Changes: []string{"Home page: intention text", "Yucca: description, new photograph", "FAQ: 2 answers changed"}, GoBack: "Go back to the version of 2 Mar 2026, 08:20", GoBackButton: "Go back to this version: 2 Mar 2026, 08:20"}
+		Changes: []string{"Home page: intention text", "Kikar: description, new photograph", "FAQ: 2 answers changed"}, GoBack: "Go back to the version of 2 Mar 2026, 08:20", GoBackButton: "Go back to this version: 2 Mar 2026, 08:20"}
 	live := Row{Release: published.Release{ID: "20260302-081000-ddddddd", Commit: repo.Commit{Hash: "ddddddd5555", Tree: "t0"}, Status: published.Building, Stage: "making the pictures"},
 		Label: "Live", Class: "live", Live: true, Name: "2 Mar 2026, 08:10"}
 	embedded := Row{Release: published.Release{ID: publish.EmbeddedID, Status: published.Ready}, Title: Installed, Name: Installed, Label: "Ready", CanMakeLive: true, GoBack: "Go back to the site as it was installed", GoBackButton: "Go back to this version: the site as it was installed"}
@@ -30,7 +30,7 @@ func pageFixtures() map[page.Name][]page.View {
 			Building: true, CanBuild: true, Releases: []Row{failed, live, ready, embedded}}},
 		makeLivePage: {&goBackView{}, &goBackView{Frame: page.Frame{Title: ready.GoBack + "?", Section: "releases"}, Version: ready, Undone: []Row{failed, live},
 			Unpublished: []repo.Commit{{Hash: "ddd", Message: "Studio details: Tagline", Author: "asha", When: at}}},
-			&goBackView{Frame: page.Frame{Title: ready.GoBack + "?", Section: "releases"}, Version: ready, BringsBack: []string{"Yucca: new piece"}}},
+			&goBackView{Frame: page.Frame{Title: ready.GoBack + "?", Section: "releases"}, Version: ready, BringsBack: []string{"Kikar: new piece"}}},
 	}
 }
 
